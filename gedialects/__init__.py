@@ -1,0 +1,50 @@
+"""gedialects: GE (Ascend Graph Engine) ideas as xDSL dialects.
+
+`register_all(ctx)` makes every gedialects dialect available to an xDSL `Context` (loaded
+lazily, on first use); the dialect objects themselves are importable by name
+(`from gedialects import Graph`), each loaded only when asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xdsl.context import Context
+    from xdsl.ir import Dialect
+
+DIALECTS: dict[str, tuple[str, str]] = {
+    "graph": ("gedialects.graph", "Graph"),
+    "partition": ("gedialects.partition", "Partition"),
+    "multibatch": ("gedialects.multibatch", "Multibatch"),
+    "ascend": ("gedialects.ascend", "Ascend"),
+}
+"""Dialect name -> (module, attribute) of its `Dialect` object."""
+
+__all__ = ["DIALECTS", "Ascend", "Graph", "Multibatch", "Partition", "dialect_factories", "register_all"]
+
+
+def _load(module: str, attr: str) -> Callable[[], Dialect]:
+    return lambda: getattr(importlib.import_module(module), attr)
+
+
+def dialect_factories() -> dict[str, Callable[[], Dialect]]:
+    """Name -> lazy factory of each gedialects dialect, as `Context.register_dialect` wants."""
+    return {name: _load(module, attr) for name, (module, attr) in DIALECTS.items()}
+
+
+def register_all(ctx: Context) -> None:
+    """Registers every gedialects dialect that `ctx` does not know yet."""
+    known = set(ctx.registered_dialect_names)
+    for name, factory in dialect_factories().items():
+        if name not in known:
+            ctx.register_dialect(name, factory)
+
+
+def __getattr__(name: str) -> Dialect:
+    for module, attr in DIALECTS.values():
+        if attr == name:
+            return getattr(importlib.import_module(module), attr)
+    raise AttributeError(f"module 'gedialects' has no attribute '{name}'")

@@ -1,0 +1,261 @@
+"""Shared pieces of the gedialects dialects: GE attribute names, the `GEOp` base and syntax helpers.
+
+Kept free of numpy so that importing a dialect stays cheap (every lit RUN line starts a process).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable, Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I64,
+    BoolAttr,
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    UnrankedTensorType,
+    f32,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute
+from xdsl.irdl import IRDLOperation
+from xdsl.irdl.operations import OptionalDef, VariadicDef
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.hints import isa
+
+# Discardable GE node attributes (names as in GE's ge_attr_define.cc), accepted on every op.
+NODE_NAME = "node_name"
+"""The GE node name (ONNX node name on import); used in task names and diagnostics."""
+STREAM_LABEL = "_stream_label"
+USER_STREAM_LABEL = "_user_stream_label"
+STAGE_LEVEL = "_stage_level"
+FORCE_UNKNOWN_SHAPE = "_force_unknown_shape"
+IS_UNKNOWN_SHAPE = "_is_unknown_shape"
+SPECIFIED_ENGINE_NAME = "_specified_engine_name"
+"""Engine the user pins an op to (GE's `_specified_engine_name`)."""
+ENGINE_NAME = "_engine_name"
+"""Engine chosen by placement; read by partitioning and task generation."""
+PARENT_NODE_INDEX = "_parent_node_index"
+BATCH_LABEL = "_batch_label"
+
+# GE engine names (engine_conf.json), in GE's cost order.
+AICORE_ENGINE = "AIcoreEngine"
+VECTOR_ENGINE = "VectorEngine"
+AICPU_ENGINE = "DNN_VM_AICPU"
+DVPP_ENGINE = "DNN_VM_DVPP"
+HOST_CPU_ENGINE = "DNN_VM_HOST_CPU"
+GE_LOCAL_ENGINE = "DNN_VM_GE_LOCAL"
+RTS_ENGINE = "DNN_VM_RTS"
+ENGINES: tuple[str, ...] = (
+    AICORE_ENGINE,
+    VECTOR_ENGINE,
+    AICPU_ENGINE,
+    DVPP_ENGINE,
+    HOST_CPU_ENGINE,
+    GE_LOCAL_ENGINE,
+    RTS_ENGINE,
+)
+
+
+class GEOp(IRDLOperation):
+    """Base of every op that stands for a GE node type; `GE_TYPE` is GE's exact type string."""
+
+    GE_TYPE: ClassVar[str]
+
+
+def int_array(values: Iterable[int]) -> DenseArrayBase:
+    """An `array<i64: ...>` property from Python ints."""
+    return DenseArrayBase.from_list(i64, tuple(values))
+
+
+def int_array_values(attr: DenseArrayBase) -> tuple[int, ...]:
+    return tuple(int(v) for v in attr.get_values())
+
+
+@irdl_custom_directive
+class IntList(CustomDirective):
+    """Prints an i64 dense-array property as `[1, 2, 3]` instead of `array<i64: 1, 2, 3>`."""
+
+    values: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        items = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+        self.values.set(state, DenseArrayBase[I64].from_list(i64, items))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        attr = self.values.get(op)
+        assert isa(attr, DenseArrayBase[IntegerType])
+        printer.print_string("[" + ", ".join(str(v) for v in attr.get_values()) + "]")
+
+
+def is_static(t: Attribute) -> bool:
+    """True for a ranked tensor type without `?` dims."""
+    return isinstance(t, TensorType) and all(d >= 0 for d in t.get_shape())
+
+
+def element_type(t: Attribute) -> Attribute:
+    if isinstance(t, TensorType | UnrankedTensorType):
+        return t.element_type
+    return t
+
+
+def shapes_compatible(a: Sequence[int] | None, b: Sequence[int] | None) -> bool:
+    """GE shape compatibility: unknown rank (None) matches anything, `?` (<0) matches any dim."""
+    if a is None or b is None:
+        return True
+    if len(a) != len(b):
+        return False
+    return all(x < 0 or y < 0 or x == y for x, y in zip(a, b, strict=True))
+
+
+def tensor_shape(t: Attribute) -> tuple[int, ...] | None:
+    """Dims of a ranked tensor type (negative for `?`), None when unranked."""
+    if isinstance(t, TensorType):
+        return tuple(t.get_shape())
+    return None
+
+
+def types_compatible(a: Attribute, b: Attribute) -> bool:
+    """Same element type and compatible shapes (`?` and `*` act as wildcards)."""
+    if element_type(a) != element_type(b):
+        return False
+    return shapes_compatible(tensor_shape(a), tensor_shape(b))
+
+
+# --------------------------------------------------------------------------------------------
+# Node syntax: `mnemonic %a, %b (keyword value)* attr-dict : (A, B) -> R`
+# --------------------------------------------------------------------------------------------
+
+
+def _group_by_defs(values: Sequence, defs: Sequence, what: str, parser: Parser) -> list:
+    """Split a flat operand/result list over IRDL defs; at most one def may be variadic."""
+    variadic = [i for i, (_, d) in enumerate(defs) if isinstance(d, VariadicDef)]
+    if len(variadic) > 1:  # pragma: no cover - node ops are defined with at most one
+        raise ValueError("node syntax supports at most one variadic/optional def")
+    fixed = len(defs) - len(variadic)
+    extra = len(values) - fixed
+    if extra < 0 or (not variadic and extra) or (
+        variadic and isinstance(defs[variadic[0]][1], OptionalDef) and extra > 1
+    ):
+        parser.raise_error(f"expected {fixed}{'+' if variadic else ''} {what}, got {len(values)}")
+    groups: list = []
+    pos = 0
+    for i, _ in enumerate(defs):
+        if variadic and i == variadic[0]:
+            groups.append(list(values[pos : pos + extra]))
+            pos += extra
+        else:
+            groups.append(values[pos])
+            pos += 1
+    return groups
+
+
+def f32_literal(x: float) -> str:
+    """Shortest decimal that reads back as the same f32 (`0.001`, not `0.0010000000474974513`)."""
+    if x != x or x in (float("inf"), float("-inf")):
+        return repr(x)
+    for digits in range(6, 10):
+        text = f"{x:.{digits}g}"
+        if struct.unpack("<f", struct.pack("<f", float(text)))[0] == x:
+            break
+    return text if any(c in text for c in ".en") else text + ".0"
+
+
+def _parse_prop_value(parser: Parser) -> Attribute:
+    if parser.parse_optional_punctuation("[") is not None:
+        if parser.parse_optional_punctuation("]") is not None:
+            return int_array(())
+        items = [parser.parse_integer(allow_boolean=False)]
+        while parser.parse_optional_punctuation(",") is not None:
+            items.append(parser.parse_integer(allow_boolean=False))
+        parser.parse_punctuation("]")
+        return int_array(items)
+    if (b := parser.parse_optional_boolean()) is not None:
+        return BoolAttr.from_bool(b)
+    if (s := parser.parse_optional_str_literal()) is not None:
+        return StringAttr(s)
+    if (n := parser.parse_optional_number()) is not None:
+        return IntegerAttr(n, i64) if isinstance(n, int) else FloatAttr(n, f32)
+    return parser.parse_attribute()
+
+
+def _print_prop_value(printer: Printer, value: Attribute) -> None:
+    if isa(value, DenseArrayBase[IntegerType]):
+        printer.print_string("[" + ", ".join(str(v) for v in value.get_values()) + "]")
+    elif isinstance(value, IntegerAttr) and value.type == i1:
+        printer.print_string("true" if value.value.data else "false")
+    elif isinstance(value, IntegerAttr) and value.type == i64:
+        printer.print_string(str(value.value.data))
+    elif isinstance(value, FloatAttr) and value.type == f32:
+        printer.print_string(f32_literal(float(value.value.data)))
+    elif isinstance(value, StringAttr):
+        printer.print_string_literal(value.data)
+    else:
+        printer.print_attribute(value)
+
+
+class NodeSyntax(IRDLOperation):
+    """Readable syntax shared by GE node ops.
+
+    `%y = graph.conv2d %x, %w strides [1, 1, 2, 2] pads [1, 1, 1, 1] : (A, B) -> C`: operands,
+    then every property that differs from its default as `name value` in declaration order
+    (`[ints]`, integers, floats, strings, `true`/`false`, other attributes verbatim), the
+    discardable attributes, and the functional type.
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> NodeSyntax:
+        op_def = cls.get_irdl_definition()
+        operands = parser.parse_optional_undelimited_comma_separated_list(
+            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
+        ) or []
+        props: dict[str, Attribute] = {}
+        while (key := parser.parse_optional_identifier()) is not None:
+            if key not in op_def.properties:
+                parser.raise_error(f"'{cls.name}' has no property '{key}'")
+            props[key] = _parse_prop_value(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        ftype = parser.parse_function_type()
+        if len(ftype.inputs.data) != len(operands):
+            parser.raise_error(
+                f"{len(operands)} operands but {len(ftype.inputs.data)} operand types", pos
+            )
+        resolved = parser.resolve_operands(operands, ftype.inputs.data, parser.pos)
+        return cls.build(
+            operands=_group_by_defs(resolved, op_def.operands, "operands", parser),
+            result_types=_group_by_defs(ftype.outputs.data, op_def.results, "results", parser),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        op_def = self.get_irdl_definition()
+        if self.operands:
+            printer.print_string(" ")
+            printer.print_list(self.operands, printer.print_operand)
+        for key, prop_def in op_def.properties.items():
+            value = self.properties.get(key)
+            if value is None or value == prop_def.default_value:
+                continue
+            printer.print_string(f" {key} ")
+            _print_prop_value(printer, value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)

@@ -1,0 +1,95 @@
+"""The kernel library: numpy semantics of every GE op type, shared by both interpreter levels.
+
+A kernel takes the input arrays, the op's attributes (its IRDL properties, or the `attrs` of an
+`ascend.kernel` task, which task generation copies from them) and the result types, and returns
+the output arrays. The `graph` interpreter calls the kernel of each op's `GE_TYPE`; the `ascend`
+interpreter calls the kernel named by each kernel task. One implementation for both levels means
+a difference between them is a lowering bug, never a kernel difference.
+
+Kernels are defined next to the interpreter of their dialect with `@kernel("Conv2D")`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+from xdsl.ir import Attribute
+
+KernelAttrs = Mapping[str, Attribute]
+Kernel = Callable[[Sequence[np.ndarray], KernelAttrs, Sequence[Attribute]], tuple[np.ndarray, ...]]
+
+_KERNELS: dict[str, Kernel] = {}
+_KERNEL_MODULES = (
+    "gedialects.interpreters.graph",
+    "gedialects.interpreters.multibatch",
+)
+_loaded = False
+
+
+class KernelError(ValueError):
+    """A kernel cannot run on the inputs it was given (bad shapes, unknown kernel)."""
+
+
+def kernel(ge_type: str) -> Callable[[Kernel], Kernel]:
+    """Registers the decorated function as the kernel of GE op type `ge_type`."""
+
+    def register(fn: Kernel) -> Kernel:
+        if ge_type in _KERNELS:
+            raise ValueError(f"kernel for GE type '{ge_type}' registered twice")
+        _KERNELS[ge_type] = fn
+        return fn
+
+    return register
+
+
+def _load_all() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for module in _KERNEL_MODULES:
+            importlib.import_module(module)
+
+
+def get_kernel(ge_type: str) -> Kernel:
+    _load_all()
+    if ge_type not in _KERNELS:
+        raise KernelError(f"no kernel for GE op type '{ge_type}'")
+    return _KERNELS[ge_type]
+
+
+def kernel_types() -> tuple[str, ...]:
+    """The GE op types that have a kernel."""
+    _load_all()
+    return tuple(sorted(_KERNELS))
+
+
+def run_kernel(
+    ge_type: str,
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+) -> tuple[np.ndarray, ...]:
+    """Runs the kernel of `ge_type`; outputs are cast to the result element types."""
+    from gedialects.tensors import numpy_dtype
+    from xdsl.dialects.builtin import TensorType
+
+    outputs = get_kernel(ge_type)(inputs, attrs, result_types)
+    if len(outputs) != len(result_types):
+        raise KernelError(
+            f"kernel '{ge_type}' returned {len(outputs)} outputs, expected {len(result_types)}"
+        )
+    cast: list[np.ndarray] = []
+    for out, rtype in zip(outputs, result_types, strict=True):
+        arr = np.asarray(out)
+        if isinstance(rtype, TensorType):
+            arr = arr.astype(numpy_dtype(rtype.element_type), copy=False)
+            shape = tuple(rtype.get_shape())
+            if all(d >= 0 for d in shape) and arr.shape != shape:
+                raise KernelError(
+                    f"kernel '{ge_type}' produced shape {list(arr.shape)}, "
+                    f"its result type says {list(shape)}"
+                )
+        cast.append(arr)
+    return tuple(cast)
