@@ -23,7 +23,25 @@ DIALECTS: dict[str, tuple[str, str]] = {
 }
 """Dialect name -> (module, attribute) of its `Dialect` object."""
 
-__all__ = ["DIALECTS", "Ascend", "Graph", "Multibatch", "Partition", "dialect_factories", "register_all"]
+XDSL_DIALECTS: dict[str, tuple[str, str]] = {
+    "builtin": ("xdsl.dialects.builtin", "Builtin"),
+    "func": ("xdsl.dialects.func", "Func"),
+    "arith": ("xdsl.dialects.arith", "Arith"),
+    "test": ("xdsl.dialects.test", "Test"),
+}
+"""The stock xDSL dialects that `ge-opt`, `ge-run` and `make_context` add to ours."""
+
+__all__ = [
+    "DIALECTS",
+    "XDSL_DIALECTS",
+    "Ascend",
+    "Graph",
+    "Multibatch",
+    "Partition",
+    "dialect_factories",
+    "make_context",
+    "register_all",
+]
 
 
 def _load(module: str, attr: str) -> Callable[[], Dialect]:
@@ -33,6 +51,21 @@ def _load(module: str, attr: str) -> Callable[[], Dialect]:
 def dialect_factories() -> dict[str, Callable[[], Dialect]]:
     """Name -> lazy factory of each gedialects dialect, as `Context.register_dialect` wants."""
     return {name: _load(module, attr) for name, (module, attr) in DIALECTS.items()}
+
+
+def xdsl_dialect_factories() -> dict[str, Callable[[], Dialect]]:
+    return {name: _load(module, attr) for name, (module, attr) in XDSL_DIALECTS.items()}
+
+
+def make_context() -> Context:
+    """A `Context` with our dialects plus builtin, func, arith and test, all loaded lazily."""
+    from xdsl.context import Context
+
+    ctx = Context()
+    for name, factory in xdsl_dialect_factories().items():
+        ctx.register_dialect(name, factory)
+    register_all(ctx)
+    return ctx
 
 
 def register_all(ctx: Context) -> None:

@@ -25,7 +25,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation
-from xdsl.irdl.operations import OptionalDef, VariadicDef
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
     CustomDirective,
@@ -33,6 +32,7 @@ from xdsl.irdl.declarative_assembly_format import (
     PrintingState,
     irdl_custom_directive,
 )
+from xdsl.irdl.operations import OptionalDef, VariadicDef
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.hints import isa
@@ -149,8 +149,10 @@ def _group_by_defs(values: Sequence, defs: Sequence, what: str, parser: Parser) 
         raise ValueError("node syntax supports at most one variadic/optional def")
     fixed = len(defs) - len(variadic)
     extra = len(values) - fixed
-    if extra < 0 or (not variadic and extra) or (
-        variadic and isinstance(defs[variadic[0]][1], OptionalDef) and extra > 1
+    if (
+        extra < 0
+        or (not variadic and extra)
+        or (variadic and isinstance(defs[variadic[0]][1], OptionalDef) and extra > 1)
     ):
         parser.raise_error(f"expected {fixed}{'+' if variadic else ''} {what}, got {len(values)}")
     groups: list = []
@@ -221,9 +223,12 @@ class NodeSyntax(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> NodeSyntax:
         op_def = cls.get_irdl_definition()
-        operands = parser.parse_optional_undelimited_comma_separated_list(
-            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
-        ) or []
+        operands = (
+            parser.parse_optional_undelimited_comma_separated_list(
+                parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
+            )
+            or []
+        )
         props: dict[str, Attribute] = {}
         while (key := parser.parse_optional_identifier()) is not None:
             if key not in op_def.properties:

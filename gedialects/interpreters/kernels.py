@@ -72,8 +72,9 @@ def run_kernel(
     result_types: Sequence[Attribute],
 ) -> tuple[np.ndarray, ...]:
     """Runs the kernel of `ge_type`; outputs are cast to the result element types."""
-    from gedialects.tensors import numpy_dtype
     from xdsl.dialects.builtin import TensorType
+
+    from gedialects.tensors import numpy_dtype
 
     outputs = get_kernel(ge_type)(inputs, attrs, result_types)
     if len(outputs) != len(result_types):

@@ -1,0 +1,55 @@
+# gedialects: the two set-up commands are `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+
+EXAMPLE ?= examples/conv_block.mlir
+OUT ?= out
+
+.PHONY: demo test pytest lit lint bench bench-full clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(VENV)/.installed $@
+
+demo: $(VENV)/.installed
+	@mkdir -p $(OUT)
+	ge-opt $(EXAMPLE) -p ge-compile -o $(OUT)/conv_block.ascend.mlir
+	@echo "== graph level: $(EXAMPLE)"
+	ge-run $(EXAMPLE) --random-inputs 0 -o $(OUT)/graph.npz
+	@echo "== ascend level: $(OUT)/conv_block.ascend.mlir"
+	ge-run $(OUT)/conv_block.ascend.mlir --random-inputs 0 --reference $(OUT)/graph.npz
+
+test: $(VENV)/.installed-test
+	$(BIN)/ruff check gedialects passes tools tests bench
+	$(BIN)/ruff format --check gedialects passes tools tests bench
+	$(BIN)/python -m pytest
+	$(BIN)/lit -sv -j 2 tests/lit
+
+pytest: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+
+lit: $(VENV)/.installed-test
+	$(BIN)/lit -v -j 2 tests/lit
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check gedialects passes tools tests bench
+	$(BIN)/ruff format --check gedialects passes tools tests bench
+
+bench: $(VENV)/.installed
+	$(BIN)/python bench/bench_pipeline.py --sizes 1000,10000
+
+bench-full: $(VENV)/.installed
+	$(BIN)/python bench/bench_pipeline.py --sizes 1000,10000,100000
+
+clean:
+	rm -rf $(OUT) .pytest_cache tests/lit/**/Output

@@ -1,0 +1,182 @@
+"""Running a whole program: entry selection, input checking, random inputs, named outputs.
+
+Shared by `ge-run`, the tests and the benchmarks so that every caller gets the same checks: a
+missing, unknown, mis-shaped or mis-typed input is a `RunError` with a one-line message, never a
+numpy error deep inside a kernel and never a silent cast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType, UnrankedTensorType
+from xdsl.ir import Attribute, Operation
+
+from gedialects.base import shapes_compatible, tensor_shape
+from gedialects.graph import GraphOp
+from gedialects.tensors import UnsupportedDtypeError, numpy_dtype
+
+
+class RunError(Exception):
+    """A program cannot be run on the inputs given; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class Signature:
+    """Named inputs and outputs of an entry point (a root graph or an ascend model)."""
+
+    entry: str
+    input_names: tuple[str, ...]
+    input_types: tuple[Attribute, ...]
+    output_names: tuple[str, ...]
+
+
+def _entry_ops(module: ModuleOp) -> list[Operation]:
+    from gedialects.ascend import ModelOp
+
+    return [op for op in module.ops if isinstance(op, GraphOp | ModelOp)]
+
+
+def _referenced_symbols(module: ModuleOp) -> set[str]:
+    """Symbols named by any op property (callees, case branches): those graphs are not roots."""
+    used: set[str] = set()
+    for op in module.walk():
+        for value in op.properties.values():
+            items = value.data if hasattr(value, "data") and isinstance(value.data, tuple) else ()
+            for attr in (value, *items):
+                if isinstance(attr, SymbolRefAttr):
+                    used.add(attr.root_reference.data)
+    return used
+
+
+def find_entry(module: ModuleOp, name: str | None = None) -> Operation:
+    """The op to run: `name` if given, else the single ascend model or the single root graph."""
+    from gedialects.ascend import ModelOp
+
+    candidates = _entry_ops(module)
+    if name is not None:
+        for op in candidates:
+            if op.sym_name.data == name:
+                return op
+        known = ", ".join(op.sym_name.data for op in candidates) or "none"
+        raise RunError(f"no graph or model named '{name}' (available: {known})")
+    models = [op for op in candidates if isinstance(op, ModelOp)]
+    if models:
+        roots = models
+    else:
+        used = _referenced_symbols(module)
+        roots = [op for op in candidates if op.sym_name.data not in used]
+    if not roots:
+        raise RunError("the input has no graph.graph or ascend.model to run")
+    if len(roots) > 1:
+        names = ", ".join(op.sym_name.data for op in roots)
+        raise RunError(f"several entry points ({names}): choose one with --entry")
+    return roots[0]
+
+
+def signature(entry: Operation) -> Signature:
+    from gedialects.ascend import ModelOp
+
+    if isinstance(entry, GraphOp):
+        return Signature(
+            entry.sym_name.data,
+            entry.input_names,
+            entry.function_type.inputs.data,
+            entry.output_names,
+        )
+    if isinstance(entry, ModelOp):
+        inputs = entry.inputs()
+        return Signature(
+            entry.sym_name.data,
+            tuple(op.input_name.data for op in inputs),
+            tuple(op.buffer.tensor_type for op in inputs),
+            tuple(op.output_name.data for op in entry.outputs()),
+        )
+    raise RunError(f"'{entry.name}' is not runnable")
+
+
+def _dims(shape: Sequence[int] | None) -> str:
+    return "*" if shape is None else "[" + ",".join("?" if d < 0 else str(d) for d in shape) + "]"
+
+
+def check_inputs(sig: Signature, inputs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The inputs in signature order, each checked for presence, dtype and shape."""
+    unknown = sorted(set(inputs) - set(sig.input_names))
+    if unknown:
+        raise RunError(
+            f"unknown input '{unknown[0]}' for @{sig.entry} "
+            f"(its inputs are: {', '.join(sig.input_names) or 'none'})"
+        )
+    ordered: list[np.ndarray] = []
+    for name, ttype in zip(sig.input_names, sig.input_types, strict=True):
+        if name not in inputs:
+            given = ", ".join(sorted(inputs)) or "nothing"
+            raise RunError(f"missing input '{name}' ({ttype}) for @{sig.entry}; given: {given}")
+        array = np.asarray(inputs[name])
+        try:
+            dtype = numpy_dtype(_element_type(ttype))
+        except UnsupportedDtypeError as e:
+            raise RunError(f"input '{name}': {e}") from None
+        if array.dtype != dtype:
+            raise RunError(
+                f"input '{name}' has dtype {array.dtype}, @{sig.entry} expects {dtype} ({ttype})"
+            )
+        expected = tensor_shape(ttype)
+        if not shapes_compatible(expected, array.shape):
+            raise RunError(
+                f"input '{name}' has shape {_dims(array.shape)}, "
+                f"@{sig.entry} expects {_dims(expected)} ({ttype})"
+            )
+        ordered.append(array)
+    return tuple(ordered)
+
+
+def _element_type(ttype: Attribute) -> Attribute:
+    if isinstance(ttype, TensorType | UnrankedTensorType):
+        return ttype.element_type
+    raise RunError(f"input type {ttype} is not a tensor")
+
+
+def random_inputs(sig: Signature, seed: int) -> dict[str, np.ndarray]:
+    """Reproducible inputs: floats ~ N(0, 1), integers in [0, 10), booleans fair coins."""
+    rng = np.random.default_rng(seed)
+    arrays: dict[str, np.ndarray] = {}
+    for name, ttype in zip(sig.input_names, sig.input_types, strict=True):
+        shape = tensor_shape(ttype)
+        if shape is None or any(d < 0 for d in shape):
+            raise RunError(
+                f"input '{name}' has unknown dims ({ttype}): random inputs need static shapes; "
+                "pass --inputs or --input"
+            )
+        dtype = numpy_dtype(_element_type(ttype))
+        if dtype.kind == "f":
+            arrays[name] = rng.standard_normal(shape).astype(dtype)
+        elif dtype.kind == "b":
+            arrays[name] = rng.random(shape) < 0.5
+        else:
+            arrays[name] = rng.integers(0, 10, size=shape).astype(dtype)
+    return arrays
+
+
+def run(
+    module: ModuleOp,
+    inputs: Mapping[str, np.ndarray],
+    entry: str | None = None,
+) -> dict[str, np.ndarray]:
+    """Runs the entry point of `module` on named inputs and returns named outputs."""
+    from xdsl.interpreter import InterpretationError
+
+    from gedialects.interpreters import make_interpreter
+    from gedialects.interpreters.kernels import KernelError
+
+    op = find_entry(module, entry)
+    sig = signature(op)
+    args = check_inputs(sig, inputs)
+    interpreter = make_interpreter(module)
+    try:
+        results = interpreter.call_op(op, args)
+    except (InterpretationError, KernelError) as e:
+        raise RunError(str(e).strip().splitlines()[0]) from None
+    return {name: np.asarray(v) for name, v in zip(sig.output_names, results, strict=True)}

@@ -1,0 +1,8 @@
+"""The `xdsl.universe` entry point: lets stock `xdsl-opt`/`xdsl-run` see our dialects and passes."""
+
+from xdsl.universe import Universe
+
+from gedialects import dialect_factories
+from passes import get_all_passes
+
+GE_UNIVERSE = Universe(all_dialects=dialect_factories(), all_passes=get_all_passes())

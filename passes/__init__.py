@@ -1,0 +1,30 @@
+"""gedialects passes: transformations of the graph/partition/multibatch/ascend dialects.
+
+Passes are registered lazily by name (importing this package imports no pass module), so
+`ge-opt` starts fast; `get_all_passes()` is the name -> class-factory map that `ge-opt` and
+the `xdsl.universe` entry point hand to xDSL.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xdsl.passes import ModulePass
+
+PASSES: dict[str, tuple[str, str]] = {
+    "ge-compile": ("passes.pipelines", "CompilePipelinePass"),
+    "ge-convert-graph-to-ascend": ("passes.convert_graph_to_ascend", "ConvertGraphToAscendPass"),
+}
+"""Pass name -> (module, class)."""
+
+
+def _load(module: str, attr: str) -> Callable[[], type[ModulePass]]:
+    return lambda: getattr(importlib.import_module(module), attr)
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Name -> lazy factory of each gedialects pass class."""
+    return {name: _load(module, attr) for name, (module, attr) in PASSES.items()}

@@ -1,0 +1,173 @@
+"""`ge-run`: runs a graph or an ascend model with the interpreter on numpy inputs.
+
+    ge-run FILE.mlir --inputs IN.npz -o OUT.npz
+    ge-run FILE.mlir --input x=x.npy --random-inputs 0 --reference REF.npz
+
+npz keys are the graph's input and output names. Every user error is one `error:` line and
+exit code 1 (GE_DEBUG=1 shows the traceback of an internal error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+DESCRIPTION = "Run a gedialects graph or ascend model with the numpy interpreter."
+
+
+class UsageError(Exception):
+    """A bad command line or unreadable input file."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ge-run", description=DESCRIPTION)
+    p.add_argument("file", help="textual IR (.mlir) holding graph.graph or ascend.model ops")
+    p.add_argument("--entry", help="graph or model symbol to run (default: the only root)")
+    p.add_argument("--inputs", metavar="IN.npz", help="inputs keyed by input name")
+    p.add_argument(
+        "--input", action="append", default=[], metavar="NAME=FILE.npy", help="one input"
+    )
+    p.add_argument(
+        "--random-inputs",
+        type=int,
+        metavar="SEED",
+        help="fill inputs not given otherwise with reproducible random data",
+    )
+    p.add_argument("-o", "--output", metavar="OUT.npz", help="write the outputs here")
+    p.add_argument(
+        "--reference", metavar="REF.npz", help="compare the outputs with these; exit 1 if unequal"
+    )
+    p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance of --reference")
+    p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance of --reference")
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print the output summary")
+    return p
+
+
+def _load_npz(path: str) -> dict:
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+    except (OSError, ValueError) as e:
+        raise UsageError(f"cannot read {path}: {e}") from None
+
+
+def _load_inputs(args: argparse.Namespace) -> dict:
+    import numpy as np
+
+    inputs = _load_npz(args.inputs) if args.inputs else {}
+    for item in args.input:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise UsageError(f"--input expects NAME=FILE.npy, got '{item}'")
+        try:
+            inputs[name] = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise UsageError(f"cannot read {path}: {e}") from None
+    return inputs
+
+
+def _parse_module(path: str):
+    from xdsl.parser import Parser
+
+    from gedialects import make_context
+
+    ctx = make_context()
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode()
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read {path}: {e}") from None
+    module = Parser(ctx, text, path).parse_module()
+    module.verify()
+    return module
+
+
+def _summary(outputs: dict) -> str:
+    import numpy as np
+
+    lines = []
+    for name, value in outputs.items():
+        flat = np.asarray(value).ravel()
+        head = np.array2string(flat[:6], precision=4, separator=", ")
+        more = " ..." if flat.size > 6 else ""
+        stats = ""
+        if flat.size and flat.dtype.kind in "fiu":
+            stats = f" mean={flat.mean():.6g} std={flat.std():.6g}"
+        lines.append(f"{name}: {value.dtype}{list(value.shape)}{stats} {head}{more}")
+    return "\n".join(lines)
+
+
+def _compare(outputs: dict, reference: dict, rtol: float, atol: float) -> list[str]:
+    import numpy as np
+
+    problems = []
+    for name in sorted(set(outputs) | set(reference)):
+        if name not in outputs or name not in reference:
+            where = "reference" if name not in reference else "outputs"
+            problems.append(f"'{name}' missing from the {where}")
+            continue
+        got, want = np.asarray(outputs[name]), np.asarray(reference[name])
+        if got.shape != want.shape:
+            problems.append(f"'{name}' has shape {list(got.shape)}, reference {list(want.shape)}")
+        elif not np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True):
+            diff = np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))
+            problems.append(f"'{name}' differs (max abs diff {diff:.3g})")
+    return problems
+
+
+def run_cli(argv: Sequence[str] | None) -> int:
+    args = _parser().parse_args(argv)
+    import numpy as np
+
+    from gedialects.interpreters.run import find_entry, random_inputs, run, signature
+
+    module = _parse_module(args.file)
+    inputs = _load_inputs(args)
+    if args.random_inputs is not None:
+        sig = signature(find_entry(module, args.entry))
+        generated = random_inputs(sig, args.random_inputs)
+        inputs = generated | inputs
+    outputs = run(module, inputs, args.entry)
+    if not args.quiet:
+        print(_summary(outputs))
+    if args.output:
+        os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
+        np.savez(args.output, **outputs)
+    if args.reference:
+        problems = _compare(outputs, _load_npz(args.reference), args.rtol, args.atol)
+        if problems:
+            print(f"MISMATCH with {args.reference}: " + "; ".join(problems))
+            return 1
+        print(f"MATCH: all {len(outputs)} outputs equal {args.reference}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+    from gedialects.interpreters.run import RunError
+
+    try:
+        return run_cli(argv)
+    except ParseError as e:
+        print(f"{e.span.get_location()}: error: {e.msg}", file=sys.stderr)
+    except (UsageError, RunError, DiagnosticException) as e:
+        text = str(e).strip()
+        print(f"error: {text.splitlines()[0] if text else type(e).__name__}", file=sys.stderr)
+    except Exception as e:
+        if os.environ.get("GE_DEBUG"):
+            raise
+        print(
+            f"error: internal error ({type(e).__name__}: {e}); "
+            "rerun with GE_DEBUG=1 for the traceback",
+            file=sys.stderr,
+        )
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
