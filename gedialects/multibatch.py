@@ -1,0 +1,352 @@
+"""The `multibatch` dialect: GE's multi-batch ("gear") execution of one model at a few shapes.
+
+With `--dynamic_batch_size`, `--dynamic_image_size` or `--dynamic_dims`, GE's
+MultiBatchClonePass turns the root graph into one branch per gear and rebuilds the root as
+
+    current dims (int32[k]) --> multibatch.map_index <-- gear table (graph.const, int32[n*k])
+                                       |
+                                 branch index --> multibatch.case [@Batch_0, ..., @Batch_<n-1>]
+
+`multibatch.map_index` finds the gear equal to the current dims, `multibatch.case` runs that
+branch (a `graph.graph` compiled for that gear's static shapes). With GetNext sink the current
+dims come from `multibatch.get_dynamic_dims`, which gathers the unknown dims out of the actual
+input shapes. The Case carries GE's discardable attributes `_batch_num`, `_pred_value_<i>`,
+`mbatch_dynamic_type` and `user_designate_shape_order`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I64,
+    ArrayAttr,
+    DenseArrayBase,
+    FlatSymbolRefAttrConstr,
+    IntegerAttr,
+    SymbolRefAttr,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import SymbolUserOpInterface
+from xdsl.utils.exceptions import VerifyException
+
+from gedialects.base import GEOp, NodeSyntax, int_array, int_array_values
+from gedialects.partition import GE_TENSOR, check_signature, lookup_graph
+
+MAX_GEAR_COUNT = 100
+"""GE's kMaxShapesCount: at most 100 gears (E10036)."""
+
+# Discardable attributes GE's MultiBatchClonePass puts on the Case (ge_attr_define.cc).
+BATCH_NUM = "_batch_num"
+PRED_VALUE_PREFIX = "_pred_value_"
+DYNAMIC_TYPE = "mbatch_dynamic_type"
+USER_DESIGNATE_SHAPE_ORDER = "user_designate_shape_order"
+
+
+def _is_index_scalar(t: Attribute) -> bool:
+    """`tensor<i32>` or `tensor<1xi32>`: how GE passes a branch or gear index."""
+    return isinstance(t, TensorType) and t.element_type == i32 and t.get_shape() in ((), (1,))
+
+
+def _static_length(t: TensorType) -> int | None:
+    (n,) = t.get_shape()
+    return n if n >= 0 else None
+
+
+def _check_vector(op: Operation, what: str, t: Attribute, dtypes: Sequence[Attribute]) -> None:
+    if not isinstance(t, TensorType) or t.get_num_dims() != 1 or t.element_type not in dtypes:
+        allowed = " or ".join(f"1-D {d}" for d in dtypes)
+        raise VerifyException(f"'{op.name}' {what} must be a {allowed} tensor, got {t}")
+
+
+# --------------------------------------------------------------------------------------------
+# Branch selection
+# --------------------------------------------------------------------------------------------
+
+
+class CaseSymbolUser(SymbolUserOpInterface):
+    """Every branch is a `graph.graph` taking the Case inputs and producing its results."""
+
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, CaseOp)
+        for i, branch in enumerate(op.branches.data):
+            graph = lookup_graph(op, branch, f"branch {i}")
+            ftype = graph.function_type  # type: ignore[attr-defined]
+            where = f"branch {i} {branch}"
+            check_signature(op, where, "input", op.inputs.types, ftype.inputs.data)
+            check_signature(op, where, "result", op.output.types, ftype.outputs.data)
+
+
+@irdl_op_definition
+class CaseOp(GEOp):
+    """GE Case: runs branch number `branch_index` on `inputs`; its outputs are the results.
+
+    `branch_index` is an int32 tensor holding one element. In multi-batch models branch `i` is
+    the graph compiled for gear `i` (`_pred_value_<i>` holds its dims, `_batch_num` the count).
+    An out-of-range index is an error here; GE's hybrid executor takes the last branch.
+
+        %r = multibatch.case %idx, %x branches [@Batch_0, @Batch_1] {_batch_num = 2 : i64}
+            : (tensor<i32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+    """
+
+    name = "multibatch.case"
+    GE_TYPE: ClassVar[str] = "Case"
+
+    branch_index = operand_def(TensorType)
+    inputs = var_operand_def(GE_TENSOR)
+    output = var_result_def(GE_TENSOR)
+    branches = prop_def(ArrayAttr.constr(FlatSymbolRefAttrConstr))
+
+    traits = traits_def(CaseSymbolUser())
+
+    def __init__(
+        self,
+        branch_index: SSAValue | Operation,
+        inputs: Sequence[SSAValue | Operation],
+        branches: Sequence[str | SymbolRefAttr],
+        result_types: Sequence[Attribute],
+    ) -> None:
+        refs = [SymbolRefAttr(b) if isinstance(b, str) else b for b in branches]
+        super().__init__(
+            operands=[branch_index, inputs],
+            result_types=[result_types],
+            properties={"branches": ArrayAttr(refs)},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CaseOp:
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        parser.parse_keyword("branches")
+        branches = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: SymbolRefAttr(parser.parse_symbol_name())
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        ftype = parser.parse_function_type()
+        if len(ftype.inputs.data) != len(operands):
+            parser.raise_error(
+                f"{len(operands)} operands but {len(ftype.inputs.data)} operand types", pos
+            )
+        index, *inputs = parser.resolve_operands(operands, ftype.inputs.data, pos)
+        op = cls(index, inputs, branches, ftype.outputs.data)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(" branches [")
+        printer.print_list(self.branches.data, printer.print_attribute)
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        if not _is_index_scalar(self.branch_index.type):
+            raise VerifyException(
+                f"'multibatch.case' branch_index must be tensor<i32> or tensor<1xi32>, "
+                f"got {self.branch_index.type}"
+            )
+        if not self.branches.data:
+            raise VerifyException("'multibatch.case' needs at least one branch")
+
+
+# --------------------------------------------------------------------------------------------
+# Gear lookup
+# --------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class MapIndexOp(NodeSyntax, GEOp):
+    """GE MapIndex: the index of the gear in `data_seq` equal to the current dims `x`.
+
+    `data_seq` holds the gears concatenated row-major, `len(x)` values each, so
+    `y = i` such that `data_seq[i*k:(i+1)*k] == x` with `k = len(x)`. Dims that match no gear
+    are a runtime error (GE's E13025). GE's optional `level_index` input is not modelled.
+
+        %i = multibatch.map_index %dims, %gears : (tensor<2xi32>, tensor<6xi32>) -> tensor<i32>
+    """
+
+    name = "multibatch.map_index"
+    GE_TYPE: ClassVar[str] = "MapIndex"
+
+    x = operand_def(TensorType)
+    data_seq = operand_def(TensorType)
+    y = result_def(TensorType)
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        data_seq: SSAValue | Operation,
+        result_type: Attribute | None = None,
+    ) -> None:
+        result_type = TensorType(i32, []) if result_type is None else result_type
+        super().__init__(operands=[x, data_seq], result_types=[result_type])
+
+    def verify_(self) -> None:
+        x_type, seq_type = self.x.type, self.data_seq.type
+        _check_vector(self, "x", x_type, (i32,))
+        _check_vector(self, "data_seq", seq_type, (i32,))
+        assert isinstance(x_type, TensorType) and isinstance(seq_type, TensorType)
+        if not _is_index_scalar(self.y.type):
+            raise VerifyException(
+                f"'multibatch.map_index' result must be tensor<i32> or tensor<1xi32>, "
+                f"got {self.y.type}"
+            )
+        k, total = _static_length(x_type), _static_length(seq_type)
+        if k == 0:
+            raise VerifyException("'multibatch.map_index' x must hold at least one dim")
+        if k is None or total is None:
+            return
+        if total == 0 or total % k:
+            raise VerifyException(
+                f"'multibatch.map_index' data_seq length {total} is not a non-zero multiple "
+                f"of the x length {k}"
+            )
+        if total // k > MAX_GEAR_COUNT:
+            raise VerifyException(
+                f"'multibatch.map_index' data_seq holds {total // k} gears, more than the "
+                f"maximum {MAX_GEAR_COUNT}"
+            )
+
+
+# --------------------------------------------------------------------------------------------
+# Dims from input shapes
+# --------------------------------------------------------------------------------------------
+
+
+def parse_shape_info(values: Sequence[int]) -> list[tuple[int, ...]] | str:
+    """Splits GE's `shape_info` (`[rank, d0, ..., d(rank-1)]` per input) into per-input dims.
+
+    Returns an error message instead when the list does not split cleanly.
+    """
+    groups: list[tuple[int, ...]] = []
+    pos = 0
+    while pos < len(values):
+        rank = values[pos]
+        if rank < 0:
+            return f"input {len(groups)} has negative rank {rank}"
+        dims = tuple(values[pos + 1 : pos + 1 + rank])
+        if len(dims) != rank:
+            return f"input {len(groups)} has rank {rank} but only {len(dims)} dims are left"
+        if any(d < -1 for d in dims):
+            return f"input {len(groups)} has dims {list(dims)}; a dim is -1 or >= 0"
+        groups.append(dims)
+        pos += 1 + rank
+    return groups
+
+
+@irdl_op_definition
+class GetDynamicDimsOp(NodeSyntax, GEOp):
+    """GE GetDynamicDims: gathers the unknown (-1) dims of the model inputs from their shapes.
+
+    Operand `i` is the shape of model input `i` (what GetNext produced); `shape_info` lists, for
+    each input, `[rank, d0, ..., d(rank-1)]` with -1 for unknown dims (`[0]` for a scalar). The
+    result holds the actual values of the -1 dims, input by input, in order.
+
+        %d = multibatch.get_dynamic_dims %s0, %s1 shape_info [2, -1, 3, 1, -1] N 2
+            : (tensor<2xi64>, tensor<1xi64>) -> tensor<2xi32>
+    """
+
+    name = "multibatch.get_dynamic_dims"
+    GE_TYPE: ClassVar[str] = "GetDynamicDims"
+
+    input = var_operand_def(TensorType)
+    dims = result_def(TensorType)
+    shape_info = prop_def(DenseArrayBase.constr(i64))
+    N = prop_def(IntegerAttr[I64])
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        *,
+        shape_info: Sequence[int],
+        result_type: Attribute | None = None,
+    ) -> None:
+        if result_type is None:
+            result_type = TensorType(i32, [len(_unknown_dims(shape_info))])
+        super().__init__(
+            operands=[inputs],
+            result_types=[result_type],
+            properties={"shape_info": int_array(shape_info), "N": IntegerAttr(len(inputs), i64)},
+        )
+
+    def input_dims(self) -> list[tuple[int, ...]]:
+        """`shape_info` split per input (only meaningful on a verified op)."""
+        groups = parse_shape_info(int_array_values(self.shape_info))
+        assert not isinstance(groups, str)
+        return groups
+
+    def verify_(self) -> None:
+        count = len(self.input)
+        if self.N.value.data != count:
+            raise VerifyException(
+                f"'multibatch.get_dynamic_dims' N is {self.N.value.data} but it has {count} inputs"
+            )
+        groups = parse_shape_info(int_array_values(self.shape_info))
+        if isinstance(groups, str):
+            raise VerifyException(f"'multibatch.get_dynamic_dims' shape_info: {groups}")
+        if len(groups) != count:
+            raise VerifyException(
+                f"'multibatch.get_dynamic_dims' shape_info describes {len(groups)} inputs, "
+                f"expected {count}"
+            )
+        for i, (operand, dims) in enumerate(zip(self.input, groups, strict=True)):
+            t = operand.type
+            _check_vector(self, f"input {i}", t, (i32, i64))
+            assert isinstance(t, TensorType)
+            length = _static_length(t)
+            if length is not None and length != len(dims):
+                raise VerifyException(
+                    f"'multibatch.get_dynamic_dims' input {i} has {length} dims but shape_info "
+                    f"gives rank {len(dims)}"
+                )
+        _check_vector(self, "result", self.dims.type, (i32,))
+        unknown = sum(d == -1 for dims in groups for d in dims)
+        assert isinstance(self.dims.type, TensorType)
+        length = _static_length(self.dims.type)
+        if length is not None and length != unknown:
+            raise VerifyException(
+                f"'multibatch.get_dynamic_dims' result has {length} elements but shape_info "
+                f"has {unknown} unknown (-1) dims"
+            )
+
+
+def _unknown_dims(shape_info: Sequence[int]) -> list[int]:
+    groups = parse_shape_info(shape_info)
+    if isinstance(groups, str):
+        return []
+    return [d for dims in groups for d in dims if d == -1]
+
+
+Multibatch = Dialect(
+    "multibatch",
+    [
+        # Branch selection
+        CaseOp,
+        # Gear lookup
+        MapIndexOp,
+        # Dims from input shapes
+        GetDynamicDimsOp,
+    ],
+    [],
+)

@@ -1,0 +1,253 @@
+"""The `partition` dialect: the ops GE's graph partitioners leave behind.
+
+GE cuts a `ComputeGraph` in two ways, and both are modelled here on top of `graph.graph`:
+
+- The DynamicShapePartitioner and the StagePartitioner outline clusters into subgraphs and call
+  each one from its parent with a `PartitionedCall` node (`partition.partitioned_call`, a call of a
+  `graph.graph` symbol; the callee's inputs and outputs are the call's operands and results).
+- The EnginePartitioner splits a graph into one subgraph per engine. Every edge that crosses two
+  engine subgraphs is cut into an `End` in the producer's subgraph and a `PlaceHolder` in the
+  consumer's subgraph; the two halves share a `peerIndex` (GE's shared counter, one pair per
+  edge). `partition.end` writes the value into a channel keyed by `peerIndex`,
+  `partition.place_holder` reads it. GE's own attribute names are kept as properties
+  (`peerIndex`, `parentOpType`, `_parentNodeName`, `anchorIndex`, `_peerNodeName`,
+  `pld_front_node_engine_name`, `end_rear_node_engine_name`).
+
+Whether every PlaceHolder has an End with the same `peerIndex` and a compatible type is a
+property of the whole module; the op verifiers do not check it (that would walk the module once
+per op). The interpreter reports a PlaceHolder whose End has not run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I64,
+    FlatSymbolRefAttrConstr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnrankedTensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    base,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import SymbolTable, SymbolUserOpInterface
+from xdsl.utils.exceptions import VerifyException
+
+from gedialects.base import GEOp, NodeSyntax, types_compatible
+
+GE_TENSOR = base(TensorType) | base(UnrankedTensorType)
+"""A ranked or unranked tensor (GE's -2, unknown rank, is `tensor<*xT>`)."""
+
+
+def _i64(value: int) -> IntegerAttr:
+    return IntegerAttr(value, i64)
+
+
+def lookup_graph(op: Operation, symbol: SymbolRefAttr, what: str) -> Operation:
+    """The `graph.graph` that `symbol` names, or a VerifyException naming `op` and `what`."""
+    from gedialects.graph import GraphOp
+
+    target = SymbolTable.lookup_symbol(op, symbol)
+    if target is None:
+        raise VerifyException(f"'{op.name}' {what} {symbol} does not exist")
+    if not isinstance(target, GraphOp):
+        raise VerifyException(
+            f"'{op.name}' {what} {symbol} is a '{target.name}', not a graph.graph"
+        )
+    return target
+
+
+def check_signature(
+    op: Operation,
+    callee: str,
+    kind: str,
+    values: Sequence[Attribute],
+    expected: Sequence[Attribute],
+) -> None:
+    """Same count, and each of `values` (the op's) `types_compatible` with `expected`."""
+    if len(values) != len(expected):
+        raise VerifyException(
+            f"'{op.name}' has {len(values)} {kind}s but {callee} has {len(expected)}"
+        )
+    for i, (mine, theirs) in enumerate(zip(values, expected, strict=True)):
+        if not types_compatible(mine, theirs):
+            raise VerifyException(
+                f"'{op.name}' {kind} {i} has type {mine}, incompatible with {theirs} of {callee}"
+            )
+
+
+# --------------------------------------------------------------------------------------------
+# Subgraph calls
+# --------------------------------------------------------------------------------------------
+
+
+class PartitionedCallSymbolUser(SymbolUserOpInterface):
+    """The callee is a `graph.graph` whose signature fits the call."""
+
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, PartitionedCallOp)
+        graph = lookup_graph(op, op.callee, "callee")
+        ftype = graph.function_type  # type: ignore[attr-defined]
+        check_signature(op, str(op.callee), "operand", op.args.types, ftype.inputs.data)
+        check_signature(op, str(op.callee), "result", op.res.types, ftype.outputs.data)
+
+
+@irdl_op_definition
+class PartitionedCallOp(GEOp):
+    """GE PartitionedCall: runs the subgraph `callee` on the operands; its outputs are the results.
+
+    Produced by the dynamic-shape and stage partitioners for every outlined cluster. Tensor types
+    need only be compatible with the callee's (`?` and unranked act as wildcards, element types
+    are equal), as in GE where a subgraph Data may be more dynamic than the parent's tensor.
+
+        %r:2 = partition.partitioned_call @cluster0(%a, %b)
+            : (tensor<1x4xf32>, tensor<4xf32>) -> (tensor<1x4xf32>, tensor<?x4xf32>)
+    """
+
+    name = "partition.partitioned_call"
+    GE_TYPE: ClassVar[str] = "PartitionedCall"
+
+    args = var_operand_def(GE_TENSOR)
+    res = var_result_def(GE_TENSOR)
+    callee = prop_def(FlatSymbolRefAttrConstr)
+
+    traits = traits_def(PartitionedCallSymbolUser())
+
+    assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $res)"
+
+    def __init__(
+        self,
+        callee: str | SymbolRefAttr,
+        args: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+    ) -> None:
+        ref = SymbolRefAttr(callee) if isinstance(callee, str) else callee
+        super().__init__(operands=[args], result_types=[result_types], properties={"callee": ref})
+
+
+# --------------------------------------------------------------------------------------------
+# Engine boundaries
+# --------------------------------------------------------------------------------------------
+
+
+def _check_non_negative(op: Operation, prop: str, attr: IntegerAttr) -> None:
+    if attr.value.data < 0:
+        raise VerifyException(f"'{op.name}' {prop} must be >= 0, got {attr.value.data}")
+
+
+@irdl_op_definition
+class EndOp(NodeSyntax, GEOp):
+    """GE End: the producer half of an edge cut between two engine subgraphs.
+
+    Sends `x` to the `partition.place_holder` with the same `peerIndex`. `parentOpType` is the
+    type of the consumer node in the other subgraph, `end_rear_node_engine_name` its engine.
+
+        partition.end %y peerIndex 0 parentOpType "Relu"
+            end_rear_node_engine_name "AIcoreEngine" : (tensor<1x4xf32>) -> ()
+    """
+
+    name = "partition.end"
+    GE_TYPE: ClassVar[str] = "End"
+
+    x = operand_def(GE_TENSOR)
+    peerIndex = prop_def(IntegerAttr[I64])
+    parentOpType = prop_def(StringAttr, default_value=StringAttr(""))
+    end_rear_node_engine_name = prop_def(StringAttr, default_value=StringAttr(""))
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        peer_index: int,
+        parent_op_type: str = "",
+        end_rear_node_engine_name: str = "",
+    ) -> None:
+        super().__init__(
+            operands=[x],
+            properties={
+                "peerIndex": _i64(peer_index),
+                "parentOpType": StringAttr(parent_op_type),
+                "end_rear_node_engine_name": StringAttr(end_rear_node_engine_name),
+            },
+        )
+
+    def verify_(self) -> None:
+        _check_non_negative(self, "peerIndex", self.peerIndex)
+
+
+@irdl_op_definition
+class PlaceHolderOp(NodeSyntax, GEOp):
+    """GE PlaceHolder: the consumer half of an edge cut between two engine subgraphs.
+
+    Yields the value sent by the `partition.end` with the same `peerIndex`. The producer is named
+    by `_parentNodeName` (its type `parentOpType`, its output `anchorIndex`, its engine
+    `pld_front_node_engine_name`); `_peerNodeName` names the paired End.
+
+        %p = partition.place_holder peerIndex 0 parentOpType "Conv2D" _parentNodeName "conv1"
+            pld_front_node_engine_name "AIcoreEngine" : () -> tensor<1x4xf32>
+    """
+
+    name = "partition.place_holder"
+    GE_TYPE: ClassVar[str] = "PlaceHolder"
+
+    y = result_def(GE_TENSOR)
+    peerIndex = prop_def(IntegerAttr[I64])
+    parentOpType = prop_def(StringAttr, default_value=StringAttr(""))
+    _parentNodeName = prop_def(StringAttr, default_value=StringAttr(""))
+    anchorIndex = prop_def(IntegerAttr[I64], default_value=_i64(0))
+    pld_front_node_engine_name = prop_def(StringAttr, default_value=StringAttr(""))
+    _peerNodeName = prop_def(StringAttr, default_value=StringAttr(""))
+
+    def __init__(
+        self,
+        result_type: Attribute,
+        *,
+        peer_index: int,
+        parent_op_type: str = "",
+        parent_node_name: str = "",
+        anchor_index: int = 0,
+        pld_front_node_engine_name: str = "",
+        peer_node_name: str = "",
+    ) -> None:
+        super().__init__(
+            result_types=[result_type],
+            properties={
+                "peerIndex": _i64(peer_index),
+                "parentOpType": StringAttr(parent_op_type),
+                "_parentNodeName": StringAttr(parent_node_name),
+                "anchorIndex": _i64(anchor_index),
+                "pld_front_node_engine_name": StringAttr(pld_front_node_engine_name),
+                "_peerNodeName": StringAttr(peer_node_name),
+            },
+        )
+
+    def verify_(self) -> None:
+        _check_non_negative(self, "peerIndex", self.peerIndex)
+        _check_non_negative(self, "anchorIndex", self.anchorIndex)
+
+
+Partition = Dialect(
+    "partition",
+    [
+        # Subgraph calls
+        PartitionedCallOp,
+        # Engine boundaries
+        EndOp,
+        PlaceHolderOp,
+    ],
+    [],
+)
