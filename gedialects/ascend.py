@@ -1,0 +1,884 @@
+"""The `ascend` dialect: a static GE model as loaded by the runtime, i.e. streams, events and tasks.
+
+This is the lowest level of gedialects, the equivalent of GE's `DavinciModel` (the static,
+"known-shape" executor): the graph has been placed on engines, assigned to streams, given events
+for cross-stream edges and labels for control flow, its memory has been planned, and every node
+has become one or more runtime tasks (`domi::TaskDef`). `ge-convert-graph-to-ascend` produces it;
+`gedialects.interpreters.ascend` runs it.
+
+Memory is addressed ONLY by offsets into one byte arena per model run (`arena[1024] : tensor<...>`,
+the `#ascend.buffer` attribute): no SSA values flow between tasks. Weights occupy
+`[0, weight_size)` and are copied in when the model loads; inputs, outputs and intermediates live
+above. The interpreter therefore executes the memory plan itself: an overlap or a missing event
+changes the numbers instead of going unnoticed.
+
+    ascend.model @main arena_size 4096 weight_size 1024 {
+      ascend.stream 0 engine "AIcoreEngine"
+      ascend.weight arena[0] = dense<1.0> : tensor<2x2xf32>
+      ascend.input "x" arena[1024] : tensor<1x2xf32>
+      ascend.output "y" arena[2048] : tensor<1x2xf32>
+      ascend.kernel "MatMul" "mm1" engine "AIcoreEngine" stream 0
+          ins(arena[1024] : tensor<1x2xf32>, arena[0] : tensor<2x2xf32>)
+          outs(arena[2048] : tensor<1x2xf32>)
+      ascend.end_graph stream 0
+    }
+
+(the kernel task is one line in the IR). A model body lists declarations (streams, events,
+weights, inputs, outputs) first, then tasks. Each task runs on one stream; a stream runs its
+tasks in program order, streams run concurrently and synchronise only through events
+(`event_record` / `event_wait`). Labels are per stream: `label_switch_by_index` and
+`label_goto` jump to a `label_set` of the same stream. A stream ends at `end_graph` or after
+its last task (GE emits `end_graph` for the root NetOutput; it is not required here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I64,
+    ArrayAttr,
+    BFloat16Type,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    SymbolNameConstraint,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region
+from xdsl.irdl import (
+    irdl_attr_definition,
+    irdl_op_definition,
+    prop_def,
+    region_def,
+    traits_def,
+)
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    CallableOpInterface,
+    HasParent,
+    IsolatedFromAbove,
+    NoTerminator,
+    SymbolOpInterface,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
+
+from gedialects.base import GEOp, IntList, int_array, int_array_values
+
+# --------------------------------------------------------------------------------------------
+# Buffers
+# --------------------------------------------------------------------------------------------
+
+
+def element_nbytes(element_type: Attribute) -> int | None:
+    """Bytes per element in the arena (i1 takes a byte), None for types with no memory layout."""
+    if isinstance(element_type, Float16Type | BFloat16Type):
+        return 2
+    if isinstance(element_type, Float32Type):
+        return 4
+    if isinstance(element_type, Float64Type):
+        return 8
+    if isinstance(element_type, IntegerType):
+        return (element_type.width.data + 7) // 8
+    if isinstance(element_type, IndexType):
+        return 8
+    return None
+
+
+@irdl_attr_definition
+class BufferAttr(ParametrizedAttribute):
+    """A tensor stored at a byte offset of the model's arena.
+
+    Generic form `#ascend.buffer<1024, tensor<1x4xf32>>`; inside ascend ops it is written
+    `arena[1024] : tensor<1x4xf32>`. The tensor is dense, row-major, little-endian.
+    """
+
+    name = "ascend.buffer"
+
+    offset: IntAttr
+    type: TensorType
+
+    def __init__(self, offset: int | IntAttr, type: TensorType) -> None:
+        super().__init__(IntAttr(offset) if isinstance(offset, int) else offset, type)
+
+    @classmethod
+    def get(cls, offset: int, type: TensorType) -> BufferAttr:
+        return cls(offset, type)
+
+    @property
+    def offset_value(self) -> int:
+        return self.offset.data
+
+    @property
+    def tensor_type(self) -> TensorType:
+        return self.type
+
+    @property
+    def num_elements(self) -> int:
+        count = 1
+        for dim in self.type.get_shape():
+            count *= dim
+        return count
+
+    @property
+    def nbytes(self) -> int:
+        size = element_nbytes(self.type.element_type)
+        assert size is not None, "verified by BufferAttr.verify"
+        return self.num_elements * size
+
+    @property
+    def end(self) -> int:
+        """One past the last byte."""
+        return self.offset.data + self.nbytes
+
+    def __str__(self) -> str:
+        return f"arena[{self.offset.data}]"
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            offset = parser.parse_integer(allow_boolean=False)
+            parser.parse_punctuation(",")
+            type = parser.parse_type()
+        return (IntAttr(offset), type)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(f"{self.offset.data}, ")
+            printer.print_attribute(self.type)
+
+    def verify(self) -> None:
+        if self.offset.data < 0:
+            raise VerifyException(f"#ascend.buffer offset {self.offset.data} is negative")
+        if not all(d >= 0 for d in self.type.get_shape()):
+            raise VerifyException(f"#ascend.buffer type {self.type} is not static")
+        if element_nbytes(self.type.element_type) is None:
+            raise VerifyException(
+                f"#ascend.buffer element type {self.type.element_type} has no byte size"
+            )
+
+
+def parse_buffer(parser: Parser) -> BufferAttr:
+    """`arena[1024] : tensor<1x4xf32>`"""
+    parser.parse_keyword("arena")
+    parser.parse_punctuation("[")
+    offset = parser.parse_integer(allow_boolean=False)
+    parser.parse_punctuation("]")
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    type = parser.parse_type()
+    if not isinstance(type, TensorType):
+        parser.raise_error(f"expected a tensor type for an arena buffer, got {type}", pos)
+    return BufferAttr(offset, type)
+
+
+def print_buffer(printer: Printer, buffer: BufferAttr) -> None:
+    printer.print_string(f"arena[{buffer.offset.data}] : ")
+    printer.print_attribute(buffer.type)
+
+
+@irdl_custom_directive
+class Buffer(CustomDirective):
+    """A `BufferAttr` property printed `arena[1024] : tensor<1x4xf32>`."""
+
+    buffer: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        self.buffer.set(state, parse_buffer(parser))
+
+    def print(self, printer: Printer, state: PrintingState, op: Operation) -> None:
+        state.print_whitespace(printer)
+        buffer = self.buffer.get(op)
+        assert isinstance(buffer, BufferAttr)
+        print_buffer(printer, buffer)
+
+
+@irdl_custom_directive
+class BufferList(CustomDirective):
+    """An `ArrayAttr[BufferAttr]` property printed `(arena[0] : tensor<2xf32>, ...)`."""
+
+    buffers: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        items = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, lambda: parse_buffer(parser)
+        )
+        self.buffers.set(state, ArrayAttr(items))
+
+    def print(self, printer: Printer, state: PrintingState, op: Operation) -> None:
+        buffers = self.buffers.get(op)
+        assert isa(buffers, ArrayAttr[BufferAttr])
+        printer.print_string("(")
+        printer.print_list(buffers.data, lambda b: print_buffer(printer, b))
+        printer.print_string(")")
+
+
+@irdl_custom_directive
+class WeightValue(CustomDirective):
+    """`arena[0] = dense<...> : tensor<2xf32>`: the buffer type is the value's type."""
+
+    buffer: AttributeVariable
+    value: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        parser.parse_keyword("arena")
+        parser.parse_punctuation("[")
+        offset = parser.parse_integer(allow_boolean=False)
+        parser.parse_punctuation("]")
+        parser.parse_punctuation("=")
+        pos = parser.pos
+        value = parser.parse_attribute()
+        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(
+            value.type, TensorType
+        ):
+            parser.raise_error("'ascend.weight' expects a dense<...> : tensor<...> value", pos)
+        self.buffer.set(state, BufferAttr(offset, value.type))
+        self.value.set(state, value)
+
+    def print(self, printer: Printer, state: PrintingState, op: Operation) -> None:
+        state.print_whitespace(printer)
+        buffer = self.buffer.get(op)
+        assert isinstance(buffer, BufferAttr)
+        printer.print_string(f"arena[{buffer.offset.data}] = ")
+        printer.print_attribute(self.value.get(op))
+
+
+def _i64(value: int) -> IntegerAttr:
+    return IntegerAttr(value, i64)
+
+
+# --------------------------------------------------------------------------------------------
+# Model
+# --------------------------------------------------------------------------------------------
+
+
+class ModelCallable(CallableOpInterface):
+    """Lets `Interpreter.call_op` run a model: arguments and results in InputOp/OutputOp order."""
+
+    @classmethod
+    def get_callable_region(cls, op: Operation) -> Region:
+        assert isinstance(op, ModelOp)
+        return op.body
+
+    @classmethod
+    def get_argument_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        assert isinstance(op, ModelOp)
+        return tuple(i.buffer.type for i in op.inputs())
+
+    @classmethod
+    def get_result_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        assert isinstance(op, ModelOp)
+        return tuple(o.buffer.type for o in op.outputs())
+
+
+@irdl_op_definition
+class ModelOp(GEOp):
+    """GE DavinciModel: a static model, its memory arena, streams, events and task lists.
+
+    `arena_size` is the byte size of the arena a run allocates (zeroed); `weight_size` the
+    size of its weight region at offset 0. The body holds declarations, then tasks.
+
+        ascend.model @main arena_size 16384 weight_size 1024 {
+          ascend.stream 0 engine "AIcoreEngine"
+          ascend.input "x" arena[1024] : tensor<4xf32>
+          ascend.output "y" arena[2048] : tensor<4xf32>
+          ascend.memcpy_async stream 0 arena[1024] : tensor<4xf32> to arena[2048] : tensor<4xf32>
+        }
+    """
+
+    name = "ascend.model"
+    GE_TYPE: ClassVar[str] = "DavinciModel"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    arena_size = prop_def(IntegerAttr[I64])
+    weight_size = prop_def(IntegerAttr[I64])
+    body = region_def("single_block")
+
+    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), NoTerminator(), ModelCallable())
+
+    assembly_format = (
+        "$sym_name `arena_size` $arena_size `weight_size` $weight_size attr-dict-with-keyword $body"
+    )
+
+    def __init__(
+        self, name: str, arena_size: int, weight_size: int, ops: Sequence[Operation] = ()
+    ) -> None:
+        super().__init__(
+            regions=[Region(Block(ops))],
+            properties={
+                "sym_name": StringAttr(name),
+                "arena_size": _i64(arena_size),
+                "weight_size": _i64(weight_size),
+            },
+        )
+
+    def inputs(self) -> list[InputOp]:
+        return [op for op in self.body.block.ops if isinstance(op, InputOp)]
+
+    def outputs(self) -> list[OutputOp]:
+        return [op for op in self.body.block.ops if isinstance(op, OutputOp)]
+
+    def weights(self) -> list[WeightOp]:
+        return [op for op in self.body.block.ops if isinstance(op, WeightOp)]
+
+    def streams(self) -> list[StreamOp]:
+        return [op for op in self.body.block.ops if isinstance(op, StreamOp)]
+
+    def events(self) -> list[EventOp]:
+        return [op for op in self.body.block.ops if isinstance(op, EventOp)]
+
+    def tasks(self) -> list[TaskOp]:
+        return [op for op in self.body.block.ops if isinstance(op, TaskOp)]
+
+    def verify_(self) -> None:
+        _ModelVerifier(self).run()
+
+
+class _ModelVerifier:
+    """The model-wide rules, in one pass over the body plus a pass over collected references."""
+
+    def __init__(self, model: ModelOp) -> None:
+        self.model = model
+        self.arena_size = model.arena_size.value.data
+        self.weight_size = model.weight_size.value.data
+        self.streams: set[int] = set()
+        self.events: set[int] = set()
+        self.recorded: set[int] = set()
+        self.waits: list[EventWaitOp] = []
+        self.labels: dict[int, set[int]] = {}
+        self.jumps: list[tuple[TaskOp, int]] = []
+        self.weights: list[WeightOp] = []
+        self.names: dict[str, set[str]] = {"input": set(), "output": set()}
+
+    def fail(self, message: str) -> None:
+        raise VerifyException(message)
+
+    def run(self) -> None:
+        here = f"'ascend.model' @{self.model.sym_name.data}"
+        if self.arena_size < 0 or self.weight_size < 0:
+            self.fail(f"{here}: arena_size and weight_size must be non-negative")
+        if self.weight_size > self.arena_size:
+            self.fail(
+                f"{here}: weight_size {self.weight_size} exceeds arena_size {self.arena_size}"
+            )
+        first_task: TaskOp | None = None
+        for op in self.model.body.block.ops:
+            if isinstance(op, TaskOp):
+                first_task = first_task or op
+                self.task(op)
+            elif isinstance(op, DeclarationOp):
+                if first_task is not None:
+                    self.fail(
+                        f"{op.describe()} follows the task {first_task.describe()}; "
+                        "declarations must precede tasks"
+                    )
+                self.declaration(op)
+            else:
+                self.fail(f"{here}: '{op.name}' is neither an ascend declaration nor a task")
+        self.check_weights()
+        for wait in self.waits:
+            event = wait.event.value.data
+            if event not in self.recorded:
+                self.fail(f"{wait.describe()} waits on event {event}, which no task records")
+        for task, label in self.jumps:
+            stream = task.stream.value.data
+            if label not in self.labels.get(stream, ()):
+                self.fail(
+                    f"{task.describe()} targets label {label}, which no 'ascend.label_set' "
+                    f"on stream {stream} defines"
+                )
+
+    def in_arena(self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr) -> None:
+        if buffer.end > self.arena_size:
+            self.fail(
+                f"{op.describe()} {what} {buffer} ends at {buffer.end}, outside the arena "
+                f"[0, {self.arena_size})"
+            )
+
+    def writable(self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr) -> None:
+        self.in_arena(op, what, buffer)
+        if buffer.offset_value < self.weight_size:
+            self.fail(
+                f"{op.describe()} {what} {buffer} lies in the weight region [0, {self.weight_size})"
+            )
+
+    def declaration(self, op: DeclarationOp) -> None:
+        if isinstance(op, StreamOp):
+            if op.id.value.data in self.streams:
+                self.fail(f"{op.describe()} is declared twice")
+            self.streams.add(op.id.value.data)
+        elif isinstance(op, EventOp):
+            if op.id.value.data in self.events:
+                self.fail(f"{op.describe()} is declared twice")
+            self.events.add(op.id.value.data)
+        elif isinstance(op, WeightOp):
+            self.weights.append(op)
+        elif isinstance(op, InputOp | OutputOp):
+            kind = "input" if isinstance(op, InputOp) else "output"
+            name = op.input_name.data if isinstance(op, InputOp) else op.output_name.data
+            if name in self.names[kind]:
+                self.fail(f"{op.describe()} is declared twice")
+            self.names[kind].add(name)
+            self.writable(op, "buffer", op.buffer)
+
+    def check_weights(self) -> None:
+        previous: WeightOp | None = None
+        for op in sorted(self.weights, key=lambda w: w.buffer.offset_value):
+            if op.buffer.end > self.weight_size:
+                self.fail(
+                    f"{op.describe()} ends at {op.buffer.end}, outside the weight region "
+                    f"[0, {self.weight_size})"
+                )
+            if previous is not None and previous.buffer.end > op.buffer.offset_value:
+                self.fail(
+                    f"{op.describe()} overlaps {previous.describe()} "
+                    f"(bytes [{previous.buffer.offset_value}, {previous.buffer.end}))"
+                )
+            previous = op
+
+    def task(self, op: TaskOp) -> None:
+        stream = op.stream.value.data
+        if stream not in self.streams:
+            self.fail(f"{op.describe()} runs on undeclared stream {stream}")
+        if isinstance(op, KernelOp):
+            for buffer in op.inputs.data:
+                self.in_arena(op, "input", buffer)
+            for buffer in op.outputs.data:
+                self.writable(op, "output", buffer)
+        elif isinstance(op, MemcpyAsyncOp):
+            self.in_arena(op, "source", op.src)
+            self.writable(op, "destination", op.dst)
+        elif isinstance(op, EventRecordOp | EventWaitOp):
+            event = op.event.value.data
+            if event not in self.events:
+                verb = "records" if isinstance(op, EventRecordOp) else "waits on"
+                self.fail(f"{op.describe()} {verb} undeclared event {event}")
+            if isinstance(op, EventRecordOp):
+                self.recorded.add(event)
+            else:
+                self.waits.append(op)
+        elif isinstance(op, LabelSetOp):
+            labels = self.labels.setdefault(stream, set())
+            label = op.label.value.data
+            if label in labels:
+                self.fail(f"{op.describe()} sets label {label}, already set on stream {stream}")
+            labels.add(label)
+        elif isinstance(op, LabelSwitchByIndexOp):
+            self.in_arena(op, "index", op.index)
+            self.jumps.extend((op, label) for label in int_array_values(op.labels))
+        elif isinstance(op, LabelGotoOp):
+            self.jumps.append((op, op.label.value.data))
+
+
+# --------------------------------------------------------------------------------------------
+# Declarations
+# --------------------------------------------------------------------------------------------
+
+
+class DeclarationOp(GEOp):
+    """Base of the ops that declare model resources; they precede every task."""
+
+    traits = traits_def(HasParent(ModelOp))
+
+    def describe(self) -> str:
+        return f"'{self.name}'"
+
+
+@irdl_op_definition
+class EventOp(DeclarationOp):
+    """GE Event: declares a runtime event (`rtEvent_t`) used to order two streams.
+
+    ascend.event 0
+    """
+
+    name = "ascend.event"
+    GE_TYPE: ClassVar[str] = "Event"
+
+    id = prop_def(IntegerAttr[I64])
+
+    assembly_format = "$id attr-dict"
+
+    def __init__(self, id: int) -> None:
+        super().__init__(properties={"id": _i64(id)})
+
+    def describe(self) -> str:
+        return f"'ascend.event' {self.id.value.data}"
+
+    def verify_(self) -> None:
+        if self.id.value.data < 0:
+            raise VerifyException(f"{self.describe()}: event ids must be non-negative")
+
+
+@irdl_op_definition
+class InputOp(DeclarationOp):
+    """GE Data: a model input, written into its buffer before the tasks run.
+
+    ascend.input "x" arena[1024] : tensor<1x2xf32>
+    """
+
+    name = "ascend.input"
+    GE_TYPE: ClassVar[str] = "Data"
+
+    input_name = prop_def(StringAttr)
+    buffer = prop_def(BufferAttr)
+
+    assembly_format = "$input_name custom<Buffer>($buffer) attr-dict"
+    custom_directives = (Buffer,)
+
+    def __init__(self, name: str, buffer: BufferAttr) -> None:
+        super().__init__(properties={"input_name": StringAttr(name), "buffer": buffer})
+
+    def describe(self) -> str:
+        return f"'ascend.input' \"{self.input_name.data}\""
+
+
+@irdl_op_definition
+class OutputOp(DeclarationOp):
+    """GE NetOutput: a model output, read from its buffer after every stream finished.
+
+    ascend.output "y" arena[2048] : tensor<1x2xf32>
+    """
+
+    name = "ascend.output"
+    GE_TYPE: ClassVar[str] = "NetOutput"
+
+    output_name = prop_def(StringAttr)
+    buffer = prop_def(BufferAttr)
+
+    assembly_format = "$output_name custom<Buffer>($buffer) attr-dict"
+    custom_directives = (Buffer,)
+
+    def __init__(self, name: str, buffer: BufferAttr) -> None:
+        super().__init__(properties={"output_name": StringAttr(name), "buffer": buffer})
+
+    def describe(self) -> str:
+        return f"'ascend.output' \"{self.output_name.data}\""
+
+
+@irdl_op_definition
+class StreamOp(DeclarationOp):
+    """GE Stream: declares a runtime stream (`rtStream_t`) and the engine whose tasks it runs.
+
+    ascend.stream 0 engine "AIcoreEngine"
+    """
+
+    name = "ascend.stream"
+    GE_TYPE: ClassVar[str] = "Stream"
+
+    id = prop_def(IntegerAttr[I64])
+    engine = prop_def(StringAttr)
+
+    assembly_format = "$id `engine` $engine attr-dict"
+
+    def __init__(self, id: int, engine: str) -> None:
+        super().__init__(properties={"id": _i64(id), "engine": StringAttr(engine)})
+
+    def describe(self) -> str:
+        return f"'ascend.stream' {self.id.value.data}"
+
+    def verify_(self) -> None:
+        if self.id.value.data < 0:
+            raise VerifyException(f"{self.describe()}: stream ids must be non-negative")
+
+
+@irdl_op_definition
+class WeightOp(DeclarationOp):
+    """GE Const: weight bytes copied into the arena when the model loads.
+
+    ascend.weight arena[0] = dense<[1.0, 2.0]> : tensor<2xf32>
+    """
+
+    name = "ascend.weight"
+    GE_TYPE: ClassVar[str] = "Const"
+
+    buffer = prop_def(BufferAttr)
+    value = prop_def(DenseIntOrFPElementsAttr)
+
+    assembly_format = "custom<WeightValue>($buffer, $value) attr-dict"
+    custom_directives = (WeightValue,)
+
+    def __init__(self, offset: int, value: DenseIntOrFPElementsAttr) -> None:
+        assert isinstance(value.type, TensorType)
+        super().__init__(properties={"buffer": BufferAttr(offset, value.type), "value": value})
+
+    def describe(self) -> str:
+        return f"'ascend.weight' {self.buffer}"
+
+    def verify_(self) -> None:
+        if self.buffer.type != self.value.type:
+            raise VerifyException(
+                f"{self.describe()} buffer type {self.buffer.type} differs from its value's "
+                f"type {self.value.type}"
+            )
+
+
+# --------------------------------------------------------------------------------------------
+# Tasks
+# --------------------------------------------------------------------------------------------
+
+
+class TaskOp(GEOp):
+    """Base of runtime tasks: each runs on one stream, in program order within that stream."""
+
+    stream = prop_def(IntegerAttr[I64])
+
+    traits = traits_def(HasParent(ModelOp))
+
+    def describe(self) -> str:
+        return f"'{self.name}' on stream {self.stream.value.data}"
+
+
+@irdl_op_definition
+class EndGraphOp(TaskOp):
+    """GE MODEL_TASK_END_GRAPH: ends its stream (the task GE emits for the root NetOutput).
+
+    ascend.end_graph stream 0
+    """
+
+    name = "ascend.end_graph"
+    GE_TYPE: ClassVar[str] = "MODEL_TASK_END_GRAPH"
+
+    assembly_format = "`stream` $stream attr-dict"
+
+    def __init__(self, stream: int) -> None:
+        super().__init__(properties={"stream": _i64(stream)})
+
+
+@irdl_op_definition
+class EventRecordOp(TaskOp):
+    """GE MODEL_TASK_EVENT_RECORD: records (sets) an event once the earlier tasks of its stream ran.
+
+    ascend.event_record 0 stream 0
+    """
+
+    name = "ascend.event_record"
+    GE_TYPE: ClassVar[str] = "MODEL_TASK_EVENT_RECORD"
+
+    event = prop_def(IntegerAttr[I64])
+
+    assembly_format = "$event `stream` $stream attr-dict"
+
+    def __init__(self, event: int, stream: int) -> None:
+        super().__init__(properties={"event": _i64(event), "stream": _i64(stream)})
+
+
+@irdl_op_definition
+class EventWaitOp(TaskOp):
+    """GE MODEL_TASK_EVENT_WAIT: blocks its stream until the event is recorded, then resets it.
+
+    ascend.event_wait 0 stream 1
+    """
+
+    name = "ascend.event_wait"
+    GE_TYPE: ClassVar[str] = "MODEL_TASK_EVENT_WAIT"
+
+    event = prop_def(IntegerAttr[I64])
+
+    assembly_format = "$event `stream` $stream attr-dict"
+
+    def __init__(self, event: int, stream: int) -> None:
+        super().__init__(properties={"event": _i64(event), "stream": _i64(stream)})
+
+
+@irdl_op_definition
+class KernelOp(TaskOp):
+    """GE MODEL_TASK_KERNEL: runs the kernel of a GE op type on arena buffers.
+
+    `kernel` is the GE op type, `node_name` the graph node it came from, `attrs` the node's
+    attributes (the kernel's parameters). Outputs are written after all inputs were read, so
+    an output may alias an input (in-place kernels). In the IR, on one line:
+
+        ascend.kernel "Relu" "relu1" engine "AIcoreEngine" stream 0
+            ins(arena[1024] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
+            attrs {negative_slope = 0.0 : f32}
+    """
+
+    name = "ascend.kernel"
+    GE_TYPE: ClassVar[str] = "MODEL_TASK_KERNEL"
+
+    kernel = prop_def(StringAttr)
+    node_name = prop_def(StringAttr)
+    engine = prop_def(StringAttr)
+    inputs = prop_def(ArrayAttr[BufferAttr])
+    outputs = prop_def(ArrayAttr[BufferAttr])
+    attrs = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))
+
+    assembly_format = (
+        "$kernel $node_name `engine` $engine `stream` $stream "
+        "`ins` custom<BufferList>($inputs) `outs` custom<BufferList>($outputs) "
+        "(`attrs` $attrs^)? attr-dict"
+    )
+    custom_directives = (BufferList,)
+
+    def __init__(
+        self,
+        kernel: str,
+        node_name: str,
+        engine: str,
+        stream: int,
+        inputs: Sequence[BufferAttr],
+        outputs: Sequence[BufferAttr],
+        attrs: Mapping[str, Attribute] | None = None,
+    ) -> None:
+        super().__init__(
+            properties={
+                "kernel": StringAttr(kernel),
+                "node_name": StringAttr(node_name),
+                "engine": StringAttr(engine),
+                "stream": _i64(stream),
+                "inputs": ArrayAttr(inputs),
+                "outputs": ArrayAttr(outputs),
+                "attrs": DictionaryAttr(dict(attrs or {})),
+            }
+        )
+
+    def describe(self) -> str:
+        return f"'ascend.kernel' \"{self.node_name.data}\""
+
+    def verify_(self) -> None:
+        if not self.kernel.data:
+            raise VerifyException(f"{self.describe()} has an empty kernel name")
+
+
+@irdl_op_definition
+class LabelGotoOp(TaskOp):
+    """GE MODEL_TASK_STREAM_LABEL_GOTO: continues its stream at a label of the same stream.
+
+    ascend.label_goto 3 stream 0
+    """
+
+    name = "ascend.label_goto"
+    GE_TYPE: ClassVar[str] = "MODEL_TASK_STREAM_LABEL_GOTO"
+
+    label = prop_def(IntegerAttr[I64])
+
+    assembly_format = "$label `stream` $stream attr-dict"
+
+    def __init__(self, label: int, stream: int) -> None:
+        super().__init__(properties={"label": _i64(label), "stream": _i64(stream)})
+
+
+@irdl_op_definition
+class LabelSetOp(TaskOp):
+    """GE MODEL_TASK_LABEL_SET: marks a jump target on its stream; does nothing when run.
+
+    ascend.label_set 1 stream 0
+    """
+
+    name = "ascend.label_set"
+    GE_TYPE: ClassVar[str] = "MODEL_TASK_LABEL_SET"
+
+    label = prop_def(IntegerAttr[I64])
+
+    assembly_format = "$label `stream` $stream attr-dict"
+
+    def __init__(self, label: int, stream: int) -> None:
+        super().__init__(properties={"label": _i64(label), "stream": _i64(stream)})
+
+
+@irdl_op_definition
+class LabelSwitchByIndexOp(TaskOp):
+    """GE MODEL_TASK_STREAM_LABEL_SWITCH_BY_INDEX: jumps to `labels[index]` on its stream.
+
+    `index` is a buffer holding one int32 (GE's Case/If branch index); an index outside
+    `labels` is a runtime error.
+
+        ascend.label_switch_by_index arena[512] : tensor<i32> labels [1, 2] stream 0
+    """
+
+    name = "ascend.label_switch_by_index"
+    GE_TYPE: ClassVar[str] = "MODEL_TASK_STREAM_LABEL_SWITCH_BY_INDEX"
+
+    index = prop_def(BufferAttr)
+    labels = prop_def(DenseArrayBase.constr(i64))
+
+    assembly_format = (
+        "custom<Buffer>($index) `labels` custom<IntList>($labels) `stream` $stream attr-dict"
+    )
+    custom_directives = (Buffer, IntList)
+
+    def __init__(self, index: BufferAttr, labels: Sequence[int], stream: int) -> None:
+        super().__init__(
+            properties={"index": index, "labels": int_array(labels), "stream": _i64(stream)}
+        )
+
+    def verify_(self) -> None:
+        itype = self.index.type
+        if itype.element_type != i32 or self.index.num_elements != 1:
+            raise VerifyException(
+                f"{self.describe()} index {self.index} : {itype} must hold one i32"
+            )
+        if not int_array_values(self.labels):
+            raise VerifyException(f"{self.describe()} has no labels")
+
+
+@irdl_op_definition
+class MemcpyAsyncOp(TaskOp):
+    """GE MODEL_TASK_MEMCPY_ASYNC: copies the bytes of one buffer into another.
+
+    ascend.memcpy_async stream 0 arena[1024] : tensor<4xf32> to arena[4096] : tensor<4xf32>
+    """
+
+    name = "ascend.memcpy_async"
+    GE_TYPE: ClassVar[str] = "MODEL_TASK_MEMCPY_ASYNC"
+
+    src = prop_def(BufferAttr)
+    dst = prop_def(BufferAttr)
+
+    assembly_format = "`stream` $stream custom<Buffer>($src) `to` custom<Buffer>($dst) attr-dict"
+    custom_directives = (Buffer,)
+
+    def __init__(self, stream: int, src: BufferAttr, dst: BufferAttr) -> None:
+        super().__init__(properties={"stream": _i64(stream), "src": src, "dst": dst})
+
+    def verify_(self) -> None:
+        if self.src.nbytes != self.dst.nbytes:
+            raise VerifyException(
+                f"{self.describe()} copies {self.src.nbytes} bytes from {self.src} into the "
+                f"{self.dst.nbytes} bytes of {self.dst}"
+            )
+
+
+Ascend = Dialect(
+    "ascend",
+    [
+        # Model
+        ModelOp,
+        # Declarations
+        EventOp,
+        InputOp,
+        OutputOp,
+        StreamOp,
+        WeightOp,
+        # Tasks
+        EndGraphOp,
+        EventRecordOp,
+        EventWaitOp,
+        KernelOp,
+        LabelGotoOp,
+        LabelSetOp,
+        LabelSwitchByIndexOp,
+        MemcpyAsyncOp,
+    ],
+    [BufferAttr],
+)
