@@ -1,0 +1,504 @@
+"""Interpreter of the `ascend` dialect: runs a static model's task lists on a byte arena.
+
+A run allocates a zeroed `bytearray(arena_size)`, copies the weights and inputs in, executes the
+tasks and copies the outputs out. Tasks see memory only through arena offsets, so the run
+checks the memory plan and the event plan: an overlapping buffer or a missing event changes
+the results (under some schedule) instead of being hidden by SSA values.
+
+Each stream runs its tasks in program order with its own program counter. The scheduler
+repeatedly picks a stream that can make progress and runs its next task: by default the lowest
+stream id (deterministic), with a `schedule_seed` a random runnable stream per step, which
+exposes missing synchronisation. `event_wait` blocks until the event is recorded and then
+consumes it. When no stream can progress and some are unfinished, the run reports a deadlock.
+
+Tasks are dispatched through xDSL's interpreter (`@impl(KernelOp)` ...); the state of the
+current run is kept in the interpreter's data for `AscendFunctions` and reached by the impls.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    impl_callable,
+    register_impls,
+)
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import InterpretationError
+
+from gedialects.ascend import (
+    BufferAttr,
+    EndGraphOp,
+    EventRecordOp,
+    EventWaitOp,
+    KernelOp,
+    LabelGotoOp,
+    LabelSetOp,
+    LabelSwitchByIndexOp,
+    MemcpyAsyncOp,
+    ModelOp,
+    TaskOp,
+)
+from gedialects.base import int_array_values
+from gedialects.interpreters.kernels import run_kernel
+from gedialects.tensors import UnsupportedDtypeError, numpy_dtype, numpy_from_dense
+
+
+class AscendRuntimeError(InterpretationError):
+    """A model run failed: bad inputs, a kernel error, a deadlock, a bad label index."""
+
+
+# --------------------------------------------------------------------------------------------
+# Per-model plan (computed once per model and interpreter)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """A buffer resolved for numpy: where, what dtype, how many elements, which shape."""
+
+    offset: int
+    nbytes: int
+    dtype: np.dtype
+    count: int
+    shape: tuple[int, ...]
+    type: TensorType
+
+    @staticmethod
+    def of(buffer: BufferAttr, owner: str) -> _Slot:
+        try:
+            dtype = numpy_dtype(buffer.type.element_type)
+        except UnsupportedDtypeError as e:
+            raise AscendRuntimeError(f"{owner}: {e}") from None
+        return _Slot(
+            buffer.offset_value,
+            buffer.nbytes,
+            dtype,
+            buffer.num_elements,
+            tuple(buffer.type.get_shape()),
+            buffer.type,
+        )
+
+    def view(self, arena: bytearray) -> np.ndarray:
+        """A read-only array over the arena bytes (kernels must not write their inputs)."""
+        array = np.frombuffer(arena, self.dtype, self.count, self.offset).reshape(self.shape)
+        array.flags.writeable = False
+        return array
+
+    def describe(self) -> str:
+        return f"{self.type} ({self.dtype}, shape {self.shape})"
+
+
+@dataclass(frozen=True)
+class _KernelTask:
+    inputs: tuple[_Slot, ...]
+    outputs: tuple[_Slot, ...]
+    result_types: tuple[TensorType, ...]
+
+
+@dataclass
+class _Plan:
+    """Everything about a model that does not change between runs."""
+
+    stream_ids: tuple[int, ...]
+    tasks: tuple[tuple[TaskOp, ...], ...]
+    """Per stream (in `stream_ids` order), its tasks in program order."""
+    waits: tuple[tuple[int, ...], ...]
+    """Per stream and task: the event an `event_wait` needs, -1 for other tasks."""
+    labels: tuple[dict[int, int], ...]
+    """Per stream: label id -> index of its `label_set` in the stream's task list."""
+    weights: tuple[tuple[int, bytes], ...]
+    inputs: tuple[tuple[str, _Slot], ...]
+    outputs: tuple[tuple[str, _Slot], ...]
+    kernels: dict[KernelOp, _KernelTask]
+
+    @staticmethod
+    def of(model: ModelOp) -> _Plan:
+        stream_ids = tuple(sorted(s.id.value.data for s in model.streams()))
+        position = {sid: i for i, sid in enumerate(stream_ids)}
+        tasks: list[list[TaskOp]] = [[] for _ in stream_ids]
+        for task in model.tasks():
+            stream = task.stream.value.data
+            if stream not in position:
+                raise AscendRuntimeError(f"{task.describe()}: stream {stream} is not declared")
+            tasks[position[stream]].append(task)
+        labels: list[dict[int, int]] = []
+        for stream_tasks in tasks:
+            labels.append(
+                {
+                    t.label.value.data: pc
+                    for pc, t in enumerate(stream_tasks)
+                    if isinstance(t, LabelSetOp)
+                }
+            )
+        kernels = {
+            t: _KernelTask(
+                tuple(_Slot.of(b, t.describe()) for b in t.inputs.data),
+                tuple(_Slot.of(b, t.describe()) for b in t.outputs.data),
+                tuple(b.type for b in t.outputs.data),
+            )
+            for stream_tasks in tasks
+            for t in stream_tasks
+            if isinstance(t, KernelOp)
+        }
+        weights = []
+        for weight in model.weights():
+            data = np.ascontiguousarray(numpy_from_dense(weight.value)).tobytes()
+            weights.append((weight.buffer.offset_value, data))
+        return _Plan(
+            stream_ids=stream_ids,
+            tasks=tuple(tuple(t) for t in tasks),
+            waits=tuple(
+                tuple(t.event.value.data if isinstance(t, EventWaitOp) else -1 for t in ts)
+                for ts in tasks
+            ),
+            labels=tuple(labels),
+            weights=tuple(weights),
+            inputs=tuple(
+                (i.input_name.data, _Slot.of(i.buffer, i.describe())) for i in model.inputs()
+            ),
+            outputs=tuple(
+                (o.output_name.data, _Slot.of(o.buffer, o.describe())) for o in model.outputs()
+            ),
+            kernels=kernels,
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Run state and statistics
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class RunStats:
+    """What a run executed, for schedulers, profilers and tests."""
+
+    tasks_per_stream: dict[int, int]
+    """Stream id -> number of tasks it executed (label loops count every iteration)."""
+    trace: list[tuple[int, int]] = field(default_factory=list)
+    """The executed (stream id, task index within the stream) pairs, in execution order."""
+
+    @property
+    def steps(self) -> int:
+        return len(self.trace)
+
+
+@dataclass
+class ModelRun:
+    """The outputs of a run (by OutputOp name) and its statistics."""
+
+    outputs: dict[str, np.ndarray]
+    stats: RunStats
+
+
+@dataclass
+class _RunState:
+    """Mutable state of one run, shared by the scheduler and the task impls."""
+
+    plan: _Plan
+    arena: bytearray
+    events: set[int] = field(default_factory=set)
+    stream: int = 0
+    """Index (into `plan.stream_ids`) of the stream whose task is running."""
+    jump: int = -1
+    """Set by a label task: the task index where the stream continues."""
+    ended: bool = False
+    """Set by `end_graph`: the running stream is finished."""
+
+
+@dataclass
+class _Options:
+    schedule_seed: int | None = None
+    max_steps: int = 10_000_000
+
+
+_STATE = "run"
+_OPTIONS = "options"
+_PLANS = "plans"
+_STATS = "last_stats"
+
+
+def _no_run() -> _RunState:
+    raise AscendRuntimeError("ascend tasks can only run inside a model run")
+
+
+def _state(interpreter: Interpreter) -> _RunState:
+    return interpreter.get_data(AscendFunctions, _STATE, _no_run)
+
+
+def configure(
+    interpreter: Interpreter, *, schedule_seed: int | None = None, max_steps: int = 10_000_000
+) -> None:
+    """Scheduling options for models run through `interpreter.call_op`."""
+    interpreter.set_data(AscendFunctions, _OPTIONS, _Options(schedule_seed, max_steps))
+
+
+def last_stats(interpreter: Interpreter) -> RunStats | None:
+    """Statistics of the last model run that finished on `interpreter`."""
+    return interpreter.get_data(AscendFunctions, _STATS, lambda: None)
+
+
+# --------------------------------------------------------------------------------------------
+# Interpreter functions
+# --------------------------------------------------------------------------------------------
+
+
+@register_impls
+class AscendFunctions(InterpreterFunctions):
+    """Task semantics; `@impl_callable(ModelOp)` is the whole model run."""
+
+    @impl_callable(ModelOp)
+    def call_model(self, interpreter: Interpreter, op: ModelOp, args: PythonValues) -> PythonValues:
+        options = interpreter.get_data(AscendFunctions, _OPTIONS, _Options)
+        plan = _plan(interpreter, op)
+        if len(args) != len(plan.inputs):
+            raise AscendRuntimeError(
+                f"'ascend.model' @{op.sym_name.data} takes {len(plan.inputs)} inputs, "
+                f"got {len(args)}"
+            )
+        outputs, stats = _execute(interpreter, op, plan, args, options)
+        interpreter.set_data(AscendFunctions, _STATS, stats)
+        return outputs
+
+    @impl(KernelOp)
+    def run_kernel(self, interpreter: Interpreter, op: KernelOp, args: PythonValues) -> tuple:
+        state = _state(interpreter)
+        spec = state.plan.kernels[op]
+        arena = state.arena
+        inputs = [slot.view(arena) for slot in spec.inputs]
+        try:
+            results = run_kernel(op.kernel.data, inputs, op.attrs.data, spec.result_types)
+        except (ValueError, TypeError, ArithmeticError, IndexError) as e:
+            raise AscendRuntimeError(f"{op.describe()} ({op.kernel.data}): {e}") from None
+        # Results may be views of the inputs (of the arena): take all bytes before writing any.
+        payloads: list[bytes] = []
+        for slot, result in zip(spec.outputs, results, strict=True):
+            data = np.ascontiguousarray(result, dtype=slot.dtype)
+            if data.size != slot.count:
+                raise AscendRuntimeError(
+                    f"{op.describe()} ({op.kernel.data}) produced {data.size} elements for "
+                    f"output {slot.type} at arena[{slot.offset}]"
+                )
+            payloads.append(data.tobytes())
+        for slot, payload in zip(spec.outputs, payloads, strict=True):
+            arena[slot.offset : slot.offset + slot.nbytes] = payload
+        return ()
+
+    @impl(MemcpyAsyncOp)
+    def run_memcpy_async(
+        self, interpreter: Interpreter, op: MemcpyAsyncOp, args: PythonValues
+    ) -> tuple:
+        arena = _state(interpreter).arena
+        src, dst = op.src.offset_value, op.dst.offset_value
+        size = op.src.nbytes
+        arena[dst : dst + size] = arena[src : src + size]
+        return ()
+
+    @impl(EventRecordOp)
+    def run_event_record(
+        self, interpreter: Interpreter, op: EventRecordOp, args: PythonValues
+    ) -> tuple:
+        _state(interpreter).events.add(op.event.value.data)
+        return ()
+
+    @impl(EventWaitOp)
+    def run_event_wait(
+        self, interpreter: Interpreter, op: EventWaitOp, args: PythonValues
+    ) -> tuple:
+        # The scheduler only runs a wait whose event is recorded; running it consumes it.
+        _state(interpreter).events.remove(op.event.value.data)
+        return ()
+
+    @impl(LabelSetOp)
+    def run_label_set(self, interpreter: Interpreter, op: LabelSetOp, args: PythonValues) -> tuple:
+        return ()
+
+    @impl(LabelGotoOp)
+    def run_label_goto(
+        self, interpreter: Interpreter, op: LabelGotoOp, args: PythonValues
+    ) -> tuple:
+        state = _state(interpreter)
+        state.jump = state.plan.labels[state.stream][op.label.value.data]
+        return ()
+
+    @impl(LabelSwitchByIndexOp)
+    def run_label_switch_by_index(
+        self, interpreter: Interpreter, op: LabelSwitchByIndexOp, args: PythonValues
+    ) -> tuple:
+        state = _state(interpreter)
+        offset = op.index.offset_value
+        index = int.from_bytes(state.arena[offset : offset + 4], "little", signed=True)
+        labels = int_array_values(op.labels)
+        if not 0 <= index < len(labels):
+            raise AscendRuntimeError(
+                f"{op.describe()}: index {index} read from {op.index} is out of range for "
+                f"{len(labels)} labels"
+            )
+        state.jump = state.plan.labels[state.stream][labels[index]]
+        return ()
+
+    @impl(EndGraphOp)
+    def run_end_graph(self, interpreter: Interpreter, op: EndGraphOp, args: PythonValues) -> tuple:
+        _state(interpreter).ended = True
+        return ()
+
+
+def _plan(interpreter: Interpreter, model: ModelOp) -> _Plan:
+    """The cached plan of `model` (the IR must not change between runs on one interpreter)."""
+    plans: dict[ModelOp, _Plan] = interpreter.get_data(AscendFunctions, _PLANS, dict)
+    plan = plans.get(model)
+    if plan is None:
+        plan = plans[model] = _Plan.of(model)
+    return plan
+
+
+def _check_input(name: str, slot: _Slot, value: Any) -> np.ndarray:
+    array = np.asarray(value)
+    if array.dtype != slot.dtype or array.shape != slot.shape:
+        raise AscendRuntimeError(
+            f"input '{name}': expected {slot.describe()}, got {array.dtype} array of shape "
+            f"{array.shape}"
+        )
+    return array
+
+
+def _execute(
+    interpreter: Interpreter,
+    model: ModelOp,
+    plan: _Plan,
+    args: Sequence[Any],
+    options: _Options,
+) -> tuple[tuple[np.ndarray, ...], RunStats]:
+    arena = bytearray(model.arena_size.value.data)
+    for offset, data in plan.weights:
+        arena[offset : offset + len(data)] = data
+    for (name, slot), value in zip(plan.inputs, args, strict=True):
+        array = _check_input(name, slot, value)
+        arena[slot.offset : slot.offset + slot.nbytes] = np.ascontiguousarray(array).tobytes()
+
+    state = _RunState(plan, arena)
+    previous = interpreter.get_data(AscendFunctions, _STATE, lambda: None)
+    interpreter.set_data(AscendFunctions, _STATE, state)
+    try:
+        stats = _schedule(interpreter, model, state, options)
+    finally:
+        interpreter.set_data(AscendFunctions, _STATE, previous)
+    outputs = tuple(
+        np.frombuffer(arena, slot.dtype, slot.count, slot.offset).reshape(slot.shape).copy()
+        for _, slot in plan.outputs
+    )
+    return outputs, stats
+
+
+def _schedule(
+    interpreter: Interpreter, model: ModelOp, state: _RunState, options: _Options
+) -> RunStats:
+    """Runs the streams to completion; see the module docstring for the policy."""
+    plan = state.plan
+    tasks, waits, events = plan.tasks, plan.waits, state.events
+    count = len(tasks)
+    pcs = [0] * count
+    live = [i for i in range(count) if tasks[i]]
+    rng = random.Random(options.schedule_seed) if options.schedule_seed is not None else None
+    executed = [0] * count
+    trace: list[tuple[int, int]] = []
+    max_steps = options.max_steps
+    stream_ids = plan.stream_ids
+    while live:
+        runnable = [i for i in live if waits[i][pcs[i]] < 0 or waits[i][pcs[i]] in events]
+        if not runnable:
+            blocked = ", ".join(
+                f"stream {stream_ids[i]} waits on event {waits[i][pcs[i]]}" for i in live
+            )
+            raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data} deadlocks: {blocked}")
+        i = runnable[0] if rng is None else rng.choice(runnable)
+        if len(trace) >= max_steps:
+            raise AscendRuntimeError(
+                f"'ascend.model' @{model.sym_name.data} exceeded max_steps={max_steps} "
+                "(a label loop that never exits?)"
+            )
+        pc = pcs[i]
+        trace.append((stream_ids[i], pc))
+        executed[i] += 1
+        state.stream, state.jump, state.ended = i, -1, False
+        interpreter.run_op(tasks[i][pc], ())
+        pc = state.jump if state.jump >= 0 else pc + 1
+        pcs[i] = pc
+        if state.ended or pc >= len(tasks[i]):
+            live.remove(i)
+    return RunStats(dict(zip(stream_ids, executed, strict=True)), trace)
+
+
+# --------------------------------------------------------------------------------------------
+# Python API
+# --------------------------------------------------------------------------------------------
+
+
+def _interpreter_for(model: ModelOp) -> Interpreter:
+    top: Operation = model
+    while (parent := top.parent_op()) is not None:
+        top = parent
+    interpreter = Interpreter(top if isinstance(top, ModuleOp) else ModuleOp([]))
+    interpreter.register_implementations(AscendFunctions())
+    return interpreter
+
+
+def execute_model(
+    model: ModelOp,
+    inputs: Mapping[str, np.ndarray],
+    *,
+    schedule_seed: int | None = None,
+    max_steps: int = 10_000_000,
+    interpreter: Interpreter | None = None,
+) -> ModelRun:
+    """Runs `model` on named inputs; returns its outputs by name and the run statistics.
+
+    Pass an `interpreter` to reuse its cached per-model plan across runs.
+    """
+    interpreter = interpreter or _interpreter_for(model)
+    names = [i.input_name.data for i in model.inputs()]
+    missing = [n for n in names if n not in inputs]
+    unknown = [n for n in inputs if n not in names]
+    if missing or unknown:
+        raise AscendRuntimeError(
+            f"'ascend.model' @{model.sym_name.data} inputs are {names}; "
+            f"missing {missing}, unknown {unknown}"
+        )
+    configure(interpreter, schedule_seed=schedule_seed, max_steps=max_steps)
+    results = interpreter.call_op(model, tuple(inputs[n] for n in names))
+    stats = last_stats(interpreter)
+    assert stats is not None
+    outputs = {o.output_name.data: r for o, r in zip(model.outputs(), results, strict=True)}
+    return ModelRun(outputs, stats)
+
+
+def run_model(
+    model: ModelOp,
+    inputs: Mapping[str, np.ndarray],
+    *,
+    schedule_seed: int | None = None,
+    max_steps: int = 10_000_000,
+) -> dict[str, np.ndarray]:
+    """Runs `model` on named inputs and returns its outputs by name (fresh arrays)."""
+    return execute_model(model, inputs, schedule_seed=schedule_seed, max_steps=max_steps).outputs
+
+
+__all__ = [
+    "AscendFunctions",
+    "AscendRuntimeError",
+    "ModelRun",
+    "RunStats",
+    "configure",
+    "execute_model",
+    "last_stats",
+    "run_model",
+]
