@@ -86,7 +86,7 @@ class CaseSymbolUser(SymbolUserOpInterface):
         assert isinstance(op, CaseOp)
         for i, branch in enumerate(op.branches.data):
             graph = lookup_graph(op, branch, f"branch {i}")
-            ftype = graph.function_type  # type: ignore[attr-defined]
+            ftype = graph.function_type
             where = f"branch {i} {branch}"
             check_signature(op, where, "input", op.inputs.types, ftype.inputs.data)
             check_signature(op, where, "result", op.output.types, ftype.outputs.data)
@@ -289,12 +289,6 @@ class GetDynamicDimsOp(NodeSyntax, GEOp):
             result_types=[result_type],
             properties={"shape_info": int_array(shape_info), "N": IntegerAttr(len(inputs), i64)},
         )
-
-    def input_dims(self) -> list[tuple[int, ...]]:
-        """`shape_info` split per input (only meaningful on a verified op)."""
-        groups = parse_shape_info(int_array_values(self.shape_info))
-        assert not isinstance(groups, str)
-        return groups
 
     def verify_(self) -> None:
         count = len(self.input)

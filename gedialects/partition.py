@@ -48,6 +48,7 @@ from xdsl.traits import SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects.base import GEOp, NodeSyntax, types_compatible
+from gedialects.graph import GraphOp
 
 GE_TENSOR = base(TensorType) | base(UnrankedTensorType)
 """A ranked or unranked tensor (GE's -2, unknown rank, is `tensor<*xT>`)."""
@@ -57,10 +58,8 @@ def _i64(value: int) -> IntegerAttr:
     return IntegerAttr(value, i64)
 
 
-def lookup_graph(op: Operation, symbol: SymbolRefAttr, what: str) -> Operation:
+def lookup_graph(op: Operation, symbol: SymbolRefAttr, what: str) -> GraphOp:
     """The `graph.graph` that `symbol` names, or a VerifyException naming `op` and `what`."""
-    from gedialects.graph import GraphOp
-
     target = SymbolTable.lookup_symbol(op, symbol)
     if target is None:
         raise VerifyException(f"'{op.name}' {what} {symbol} does not exist")
@@ -101,7 +100,7 @@ class PartitionedCallSymbolUser(SymbolUserOpInterface):
     def verify(self, op: Operation) -> None:
         assert isinstance(op, PartitionedCallOp)
         graph = lookup_graph(op, op.callee, "callee")
-        ftype = graph.function_type  # type: ignore[attr-defined]
+        ftype = graph.function_type
         check_signature(op, str(op.callee), "operand", op.args.types, ftype.inputs.data)
         check_signature(op, str(op.callee), "result", op.res.types, ftype.outputs.data)
 

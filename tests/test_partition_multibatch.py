@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, f32, i32, i64
 from xdsl.interpreter import Interpreter
 from xdsl.utils.exceptions import InterpretationError
 
 from gedialects.base import int_array
+from gedialects.graph import ConstOp, GraphOp, NetOutputOp
 from gedialects.interpreters.graph import GraphFunctions
 from gedialects.interpreters.kernels import KernelError, run_kernel
 from gedialects.interpreters.multibatch import MultibatchFunctions
 from gedialects.interpreters.partition import PartitionFunctions
+from gedialects.multibatch import CaseOp, GetDynamicDimsOp, MapIndexOp
+from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
+from gedialects.tensors import dense_from_numpy
 from tests.conftest import parse
 
 
@@ -277,3 +281,39 @@ def test_get_dynamic_dims_kernel_checks_its_attributes() -> None:
     attrs = {"shape_info": int_array([1, -1, 1, -1]), "N": IntegerAttr(1, i64)}
     with pytest.raises(KernelError, match="1 inputs, shape_info describes 2, N is 1"):
         run_kernel("GetDynamicDims", [np.array([4], np.int64)], attrs, [TensorType(i32, [2])])
+
+
+# --------------------------------------------------------------------------------------------
+# Builders
+# --------------------------------------------------------------------------------------------
+
+
+def test_builders_make_ops_that_verify_and_round_trip() -> None:
+    f32x2 = TensorType(f32, [2])
+    index_t = TensorType(i32, [])
+    sub = GraphOp("sub", [f32x2], [f32x2])
+    end = EndOp(sub.body.block.args[0], peer_index=3, parent_op_type="Relu")
+    hold = PlaceHolderOp(f32x2, peer_index=3, parent_node_name="x", anchor_index=1)
+    sub.body.block.add_ops([end, hold, NetOutputOp([hold])])
+    root = GraphOp("root", [f32x2, TensorType(i64, [1])], [f32x2, f32x2])
+    x, shape = root.body.block.args
+    call = PartitionedCallOp("sub", [x], [f32x2])
+    dims = GetDynamicDimsOp([shape], shape_info=[1, -1])
+    gears = ConstOp(dense_from_numpy(np.array([2, 5], np.int32)))
+    index = MapIndexOp(dims, gears)
+    case = CaseOp(index, [x], ["sub", "sub"], [f32x2])
+    root.body.block.add_ops([call, dims, gears, index, case, NetOutputOp([call, case])])
+    module = ModuleOp([sub, root])
+    module.verify()
+
+    assert dims.dims.type == TensorType(i32, [1]) and dims.N.value.data == 1
+    assert index.y.type == index_t
+    text = str(module)
+    assert 'partition.place_holder peerIndex 3 _parentNodeName "x" anchorIndex 1' in text
+    assert "multibatch.case %" in text and "branches [@sub, @sub]" in text
+    assert str(parse(text)) == text
+
+    x_value = np.array([1.0, 2.0], np.float32)
+    got_call, got_case = interpreter(module).call_op("root", (x_value, np.array([5], np.int64)))
+    np.testing.assert_array_equal(got_call, x_value)
+    np.testing.assert_array_equal(got_case, x_value)
