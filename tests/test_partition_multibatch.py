@@ -79,7 +79,8 @@ graph.graph @new_sub_graph0(%x: tensor<2x2xf32>) {
 graph.graph @new_sub_graph1() -> (tensor<?x2xf32>, tensor<2x2xf32>) {
   %w = partition.place_holder peerIndex 1 parentOpType "Const" : () -> tensor<2x2xf32>
   %x = partition.place_holder peerIndex 0 _parentNodeName "x" : () -> tensor<?x2xf32>
-  graph.net_output %x, %w : tensor<?x2xf32>, tensor<2x2xf32>
+  %s = graph.add %x, %w : (tensor<?x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  graph.net_output %x, %s : tensor<?x2xf32>, tensor<2x2xf32>
 }
 graph.graph @root(%x: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>) {
   partition.partitioned_call @new_sub_graph0(%x) : (tensor<2x2xf32>) -> ()
@@ -93,9 +94,9 @@ def test_end_to_place_holder_transfer_across_two_calls() -> None:
     it = interpreter(parse(ENGINES))
     for scale in (1.0, -3.0):  # a second run reuses the (emptied) channels
         x = np.array([[1, 2], [3, 4]], dtype=np.float32) * scale
-        got_x, got_w = it.call_op("root", (x,))
+        got_x, got_sum = it.call_op("root", (x,))
         np.testing.assert_array_equal(got_x, x)
-        np.testing.assert_array_equal(got_w, [[1.5, 2.5], [3.5, 4.5]])
+        np.testing.assert_array_equal(got_sum, x + np.array([[1.5, 2.5], [3.5, 4.5]]))
     assert PartitionFunctions.channels(it) == {}
 
 
