@@ -11,6 +11,7 @@ Kernels are defined next to the interpreter of their dialect with `@kernel("Conv
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 
@@ -65,6 +66,22 @@ def kernel_types() -> tuple[str, ...]:
     return tuple(sorted(_KERNELS))
 
 
+@functools.cache
+def _result_spec(rtype: Attribute) -> tuple[np.dtype, tuple[int, ...] | None] | None:
+    """numpy dtype and static shape (None if not static) of a tensor result type, cached: this
+    runs once per executed op."""
+    from xdsl.dialects.builtin import TensorType, UnrankedTensorType
+
+    from gedialects.tensors import numpy_dtype
+
+    if isinstance(rtype, TensorType):
+        shape = tuple(rtype.get_shape())
+        return numpy_dtype(rtype.element_type), shape if all(d >= 0 for d in shape) else None
+    if isinstance(rtype, UnrankedTensorType):
+        return numpy_dtype(rtype.element_type), None
+    return None
+
+
 def run_kernel(
     ge_type: str,
     inputs: Sequence[np.ndarray],
@@ -72,10 +89,6 @@ def run_kernel(
     result_types: Sequence[Attribute],
 ) -> tuple[np.ndarray, ...]:
     """Runs the kernel of `ge_type`; outputs are cast to the result element types."""
-    from xdsl.dialects.builtin import TensorType
-
-    from gedialects.tensors import numpy_dtype
-
     outputs = get_kernel(ge_type)(inputs, attrs, result_types)
     if len(outputs) != len(result_types):
         raise KernelError(
@@ -84,10 +97,11 @@ def run_kernel(
     cast: list[np.ndarray] = []
     for out, rtype in zip(outputs, result_types, strict=True):
         arr = np.asarray(out)
-        if isinstance(rtype, TensorType):
-            arr = arr.astype(numpy_dtype(rtype.element_type), copy=False)
-            shape = tuple(rtype.get_shape())
-            if all(d >= 0 for d in shape) and arr.shape != shape:
+        spec = _result_spec(rtype)
+        if spec is not None:
+            dtype, shape = spec
+            arr = arr.astype(dtype, copy=False)
+            if shape is not None and arr.shape != shape:
                 raise KernelError(
                     f"kernel '{ge_type}' produced shape {list(arr.shape)}, "
                     f"its result type says {list(shape)}"
