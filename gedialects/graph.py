@@ -349,10 +349,10 @@ def broadcast_shape(a: Sequence[int] | None, b: Sequence[int] | None) -> tuple[i
     if a is None or b is None:
         return None
     rank = max(len(a), len(b))
-    a = (1,) * (rank - len(a)) + tuple(a)
-    b = (1,) * (rank - len(b)) + tuple(b)
     out: list[int] = []
-    for x, y in zip(a, b, strict=True):
+    for x, y in zip(
+        (1,) * (rank - len(a)) + tuple(a), (1,) * (rank - len(b)) + tuple(b), strict=True
+    ):
         if x == 1 or (x < 0 and y > 1):
             out.append(y if y >= 0 else -1)
         elif y == 1 or y < 0 or x == y:
@@ -842,8 +842,16 @@ class Conv2DOp(GEOp, NodeSyntax):
                 _fail(self, f"bias has length {bias[0]}, expected C_out = {c_out}")
         if x is not None and filt is not None:
             shape = conv2d_output_shape(x, filt, strides, pads, dilations, self.data_format.data)
-            if 0 in (shape[1:3] if nhwc else shape[2:4]):
-                _fail(self, f"filter {format_shape(filt)} (dilated) exceeds the padded input")
+            hw = (1, 2) if nhwc else (2, 3)
+            if 0 in (shape[hw[0]], shape[hw[1]]):
+                kh, kw = (filt[0], filt[1]) if nhwc else (filt[2], filt[3])
+                kernel = (dilations[hw[0]] * (kh - 1) + 1, dilations[hw[1]] * (kw - 1) + 1)
+                padded = (x[hw[0]] + pads[0] + pads[1], x[hw[1]] + pads[2] + pads[3])
+                _fail(
+                    self,
+                    f"dilated {kernel[0]}x{kernel[1]} kernel exceeds the padded "
+                    f"{padded[0]}x{padded[1]} input",
+                )
             _verify_result_shape(self, shape, "the computed shape")
 
 
