@@ -617,9 +617,12 @@ class WeightOp(DeclarationOp):
     assembly_format = "custom<WeightValue>($buffer, $value) attr-dict"
     custom_directives = (WeightValue,)
 
-    def __init__(self, offset: int, value: DenseIntOrFPElementsAttr) -> None:
-        assert isinstance(value.type, TensorType)
-        super().__init__(properties={"buffer": BufferAttr(offset, value.type), "value": value})
+    def __init__(self, buffer: BufferAttr | int, value: DenseIntOrFPElementsAttr) -> None:
+        """`buffer` may be just the offset: the buffer type is then the value's type."""
+        if isinstance(buffer, int):
+            assert isinstance(value.type, TensorType)
+            buffer = BufferAttr(buffer, value.type)
+        super().__init__(properties={"buffer": buffer, "value": value})
 
     def describe(self) -> str:
         return f"'ascend.weight' {self.buffer}"

@@ -10,7 +10,17 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import FloatAttr, ModuleOp, TensorType, f32, i32
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+    f16,
+    f32,
+    f64,
+    i1,
+    i32,
+)
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import InterpretationError
@@ -96,6 +106,34 @@ def model(ops: list, arena: int = 4096, weights: int = 0, streams: int = 1) -> M
 
 
 X = np.array([1.0, 2.0, 3.0, 4.0], dtype=np.float32)
+
+
+# --------------------------------------------------------------------------------------------
+# Buffers
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("element", "nbytes"),
+    [
+        (f16, 12),
+        (f32, 24),
+        (f64, 48),
+        (i1, 6),
+        (i32, 24),
+        (IntegerType(4), 6),
+        (IntegerType(12), 12),
+    ],
+)
+def test_buffer_byte_size(element: Attribute, nbytes: int) -> None:
+    buffer = BufferAttr.get(64, TensorType(element, [2, 3]))
+    assert (buffer.offset_value, buffer.nbytes, buffer.end) == (64, nbytes, 64 + nbytes)
+    assert buffer.tensor_type == TensorType(element, [2, 3])
+
+
+def test_weight_builder_takes_an_offset_or_a_buffer() -> None:
+    value = dense_from_numpy(X)
+    assert WeightOp(16, value).buffer == WeightOp(BufferAttr(16, V4), value).buffer == buf(16)
 
 
 # --------------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from gedialects.ascend import (
     BufferAttr,
+    DeclarationOp,
     EndGraphOp,
     EventRecordOp,
     EventWaitOp,
@@ -73,21 +74,6 @@ class _Slot:
     shape: tuple[int, ...]
     type: TensorType
 
-    @staticmethod
-    def of(buffer: BufferAttr, owner: str) -> _Slot:
-        try:
-            dtype = numpy_dtype(buffer.type.element_type)
-        except UnsupportedDtypeError as e:
-            raise AscendRuntimeError(f"{owner}: {e}") from None
-        return _Slot(
-            buffer.offset_value,
-            buffer.nbytes,
-            dtype,
-            buffer.num_elements,
-            tuple(buffer.type.get_shape()),
-            buffer.type,
-        )
-
     def view(self, arena: bytearray) -> np.ndarray:
         """A read-only array over the arena bytes (kernels must not write their inputs)."""
         array = np.frombuffer(arena, self.dtype, self.count, self.offset).reshape(self.shape)
@@ -96,6 +82,29 @@ class _Slot:
 
     def describe(self) -> str:
         return f"{self.type} ({self.dtype}, shape {self.shape})"
+
+
+class _Slots:
+    """Resolves buffers to slots, each distinct type object once (`get_shape` is slow)."""
+
+    def __init__(self) -> None:
+        self.types: dict[int, tuple[TensorType, tuple[int, ...], np.dtype, int]] = {}
+
+    def __call__(self, buffer: BufferAttr, owner: DeclarationOp | TaskOp) -> _Slot:
+        ttype = buffer.type
+        info = self.types.get(id(ttype))
+        if info is None:
+            try:
+                dtype = numpy_dtype(ttype.element_type)
+            except UnsupportedDtypeError as e:
+                raise AscendRuntimeError(f"{owner.describe()}: {e}") from None
+            shape = ttype.get_shape()
+            count = 1
+            for dim in shape:
+                count *= dim
+            info = self.types[id(ttype)] = (ttype, shape, dtype, count)
+        _, shape, dtype, count = info
+        return _Slot(buffer.offset.data, count * dtype.itemsize, dtype, count, shape, ttype)
 
 
 @dataclass(frozen=True)
@@ -123,6 +132,7 @@ class _Plan:
 
     @staticmethod
     def of(model: ModelOp) -> _Plan:
+        slot = _Slots()
         stream_ids = tuple(sorted(s.id.value.data for s in model.streams()))
         position = {sid: i for i, sid in enumerate(stream_ids)}
         tasks: list[list[TaskOp]] = [[] for _ in stream_ids]
@@ -142,8 +152,8 @@ class _Plan:
             )
         kernels = {
             t: _KernelTask(
-                tuple(_Slot.of(b, t.describe()) for b in t.inputs.data),
-                tuple(_Slot.of(b, t.describe()) for b in t.outputs.data),
+                tuple(slot(b, t) for b in t.inputs.data),
+                tuple(slot(b, t) for b in t.outputs.data),
                 tuple(b.type for b in t.outputs.data),
             )
             for stream_tasks in tasks
@@ -163,12 +173,8 @@ class _Plan:
             ),
             labels=tuple(labels),
             weights=tuple(weights),
-            inputs=tuple(
-                (i.input_name.data, _Slot.of(i.buffer, i.describe())) for i in model.inputs()
-            ),
-            outputs=tuple(
-                (o.output_name.data, _Slot.of(o.buffer, o.describe())) for o in model.outputs()
-            ),
+            inputs=tuple((i.input_name.data, slot(i.buffer, i)) for i in model.inputs()),
+            outputs=tuple((o.output_name.data, slot(o.buffer, o)) for o in model.outputs()),
             kernels=kernels,
         )
 
