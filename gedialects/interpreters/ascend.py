@@ -219,6 +219,9 @@ class _RunState:
     """Set by a label task: the task index where the stream continues."""
     ended: bool = False
     """Set by `end_graph`: the running stream is finished."""
+    error: AscendRuntimeError | None = None
+    """Set by a task that failed; the scheduler raises it. Raising inside an impl would make
+    xDSL attach a dump of the whole module (weights included) to the error."""
 
 
 @dataclass
@@ -284,16 +287,18 @@ class AscendFunctions(InterpreterFunctions):
         try:
             results = run_kernel(op.kernel.data, inputs, op.attrs.data, spec.result_types)
         except (ValueError, TypeError, ArithmeticError, IndexError) as e:
-            raise AscendRuntimeError(f"{op.describe()} ({op.kernel.data}): {e}") from None
+            state.error = AscendRuntimeError(f"{op.describe()} ({op.kernel.data}): {e}")
+            return ()
         # Results may be views of the inputs (of the arena): take all bytes before writing any.
         payloads: list[bytes] = []
         for slot, result in zip(spec.outputs, results, strict=True):
             data = np.ascontiguousarray(result, dtype=slot.dtype)
             if data.size != slot.count:
-                raise AscendRuntimeError(
+                state.error = AscendRuntimeError(
                     f"{op.describe()} ({op.kernel.data}) produced {data.size} elements for "
                     f"output {slot.type} at arena[{slot.offset}]"
                 )
+                return ()
             payloads.append(data.tobytes())
         for slot, payload in zip(spec.outputs, payloads, strict=True):
             arena[slot.offset : slot.offset + slot.nbytes] = payload
@@ -345,10 +350,11 @@ class AscendFunctions(InterpreterFunctions):
         index = int.from_bytes(state.arena[offset : offset + 4], "little", signed=True)
         labels = int_array_values(op.labels)
         if not 0 <= index < len(labels):
-            raise AscendRuntimeError(
+            state.error = AscendRuntimeError(
                 f"{op.describe()}: index {index} read from {op.index} is out of range for "
                 f"{len(labels)} labels"
             )
+            return ()
         state.jump = state.plan.labels[state.stream][labels[index]]
         return ()
 
@@ -437,6 +443,8 @@ def _schedule(
         executed[i] += 1
         state.stream, state.jump, state.ended = i, -1, False
         interpreter.run_op(tasks[i][pc], ())
+        if state.error is not None:
+            raise state.error
         pc = state.jump if state.jump >= 0 else pc + 1
         pcs[i] = pc
         if state.ended or pc >= len(tasks[i]):
