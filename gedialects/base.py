@@ -175,7 +175,10 @@ def f32_literal(x: float) -> str:
         text = f"{x:.{digits}g}"
         if struct.unpack("<f", struct.pack("<f", float(text)))[0] == x:
             break
-    return text if any(c in text for c in ".en") else text + ".0"
+    mantissa, e, exponent = text.partition("e")
+    if "." not in mantissa and mantissa not in ("inf", "-inf", "nan"):
+        mantissa += ".0"  # MLIR float literals need a dot: `1.0e-05`, not `1e-05`
+    return mantissa + e + exponent
 
 
 def _parse_prop_value(parser: Parser) -> Attribute:
@@ -264,3 +267,21 @@ class NodeSyntax(IRDLOperation):
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_function_type(self.operand_types, self.result_types)
+
+
+def element_nbytes(element: Attribute) -> int:
+    """Bytes per element as stored in memory (i1 takes a byte; sub-byte ints round up)."""
+    if isinstance(element, IntegerType):
+        return max(1, (element.width.data + 7) // 8)
+    width = getattr(element, "bitwidth", None)
+    if isinstance(width, int):
+        return width // 8
+    raise ValueError(f"element type {element} has no byte size")
+
+
+def tensor_nbytes(t: TensorType) -> int:
+    """Byte size of a static tensor type."""
+    count = 1
+    for d in t.get_shape():
+        count *= d
+    return count * element_nbytes(t.element_type)

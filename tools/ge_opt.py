@@ -40,9 +40,10 @@ class GeOptMain(xDSLOptMain):
             self.register_pass(name, factory)
 
 
-def _message(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
+def one_line(error: BaseException) -> str:
+    """The error's message on one line (xDSL splits some verifier messages over lines)."""
+    text = " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+    return text or type(error).__name__
 
 
 def main(
@@ -61,13 +62,13 @@ def main(
     except (DiagnosticException, ValueError, OSError, UnicodeDecodeError) as e:
         name = argv_input(argv)
         prefix = f"{name}: " if name else ""
-        print(f"{prefix}error: {_message(e)}", file=sys.stderr)
+        print(f"{prefix}error: {one_line(e)}", file=sys.stderr)
         return 1
     except Exception as e:
         if os.environ.get("GE_DEBUG"):
             raise
         print(
-            f"error: internal error ({type(e).__name__}: {_message(e)}); "
+            f"error: internal error ({type(e).__name__}: {one_line(e)}); "
             "rerun with GE_DEBUG=1 for the traceback",
             file=sys.stderr,
         )

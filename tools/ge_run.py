@@ -150,14 +150,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from xdsl.utils.exceptions import DiagnosticException, ParseError
 
     from gedialects.interpreters.run import RunError
+    from tools.ge_opt import one_line
 
     try:
         return run_cli(argv)
     except ParseError as e:
         print(f"{e.span.get_location()}: error: {e.msg}", file=sys.stderr)
     except (UsageError, RunError, DiagnosticException) as e:
-        text = str(e).strip()
-        print(f"error: {text.splitlines()[0] if text else type(e).__name__}", file=sys.stderr)
+        print(f"error: {one_line(e)}", file=sys.stderr)
     except Exception as e:
         if os.environ.get("GE_DEBUG"):
             raise

@@ -9,7 +9,7 @@
 // SYNTAX-NOT: Traceback
 
 // RUN: not ge-opt %s -p 'ge-convert-graph-to-ascend{no-such-option=1}' 2>&1 | filecheck %s --check-prefix=OPTION
-// OPTION: error: Provided arguments ["no-such-option"] not found in expected arguments
+// OPTION: error: Provided arguments ["no_such_option"] not found in expected arguments
 // OPTION-NOT: Traceback
 
 // RUN: not ge-opt %inputs/malformed.mlir 2>&1 | filecheck %s --check-prefix=PARSE
