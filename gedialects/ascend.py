@@ -39,17 +39,11 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
-    BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IndexType,
     IntAttr,
     IntegerAttr,
-    IntegerType,
     StringAttr,
     SymbolNameConstraint,
     TensorType,
@@ -83,26 +77,11 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
-from gedialects.base import GEOp, IntList, int_array, int_array_values
+from gedialects.base import GEOp, IntList, element_nbytes, int_array, int_array_values
 
 # --------------------------------------------------------------------------------------------
 # Buffers
 # --------------------------------------------------------------------------------------------
-
-
-def element_nbytes(element_type: Attribute) -> int | None:
-    """Bytes per element in the arena (i1 takes a byte), None for types with no memory layout."""
-    if isinstance(element_type, Float16Type | BFloat16Type):
-        return 2
-    if isinstance(element_type, Float32Type):
-        return 4
-    if isinstance(element_type, Float64Type):
-        return 8
-    if isinstance(element_type, IntegerType):
-        return (element_type.width.data + 7) // 8
-    if isinstance(element_type, IndexType):
-        return 8
-    return None
 
 
 @irdl_attr_definition

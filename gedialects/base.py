@@ -11,9 +11,14 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
+    BFloat16Type,
     BoolAttr,
     DenseArrayBase,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     StringAttr,
@@ -269,19 +274,27 @@ class NodeSyntax(IRDLOperation):
         printer.print_function_type(self.operand_types, self.result_types)
 
 
-def element_nbytes(element: Attribute) -> int:
-    """Bytes per element as stored in memory (i1 takes a byte; sub-byte ints round up)."""
-    if isinstance(element, IntegerType):
-        return max(1, (element.width.data + 7) // 8)
-    width = getattr(element, "bitwidth", None)
-    if isinstance(width, int):
-        return width // 8
-    raise ValueError(f"element type {element} has no byte size")
+def element_nbytes(element_type: Attribute) -> int | None:
+    """Bytes per element in memory (i1 takes a byte), None for types with no memory layout."""
+    if isinstance(element_type, Float16Type | BFloat16Type):
+        return 2
+    if isinstance(element_type, Float32Type):
+        return 4
+    if isinstance(element_type, Float64Type):
+        return 8
+    if isinstance(element_type, IntegerType):
+        return max(1, (element_type.width.data + 7) // 8)
+    if isinstance(element_type, IndexType):
+        return 8
+    return None
 
 
 def tensor_nbytes(t: TensorType) -> int:
     """Byte size of a static tensor type."""
+    size = element_nbytes(t.element_type)
+    if size is None:
+        raise ValueError(f"element type {t.element_type} has no byte size")
     count = 1
     for d in t.get_shape():
         count *= d
-    return count * element_nbytes(t.element_type)
+    return count * size

@@ -24,7 +24,7 @@
 // MISSING: error: [Errno 2] No such file or directory
 // MISSING-NOT: Traceback
 
-// RUN: ge-opt --help | filecheck %s --check-prefix=HELP
+// RUN: env COLUMNS=1000 ge-opt --help | filecheck %s --check-prefix=HELP
 // HELP: ge-compile
 // HELP-SAME: ge-convert-graph-to-ascend
 

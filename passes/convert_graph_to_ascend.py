@@ -1,0 +1,293 @@
+"""`ge-convert-graph-to-ascend`: lowers each root graph to an executable `ascend.model`.
+
+The walking-skeleton lowering: one kernel task per GE node on a single stream, called
+subgraphs (`partition.partitioned_call`) inlined as static task lists, engine-boundary pairs
+(`partition.end` / `partition.place_holder`) joined into one buffer, `multibatch.case`
+lowered to GE's label scheme (CaseOpLabelMaker: switch by index, one labelled block per branch,
+gotos to a final label), and memory placed by `passes.memory_plan` (one slot per tensor).
+Later passes replace the planner and the single stream; the task list stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import PassFailedException
+
+from gedialects.ascend import (
+    BufferAttr,
+    EndGraphOp,
+    InputOp,
+    KernelOp,
+    LabelGotoOp,
+    LabelSetOp,
+    LabelSwitchByIndexOp,
+    MemcpyAsyncOp,
+    ModelOp,
+    OutputOp,
+    StreamOp,
+    WeightOp,
+)
+from gedialects.base import (
+    AICORE_ENGINE,
+    AICPU_ENGINE,
+    ENGINE_NAME,
+    HOST_CPU_ENGINE,
+    NODE_NAME,
+    SPECIFIED_ENGINE_NAME,
+    GEOp,
+    is_static,
+)
+from gedialects.graph import ConstOp, GraphOp, NetOutputOp
+from gedialects.multibatch import CaseOp
+from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
+from passes.memory_plan import GE_ALIGNMENT, MemoryPlan, Slot, SlotKind, plan_without_reuse
+
+DEFAULT_ENGINES: dict[str, str] = {
+    "MapIndex": HOST_CPU_ENGINE,  # GE's HostcpuEngineUpdatePass white list
+    "GetDynamicDims": AICPU_ENGINE,
+}
+"""Engines of op types that do not run on the default engine when nothing pins them."""
+
+_NAME = "ge-convert-graph-to-ascend"
+
+
+def _fail(op: Operation, message: str) -> PassFailedException:
+    name = op.attributes.get(NODE_NAME)
+    who = f"'{op.name}'" + (f" ({name.data})" if isinstance(name, StringAttr) else "")
+    return PassFailedException(f"{_NAME}: {who} {message}")
+
+
+@dataclass
+class _Task:
+    """A task before memory placement: buffers are still slots."""
+
+    kind: type[Operation]
+    args: dict[str, object]
+
+
+@dataclass
+class _Lowering:
+    """Flattens one root graph into a task list over slots."""
+
+    symbols: Operation
+    default_engine: str
+    slots: list[Slot] = field(default_factory=list)
+    tasks: list[_Task] = field(default_factory=list)
+    peers: dict[int, Slot] = field(default_factory=dict)
+    labels: int = 0
+    names: dict[str, int] = field(default_factory=dict)
+    active_calls: list[str] = field(default_factory=list)
+
+    def new_slot(self, op: Operation, t: Attribute, kind: SlotKind, **kw: object) -> Slot:
+        if not isinstance(t, TensorType) or not is_static(t):
+            raise _fail(op, f"has non-static type {t}; task generation needs static shapes")
+        slot = Slot(t, kind, **kw)
+        self.slots.append(slot)
+        return slot
+
+    def bind(self, op: Operation, slot: Slot, t: Attribute) -> Slot:
+        """`slot` as the storage of a value of type `t` (a graph input, a PlaceHolder)."""
+        if t != slot.type:
+            raise _fail(
+                op,
+                f"reads {t} from a buffer of type {slot.type}; "
+                "task generation needs the static shapes to agree",
+            )
+        return slot
+
+    def task_name(self, op: GEOp) -> str:
+        name = op.attributes.get(NODE_NAME)
+        base = name.data if isinstance(name, StringAttr) else op.GE_TYPE
+        count = self.names.get(base, 0)
+        self.names[base] = count + 1
+        return base if count == 0 and isinstance(name, StringAttr) else f"{base}_{count}"
+
+    def engine(self, op: GEOp) -> str:
+        for key in (ENGINE_NAME, SPECIFIED_ENGINE_NAME):
+            value = op.attributes.get(key)
+            if isinstance(value, StringAttr) and value.data:
+                return value.data
+        return DEFAULT_ENGINES.get(op.GE_TYPE, self.default_engine)
+
+    def emit(self, kind: type[Operation], **args: object) -> None:
+        self.tasks.append(_Task(kind, args))
+
+    def lookup_graph(self, op: Operation, symbol: str) -> GraphOp:
+        target = SymbolTable.lookup_symbol(self.symbols, symbol)
+        if not isinstance(target, GraphOp):
+            raise _fail(op, f"refers to @{symbol}, which is not a graph.graph")
+        if symbol in self.active_calls:
+            raise _fail(op, f"calls @{symbol} recursively")
+        return target
+
+    def lower_graph(self, graph: GraphOp, args: list[Slot]) -> list[Slot]:
+        """Appends the tasks of `graph` with inputs in `args`; returns its output slots."""
+        self.active_calls.append(graph.sym_name.data)
+        env: dict[SSAValue, Slot] = {
+            arg: self.bind(graph, slot, arg.type)
+            for arg, slot in zip(graph.body.block.args, args, strict=True)
+        }
+        outputs: list[Slot] = []
+        for op in graph.body.block.ops:
+            if isinstance(op, NetOutputOp):
+                outputs = [env[v] for v in op.outputs]
+            elif isinstance(op, ConstOp):
+                env[op.y] = self.new_slot(op, op.y.type, SlotKind.WEIGHT, value=op.value)
+            elif isinstance(op, PartitionedCallOp):
+                callee = self.lookup_graph(op, op.callee.root_reference.data)
+                results = self.lower_graph(callee, [env[a] for a in op.args])
+                env.update(zip(op.res, results, strict=True))
+            elif isinstance(op, CaseOp):
+                self.lower_case(op, env)
+            elif isinstance(op, EndOp):
+                self.peers[op.peerIndex.value.data] = env[op.x]
+            elif isinstance(op, PlaceHolderOp):
+                peer = op.peerIndex.value.data
+                if peer not in self.peers:
+                    raise _fail(op, f"with peerIndex {peer} runs before its partition.end")
+                env[op.y] = self.bind(op, self.peers[peer], op.y.type)
+            elif isinstance(op, GEOp):
+                outs = [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.results]
+                self.emit(
+                    KernelOp,
+                    kernel=op.GE_TYPE,
+                    node_name=self.task_name(op),
+                    engine=self.engine(op),
+                    inputs=[env[v] for v in op.operands],
+                    outputs=outs,
+                    attrs=_kernel_attrs(op),
+                )
+                env.update(zip(op.results, outs, strict=True))
+            else:
+                raise _fail(op, "has no lowering to the ascend dialect")
+        self.active_calls.pop()
+        return outputs
+
+    def lower_case(self, op: CaseOp, env: dict[SSAValue, Slot]) -> None:
+        """GE CaseOpLabelMaker: switch by index, a labelled block per branch, goto the end."""
+        results = [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.output]
+        branches = [self.lookup_graph(op, ref.root_reference.data) for ref in op.branches.data]
+        first = self.labels
+        end = first + len(branches)
+        self.labels = end + 1
+        index = env[op.branch_index]
+        if len(branches) > 1:
+            self.emit(
+                LabelSwitchByIndexOp, index=index, labels=list(range(first, first + len(branches)))
+            )
+        for i, branch in enumerate(branches):
+            self.emit(LabelSetOp, label=first + i)
+            outs = self.lower_graph(branch, [env[v] for v in op.inputs])
+            for src, dst in zip(outs, results, strict=True):
+                self.emit(MemcpyAsyncOp, src=src, dst=dst)
+            if i + 1 < len(branches):
+                self.emit(LabelGotoOp, label=end)
+        self.emit(LabelSetOp, label=end)
+        env.update(zip(op.output, results, strict=True))
+
+
+def _kernel_attrs(op: GEOp) -> dict[str, Attribute]:
+    """The op's properties that differ from their defaults (kernels default the rest)."""
+    defs = op.get_irdl_definition().properties
+    return {k: v for k, v in op.properties.items() if k not in defs or v != defs[k].default_value}
+
+
+def lower_root(graph: GraphOp, symbols: Operation, default_engine: str, alignment: int) -> ModelOp:
+    """The `ascend.model` that runs `graph`: declarations, tasks, and the memory plan."""
+    lowering = _Lowering(symbols, default_engine)
+    inputs = [lowering.new_slot(graph, t, SlotKind.IO) for t in graph.function_type.inputs.data]
+    results = lowering.lower_graph(graph, inputs)
+    outputs: list[Slot] = []
+    for slot in results:
+        if slot.kind is SlotKind.FEATURE and slot not in outputs:
+            outputs.append(slot)
+            continue
+        # An input, a weight or a repeated value: the output gets its own buffer.
+        copy = lowering.new_slot(graph, slot.type, SlotKind.IO)
+        lowering.emit(MemcpyAsyncOp, src=slot, dst=copy)
+        outputs.append(copy)
+    plan = plan_without_reuse(lowering.slots, alignment)
+    return _materialise(graph, lowering, inputs, outputs, plan, default_engine)
+
+
+def _materialise(
+    graph: GraphOp,
+    lowering: _Lowering,
+    inputs: list[Slot],
+    outputs: list[Slot],
+    plan: MemoryPlan,
+    engine: str,
+) -> ModelOp:
+    def buf(slot: Slot) -> BufferAttr:
+        return BufferAttr.get(plan.offset(slot), slot.type)
+
+    ops: list[Operation] = [StreamOp(0, engine)]
+    for slot in lowering.slots:
+        if slot.kind is SlotKind.WEIGHT:
+            assert slot.value is not None
+            ops.append(WeightOp(buf(slot), slot.value))
+    for name, slot in zip(graph.input_names, inputs, strict=True):
+        ops.append(InputOp(name, buf(slot)))
+    for name, slot in zip(graph.output_names, outputs, strict=True):
+        ops.append(OutputOp(name, buf(slot)))
+    for task in lowering.tasks:
+        args = {
+            k: (
+                buf(v)
+                if isinstance(v, Slot)
+                else [buf(s) for s in v]
+                if isinstance(v, list) and v and isinstance(v[0], Slot)
+                else v
+            )
+            for k, v in task.args.items()
+        }
+        ops.append(task.kind(stream=0, **args))
+    ops.append(EndGraphOp(stream=0))
+    return ModelOp(graph.sym_name.data, plan.arena_size, plan.weight_size, ops)
+
+
+@dataclass(frozen=True)
+class ConvertGraphToAscendPass(ModulePass):
+    """Lowers every root `graph.graph` (one no op calls) to an `ascend.model` of that name.
+
+    Called graphs are inlined into their callers' task lists and then removed. Requires static
+    shapes. Options: `default-engine` (engine of ops nothing pins; GE's cheapest is
+    AIcoreEngine), `alignment` (arena alignment in bytes, GE's 512).
+    """
+
+    name = "ge-convert-graph-to-ascend"
+
+    default_engine: str = AICORE_ENGINE
+    alignment: int = GE_ALIGNMENT
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.alignment <= 0:
+            raise PassFailedException(f"{_NAME}: alignment must be positive, got {self.alignment}")
+        graphs = [g for g in op.ops if isinstance(g, GraphOp)]
+        called = _called_symbols(op)
+        roots = [g for g in graphs if g.sym_name.data not in called]
+        if graphs and not roots:
+            raise PassFailedException(f"{_NAME}: every graph is called by another; no root")
+        models = [(g, lower_root(g, op, self.default_engine, self.alignment)) for g in roots]
+        for graph, model in models:
+            Rewriter.replace_op(graph, model, new_results=[])
+        for graph in graphs:
+            if graph.parent is not None:
+                Rewriter.erase_op(graph)
+
+
+def _called_symbols(module: ModuleOp) -> set[str]:
+    called: set[str] = set()
+    for op in module.walk():
+        if isinstance(op, PartitionedCallOp):
+            called.add(op.callee.root_reference.data)
+        elif isinstance(op, CaseOp):
+            called.update(ref.root_reference.data for ref in op.branches.data)
+    return called

@@ -1,0 +1,67 @@
+// RUN: ge-opt %s --split-input-file --verify-diagnostics -p ge-convert-graph-to-ascend | filecheck %s
+// RUN: not ge-opt %s -p ge-convert-graph-to-ascend 2>&1 | filecheck %s --check-prefix=ERR
+
+// Tests that a dynamic shape stops task generation with the node named.
+
+graph.graph @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %r = graph.relu %x {node_name = "act"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  graph.net_output %r : tensor<?x4xf32>
+}
+
+// CHECK: ge-convert-graph-to-ascend: 'graph.graph' has non-static type tensor<?x4xf32>; task generation needs static shapes
+// ERR: error: ge-convert-graph-to-ascend: 'graph.graph' has non-static type tensor<?x4xf32>; task generation needs static shapes
+// ERR-NOT: Traceback
+
+// -----
+
+// Tests that a case branch whose input is not static is refused.
+
+graph.graph @gears(%i: tensor<i32>, %v: tensor<4xf32>) -> tensor<4xf32> {
+  %r = multibatch.case %i, %v branches [@same, @smaller] : (tensor<i32>, tensor<4xf32>) -> tensor<4xf32>
+  graph.net_output %r : tensor<4xf32>
+}
+graph.graph @same(%a: tensor<4xf32>) -> tensor<4xf32> {
+  graph.net_output %a : tensor<4xf32>
+}
+graph.graph @smaller(%a: tensor<?xf32>) -> tensor<?xf32> {
+  graph.net_output %a : tensor<?xf32>
+}
+
+// CHECK: ge-convert-graph-to-ascend: 'graph.graph' reads tensor<?xf32> from a buffer of type tensor<4xf32>; task generation needs the static shapes to agree
+
+// -----
+
+// Tests that a PlaceHolder whose End has not run yet is refused.
+
+graph.graph @early() -> tensor<4xf32> {
+  %p = partition.place_holder peerIndex 7 {node_name = "pld"} : () -> tensor<4xf32>
+  graph.net_output %p : tensor<4xf32>
+}
+
+// CHECK: ge-convert-graph-to-ascend: 'partition.place_holder' (pld) with peerIndex 7 runs before its partition.end
+
+// -----
+
+// Tests that an op with no GE semantics is refused.
+
+graph.graph @foreign(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = "test.op"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  graph.net_output %y : tensor<4xf32>
+}
+
+// CHECK: ge-convert-graph-to-ascend: 'test.op' has no lowering to the ascend dialect
+
+// -----
+
+// Tests that a graph calling itself is refused instead of recursing forever.
+
+graph.graph @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = partition.partitioned_call @inner(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  graph.net_output %y : tensor<4xf32>
+}
+graph.graph @inner(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = partition.partitioned_call @inner(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  graph.net_output %y : tensor<4xf32>
+}
+
+// CHECK: ge-convert-graph-to-ascend: 'partition.partitioned_call' calls @inner recursively
