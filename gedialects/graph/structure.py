@@ -1,0 +1,279 @@
+"""Graph structure: `graph.graph` (GE ComputeGraph), `graph.net_output`, `graph.const`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
+    StringAttr,
+    SymbolNameConstraint,
+    TensorType,
+)
+from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import (
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    CallableOpInterface,
+    ConstantLike,
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    Pure,
+    ReturnLike,
+    SymbolOpInterface,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from gedialects.base import (
+    NODE_NAME,
+    GEOp,
+)
+
+# --------------------------------------------------------------------------------------------
+# Graph structure
+# --------------------------------------------------------------------------------------------
+
+
+class GraphCallable(CallableOpInterface):
+    """Lets `partition.partitioned_call`, `multibatch.case` and the interpreter call a graph."""
+
+    @classmethod
+    def get_callable_region(cls, op: Operation) -> Region:
+        assert isinstance(op, GraphOp)
+        return op.body
+
+    @classmethod
+    def get_argument_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        assert isinstance(op, GraphOp)
+        return op.function_type.inputs.data
+
+    @classmethod
+    def get_result_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        assert isinstance(op, GraphOp)
+        return op.function_type.outputs.data
+
+
+def _names(attrs: ArrayAttr[DictionaryAttr] | None, index: int) -> str | None:
+    if attrs is None or index >= len(attrs.data):
+        return None
+    name = attrs.data[index].data.get(NODE_NAME)
+    return name.data if isinstance(name, StringAttr) else None
+
+
+@irdl_op_definition
+class GraphOp(GEOp):
+    """GE ComputeGraph: a named graph; block arguments are its Data inputs.
+
+    Input `i` is named by the `node_name` argument attribute, else by its SSA name, else
+    `arg<i>`; outputs likewise by `node_name` result attributes, else `output<i>`. The names are
+    the keys of `ge-run`'s npz files.
+
+        graph.graph @main(%x: tensor<1x4xf32>) -> (tensor<1x4xf32> {node_name = "y"}) {
+          %y = graph.relu %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
+          graph.net_output %y : tensor<1x4xf32>
+        }
+    """
+
+    name = "graph.graph"
+    GE_TYPE: ClassVar[str] = "ComputeGraph"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    function_type = prop_def(FunctionType)
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    body = region_def("single_block")
+
+    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), GraphCallable())
+
+    def __init__(
+        self,
+        name: str,
+        inputs: Sequence[Attribute],
+        outputs: Sequence[Attribute],
+        body: Region | None = None,
+        *,
+        input_names: Sequence[str] | None = None,
+        output_names: Sequence[str] | None = None,
+    ) -> None:
+        body = body if body is not None else Region(Block(arg_types=inputs))
+        props: dict[str, Attribute] = {
+            "sym_name": StringAttr(name),
+            "function_type": FunctionType.from_lists(inputs, outputs),
+        }
+        if input_names is not None:
+            props["arg_attrs"] = _name_attrs(input_names)
+        if output_names is not None:
+            props["res_attrs"] = _name_attrs(output_names)
+        super().__init__(regions=[body], properties=props)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GraphOp:
+        name, ins, outs, region, extra, arg_attrs, res_attrs = parse_func_op_like(
+            parser, reserved_attr_names=("sym_name", "function_type", "arg_attrs", "res_attrs")
+        )
+        op = cls(name, ins, outs, region)
+        op.arg_attrs = arg_attrs
+        op.res_attrs = res_attrs
+        if extra is not None:
+            op.attributes |= extra.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_func_op_like(
+            printer,
+            self.sym_name,
+            self.function_type,
+            self.body,
+            self.attributes,
+            arg_attrs=self.arg_attrs,
+            res_attrs=self.res_attrs,
+            reserved_attr_names=("sym_name", "function_type", "arg_attrs", "res_attrs"),
+        )
+
+    @property
+    def input_names(self) -> tuple[str, ...]:
+        args = self.body.block.args
+        return tuple(
+            _names(self.arg_attrs, i) or args[i].name_hint or f"arg{i}" for i in range(len(args))
+        )
+
+    @property
+    def output_names(self) -> tuple[str, ...]:
+        count = len(self.function_type.outputs.data)
+        return tuple(_names(self.res_attrs, i) or f"output{i}" for i in range(count))
+
+    def verify_(self) -> None:
+        block = self.body.block
+        if tuple(block.arg_types) != self.function_type.inputs.data:
+            raise VerifyException(
+                f"'graph.graph' @{self.sym_name.data}: entry block argument types "
+                "must match the function type inputs"
+            )
+        for attrs, count, what in (
+            (self.arg_attrs, len(block.args), "arg_attrs"),
+            (self.res_attrs, len(self.function_type.outputs.data), "res_attrs"),
+        ):
+            if attrs is not None and len(attrs.data) != count:
+                raise VerifyException(
+                    f"'graph.graph' @{self.sym_name.data}: {what} has {len(attrs.data)} "
+                    f"entries for {count} values"
+                )
+        for names, what in ((self.input_names, "input"), (self.output_names, "output")):
+            if len(set(names)) != len(names):
+                dup = next(n for n in names if names.count(n) > 1)
+                raise VerifyException(
+                    f"'graph.graph' @{self.sym_name.data}: duplicate {what} name '{dup}'"
+                )
+        _verify_topological(self)
+
+
+def _name_attrs(names: Sequence[str]) -> ArrayAttr[DictionaryAttr]:
+    return ArrayAttr([DictionaryAttr({NODE_NAME: StringAttr(n)}) for n in names])
+
+
+def _verify_topological(graph: GraphOp) -> None:
+    """Every operand is a graph input or the result of an earlier op (linear time)."""
+    defined: set[SSAValue] = set(graph.body.block.args)
+    for op in graph.body.block.ops:
+        for operand in op.operands:
+            if operand not in defined:
+                raise VerifyException(
+                    f"'graph.graph' @{graph.sym_name.data}: operand of '{op.name}' is used "
+                    "before it is defined; graph ops must be in topological order"
+                )
+        defined.update(op.results)
+
+
+@irdl_op_definition
+class NetOutputOp(GEOp):
+    """GE NetOutput: the outputs of the enclosing graph, in order.
+
+    Its operand types are exactly the result types of the graph.
+
+        graph.net_output %a, %b : tensor<2xf32>, tensor<3xi32>
+    """
+
+    name = "graph.net_output"
+    GE_TYPE: ClassVar[str] = "NetOutput"
+
+    outputs = var_operand_def(TensorType)
+
+    traits = traits_def(IsTerminator(), ReturnLike(), HasParent(GraphOp))
+
+    assembly_format = "attr-dict ($outputs^ `:` type($outputs))?"
+
+    def __init__(self, outputs: Sequence[SSAValue | Operation]) -> None:
+        super().__init__(operands=[outputs])
+
+    def verify_(self) -> None:
+        graph = self.parent_op()
+        assert isinstance(graph, GraphOp)
+        expected = graph.function_type.outputs.data
+        if tuple(self.outputs.types) != expected:
+            raise VerifyException(
+                f"'graph.net_output' types ({', '.join(map(str, self.outputs.types))}) do not "
+                f"match the outputs of @{graph.sym_name.data} ({', '.join(map(str, expected))})"
+            )
+
+
+# --------------------------------------------------------------------------------------------
+# Constants
+# --------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ConstOp(GEOp):
+    """GE Const: a weight or other constant tensor, its bytes held in a dense attribute.
+
+    The result type is the type of the value.
+
+        %w = graph.const dense<[1.0, 2.0]> : tensor<2xf32>
+    """
+
+    name = "graph.const"
+    GE_TYPE: ClassVar[str] = "Const"
+
+    value = prop_def(DenseIntOrFPElementsAttr)
+    y = result_def(TensorType)
+
+    traits = traits_def(Pure(), ConstantLike())
+
+    def __init__(self, value: DenseIntOrFPElementsAttr) -> None:
+        super().__init__(properties={"value": value}, result_types=[value.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstOp:
+        pos = parser.pos
+        value = parser.parse_attribute()
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            parser.raise_error("'graph.const' expects a dense<...> : tensor<...> value", pos)
+        op = cls(value)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.value)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if self.y.type != self.value.type:
+            raise VerifyException(
+                f"'graph.const' result type {self.y.type} differs from its value's "
+                f"type {self.value.type}"
+            )

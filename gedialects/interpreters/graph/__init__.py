@@ -1,0 +1,72 @@
+"""Interpreter semantics and numpy kernels of the `graph` dialect.
+
+The kernels are shared with the `ascend` interpreter, which runs them from kernel tasks whose
+`attrs` are a copy of the op's properties; a property missing from `attrs` takes the default of
+the op definition, so both levels agree on defaults without a second table. float16 inputs are
+computed in float32 (numpy has no float16 BLAS) and cast back by `run_kernel`.
+"""
+
+from __future__ import annotations
+
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_callable,
+    impl_terminator,
+    register_impls,
+)
+
+from gedialects.base import GEOp
+from gedialects.graph import ConstOp, Graph, GraphOp, NetOutputOp
+from gedialects.interpreters.graph import array, elementwise, matrix, nn  # noqa: F401 - kernels
+from gedialects.interpreters.kernels import run_kernel
+from gedialects.tensors import numpy_from_dense
+
+# --------------------------------------------------------------------------------------------
+
+_OWN_IMPLS = (GraphOp, NetOutputOp, ConstOp)
+"""Graph ops with a dedicated implementation below; every other op runs its kernel."""
+
+
+def _run_node(
+    self: InterpreterFunctions, interpreter: Interpreter, op: GEOp, args: PythonValues
+) -> PythonValues:
+    return run_kernel(op.GE_TYPE, args, op.properties, op.result_types)
+
+
+def _dispatch_to_kernels(cls: type[InterpreterFunctions]) -> type[InterpreterFunctions]:
+    """Registers `_run_node` as the `@impl` of each node op of the graph dialect.
+
+    The op's kernel is looked up by `GE_TYPE` when it runs; `tests/test_graph_dialect.py`
+    checks that each of these ops has one.
+    """
+    for op_type in kernel_ops():
+        setattr(cls, f"run_{op_type.name.removeprefix('graph.')}", impl(op_type)(_run_node))
+    return cls
+
+
+def kernel_ops() -> tuple[type[GEOp], ...]:
+    """The graph ops interpreted by their kernel."""
+    return tuple(op for op in Graph.operations if issubclass(op, GEOp) and op not in _OWN_IMPLS)
+
+
+@register_impls
+@_dispatch_to_kernels
+class GraphFunctions(InterpreterFunctions):
+    @impl_callable(GraphOp)
+    def call_graph(self, interpreter: Interpreter, op: GraphOp, args: PythonValues) -> PythonValues:
+        return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
+
+    @impl_terminator(NetOutputOp)
+    def run_net_output(
+        self, interpreter: Interpreter, op: NetOutputOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    @impl(ConstOp)
+    def run_const(self, interpreter: Interpreter, op: ConstOp, args: PythonValues) -> PythonValues:
+        return (numpy_from_dense(op.value),)

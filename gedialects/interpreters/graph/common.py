@@ -1,0 +1,66 @@
+"""Reading kernel attributes: the op's properties, or the defaults of its definition."""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, FloatAttr, IntegerAttr, StringAttr
+from xdsl.ir import Attribute
+from xdsl.irdl import IRDLOperation
+
+from gedialects.base import int_array_values
+from gedialects.interpreters.kernels import KernelAttrs, KernelError
+
+Arrays = tuple[np.ndarray, ...]
+
+# --------------------------------------------------------------------------------------------
+# Reading kernel attributes
+# --------------------------------------------------------------------------------------------
+
+
+def attr(attrs: KernelAttrs, key: str, op: type[IRDLOperation]) -> Attribute:
+    """`attrs[key]`, else the default of property `key` in the definition of `op`."""
+    value = attrs.get(key)
+    if value is None:
+        value = op.get_irdl_definition().properties[key].default_value
+        if value is None:
+            raise KernelError(f"'{op.name}': required attribute '{key}' is missing")
+    return value
+
+
+def ints(attrs: KernelAttrs, key: str, op: type[IRDLOperation]) -> tuple[int, ...]:
+    value = attr(attrs, key, op)
+    if isinstance(value, DenseArrayBase):
+        return int_array_values(value)
+    if isinstance(value, ArrayAttr):
+        return tuple(int(v.value.data) for v in value.data if isinstance(v, IntegerAttr))
+    raise KernelError(f"'{op.name}': attribute '{key}' is not an integer list: {value}")
+
+
+def int_(attrs: KernelAttrs, key: str, op: type[IRDLOperation]) -> int:
+    value = attr(attrs, key, op)
+    if not isinstance(value, IntegerAttr):
+        raise KernelError(f"'{op.name}': attribute '{key}' is not an integer: {value}")
+    return int(value.value.data)
+
+
+def bool_(attrs: KernelAttrs, key: str, op: type[IRDLOperation]) -> bool:
+    return int_(attrs, key, op) != 0
+
+
+def float_(attrs: KernelAttrs, key: str, op: type[IRDLOperation]) -> float:
+    value = attr(attrs, key, op)
+    if not isinstance(value, FloatAttr):
+        raise KernelError(f"'{op.name}': attribute '{key}' is not a float: {value}")
+    return float(value.value.data)
+
+
+def str_(attrs: KernelAttrs, key: str, op: type[IRDLOperation]) -> str:
+    value = attr(attrs, key, op)
+    if not isinstance(value, StringAttr):
+        raise KernelError(f"'{op.name}': attribute '{key}' is not a string: {value}")
+    return value.data
+
+
+def compute(x: np.ndarray) -> np.ndarray:
+    """`x` in a dtype worth computing in: float16 goes to float32, others stay."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
