@@ -190,11 +190,13 @@ def _parse_prop_value(parser: Parser) -> Attribute:
     if parser.parse_optional_punctuation("[") is not None:
         if parser.parse_optional_punctuation("]") is not None:
             return int_array(())
-        items = [parser.parse_integer(allow_boolean=False)]
+        items = [parser.parse_number()]
         while parser.parse_optional_punctuation(",") is not None:
-            items.append(parser.parse_integer(allow_boolean=False))
+            items.append(parser.parse_number())
         parser.parse_punctuation("]")
-        return int_array(items)
+        if all(isinstance(v, int) for v in items):
+            return int_array(items)  # type: ignore[arg-type]
+        return DenseArrayBase.from_list(f32, [float(v) for v in items])
     if (b := parser.parse_optional_boolean()) is not None:
         return BoolAttr.from_bool(b)
     if (s := parser.parse_optional_str_literal()) is not None:
@@ -205,8 +207,11 @@ def _parse_prop_value(parser: Parser) -> Attribute:
 
 
 def _print_prop_value(printer: Printer, value: Attribute) -> None:
-    if isa(value, DenseArrayBase[IntegerType]):
+    if isinstance(value, DenseArrayBase) and value.elt_type == i64:
         printer.print_string("[" + ", ".join(str(v) for v in value.get_values()) + "]")
+    elif isinstance(value, DenseArrayBase) and value.elt_type == f32 and len(value) > 0:
+        items = ", ".join(f32_literal(float(v)) for v in value.get_values())
+        printer.print_string(f"[{items}]")
     elif isinstance(value, IntegerAttr) and value.type == i1:
         printer.print_string("true" if value.value.data else "false")
     elif isinstance(value, IntegerAttr) and value.type == i64:
@@ -223,9 +228,10 @@ class NodeSyntax(IRDLOperation):
     """Readable syntax shared by GE node ops.
 
     `%y = graph.conv2d %x, %w strides [1, 1, 2, 2] pads [1, 1, 1, 1] : (A, B) -> C`: operands,
-    then every property that differs from its default as `name value` in declaration order
-    (`[ints]`, integers, floats, strings, `true`/`false`, other attributes verbatim), the
-    discardable attributes, and the functional type.
+    then every property that differs from its default as `name value` in declaration order,
+    the discardable attributes, and the functional type. Values: `[1, 2]` (i64 array),
+    `[0.5, 2.0]` (f32 array), `3` (i64), `0.5` (f32), `"NCHW"`, `true`/`false`, and any other
+    attribute verbatim (`dense<...>`, `array<i32: ...>`, `f16`).
     """
 
     @classmethod

@@ -17,7 +17,18 @@ rely on it.
 
 from xdsl.ir import Dialect
 
-from gedialects.graph.array import ReshapeOp, TransposeOp
+from gedialects.graph import (
+    activation,
+    array,
+    elementwise,
+    logical,
+    matrix,
+    nn,
+    reduction,
+    structure,
+)
+from gedialects.graph.activation import *  # noqa: F403
+from gedialects.graph.array import *  # noqa: F403
 from gedialects.graph.common import (
     AnyTensor,
     ElementwiseBinaryOp,
@@ -27,59 +38,46 @@ from gedialects.graph.common import (
     reshape_shape,
     tensor_of,
 )
-from gedialects.graph.elementwise import AddOp, MulOp, ReluOp, SubOp
-from gedialects.graph.matrix import MatMulOp
-from gedialects.graph.nn import BatchNormOp, Conv2DOp, channel_axis, conv2d_output_shape
-from gedialects.graph.structure import ConstOp, GraphCallable, GraphOp, NetOutputOp
+from gedialects.graph.elementwise import *  # noqa: F403
+from gedialects.graph.logical import *  # noqa: F403
+from gedialects.graph.matrix import *  # noqa: F403
+from gedialects.graph.nn import *  # noqa: F403
+from gedialects.graph.reduction import *  # noqa: F403
+from gedialects.graph.structure import *  # noqa: F403
+from gedialects.graph.structure import GraphCallable
+
+# Each category module lists its ops in `OPS` and exports them in `__all__`.
+Graph = Dialect(
+    "graph",
+    [
+        *structure.OPS,
+        *elementwise.OPS,
+        *activation.OPS,
+        *logical.OPS,
+        *matrix.OPS,
+        *nn.OPS,
+        *array.OPS,
+        *reduction.OPS,
+    ],
+    [],
+)
 
 __all__ = [
-    "AddOp",
+    *activation.__all__,
+    *array.__all__,
+    *elementwise.__all__,
+    *logical.__all__,
+    *matrix.__all__,
+    *nn.__all__,
+    *reduction.__all__,
+    *structure.__all__,
     "AnyTensor",
-    "BatchNormOp",
-    "ConstOp",
-    "Conv2DOp",
     "ElementwiseBinaryOp",
     "ElementwiseUnaryOp",
     "Graph",
     "GraphCallable",
-    "GraphOp",
-    "MatMulOp",
-    "MulOp",
-    "NetOutputOp",
-    "ReluOp",
-    "ReshapeOp",
-    "SubOp",
-    "TransposeOp",
     "broadcast_shape",
-    "channel_axis",
-    "conv2d_output_shape",
     "format_shape",
     "reshape_shape",
     "tensor_of",
 ]
-
-Graph = Dialect(
-    "graph",
-    [
-        # Structure
-        GraphOp,
-        NetOutputOp,
-        # Constants
-        ConstOp,
-        # Elementwise
-        AddOp,
-        MulOp,
-        SubOp,
-        # Activations
-        ReluOp,
-        # Matrix
-        MatMulOp,
-        # NN
-        BatchNormOp,
-        Conv2DOp,
-        # Shape manipulation
-        ReshapeOp,
-        TransposeOp,
-    ],
-    [],
-)

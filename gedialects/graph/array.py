@@ -44,6 +44,7 @@ from gedialects.graph.common import (
 )
 from gedialects.graph.structure import ConstOp
 
+# --------------------------------------------------------------------------------------------
 # Shape manipulation (array_ops.h, transformation_ops.h)
 # --------------------------------------------------------------------------------------------
 
@@ -163,3 +164,9 @@ class TransposeOp(GEOp, NodeSyntax):
             fail(self, f"perm {list(perm)} is not a permutation of the {rank} dims")
         if x is not None:
             verify_result_shape(self, [x[p] for p in perm], "the permuted shape")
+
+
+__all__ = ["ReshapeOp", "TransposeOp"]
+
+OPS = (ReshapeOp, TransposeOp)
+"""The ops of this module, in the order the dialect lists them."""

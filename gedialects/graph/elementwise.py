@@ -1,4 +1,4 @@
-"""Elementwise ops and activations (GE elewise_calculation_ops.h, nonlinear_fuc_ops.h)."""
+"""Elementwise arithmetic and math ops (GE elewise_calculation_ops.h)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,9 @@ from xdsl.irdl import (
     irdl_op_definition,
 )
 
-from gedialects.graph.common import (
-    ElementwiseBinaryOp,
-    ElementwiseUnaryOp,
-)
+from gedialects.graph.common import ElementwiseBinaryOp
 
+# --------------------------------------------------------------------------------------------
 # Elementwise (elewise_calculation_ops.h)
 # --------------------------------------------------------------------------------------------
 
@@ -56,23 +54,7 @@ class SubOp(ElementwiseBinaryOp):
     GE_TYPE: ClassVar[str] = "Sub"
 
 
-# --------------------------------------------------------------------------------------------
-# Activations (nonlinear_fuc_ops.h)
-# --------------------------------------------------------------------------------------------
+__all__ = ["AddOp", "MulOp", "SubOp"]
 
-
-@irdl_op_definition
-class ReluOp(ElementwiseUnaryOp):
-    """GE Relu: `max(x, 0)` elementwise.
-
-    `Relu` is the IR prototype's type (`REG_OP(Relu)`); GE's types.h also has the Caffe-style
-    alias constant `RELU = "ReLU"`, which graphs built through the IR API do not use.
-
-        %y = graph.relu %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
-    """
-
-    name = "graph.relu"
-    GE_TYPE: ClassVar[str] = "Relu"
-
-
-# --------------------------------------------------------------------------------------------
+OPS = (AddOp, MulOp, SubOp)
+"""The ops of this module, in the order the dialect lists them."""

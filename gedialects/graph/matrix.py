@@ -37,6 +37,7 @@ from gedialects.graph.common import (
     verify_result_shape,
 )
 
+# --------------------------------------------------------------------------------------------
 # Matrix (matrix_calculation_ops.h)
 # --------------------------------------------------------------------------------------------
 
@@ -115,3 +116,9 @@ class MatMulOp(GEOp, NodeSyntax):
 
 
 # --------------------------------------------------------------------------------------------
+
+
+__all__ = ["MatMulOp"]
+
+OPS = (MatMulOp,)
+"""The ops of this module, in the order the dialect lists them."""

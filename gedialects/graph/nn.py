@@ -49,6 +49,7 @@ from gedialects.graph.common import (
     verify_result_shape,
 )
 
+# --------------------------------------------------------------------------------------------
 # NN (nn_calculation_ops.h, nn_batch_norm_ops.h)
 # --------------------------------------------------------------------------------------------
 
@@ -274,3 +275,9 @@ class Conv2DOp(GEOp, NodeSyntax):
 
 
 # --------------------------------------------------------------------------------------------
+
+
+__all__ = ["BatchNormOp", "Conv2DOp", "channel_axis", "conv2d_output_shape"]
+
+OPS = (BatchNormOp, Conv2DOp)
+"""The ops of this module, in the order the dialect lists them."""

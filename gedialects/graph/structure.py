@@ -277,3 +277,9 @@ class ConstOp(GEOp):
                 f"'graph.const' result type {self.y.type} differs from its value's "
                 f"type {self.value.type}"
             )
+
+
+__all__ = ["ConstOp", "GraphOp", "NetOutputOp"]
+
+OPS = (GraphOp, NetOutputOp, ConstOp)
+"""The ops of this module, in the order the dialect lists them."""

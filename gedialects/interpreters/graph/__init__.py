@@ -22,7 +22,15 @@ from xdsl.interpreter import (
 
 from gedialects.base import GEOp
 from gedialects.graph import ConstOp, Graph, GraphOp, NetOutputOp
-from gedialects.interpreters.graph import array, elementwise, matrix, nn  # noqa: F401 - kernels
+from gedialects.interpreters.graph import (  # noqa: F401 - the modules register kernels
+    activation,
+    array,
+    elementwise,
+    logical,
+    matrix,
+    nn,
+    reduction,
+)
 from gedialects.interpreters.kernels import run_kernel
 from gedialects.tensors import numpy_from_dense
 

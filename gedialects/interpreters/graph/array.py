@@ -14,6 +14,7 @@ from gedialects.graph import (
 from gedialects.interpreters.graph.common import Arrays, ints
 from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
 
+# --------------------------------------------------------------------------------------------
 # Shape manipulation
 # --------------------------------------------------------------------------------------------
 

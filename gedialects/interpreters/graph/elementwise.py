@@ -1,4 +1,4 @@
-"""Kernels of the elementwise ops and activations."""
+"""Kernels of the elementwise arithmetic and math ops."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from gedialects.interpreters.graph.common import Arrays
 from gedialects.interpreters.kernels import KernelAttrs, kernel
 
 # --------------------------------------------------------------------------------------------
-# Elementwise and activations
+# Elementwise arithmetic
 # --------------------------------------------------------------------------------------------
 
 
@@ -34,14 +34,3 @@ def sub(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
     return (np.subtract(inputs[0], inputs[1]),)
-
-
-@kernel("Relu")
-def relu(
-    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
-) -> Arrays:
-    x = inputs[0]
-    return (np.maximum(x, x.dtype.type(0)),)
-
-
-# --------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from gedialects.graph import (
 from gedialects.interpreters.graph.common import Arrays, bool_, compute
 from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
 
+# --------------------------------------------------------------------------------------------
 # Matrix and NN
 # --------------------------------------------------------------------------------------------
 

@@ -1,0 +1,1 @@
+"""ONNX op converters, one module per op category (see `registry.converter`)."""

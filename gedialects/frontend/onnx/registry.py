@@ -1,0 +1,222 @@
+"""The ONNX op converter registry and the per-node context converters work with.
+
+A converter turns one ONNX node into graph-dialect ops:
+
+    @converter("Relu")
+    def relu(ctx: NodeContext) -> Outputs:
+        return [ctx.emit(ReluOp(ctx.input(0))).results[0]]
+
+It returns one value per node output, `None` for an optional output the node does not use.
+Opset-dependent behaviour (attributes that became inputs, changed defaults) is handled inside
+the converter by looking at `ctx.opset`. Converters live in `gedialects/frontend/onnx/ops/`,
+one module per op category, next to the graph ops they build.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+
+from gedialects.base import NODE_NAME, GEOp
+from gedialects.graph import ConstOp
+from gedialects.interpreters.kernels import KernelError, get_kernel, run_kernel
+from gedialects.tensors import dense_from_numpy, numpy_from_dense
+
+Outputs = Sequence[SSAValue | None]
+Converter = Callable[["NodeContext"], Outputs]
+
+_CONVERTERS: dict[tuple[str, str], Converter] = {}
+_CONVERTER_MODULES = (
+    "gedialects.frontend.onnx.ops.core",
+    "gedialects.frontend.onnx.ops.elementwise",
+    "gedialects.frontend.onnx.ops.nn",
+    "gedialects.frontend.onnx.ops.matrix",
+    "gedialects.frontend.onnx.ops.array",
+    "gedialects.frontend.onnx.ops.reduction",
+)
+_loaded = False
+
+KNOWN_VALUE_LIMIT = 4096
+"""Largest tensor (elements) that `NodeContext.known` computes at import time."""
+
+
+class OnnxImportError(ValueError):
+    """The model cannot be imported; the message is one line naming the node where known."""
+
+
+def converter(op_type: str, domain: str = "") -> Callable[[Converter], Converter]:
+    """Registers the decorated function as the converter of ONNX `op_type` in `domain`."""
+
+    def register(fn: Converter) -> Converter:
+        key = (domain, op_type)
+        if key in _CONVERTERS:
+            raise ValueError(
+                f"converter for ONNX {domain or 'ai.onnx'}::{op_type} registered twice"
+            )
+        _CONVERTERS[key] = fn
+        return fn
+
+    return register
+
+
+def _load_all() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for module in _CONVERTER_MODULES:
+            importlib.import_module(module)
+
+
+def get_converter(op_type: str, domain: str = "") -> Converter | None:
+    _load_all()
+    return _CONVERTERS.get(("" if domain == "ai.onnx" else domain, op_type))
+
+
+def supported_ops() -> tuple[str, ...]:
+    """The ONNX op types (default domain) that have a converter."""
+    _load_all()
+    return tuple(sorted(op for domain, op in _CONVERTERS if domain == ""))
+
+
+_REQUIRED = object()
+
+
+@dataclass
+class ImportState:
+    """What the importer shares across nodes: the block being filled and known values."""
+
+    block: Block
+    known_values: dict[SSAValue, np.ndarray | None] = field(default_factory=dict)
+    counter: int = 0
+
+
+@dataclass
+class NodeContext:
+    """One ONNX node being converted."""
+
+    node: onnx.NodeProto
+    inputs: list[SSAValue | None]
+    opset: int
+    """The model's ai.onnx opset version."""
+    state: ImportState
+
+    @property
+    def name(self) -> str:
+        """The node name, or `<op_type>_<n>` for an unnamed node."""
+        if not self.node.name:
+            self.node.name = f"{self.node.op_type}_{self.state.counter}"
+            self.state.counter += 1
+        return self.node.name
+
+    def fail(self, message: str) -> NoReturn:
+        raise OnnxImportError(
+            f"node '{self.name}' ({self.node.op_type}, opset {self.opset}): {message}"
+        )
+
+    # Inputs and attributes ------------------------------------------------------------------
+
+    def input(self, index: int) -> SSAValue:
+        """A required input."""
+        value = self.optional_input(index)
+        if value is None:
+            self.fail(f"input {index} is required")
+        return value
+
+    def optional_input(self, index: int) -> SSAValue | None:
+        """An optional input: None when absent or given as the empty name."""
+        return self.inputs[index] if index < len(self.inputs) else None
+
+    def has_attr(self, name: str) -> bool:
+        return any(a.name == name for a in self.node.attribute)
+
+    def attr(self, name: str, default: Any = _REQUIRED) -> Any:
+        """An attribute as Python data: ints, floats, str (from bytes), lists, numpy tensors."""
+        for a in self.node.attribute:
+            if a.name == name:
+                value = helper.get_attribute_value(a)
+                if isinstance(value, bytes):
+                    return value.decode()
+                if isinstance(value, onnx.TensorProto):
+                    return numpy_helper.to_array(value)
+                if isinstance(value, list) and value and isinstance(value[0], bytes):
+                    return [v.decode() for v in value]
+                return value
+        if default is _REQUIRED:
+            self.fail(f"attribute '{name}' is required")
+        return default
+
+    # Building ---------------------------------------------------------------------------------
+
+    def emit(self, op: Operation, suffix: str = "") -> Operation:
+        """Appends `op` to the graph, named after the node (`name/suffix` for helper ops)."""
+        name = f"{self.name}/{suffix}" if suffix else self.name
+        op.attributes[NODE_NAME] = StringAttr(name)
+        self.state.block.add_op(op)
+        return op
+
+    def const(self, array: np.ndarray, suffix: str = "const") -> SSAValue:
+        """A `graph.const` holding `array` (its bytes; no Python lists)."""
+        op = ConstOp(dense_from_numpy(np.asarray(array)))
+        self.state.known_values[op.y] = np.asarray(array)
+        return self.emit(op, suffix).results[0]
+
+    # Values known at import time -----------------------------------------------------------
+
+    def known(self, value: SSAValue | None) -> np.ndarray | None:
+        """The value of `value` when the import can compute it: constants, shapes of static
+        tensors, and small ops over known values (Shape -> Gather -> Concat -> Reshape chains).
+        """
+        return known_value(self.state, value)
+
+
+def known_value(state: ImportState, value: SSAValue | None) -> np.ndarray | None:
+    if value is None:
+        return None
+    if value in state.known_values:
+        return state.known_values[value]
+    result = _compute_known(state, value)
+    state.known_values[value] = result
+    return result
+
+
+def _compute_known(state: ImportState, value: SSAValue) -> np.ndarray | None:
+    op = value.owner
+    if isinstance(op, ConstOp):
+        return numpy_from_dense(op.value)
+    if not isinstance(op, GEOp):
+        return None
+    if op.GE_TYPE in ("Shape", "Size") and len(op.operands) == 1:
+        t = op.operands[0].type
+        if isinstance(t, TensorType) and all(d >= 0 for d in t.get_shape()):
+            shape = np.array(t.get_shape(), dtype=np.int64)
+            data = shape if op.GE_TYPE == "Shape" else np.array(np.prod(shape), np.int64)
+            out_t = value.type
+            if isinstance(out_t, TensorType):
+                from gedialects.tensors import numpy_dtype
+
+                data = data.astype(numpy_dtype(out_t.element_type))
+            return data
+        return None
+    if len(op.results) != 1:
+        return None
+    out_t = value.type
+    if not isinstance(out_t, TensorType) or any(d < 0 for d in out_t.get_shape()):
+        return None
+    if int(np.prod(out_t.get_shape())) > KNOWN_VALUE_LIMIT:
+        return None
+    args = [known_value(state, v) for v in op.operands]
+    if any(a is None for a in args):
+        return None
+    try:
+        get_kernel(op.GE_TYPE)
+        return run_kernel(op.GE_TYPE, args, op.properties, op.result_types)[0]
+    except KernelError:
+        return None
