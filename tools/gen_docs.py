@@ -306,7 +306,7 @@ def ge_op_map_page() -> str:
         out.append("(checked by `tests/test_docs.py`).")
     else:
         out.append(
-            "**Not a bijection** (`tests/test_docs.py` fails on it): "
+            "**Not a bijection** (`tests/test_docs.py::test_ge_type_map_is_a_bijection`): "
             + "; ".join(
                 f"`{t}` names {', '.join(f'`{n}`' for n in names)}"
                 for t, names in sorted(collisions.items())
