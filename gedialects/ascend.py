@@ -510,13 +510,16 @@ class EventOp(DeclarationOp):
 
 @irdl_op_definition
 class InputOp(DeclarationOp):
-    """GE Data: a model input, written into its buffer before the tasks run.
+    """GE InputData: a model input, written into its buffer before the tasks run.
 
-    ascend.input "x" arena[1024] : tensor<1x2xf32>
+    Named after the runtime's `InputData` (the user blob a Data node receives); the graph-level
+    counterpart is a `graph.graph` block argument (GE Data).
+
+        ascend.input "x" arena[1024] : tensor<1x2xf32>
     """
 
     name = "ascend.input"
-    GE_TYPE: ClassVar[str] = "Data"
+    GE_TYPE: ClassVar[str] = "InputData"
 
     input_name = prop_def(StringAttr)
     buffer = prop_def(BufferAttr)
@@ -533,13 +536,15 @@ class InputOp(DeclarationOp):
 
 @irdl_op_definition
 class OutputOp(DeclarationOp):
-    """GE NetOutput: a model output, read from its buffer after every stream finished.
+    """GE OutputData: a model output, read from its buffer after every stream finished.
 
-    ascend.output "y" arena[2048] : tensor<1x2xf32>
+    Named after the runtime's `OutputData`; the graph-level counterpart is `graph.net_output`.
+
+        ascend.output "y" arena[2048] : tensor<1x2xf32>
     """
 
     name = "ascend.output"
-    GE_TYPE: ClassVar[str] = "NetOutput"
+    GE_TYPE: ClassVar[str] = "OutputData"
 
     output_name = prop_def(StringAttr)
     buffer = prop_def(BufferAttr)
@@ -582,13 +587,15 @@ class StreamOp(DeclarationOp):
 
 @irdl_op_definition
 class WeightOp(DeclarationOp):
-    """GE Const: weight bytes copied into the arena when the model loads.
+    """GE WeightData: weight bytes copied into the arena when the model loads.
 
-    ascend.weight arena[0] = dense<[1.0, 2.0]> : tensor<2xf32>
+    The model-level form of a `graph.const` (GE Const): its bytes live in the weight region.
+
+        ascend.weight arena[0] = dense<[1.0, 2.0]> : tensor<2xf32>
     """
 
     name = "ascend.weight"
-    GE_TYPE: ClassVar[str] = "Const"
+    GE_TYPE: ClassVar[str] = "WeightData"
 
     buffer = prop_def(BufferAttr)
     value = prop_def(DenseIntOrFPElementsAttr)

@@ -43,11 +43,6 @@ def test_ge_type_map_covers_every_op_once() -> None:
     assert len({op.name for op in OPS}) == len(OPS), "two ops share a mnemonic"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ascend.weight reuses GE type Const (graph.const) and ascend.output NetOutput "
-    "(graph.net_output); remove this mark once ascend.py gives them distinct GE types",
-)
 def test_ge_type_map_is_a_bijection() -> None:
     assert gen_docs.ge_type_collisions() == {}
 
