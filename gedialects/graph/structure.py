@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     TensorType,
+    UnrankedTensorType,
 )
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -211,7 +212,7 @@ class NetOutputOp(GEOp):
     name = "graph.net_output"
     GE_TYPE: ClassVar[str] = "NetOutput"
 
-    outputs = var_operand_def(TensorType)
+    outputs = var_operand_def(TensorType | UnrankedTensorType)
 
     traits = traits_def(IsTerminator(), ReturnLike(), HasParent(GraphOp))
 

@@ -1,0 +1,476 @@
+"""ONNX model -> `graph` dialect: loading, checking, graph signature, initializers, node loop.
+
+The importer builds IR directly (no printing or parsing): graph inputs become named block
+arguments, initializers become `graph.const` ops created at their first use, and each node is
+handed to the converter registered for its op type (`registry.py`, `ops/`). Every problem with
+the model itself is an `OnnxImportError` with a one-line message; exceptions of any other kind
+are bugs of the importer or of a converter and are not masked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    StringAttr,
+    TensorType,
+    UnrankedTensorType,
+    f16,
+    f32,
+    f64,
+    i1,
+    i8,
+    i16,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from gedialects.base import NODE_NAME
+from gedialects.frontend.onnx.registry import (
+    ImportState,
+    NodeContext,
+    OnnxImportError,
+    get_converter,
+)
+from gedialects.graph import ConstOp, GraphOp, NetOutputOp
+from gedialects.tensors import UnsupportedDtypeError, dense_from_numpy
+
+MIN_OPSET = 11
+"""Oldest ai.onnx opset imported directly; older models go through onnx.version_converter."""
+
+TensorProto = onnx.TensorProto
+
+ELEMENT_TYPES: dict[int, Attribute] = {
+    TensorProto.FLOAT: f32,
+    TensorProto.FLOAT16: f16,
+    TensorProto.DOUBLE: f64,
+    TensorProto.BOOL: i1,
+    TensorProto.INT8: i8,
+    TensorProto.INT16: i16,
+    TensorProto.INT32: i32,
+    TensorProto.INT64: i64,
+    TensorProto.UINT8: IntegerType(8, Signedness.UNSIGNED),
+    TensorProto.UINT16: IntegerType(16, Signedness.UNSIGNED),
+    TensorProto.UINT32: IntegerType(32, Signedness.UNSIGNED),
+    TensorProto.UINT64: IntegerType(64, Signedness.UNSIGNED),
+}
+"""ONNX tensor element types with an xDSL (and numpy) counterpart; signed ints are signless."""
+
+_SYMBOL_CHARS = re.compile(r"[^A-Za-z0-9_.$-]")
+_SSA_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
+
+
+def max_opset() -> int:
+    """Newest ai.onnx opset the installed onnx package knows."""
+    return onnx.defs.onnx_opset_version()
+
+
+def dtype_name(elem_type: int) -> str:
+    try:
+        return TensorProto.DataType.Name(elem_type)
+    except ValueError:
+        return f"data type {elem_type}"
+
+
+def element_type(elem_type: int, what: str) -> Attribute:
+    """The xDSL element type of ONNX `elem_type`; `what` names the value for the error."""
+    if elem_type not in ELEMENT_TYPES:
+        raise OnnxImportError(f"{what} has unsupported dtype {dtype_name(elem_type)}")
+    return ELEMENT_TYPES[elem_type]
+
+
+def tensor_type(type_proto: onnx.TypeProto, what: str) -> TensorType | UnrankedTensorType:
+    """Tensor type of an ONNX value: `dim_param` and missing dims are `?`, no shape is `*`."""
+    kind = type_proto.WhichOneof("value")
+    if kind != "tensor_type":
+        names = {
+            "sequence_type": "a sequence",
+            "map_type": "a map",
+            "optional_type": "an optional",
+            "sparse_tensor_type": "a sparse tensor",
+        }
+        raise OnnxImportError(
+            f"{what} is {names.get(kind or '', 'untyped')}; only tensors are supported"
+        )
+    tt = type_proto.tensor_type
+    elem = element_type(tt.elem_type, what)
+    if not tt.HasField("shape"):
+        return UnrankedTensorType(elem)
+    dims = [
+        d.dim_value if d.HasField("dim_value") and d.dim_value >= 0 else DYNAMIC_INDEX
+        for d in tt.shape.dim
+    ]
+    return TensorType(elem, dims)
+
+
+# --------------------------------------------------------------------------------------------
+# Loading and checking
+# --------------------------------------------------------------------------------------------
+
+
+def _first_line(error: BaseException) -> str:
+    lines = [ln.strip() for ln in str(error).splitlines() if ln.strip()]
+    return lines[0] if lines else type(error).__name__
+
+
+def load_model(path: str | os.PathLike[str], data: bytes | None = None) -> onnx.ModelProto:
+    """Reads an ONNX file (external data resolved next to it); `data` replaces the file's bytes.
+
+    Unreadable, truncated or non-ONNX input is an `OnnxImportError`.
+    """
+    from google.protobuf.message import DecodeError
+
+    label = os.fspath(path)
+    try:
+        if data is None:
+            with open(label, "rb") as f:
+                data = f.read()
+        model = onnx.ModelProto()
+        model.ParseFromString(data)
+    except OSError as e:
+        raise OnnxImportError(f"cannot read '{label}': {e.strerror or e}") from None
+    except (DecodeError, RuntimeError, ValueError) as e:
+        raise OnnxImportError(f"'{label}' is not an ONNX model: {_first_line(e)}") from None
+    if model.ir_version <= 0 or not model.HasField("graph"):
+        what = "no IR version" if model.ir_version <= 0 else "no graph"
+        raise OnnxImportError(f"'{label}' is not an ONNX model: it has {what}")
+    if _uses_external_data(model):
+        base_dir = os.path.dirname(os.path.abspath(label))
+        try:
+            onnx.external_data_helper.load_external_data_for_model(model, base_dir)
+        except (OSError, ValueError, onnx.checker.ValidationError) as e:
+            raise OnnxImportError(
+                f"'{label}': cannot load external data: {_first_line(e)}"
+            ) from None
+    return model
+
+
+def _graph_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
+    """Initializers and tensor attributes of `graph` and of its subgraphs."""
+    yield from graph.initializer
+    yield from (s.values for s in graph.sparse_initializer)
+    for node in graph.node:
+        for a in node.attribute:
+            if a.HasField("t"):
+                yield a.t
+            yield from a.tensors
+            if a.HasField("g"):
+                yield from _graph_tensors(a.g)
+            for g in a.graphs:
+                yield from _graph_tensors(g)
+
+
+def _uses_external_data(model: onnx.ModelProto) -> bool:
+    return any(t.data_location == TensorProto.EXTERNAL for t in _graph_tensors(model.graph))
+
+
+FULL_CHECK_NODE_LIMIT = 2000
+"""Models up to this many nodes also get the checker's strict shape inference."""
+
+
+def check_model(model: onnx.ModelProto, label: str) -> None:
+    """`onnx.checker` (with strict shape inference for small models) as one-line errors."""
+    full = len(model.graph.node) <= FULL_CHECK_NODE_LIMIT
+    unranked = [
+        v
+        for v in (*model.graph.input, *model.graph.output)
+        if v.type.WhichOneof("value") == "tensor_type" and not v.type.tensor_type.HasField("shape")
+    ]
+    if unranked:
+        # The checker insists on a shape for graph inputs and outputs, but ONNX Runtime and
+        # the IR spec allow none (unknown rank): check a copy where they are scalars, without
+        # shape inference (which would then see wrong ranks).
+        model = _with_placeholder_shapes(model)
+        full = False
+    try:
+        onnx.checker.check_model(model, full_check=full)
+    except (onnx.checker.ValidationError, onnx.shape_inference.InferenceError) as e:
+        raise OnnxImportError(f"'{label}' is not a valid ONNX model: {_first_line(e)}") from None
+    except ValueError as e:  # > 2 GB protos cannot be checked in memory
+        raise OnnxImportError(f"'{label}' cannot be checked: {_first_line(e)}") from None
+
+
+def _with_placeholder_shapes(model: onnx.ModelProto) -> onnx.ModelProto:
+    copy = onnx.ModelProto()
+    copy.CopyFrom(model)
+    for v in (*copy.graph.input, *copy.graph.output):
+        if v.type.WhichOneof("value") == "tensor_type" and not v.type.tensor_type.HasField("shape"):
+            v.type.tensor_type.shape.SetInParent()
+    return copy
+
+
+def model_opset(model: onnx.ModelProto, label: str) -> int:
+    """The ai.onnx opset the model imports, within [MIN_OPSET, max_opset()]."""
+    versions = [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")]
+    if not versions:
+        if model.ir_version < 3:  # IR 1/2 had no opset_import: opset 1
+            return 1
+        raise OnnxImportError(f"'{label}' imports no ai.onnx opset")
+    version = max(versions)
+    if version > max_opset():
+        raise OnnxImportError(
+            f"'{label}' uses ai.onnx opset {version}; the installed onnx {onnx.__version__} "
+            f"supports opsets up to {max_opset()}"
+        )
+    return version
+
+
+def upgrade_opset(model: onnx.ModelProto, version: int, label: str) -> onnx.ModelProto:
+    """Converts a model below opset 11 with onnx.version_converter, or fails clearly."""
+    from onnx import version_converter
+
+    try:
+        return version_converter.convert_version(model, MIN_OPSET)
+    except Exception as e:  # the converter raises bare RuntimeErrors from C++
+        raise OnnxImportError(
+            f"'{label}' uses ai.onnx opset {version}; opsets {MIN_OPSET} to {max_opset()} are "
+            f"supported and onnx.version_converter could not convert it: {_first_line(e)}"
+        ) from None
+
+
+# --------------------------------------------------------------------------------------------
+# Building the graph
+# --------------------------------------------------------------------------------------------
+
+
+def symbol_name(name: str) -> str:
+    """A bare symbol name from an ONNX graph name (`main` when nothing usable is left)."""
+    name = _SYMBOL_CHARS.sub("_", name).strip("_")
+    if not name:
+        return "main"
+    if not (name[0].isalpha() or name[0] == "_"):
+        name = "g_" + name
+    return name
+
+
+def _set_hint(value: SSAValue, name: str) -> None:
+    if value.name_hint is None and _SSA_NAME.fullmatch(name):
+        value.name_hint = name
+
+
+def initializer_array(tensor: onnx.TensorProto) -> np.ndarray:
+    """The initializer's value as numpy (from its bytes), checking the dtype first."""
+    element_type(tensor.data_type, f"initializer '{tensor.name}'")
+    try:
+        return numpy_helper.to_array(tensor)
+    except (ValueError, TypeError) as e:
+        raise OnnxImportError(f"initializer '{tensor.name}': {_first_line(e)}") from None
+
+
+def sparse_initializer_array(sparse: onnx.SparseTensorProto) -> np.ndarray:
+    """A sparse initializer made dense (values at flat or coordinate indices)."""
+    values = initializer_array(sparse.values)
+    indices = numpy_helper.to_array(sparse.indices).astype(np.int64)
+    shape = tuple(sparse.dims)
+    dense = np.zeros(shape, dtype=values.dtype)
+    if indices.ndim == 2:
+        dense[tuple(indices.T)] = values
+    else:
+        dense.reshape(-1)[indices] = values
+    return dense
+
+
+class _Importer:
+    """Fills one `graph.graph` from an ONNX GraphProto."""
+
+    def __init__(self, model: onnx.ModelProto, opset: int, name: str) -> None:
+        self.model = model
+        self.graph = model.graph
+        self.opset = opset
+        self.name = name
+        self.values: dict[str, SSAValue] = {}
+        self.pending: dict[str, onnx.TensorProto | onnx.SparseTensorProto] = {}
+        self.absent: dict[str, str] = {}
+        """Output names a converter did not produce -> node name."""
+
+    def build(self) -> ModuleOp:
+        graph = self.graph
+        for t in graph.initializer:
+            self.pending[t.name] = t
+        for s in graph.sparse_initializer:
+            self.pending[s.values.name] = s
+        arg_names: list[str] = []
+        arg_types: list[Attribute] = []
+        for value_info in graph.input:
+            if value_info.name in self.pending:
+                continue  # IR < 4 lists initializers as inputs too
+            if value_info.name in arg_names:
+                raise OnnxImportError(f"graph input '{value_info.name}' is listed twice")
+            arg_names.append(value_info.name)
+            arg_types.append(tensor_type(value_info.type, f"graph input '{value_info.name}'"))
+        block = Block(arg_types=arg_types)
+        for arg, name in zip(block.args, arg_names, strict=True):
+            self.values[name] = arg
+            _set_hint(arg, name)
+        self.state = ImportState(block)
+        self.produced_later = {out for node in graph.node for out in node.output if out}
+
+        for node in graph.node:
+            self.convert(node)
+
+        outputs: list[SSAValue] = []
+        output_names: list[str] = []
+        for value_info in graph.output:
+            if value_info.type.WhichOneof("value") not in (None, "tensor_type"):
+                tensor_type(value_info.type, f"graph output '{value_info.name}'")
+            outputs.append(self.lookup(value_info.name, f"graph output '{value_info.name}'"))
+            output_names.append(value_info.name)
+        block.add_op(NetOutputOp(outputs))
+        op = GraphOp(
+            self.name,
+            arg_types,
+            [v.type for v in outputs],
+            Region(block),
+            input_names=arg_names,
+            output_names=output_names,
+        )
+        try:
+            op.verify(verify_nested_ops=False)
+            block.last_op.verify()  # type: ignore[union-attr]
+        except VerifyException as e:
+            raise OnnxImportError(_first_line(e)) from None
+        return ModuleOp([op])
+
+    def lookup(self, name: str, what: str) -> SSAValue:
+        """The value named `name`: a graph input, an initializer or an earlier node's output."""
+        if name in self.values:
+            return self.values[name]
+        if name in self.pending:
+            return self.materialize(name)
+        if name in self.absent:
+            raise OnnxImportError(
+                f"{what} uses '{name}', an output that node '{self.absent[name]}' does not produce"
+            )
+        if name in self.produced_later:
+            raise OnnxImportError(
+                f"{what} uses '{name}' before the node that produces it; "
+                "ONNX nodes must be in topological order"
+            )
+        raise OnnxImportError(
+            f"{what} uses '{name}', which is no graph input, initializer or node output"
+        )
+
+    def materialize(self, name: str) -> SSAValue:
+        """Creates the `graph.const` of an initializer at its first use."""
+        tensor = self.pending.pop(name)
+        if isinstance(tensor, onnx.SparseTensorProto):
+            array = sparse_initializer_array(tensor)
+        else:
+            array = initializer_array(tensor)
+        try:
+            op = ConstOp(dense_from_numpy(array))
+        except UnsupportedDtypeError as e:
+            raise OnnxImportError(f"initializer '{name}': {e}") from None
+        op.attributes[NODE_NAME] = StringAttr(name)
+        self.state.block.add_op(op)
+        value = op.results[0]
+        _set_hint(value, name)
+        self.values[name] = value
+        return value
+
+    def node_label(self, node: onnx.NodeProto, ctx: NodeContext | None = None) -> str:
+        name = ctx.name if ctx is not None else node.name or node.op_type
+        op_type = (
+            f"{node.domain}::{node.op_type}"
+            if node.domain not in ("", "ai.onnx")
+            else (node.op_type)
+        )
+        return f"node '{name}' ({op_type}, opset {self.opset})"
+
+    def convert(self, node: onnx.NodeProto) -> None:
+        ctx = NodeContext(node, [], self.opset, self.state)
+        label = self.node_label(node, ctx)
+        fn = get_converter(node.op_type, node.domain)
+        if fn is None:
+            op_type = (
+                node.op_type
+                if node.domain in ("", "ai.onnx")
+                else (f"{node.domain}::{node.op_type}")
+            )
+            raise OnnxImportError(f"{label}: unsupported ONNX op type {op_type}")
+        ctx.inputs = [self.lookup(name, label) if name else None for name in node.input]
+        block = self.state.block
+        before = block.last_op
+        try:
+            results = fn(ctx)
+            op: Operation | None = before.next_op if before is not None else block.first_op
+            while op is not None:
+                op.verify()
+                op = op.next_op
+        except OnnxImportError as e:
+            if str(e).startswith("node '"):
+                raise
+            raise OnnxImportError(f"{label}: {e}") from None
+        except (VerifyException, ValueError) as e:
+            raise OnnxImportError(f"{label}: {_first_line(e)}") from None
+        if len(results) > len(node.output):
+            raise AssertionError(
+                f"converter of {node.op_type} returned {len(results)} values for "
+                f"{len(node.output)} outputs"
+            )
+        for i, out in enumerate(node.output):
+            if not out:
+                continue
+            if out in self.values or out in self.pending:
+                raise OnnxImportError(f"{label}: output '{out}' is already defined")
+            value = results[i] if i < len(results) else None
+            if value is None:
+                self.absent[out] = ctx.name
+            else:
+                self.values[out] = value
+                _set_hint(value, out)
+
+
+def import_model(
+    model: str | os.PathLike[str] | onnx.ModelProto, *, graph_name: str | None = None
+) -> ModuleOp:
+    """Imports an ONNX model (a path or a ModelProto) as a module holding one `graph.graph`.
+
+    Raises `OnnxImportError` (one line) for unreadable, invalid or unsupported models.
+    """
+    if isinstance(model, onnx.ModelProto):
+        label = model.graph.name or "<model>"
+        proto = model
+        if _uses_external_data(proto):
+            raise OnnxImportError(
+                f"'{label}' refers to external data; pass the model's path instead"
+            )
+    else:
+        label = os.fspath(model)
+        proto = load_model(label)
+    return import_proto(proto, label, graph_name=graph_name)
+
+
+def import_proto(proto: onnx.ModelProto, label: str, *, graph_name: str | None = None) -> ModuleOp:
+    """Checks and converts a loaded model; `label` names it in errors."""
+    check_model(proto, label)
+    opset = model_opset(proto, label)
+    if opset < MIN_OPSET:
+        proto = upgrade_opset(proto, opset, label)
+        opset = MIN_OPSET
+    name = graph_name if graph_name is not None else symbol_name(proto.graph.name)
+    return _Importer(proto, opset, name).build()
+
+
+__all__ = [
+    "ELEMENT_TYPES",
+    "MIN_OPSET",
+    "OnnxImportError",
+    "check_model",
+    "import_model",
+    "import_proto",
+    "load_model",
+    "max_opset",
+    "tensor_type",
+]
