@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from typing import IO
 
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -30,6 +32,10 @@ class GeOptMain(xDSLOptMain):
         for name, factory in (xdsl_dialect_factories() | dialect_factories()).items():
             self.ctx.register_dialect(name, factory)
 
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+        self.available_frontends["onnx"] = parse_onnx
+
     def register_all_passes(self) -> None:
         from xdsl.transforms import get_all_passes as xdsl_passes
 
@@ -38,6 +44,15 @@ class GeOptMain(xDSLOptMain):
             self.register_pass(name, stock[name])
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
+
+
+def parse_onnx(stream: IO[bytes]) -> ModuleOp:
+    """The `.onnx` front end (also `-f onnx` on stdin); onnx is imported only here."""
+    from gedialects.frontend.onnx import import_proto, load_model
+
+    name = getattr(stream, "name", None)
+    path = name if isinstance(name, str) and os.path.isfile(name) else "<stdin>"
+    return import_proto(load_model(path, stream.read()), path)
 
 
 def one_line(error: BaseException) -> str:
