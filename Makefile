@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 EXAMPLE ?= examples/conv_block.mlir
 OUT ?= out
 
-.PHONY: demo test pytest lit lint bench bench-full clean
+.PHONY: demo test pytest lit lint bench bench-full clean onnx-conformance
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,9 @@ bench: $(VENV)/.installed
 
 bench-full: $(VENV)/.installed
 	$(BIN)/python bench/bench_pipeline.py --sizes 1000,10000,100000
+
+onnx-conformance: $(VENV)/.installed
+	$(BIN)/python -m tools.onnx_conformance -v
 
 clean:
 	rm -rf $(OUT) .pytest_cache tests/lit/**/Output

@@ -138,7 +138,8 @@ def load_cases(patterns: Sequence[str] = ()) -> list[Case]:
         if t.model is not None:
             protos[t.name] = t.model
             assert t.data_sets is not None
-            data[t.name] = (list(t.data_sets[0][0]), list(t.data_sets[0][1]))
+            ins, outs = t.data_sets[0]
+            data[t.name] = ([_numpy(a) for a in ins], [_numpy(a) for a in outs])
         elif t.model_dir is not None:
             protos[t.name] = onnx.load(os.path.join(t.model_dir, "model.onnx"))
             data[t.name] = _read_data_set(t.model_dir)
@@ -154,6 +155,16 @@ def load_cases(patterns: Sequence[str] = ()) -> list[Case]:
         rtol, atol = meta[name]
         cases.append(Case(name, op, proto.SerializeToString(), inputs, outputs, rtol, atol))
     return sorted(cases, key=lambda c: c.name)
+
+
+def _numpy(value: object) -> object:
+    """Arrays stay, TensorProtos become arrays, anything else (sequences, maps) stays as is."""
+    import onnx
+    from onnx import numpy_helper
+
+    if isinstance(value, onnx.TensorProto):
+        return numpy_helper.to_array(value)
+    return value
 
 
 def _matches(name: str, pattern: str) -> bool:
