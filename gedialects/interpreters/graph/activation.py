@@ -1,4 +1,4 @@
-"""Kernels of the activation ops."""
+"""Kernels of the activation ops (float math in at least float32, cast back by `run_kernel`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,30 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.ir import Attribute
 
-from gedialects.interpreters.graph.common import Arrays
-from gedialects.interpreters.kernels import KernelAttrs, kernel
+from gedialects.graph import (
+    CeluV2Op,
+    EluOp,
+    GeluOp,
+    HardSigmoidOp,
+    LeakyReluOp,
+    SeluOp,
+    ShrinkOp,
+    ThresholdedReluOp,
+)
+from gedialects.interpreters.graph.common import Arrays, compute, float_, str_
+from gedialects.interpreters.graph.elementwise import erf
+from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
+
+
+def _float_input(name: str, x: np.ndarray) -> np.ndarray:
+    x = compute(x)
+    if x.dtype.kind != "f":
+        raise KernelError(f"{name}: x must be floating-point, got {x.dtype}")
+    return x
+
+
+def _softplus(x: np.ndarray) -> np.ndarray:
+    return np.logaddexp(x.dtype.type(0), x)
 
 
 @kernel("Relu")
@@ -17,3 +39,153 @@ def relu(
 ) -> Arrays:
     x = inputs[0]
     return (np.maximum(x, x.dtype.type(0)),)
+
+
+@kernel("LeakyRelu")
+def leaky_relu(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("LeakyRelu", inputs[0])
+    slope = x.dtype.type(float_(attrs, "negative_slope", LeakyReluOp))
+    return (np.where(x >= 0, x, x * slope),)
+
+
+@kernel("Elu")
+def elu(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("Elu", inputs[0])
+    t = x.dtype.type
+    alpha, scale = t(float_(attrs, "alpha", EluOp)), t(float_(attrs, "scale", EluOp))
+    input_scale = t(float_(attrs, "input_scale", EluOp))
+    with np.errstate(over="ignore"):
+        negative = alpha * np.expm1(np.minimum(x, t(0)) * input_scale)
+    return (scale * np.where(x > 0, x, negative),)
+
+
+@kernel("Selu")
+def selu(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("Selu", inputs[0])
+    t = x.dtype.type
+    alpha, gamma = t(float_(attrs, "alpha", SeluOp)), t(float_(attrs, "gamma", SeluOp))
+    return (gamma * np.where(x > 0, x, alpha * np.expm1(np.minimum(x, t(0)))),)
+
+
+@kernel("CeluV2")
+def celu_v2(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("CeluV2", inputs[0])
+    t = x.dtype.type
+    alpha = t(float_(attrs, "alpha", CeluV2Op))
+    negative = alpha * np.expm1(np.minimum(x, t(0)) / alpha)
+    return (np.maximum(x, t(0)) + np.minimum(t(0), negative),)
+
+
+@kernel("HardSigmoid")
+def hard_sigmoid(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("HardSigmoid", inputs[0])
+    t = x.dtype.type
+    alpha, beta = t(float_(attrs, "alpha", HardSigmoidOp)), t(float_(attrs, "beta", HardSigmoidOp))
+    return (np.clip(alpha * x + beta, t(0), t(1)),)
+
+
+@kernel("HardSwish")
+def hard_swish(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("HardSwish", inputs[0])
+    t = x.dtype.type
+    return (x * np.clip(x * t(1 / 6) + t(0.5), t(0), t(1)),)
+
+
+@kernel("Gelu")
+def gelu(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("Gelu", inputs[0])
+    approximate = str_(attrs, "approximate", GeluOp)
+    if approximate == "tanh":
+        inner = np.sqrt(2 / np.pi) * (x + 0.044715 * x.astype(np.float64) ** 3)
+        return (0.5 * x * (1 + np.tanh(inner)),)
+    if approximate == "none":
+        return (0.5 * x * (1 + erf(x / np.sqrt(2))),)
+    raise KernelError(f'Gelu: approximate must be "none" or "tanh", got "{approximate}"')
+
+
+@kernel("Softplus")
+def softplus(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    return (_softplus(_float_input("Softplus", inputs[0])),)
+
+
+@kernel("Softsign")
+def softsign(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("Softsign", inputs[0])
+    return (x / (1 + np.abs(x)),)
+
+
+@kernel("Sigmoid")
+def sigmoid(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("Sigmoid", inputs[0])
+    with np.errstate(over="ignore"):
+        return (1 / (1 + np.exp(-x)),)
+
+
+@kernel("Tanh")
+def tanh(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    return (np.tanh(_float_input("Tanh", inputs[0])),)
+
+
+@kernel("ThresholdedRelu")
+def thresholded_relu(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("ThresholdedRelu", inputs[0])
+    alpha = x.dtype.type(float_(attrs, "alpha", ThresholdedReluOp))
+    return (np.where(x > alpha, x, x.dtype.type(0)),)
+
+
+@kernel("Mish")
+def mish(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("Mish", inputs[0])
+    return (x * np.tanh(_softplus(x)),)
+
+
+@kernel("Shrink")
+def shrink(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """Integers are computed in float64 and truncated back by `run_kernel`."""
+    x = compute(inputs[0])
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
+    lambd, bias = float_(attrs, "lambd", ShrinkOp), float_(attrs, "bias", ShrinkOp)
+    t = x.dtype.type
+    return (np.where(x < -t(lambd), x + t(bias), np.where(x > t(lambd), x - t(bias), t(0))),)
+
+
+@kernel("PRelu")
+def prelu(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x, w = compute(inputs[0]), compute(inputs[1])
+    try:
+        return (np.where(x > 0, x, x * w),)
+    except ValueError:
+        raise KernelError(
+            f"PRelu: weight of shape {list(w.shape)} does not broadcast to x {list(x.shape)}"
+        ) from None
