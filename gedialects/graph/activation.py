@@ -279,7 +279,9 @@ class PReluOp(GEOp, NodeSyntax):
 
     def verify_(self) -> None:
         verify_kind(self, "x", self.x.type, "numeric")
-        verify_element_types(self, (self.x.type, self.weight.type, self.y.type), "x and weight")
+        verify_element_types(
+            self, (self.x.type, self.weight.type, self.y.type), "x, weight and result"
+        )
         if not broadcasts_to(tensor_shape(self.weight.type), tensor_shape(self.x.type)):
             fail(self, f"weight of type {self.weight.type} does not broadcast to x {self.x.type}")
         if not types_compatible(self.x.type, self.y.type):

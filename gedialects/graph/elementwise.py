@@ -54,7 +54,6 @@ ELEMENT_KINDS: dict[str, str] = {
     "float": "a floating-point",
     "numeric": "a numeric (integer or floating-point, not i1)",
     "integer": "an integer (not i1)",
-    "unsigned": "an unsigned integer",
     "bool": "an i1",
     "any": "any",
 }
@@ -77,8 +76,6 @@ def element_has_kind(elem: Attribute, kind: str) -> bool:
         return is_float(elem) or is_integer(elem)
     if kind == "integer":
         return is_integer(elem)
-    if kind == "unsigned":
-        return is_integer(elem) and elem.signedness.data.name == "UNSIGNED"  # type: ignore[attr-defined]
     if kind == "bool":
         return elem == i1
     return True
