@@ -9,7 +9,8 @@ Each case of `onnx.backend.test.loader.load_model_tests(kind="node")` (built in 
 
 - SKIP: the npz contract cannot carry it (sequence/optional/map inputs or outputs; bfloat16,
   float8, float4, int4/int2 dtypes; random outputs);
-- UNSUPPORTED: some op has no converter (the missing ops are listed);
+- UNSUPPORTED: some op has no converter (the missing ops are listed), or the case has string
+  inputs or outputs (the graph dialect has no string type);
 - PASS / FAIL: imported, run at graph level (and after `ge-compile` with `--compile`), and
   compared with the expected outputs: same shape and dtype, rtol 1e-3 / atol 1e-7 for floats,
   exact for integers and booleans. An import or run error is a FAIL.
@@ -228,6 +229,14 @@ def _random_dropout(node: object, graph: object, case: Case) -> bool:
     return float(np.asarray(ratio)) != 0.0
 
 
+def _uses_strings(model: object) -> bool:
+    graph = model.graph  # type: ignore[attr-defined]
+    return any(
+        v.type.tensor_type.elem_type == 8  # TensorProto.STRING
+        for v in (*graph.input, *graph.output)
+    )
+
+
 def missing_ops(model: object) -> list[str]:
     from gedialects.frontend.onnx import get_converter
 
@@ -297,6 +306,8 @@ def run_case(case: Case, compile_too: bool = False, timeout: int = CASE_TIMEOUT)
     missing = missing_ops(model)
     if missing:
         return result(UNSUPPORTED, "no converter for " + ", ".join(missing))
+    if _uses_strings(model):
+        return result(UNSUPPORTED, "string tensors (the graph dialect has no string type)")
     use_alarm = timeout > 0 and hasattr(signal, "SIGALRM")
     if use_alarm:
         previous = signal.signal(signal.SIGALRM, _alarm)
@@ -445,7 +456,7 @@ def markdown_block(report: Report, seconds: float) -> str:
         f"pass rate **{pass_rate(report)}**",
         f"- {c[SKIP]} skipped (the npz contract cannot carry them: sequence/optional/map I/O, "
         "bfloat16/float8/float4/int4/int2 dtypes, random outputs)",
-        f"- {c[UNSUPPORTED]} unsupported (an op without a converter)",
+        f"- {c[UNSUPPORTED]} unsupported (an op without a converter, or string tensors)",
         "",
         "| op | cases | pass | fail | skip | unsupported |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",

@@ -124,6 +124,12 @@ def _first_line(error: BaseException) -> str:
     return lines[0] if lines else type(error).__name__
 
 
+def _one_line(error: BaseException) -> str:
+    """All of a multi-line message (the checker splits node dumps over lines) on one line."""
+    text = " ".join(ln.strip() for ln in str(error).splitlines() if ln.strip())
+    return text or type(error).__name__
+
+
 def load_model(path: str | os.PathLike[str], data: bytes | None = None) -> onnx.ModelProto:
     """Reads an ONNX file (external data resolved next to it); `data` replaces the file's bytes.
 
@@ -196,7 +202,7 @@ def check_model(model: onnx.ModelProto, label: str) -> None:
     try:
         onnx.checker.check_model(model, full_check=full)
     except (onnx.checker.ValidationError, onnx.shape_inference.InferenceError) as e:
-        raise OnnxImportError(f"'{label}' is not a valid ONNX model: {_first_line(e)}") from None
+        raise OnnxImportError(f"'{label}' is not a valid ONNX model: {_one_line(e)}") from None
     except ValueError as e:  # > 2 GB protos cannot be checked in memory
         raise OnnxImportError(f"'{label}' cannot be checked: {_first_line(e)}") from None
 
@@ -324,7 +330,7 @@ class _Importer:
         for value_info in graph.output:
             if value_info.type.WhichOneof("value") not in (None, "tensor_type"):
                 tensor_type(value_info.type, f"graph output '{value_info.name}'")
-            outputs.append(self.lookup(value_info.name, f"graph output '{value_info.name}'"))
+            outputs.append(self.lookup(value_info.name, None))
             output_names.append(value_info.name)
         block.add_op(NetOutputOp(outputs))
         op = GraphOp(
@@ -342,12 +348,24 @@ class _Importer:
             raise OnnxImportError(_first_line(e)) from None
         return ModuleOp([op])
 
-    def lookup(self, name: str, what: str) -> SSAValue:
-        """The value named `name`: a graph input, an initializer or an earlier node's output."""
+    def lookup(self, name: str, what: str | None) -> SSAValue:
+        """The value named `name`: a graph input, an initializer or an earlier node's output.
+
+        `what` is the label of the node using it, None for a graph output.
+        """
         if name in self.values:
             return self.values[name]
         if name in self.pending:
             return self.materialize(name)
+        if what is None:
+            if name in self.absent:
+                raise OnnxImportError(
+                    f"graph output '{name}' is an output that node '{self.absent[name]}' "
+                    "does not produce"
+                )
+            raise OnnxImportError(
+                f"graph output '{name}' is no graph input, initializer or node output"
+            )
         if name in self.absent:
             raise OnnxImportError(
                 f"{what} uses '{name}', an output that node '{self.absent[name]}' does not produce"
@@ -452,10 +470,35 @@ def import_model(
     return import_proto(proto, label, graph_name=graph_name)
 
 
+def check_names(graph: onnx.GraphProto, opset: int) -> None:
+    """Every node input is defined before use (clearer messages than the checker's)."""
+    defined = {v.name for v in graph.input}
+    defined.update(t.name for t in graph.initializer)
+    defined.update(s.values.name for s in graph.sparse_initializer)
+    produced = {out for node in graph.node for out in node.output if out}
+    unnamed = 0
+    for node in graph.node:
+        node_name = node.name or f"{node.op_type}_{unnamed}"  # as NodeContext.name names it
+        unnamed += not node.name
+        for name in node.input:
+            if name and name not in defined:
+                label = f"node '{node_name}' ({node.op_type}, opset {opset})"
+                if name in produced:
+                    raise OnnxImportError(
+                        f"{label} uses '{name}' before the node that produces it; "
+                        "ONNX nodes must be in topological order"
+                    )
+                raise OnnxImportError(
+                    f"{label} uses '{name}', which is no graph input, initializer or node output"
+                )
+        defined.update(node.output)
+
+
 def import_proto(proto: onnx.ModelProto, label: str, *, graph_name: str | None = None) -> ModuleOp:
     """Checks and converts a loaded model; `label` names it in errors."""
-    check_model(proto, label)
     opset = model_opset(proto, label)
+    check_names(proto.graph, opset)
+    check_model(proto, label)
     if opset < MIN_OPSET:
         proto = upgrade_opset(proto, opset, label)
         opset = MIN_OPSET
