@@ -238,8 +238,8 @@ def _dtype(ctx: NodeContext, value: SSAValue) -> np.dtype:
 
 @converter("Clip")
 def clip(ctx: NodeContext) -> Outputs:
-    """Bounds are attributes before opset 11, optional inputs since; absent bounds become the
-    dtype's lowest and highest values."""
+    """Bounds are optional inputs (models below opset 11, with attribute bounds, reach here
+    upgraded by the importer); an absent bound is the dtype's lowest or highest value."""
     x = ctx.input(0)
     dtype = _dtype(ctx, x)
     if dtype.kind == "f":
@@ -248,15 +248,11 @@ def clip(ctx: NodeContext) -> Outputs:
         lowest, highest = np.iinfo(dtype).min, np.iinfo(dtype).max
     else:
         ctx.fail(f"Clip of {dtype} is not supported")
-    if ctx.opset < 11:
-        lo = ctx.const(np.array(ctx.attr("min", lowest), dtype), "min")
-        hi = ctx.const(np.array(ctx.attr("max", highest), dtype), "max")
-    else:
-        lo, hi = ctx.optional_input(1), ctx.optional_input(2)
-        if lo is None:
-            lo = ctx.const(np.array(lowest, dtype), "min")
-        if hi is None:
-            hi = ctx.const(np.array(highest, dtype), "max")
+    lo, hi = ctx.optional_input(1), ctx.optional_input(2)
+    if lo is None:
+        lo = ctx.const(np.array(lowest, dtype), "min")
+    if hi is None:
+        hi = ctx.const(np.array(highest, dtype), "max")
     return _one(ctx, ClipByValueOp(x, lo, hi))
 
 
