@@ -312,44 +312,76 @@ def run_case(case: Case, compile_too: bool = False, timeout: int = CASE_TIMEOUT)
     if use_alarm:
         previous = signal.signal(signal.SIGALRM, _alarm)
         signal.alarm(timeout)
+    detail = ""
     try:
-        problem = _import_and_run(model, case, compile_too)
+        problem, detail = _import_and_run(model, case, compile_too)
     except CaseTimeout:
         problem = f"timeout after {timeout} s"
     finally:
         if use_alarm:
             signal.alarm(0)
             signal.signal(signal.SIGALRM, previous)
-    return result(FAIL, problem) if problem else result(PASS)
+    return result(FAIL, problem) if problem else result(PASS, detail)
 
 
-def _import_and_run(model: object, case: Case, compile_too: bool) -> str | None:
+def binding_attempts(graph: object, names: Sequence[str]) -> list[tuple[str, ...]]:
+    """Which graph inputs to bind to their test values, in the order to try.
+
+    The node tests feed every operand as a graph input, also those a compiler needs at import
+    time (Reshape's shape, Resize's scales, Slice's starts): first nothing is bound, then the
+    inputs used as a node's second or later operand (the parameters), then all inputs.
+    """
+    params = {
+        name
+        for node in graph.node  # type: ignore[attr-defined]
+        for name in node.input[1:]
+        if name in names
+    }
+    attempts: list[tuple[str, ...]] = [()]
+    if params:
+        attempts.append(tuple(n for n in names if n in params))
+    if len(params) < len(names):
+        attempts.append(tuple(names))
+    return attempts
+
+
+def _import_and_run(model: object, case: Case, compile_too: bool) -> tuple[str | None, str]:
+    """(problem or None, detail naming the bound inputs)."""
     import numpy as np
 
     from gedialects.frontend.onnx import OnnxImportError, import_model
     from gedialects.interpreters.run import RunError, run
 
-    try:
-        module = import_model(model)  # type: ignore[arg-type]
-    except OnnxImportError as e:
-        return f"import: {_line(e)}"
     graph = model.graph  # type: ignore[attr-defined]
     initializers = {t.name for t in graph.initializer}
     names = [vi.name for vi in graph.input if vi.name not in initializers]
     inputs = {n: np.asarray(a) for n, a in zip(names, case.inputs, strict=False)}
     out_names = [vi.name for vi in graph.output]
+    error = ""
+    for bound in binding_attempts(graph, names):
+        try:
+            module = import_model(model, constants={n: inputs[n] for n in bound})  # type: ignore[arg-type]
+            break
+        except OnnxImportError as e:
+            error = f"import: {_line(e)}"
+        except Exception as e:  # a converter bug: report it, keep going
+            return f"import: internal error {type(e).__name__}: {_line(e)}", ""
+    else:
+        return error, ""
+    detail = f"bound inputs: {', '.join(bound)}" if bound else ""
+    feed = {n: a for n, a in inputs.items() if n not in bound}
     try:
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            got = run(module, inputs)
+            got = run(module, feed)
     except RunError as e:
-        return f"run: {_line(e)}"
+        return f"run: {_line(e)}", detail
     except Exception as e:  # a kernel bug: report it, keep going
-        return f"run: {type(e).__name__}: {_line(e)}"
+        return f"run: {type(e).__name__}: {_line(e)}", detail
     problem = compare(got, case, out_names)
     if problem or not compile_too:
-        return problem
-    return _compile_and_run(module, inputs, case, out_names)
+        return problem, detail
+    return _compile_and_run(module, feed, case, out_names), detail
 
 
 def _compile_and_run(module: object, inputs: dict, case: Case, names: list[str]) -> str | None:

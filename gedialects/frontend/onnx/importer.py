@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 import onnx
@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from gedialects.base import NODE_NAME
+from gedialects.base import NODE_NAME, shapes_compatible
 from gedialects.frontend.onnx.registry import (
     ImportState,
     NodeContext,
@@ -44,7 +44,7 @@ from gedialects.frontend.onnx.registry import (
     get_converter,
 )
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
-from gedialects.tensors import UnsupportedDtypeError, dense_from_numpy
+from gedialects.tensors import UnsupportedDtypeError, dense_from_numpy, numpy_dtype
 
 MIN_OPSET = 11
 """Oldest ai.onnx opset imported directly; older models go through onnx.version_converter."""
@@ -287,16 +287,38 @@ def sparse_initializer_array(sparse: onnx.SparseTensorProto) -> np.ndarray:
     return dense
 
 
+def _bound_value(
+    value: np.ndarray, ttype: TensorType | UnrankedTensorType, what: str
+) -> np.ndarray:
+    """A value bound to a graph input, checked against the input's declared type."""
+    array = np.asarray(value)
+    expected = numpy_dtype(ttype.element_type)
+    if array.dtype != expected:
+        raise OnnxImportError(f"{what} is {expected}; the value bound to it is {array.dtype}")
+    if isinstance(ttype, TensorType) and not shapes_compatible(ttype.get_shape(), array.shape):
+        raise OnnxImportError(
+            f"{what} has type {ttype}; the value bound to it has shape {list(array.shape)}"
+        )
+    return array
+
+
 class _Importer:
     """Fills one `graph.graph` from an ONNX GraphProto."""
 
-    def __init__(self, model: onnx.ModelProto, opset: int, name: str) -> None:
+    def __init__(
+        self,
+        model: onnx.ModelProto,
+        opset: int,
+        name: str,
+        constants: Mapping[str, np.ndarray] | None = None,
+    ) -> None:
         self.model = model
         self.graph = model.graph
         self.opset = opset
         self.name = name
+        self.constants = dict(constants or {})
         self.values: dict[str, SSAValue] = {}
-        self.pending: dict[str, onnx.TensorProto | onnx.SparseTensorProto] = {}
+        self.pending: dict[str, onnx.TensorProto | onnx.SparseTensorProto | np.ndarray] = {}
         self.absent: dict[str, str] = {}
         """Output names a converter did not produce -> node name."""
 
@@ -313,8 +335,18 @@ class _Importer:
                 continue  # IR < 4 lists initializers as inputs too
             if value_info.name in arg_names:
                 raise OnnxImportError(f"graph input '{value_info.name}' is listed twice")
+            what = f"graph input '{value_info.name}'"
+            ttype = tensor_type(value_info.type, what)
+            if value_info.name in self.constants:
+                self.pending[value_info.name] = _bound_value(
+                    self.constants.pop(value_info.name), ttype, what
+                )
+                continue
             arg_names.append(value_info.name)
-            arg_types.append(tensor_type(value_info.type, f"graph input '{value_info.name}'"))
+            arg_types.append(ttype)
+        if self.constants:
+            unknown = sorted(self.constants)[0]
+            raise OnnxImportError(f"cannot bind '{unknown}' to a constant: no such graph input")
         block = Block(arg_types=arg_types)
         for arg, name in zip(block.args, arg_names, strict=True):
             self.values[name] = arg
@@ -382,7 +414,9 @@ class _Importer:
     def materialize(self, name: str) -> SSAValue:
         """Creates the `graph.const` of an initializer at its first use."""
         tensor = self.pending.pop(name)
-        if isinstance(tensor, onnx.SparseTensorProto):
+        if isinstance(tensor, np.ndarray):
+            array = tensor
+        elif isinstance(tensor, onnx.SparseTensorProto):
             array = sparse_initializer_array(tensor)
         else:
             array = initializer_array(tensor)
@@ -451,11 +485,17 @@ class _Importer:
 
 
 def import_model(
-    model: str | os.PathLike[str] | onnx.ModelProto, *, graph_name: str | None = None
+    model: str | os.PathLike[str] | onnx.ModelProto,
+    *,
+    graph_name: str | None = None,
+    constants: Mapping[str, np.ndarray] | None = None,
 ) -> ModuleOp:
     """Imports an ONNX model (a path or a ModelProto) as a module holding one `graph.graph`.
 
-    Raises `OnnxImportError` (one line) for unreadable, invalid or unsupported models.
+    `constants` binds graph inputs to values: they become named `graph.const`s instead of
+    graph arguments (as atc freezes shape inputs), so converters that need a value at import
+    time (Reshape's shape, Resize's scales) can use it. Raises `OnnxImportError` (one line) for
+    unreadable, invalid or unsupported models.
     """
     if isinstance(model, onnx.ModelProto):
         label = model.graph.name or "<model>"
@@ -467,7 +507,7 @@ def import_model(
     else:
         label = os.fspath(model)
         proto = load_model(label)
-    return import_proto(proto, label, graph_name=graph_name)
+    return import_proto(proto, label, graph_name=graph_name, constants=constants)
 
 
 def check_names(graph: onnx.GraphProto, opset: int) -> None:
@@ -494,7 +534,13 @@ def check_names(graph: onnx.GraphProto, opset: int) -> None:
         defined.update(node.output)
 
 
-def import_proto(proto: onnx.ModelProto, label: str, *, graph_name: str | None = None) -> ModuleOp:
+def import_proto(
+    proto: onnx.ModelProto,
+    label: str,
+    *,
+    graph_name: str | None = None,
+    constants: Mapping[str, np.ndarray] | None = None,
+) -> ModuleOp:
     """Checks and converts a loaded model; `label` names it in errors."""
     opset = model_opset(proto, label)
     check_names(proto.graph, opset)
@@ -503,7 +549,7 @@ def import_proto(proto: onnx.ModelProto, label: str, *, graph_name: str | None =
         proto = upgrade_opset(proto, opset, label)
         opset = MIN_OPSET
     name = graph_name if graph_name is not None else symbol_name(proto.graph.name)
-    return _Importer(proto, opset, name).build()
+    return _Importer(proto, opset, name, constants).build()
 
 
 __all__ = [
