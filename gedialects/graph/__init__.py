@@ -20,7 +20,9 @@ from xdsl.ir import Dialect
 from gedialects.graph import (
     activation,
     array,
+    broadcast,
     elementwise,
+    indexing,
     logical,
     matrix,
     nn,
@@ -29,6 +31,7 @@ from gedialects.graph import (
 )
 from gedialects.graph.activation import *  # noqa: F403
 from gedialects.graph.array import *  # noqa: F403
+from gedialects.graph.broadcast import *  # noqa: F403
 from gedialects.graph.common import (
     AnyTensor,
     ElementwiseBinaryOp,
@@ -39,6 +42,7 @@ from gedialects.graph.common import (
     tensor_of,
 )
 from gedialects.graph.elementwise import *  # noqa: F403
+from gedialects.graph.indexing import *  # noqa: F403
 from gedialects.graph.logical import *  # noqa: F403
 from gedialects.graph.matrix import *  # noqa: F403
 from gedialects.graph.nn import *  # noqa: F403
@@ -57,6 +61,8 @@ Graph = Dialect(
         *matrix.OPS,
         *nn.OPS,
         *array.OPS,
+        *broadcast.OPS,
+        *indexing.OPS,
         *reduction.OPS,
     ],
     [],
@@ -65,7 +71,9 @@ Graph = Dialect(
 __all__ = [
     *activation.__all__,
     *array.__all__,
+    *broadcast.__all__,
     *elementwise.__all__,
+    *indexing.__all__,
     *logical.__all__,
     *matrix.__all__,
     *nn.__all__,

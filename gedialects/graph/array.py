@@ -1,4 +1,11 @@
-"""Shape manipulation ops (GE array_ops.h, transformation_ops.h)."""
+"""Shape manipulation ops (GE array_ops.h, transformation_ops.h, split_combination_ops.h,
+pad_ops.h).
+
+Where ONNX passes a shape-like argument as a tensor input (Reshape's shape, Expand's shape,
+Tile's repeats, Pad's pads, Squeeze/Unsqueeze axes since opset 13) the op takes it as an
+operand, as GE's non-`D` op types do, so a value computed at run time still works. Builders
+infer static result types when such an operand is a small `graph.const`.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +13,11 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    I64,
+    BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    IntegerAttr,
     TensorType,
     i32,
     i64,
@@ -16,9 +26,12 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
+    var_result_def,
 )
 from xdsl.traits import (
     Pure,
@@ -32,10 +45,13 @@ from gedialects.base import (
     int_array_values,
     is_static,
     tensor_shape,
+    types_compatible,
 )
 from gedialects.graph.common import (
+    FALSE,
     AnyTensor,
     fail,
+    format_shape,
     product,
     reshape_shape,
     tensor_of,
@@ -44,9 +60,107 @@ from gedialects.graph.common import (
 )
 from gedialects.graph.structure import ConstOp
 
+Shape = tuple[int, ...]
+"""Dims with -1 for `?`."""
+
+CONST_VALUE_LIMIT = 4096
+"""Largest `graph.const` (elements) whose values builders and verifiers read."""
+
 # --------------------------------------------------------------------------------------------
-# Shape manipulation (array_ops.h, transformation_ops.h)
+# Helpers shared by the array, indexing and reduction modules
 # --------------------------------------------------------------------------------------------
+
+
+def i64_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(value, i64)
+
+
+def const_values(value: SSAValue | Operation | None) -> tuple[float | int, ...] | None:
+    """The flat values of a small `graph.const` (a splat repeated), None for anything else."""
+    if value is None:
+        return None
+    value = SSAValue.get(value)
+    op = value.owner
+    if not isinstance(op, ConstOp):
+        return None
+    shape = tensor_shape(op.value.type) or ()
+    count = product(shape)
+    if count > CONST_VALUE_LIMIT:
+        return None
+    return _dense_values(op.value, count)
+
+
+def _dense_values(value: DenseIntOrFPElementsAttr, count: int) -> tuple[float | int, ...]:
+    values = tuple(value.get_values())
+    return values * count if len(values) == 1 and count != 1 else values
+
+
+def const_ints(value: SSAValue | Operation | None) -> tuple[int, ...] | None:
+    values = const_values(value)
+    return None if values is None else tuple(int(v) for v in values)
+
+
+def is_index_type(t: Attribute) -> bool:
+    return element_type(t) in (i32, i64)
+
+
+def verify_index_tensor(op: Operation, what: str, t: Attribute, *ranks: int) -> None:
+    """`t` has an int32/int64 element type and, when ranked and `ranks` are given, such a rank."""
+    if not is_index_type(t):
+        fail(op, f"{what} must be an int32 or int64 tensor, got {t}")
+    shape = tensor_shape(t)
+    if ranks and shape is not None and len(shape) not in ranks:
+        expected = " or ".join(f"{r}-D" for r in ranks)
+        fail(op, f"{what} must be {expected}, got {t}")
+
+
+def normalize_axis(op: Operation | None, axis: int, rank: int, what: str = "axis") -> int:
+    """`axis` in [-rank, rank) as an index in [0, rank); raises (VerifyException/ValueError)."""
+    if not -rank <= axis < rank:
+        message = f"{what} {axis} is out of range for rank {rank}"
+        if op is None:
+            raise ValueError(message)
+        fail(op, message)
+    return axis % rank
+
+
+def vector_length(t: Attribute) -> int | None:
+    """The static length of a 1-D tensor type, None when unknown."""
+    shape = tensor_shape(t)
+    if shape is None or len(shape) != 1 or shape[0] < 0:
+        return None
+    return shape[0]
+
+
+def known_dims(shape: Sequence[int]) -> bool:
+    return all(d >= 0 for d in shape)
+
+
+def verify_same_type(op: Operation, x: Attribute, y: Attribute) -> None:
+    if not types_compatible(x, y):
+        fail(op, f"result type {y} differs from the operand type {x}")
+
+
+def result_or(result_type: Attribute | None, elem: Attribute, shape: Shape | None) -> Attribute:
+    return result_type if result_type is not None else tensor_of(elem, shape)
+
+
+# --------------------------------------------------------------------------------------------
+# Reshaping (array_ops.h, transformation_ops.h)
+# --------------------------------------------------------------------------------------------
+
+
+def reshape_target(shape: Sequence[int], target: Sequence[int], allowzero: bool) -> Shape:
+    """The shape Reshape gives `shape` for `target`; with `allowzero` a 0 stays a 0 dim."""
+    if not allowzero or 0 not in target:
+        return reshape_shape(shape, target)
+    if -1 in target:
+        raise ValueError(f"shape {list(target)} mixes -1 with 0 while allowzero is set")
+    if any(d < -1 for d in target):
+        raise ValueError(f"shape {list(target)} has a negative dim")
+    if known_dims(shape) and product(shape) != 0:
+        raise ValueError(f"cannot reshape {product(shape)} elements into {list(target)}")
+    return tuple(target)
 
 
 @irdl_op_definition
@@ -54,8 +168,9 @@ class ReshapeOp(GEOp, NodeSyntax):
     """GE Reshape: the elements of `x` in a new shape read from the 1-D int32/int64 `shape`.
 
     As in GE and ONNX, a 0 in `shape` copies the input dim at that position and one -1 takes
-    the remaining element count. The result type must agree with the shape values at run time;
-    the verifier checks what the types alone decide (rank, element count).
+    the remaining element count. `allowzero` (ONNX opset 14, not a GE attribute) makes a 0
+    an empty dim instead. The result type must agree with the shape values at run time; the
+    verifier checks what the types alone decide (rank, element count).
 
         %s = graph.const dense<[0, -1]> : tensor<2xi64>
         %y = graph.reshape %x, %s : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<2x12xf32>
@@ -68,6 +183,8 @@ class ReshapeOp(GEOp, NodeSyntax):
     shape = operand_def(AnyTensor)
     y = result_def(AnyTensor)
 
+    allowzero = prop_def(BoolAttr, default_value=FALSE)
+
     traits = traits_def(Pure())
 
     def __init__(
@@ -75,21 +192,26 @@ class ReshapeOp(GEOp, NodeSyntax):
         x: SSAValue | Operation,
         shape: SSAValue | Operation,
         *,
+        allowzero: bool = False,
         result_type: Attribute | None = None,
     ) -> None:
-        """Infers the result type when `shape` is a `graph.const`; otherwise pass `result_type`."""
+        """Infers the result type from a `graph.const` shape; `?` dims for other shapes."""
         if result_type is None:
-            shape_value = SSAValue.get(shape)
-            if not isinstance(shape_value.owner, ConstOp):
-                raise ValueError("ReshapeOp needs a result_type unless shape is a graph.const")
-            tx = SSAValue.get(x).type
-            dims = tensor_shape(tx)
-            target = _const_ints(shape_value.owner.value)
-            result_type = tensor_of(
-                element_type(tx),
-                [-1] * len(target) if dims is None else reshape_shape(dims, target),
-            )
-        super().__init__(operands=[x, shape], result_types=[result_type])
+            tx, ts = SSAValue.get(x).type, SSAValue.get(shape).type
+            dims, target = tensor_shape(tx), const_ints(shape)
+            if target is None:
+                length = vector_length(ts)
+                out = None if length is None else (-1,) * length
+            elif dims is None:
+                out = tuple(-1 if d in (0, -1) else d for d in target)
+            else:
+                out = reshape_target(dims, target, allowzero)
+            result_type = tensor_of(element_type(tx), out)
+        super().__init__(
+            operands=[x, shape],
+            result_types=[result_type],
+            properties={"allowzero": BoolAttr.from_bool(allowzero)},
+        )
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
@@ -108,12 +230,6 @@ class ReshapeOp(GEOp, NodeSyntax):
             count, result_count = product(tensor_shape(self.x.type) or ()), product(result or ())
             if count != result_count:
                 fail(self, f"x has {count} elements but the result has {result_count}")
-
-
-def _const_ints(value: DenseIntOrFPElementsAttr) -> tuple[int, ...]:
-    values = tuple(int(v) for v in value.get_values())
-    count = product(value.get_shape() or ())
-    return values * count if len(values) == 1 and count != 1 else values
 
 
 @irdl_op_definition
@@ -166,7 +282,557 @@ class TransposeOp(GEOp, NodeSyntax):
             verify_result_shape(self, [x[p] for p in perm], "the permuted shape")
 
 
-__all__ = ["ReshapeOp", "TransposeOp"]
+@irdl_op_definition
+class IdentityOp(GEOp, NodeSyntax):
+    """GE Identity: `y = x`.
 
-OPS = (ReshapeOp, TransposeOp)
+    Also the inference form of ONNX Dropout.
+
+        %y = graph.identity %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    """
+
+    name = "graph.identity"
+    GE_TYPE: ClassVar[str] = "Identity"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, x: SSAValue | Operation, *, result_type: Attribute | None = None) -> None:
+        super().__init__(operands=[x], result_types=[result_type or SSAValue.get(x).type])
+
+    def verify_(self) -> None:
+        verify_same_type(self, self.x.type, self.y.type)
+
+
+def flatten_shape(dims: Sequence[int], axis: int) -> Shape:
+    """`[prod(dims[:axis]), prod(dims[axis:])]`, a negative axis counting from the end."""
+    axis = axis + len(dims) if axis < 0 else axis
+
+    def part(ds: Sequence[int]) -> int:
+        return product(ds) if known_dims(ds) else -1
+
+    return (part(dims[:axis]), part(dims[axis:]))
+
+
+@irdl_op_definition
+class FlattenOp(GEOp, NodeSyntax):
+    """GE Flatten: `x` as a 2-D tensor `[prod(dims[:axis]), prod(dims[axis:])]`.
+
+    `axis` lies in [-rank, rank] (ONNX semantics; axis 0 gives `[1, size]`).
+
+        %y = graph.flatten %x axis 2 : (tensor<2x3x4x5xf32>) -> tensor<6x20xf32>
+    """
+
+    name = "graph.flatten"
+    GE_TYPE: ClassVar[str] = "Flatten"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    axis = prop_def(IntegerAttr[I64], default_value=i64_attr(1))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, x: SSAValue | Operation, *, axis: int = 1, result_type: Attribute | None = None
+    ) -> None:
+        if result_type is None:
+            tx = SSAValue.get(x).type
+            dims = tensor_shape(tx)
+            out = (-1, -1) if dims is None else flatten_shape(dims, axis)
+            result_type = tensor_of(element_type(tx), out)
+        super().__init__(
+            operands=[x], result_types=[result_type], properties={"axis": i64_attr(axis)}
+        )
+
+    def verify_(self) -> None:
+        verify_element_types(self, (self.x.type, self.y.type), "x and result")
+        y = tensor_shape(self.y.type)
+        if y is not None and len(y) != 2:
+            fail(self, f"result must be 2-D, got {self.y.type}")
+        dims = tensor_shape(self.x.type)
+        if dims is None:
+            return
+        axis = self.axis.value.data
+        if not -len(dims) <= axis <= len(dims):
+            fail(self, f"axis {axis} is out of range for rank {len(dims)}")
+        verify_result_shape(self, flatten_shape(dims, axis), "the flat shape")
+
+
+def squeeze_shape(dims: Sequence[int], axes: Sequence[int] | None) -> Shape | None:
+    """Removes `axes` (all size-1 dims when None; unknown rank if a `?` dim might be 1)."""
+    if axes is None:
+        if any(d < 0 for d in dims):
+            return None
+        return tuple(d for d in dims if d != 1)
+    norm = {normalize_axis(None, a, len(dims)) for a in axes}
+    for a in norm:
+        if dims[a] > 1:
+            raise ValueError(f"cannot squeeze dim {a} of size {dims[a]}")
+    return tuple(d for i, d in enumerate(dims) if i not in norm)
+
+
+@irdl_op_definition
+class SqueezeV3Op(GEOp, NodeSyntax):
+    """GE SqueezeV3: removes the size-1 dims listed in the 1-D int64 `axes` (ONNX Squeeze-13).
+
+    Without `axes`, every size-1 dim goes. Axes may be negative. GE's Squeeze keeps the axes
+    as an attribute; this form takes them as an input like ONNX since opset 13.
+
+        %a = graph.const dense<[0, 2]> : tensor<2xi64>
+        %y = graph.squeeze_v3 %x, %a : (tensor<1x3x1xf32>, tensor<2xi64>) -> tensor<3xf32>
+    """
+
+    name = "graph.squeeze_v3"
+    GE_TYPE: ClassVar[str] = "SqueezeV3"
+
+    x = operand_def(AnyTensor)
+    axes = opt_operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        axes: SSAValue | Operation | None = None,
+        *,
+        result_type: Attribute | None = None,
+    ) -> None:
+        if result_type is None:
+            tx = SSAValue.get(x).type
+            result_type = tensor_of(element_type(tx), self._infer(tx, axes))
+        super().__init__(operands=[x, [] if axes is None else [axes]], result_types=[result_type])
+
+    @staticmethod
+    def _infer(tx: Attribute, axes: SSAValue | Operation | None) -> Shape | None:
+        dims = tensor_shape(tx)
+        if dims is None:
+            return None
+        if axes is None:
+            return squeeze_shape(dims, None)
+        values = const_ints(axes)
+        if values is None:
+            length = vector_length(SSAValue.get(axes).type)
+            return None if length is None else (-1,) * (len(dims) - length)
+        return squeeze_shape(dims, values)
+
+    def verify_(self) -> None:
+        verify_element_types(self, (self.x.type, self.y.type), "x and result")
+        if self.axes is not None:
+            verify_index_tensor(self, "axes", self.axes.type, 1)
+        try:
+            expected = self._infer(self.x.type, self.axes)
+        except ValueError as e:
+            fail(self, str(e))
+        verify_result_shape(self, expected, "the squeezed shape")
+
+
+def unsqueeze_shape(dims: Sequence[int], axes: Sequence[int]) -> Shape:
+    rank = len(dims) + len(axes)
+    norm = sorted(normalize_axis(None, a, rank) for a in axes)
+    if len(set(norm)) != len(norm):
+        raise ValueError(f"axes {list(axes)} repeat an axis")
+    rest = iter(dims)
+    return tuple(1 if i in norm else next(rest) for i in range(rank))
+
+
+@irdl_op_definition
+class UnsqueezeV3Op(GEOp, NodeSyntax):
+    """GE UnsqueezeV3: inserts size-1 dims at the result positions in the 1-D int64 `axes`.
+
+    Axes refer to the result rank and may be negative (ONNX Unsqueeze-13).
+
+        %a = graph.const dense<[0, -1]> : tensor<2xi64>
+        %y = graph.unsqueeze_v3 %x, %a : (tensor<3xf32>, tensor<2xi64>) -> tensor<1x3x1xf32>
+    """
+
+    name = "graph.unsqueeze_v3"
+    GE_TYPE: ClassVar[str] = "UnsqueezeV3"
+
+    x = operand_def(AnyTensor)
+    axes = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        axes: SSAValue | Operation,
+        *,
+        result_type: Attribute | None = None,
+    ) -> None:
+        if result_type is None:
+            tx = SSAValue.get(x).type
+            result_type = tensor_of(element_type(tx), self._infer(tx, axes))
+        super().__init__(operands=[x, axes], result_types=[result_type])
+
+    @staticmethod
+    def _infer(tx: Attribute, axes: SSAValue | Operation) -> Shape | None:
+        dims = tensor_shape(tx)
+        values = const_ints(axes)
+        if dims is None:
+            return None
+        if values is None:
+            length = vector_length(SSAValue.get(axes).type)
+            return None if length is None else (-1,) * (len(dims) + length)
+        return unsqueeze_shape(dims, values)
+
+    def verify_(self) -> None:
+        verify_element_types(self, (self.x.type, self.y.type), "x and result")
+        verify_index_tensor(self, "axes", self.axes.type, 1)
+        try:
+            expected = self._infer(self.x.type, self.axes)
+        except ValueError as e:
+            fail(self, str(e))
+        verify_result_shape(self, expected, "the unsqueezed shape")
+
+
+# --------------------------------------------------------------------------------------------
+# Concatenation and splitting (split_combination_ops.h)
+# --------------------------------------------------------------------------------------------
+
+
+def concat_shape(shapes: Sequence[Shape | None], axis: int) -> Shape | None:
+    known = [s for s in shapes if s is not None]
+    if not known:
+        return None
+    rank = len(known[0])
+    if any(len(s) != rank for s in known):
+        raise ValueError("inputs differ in rank")
+    axis = normalize_axis(None, axis, rank, "concat_dim")
+    out: list[int] = []
+    for i in range(rank):
+        dims = [s[i] for s in known]
+        if i == axis:
+            out.append(sum(dims) if len(known) == len(shapes) and known_dims(dims) else -1)
+            continue
+        fixed = {d for d in dims if d >= 0}
+        if len(fixed) > 1:
+            raise ValueError(f"inputs differ in dim {i}: {format_shape(sorted(fixed))}")
+        out.append(fixed.pop() if fixed else -1)
+    return tuple(out)
+
+
+@irdl_op_definition
+class ConcatDOp(GEOp, NodeSyntax):
+    """GE ConcatD: joins the inputs along `concat_dim` (negative counts from the end).
+
+    The inputs share one element type and all dims except `concat_dim`. GE's `N` attribute
+    (the input count) is implied by the operands and not stored.
+
+        %y = graph.concat_d %a, %b concat_dim 1
+            : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
+    """
+
+    name = "graph.concat_d"
+    GE_TYPE: ClassVar[str] = "ConcatD"
+
+    x = var_operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    concat_dim = prop_def(IntegerAttr[I64])
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        concat_dim: int,
+        *,
+        result_type: Attribute | None = None,
+    ) -> None:
+        if result_type is None:
+            types = [SSAValue.get(v).type for v in inputs]
+            shape = concat_shape([tensor_shape(t) for t in types], concat_dim)
+            result_type = tensor_of(element_type(types[0]), shape)
+        super().__init__(
+            operands=[list(inputs)],
+            result_types=[result_type],
+            properties={"concat_dim": i64_attr(concat_dim)},
+        )
+
+    def verify_(self) -> None:
+        if not self.x:
+            fail(self, "needs at least one input")
+        verify_element_types(self, [*(v.type for v in self.x), self.y.type], "inputs and result")
+        try:
+            shape = concat_shape([tensor_shape(v.type) for v in self.x], self.concat_dim.value.data)
+        except ValueError as e:
+            fail(self, str(e))
+        verify_result_shape(self, shape, "the concatenated shape")
+
+
+def split_shapes(dims: Shape | None, axis: int, sizes: Sequence[int]) -> list[Shape | None]:
+    """The result shapes of splitting `dims` along `axis` into `sizes` (-1 for unknown)."""
+    if dims is None:
+        return [None] * len(sizes)
+    axis = normalize_axis(None, axis, len(dims), "split_dim")
+    if known_dims(sizes) and dims[axis] >= 0 and sum(sizes) != dims[axis]:
+        raise ValueError(f"split sizes {list(sizes)} do not add up to dim {axis} ({dims[axis]})")
+    return [(*dims[:axis], s, *dims[axis + 1 :]) for s in sizes]
+
+
+def equal_split_sizes(dim: int, num_split: int) -> list[int]:
+    """ONNX Split-18 `num_outputs`: chunks of ceil(dim / n), the last one smaller."""
+    if dim < 0:
+        return [-1] * num_split
+    chunk = -(-dim // num_split)
+    return [min(chunk, max(dim - i * chunk, 0)) for i in range(num_split)]
+
+
+def _verify_split_results(op: Operation, x: Attribute, shapes: Sequence[Shape | None]) -> None:
+    for i, (result, shape) in enumerate(zip(op.results, shapes, strict=True)):
+        if element_type(result.type) != element_type(x):
+            fail(op, f"result {i} has element type {element_type(result.type)}, x has {x}")
+        actual = tensor_shape(result.type)
+        if (
+            shape is not None
+            and actual is not None
+            and (
+                len(actual) != len(shape)
+                or any(a >= 0 and b >= 0 and a != b for a, b in zip(actual, shape, strict=True))
+            )
+        ):
+            fail(
+                op,
+                f"result {i} shape {format_shape(actual)} differs from {format_shape(shape)}",
+            )
+
+
+@irdl_op_definition
+class SplitVOp(GEOp, NodeSyntax):
+    """GE SplitV: splits `x` along `split_dim` into pieces of the sizes in `size_splits`.
+
+    `size_splits` (1-D) and `split_dim` (a scalar) are int32/int64 tensors, as in GE; one
+    size may be -1 for the rest. `num_split` is the number of results.
+
+        %s = graph.const dense<[2, 4]> : tensor<2xi64>
+        %d = graph.const dense<1> : tensor<i64>
+        %a, %b = graph.split_v %x, %s, %d num_split 2
+            : (tensor<3x6xf32>, tensor<2xi64>, tensor<i64>) -> (tensor<3x2xf32>, tensor<3x4xf32>)
+    """
+
+    name = "graph.split_v"
+    GE_TYPE: ClassVar[str] = "SplitV"
+
+    x = operand_def(AnyTensor)
+    size_splits = operand_def(AnyTensor)
+    split_dim = operand_def(AnyTensor)
+    y = var_result_def(AnyTensor)
+
+    num_split = prop_def(IntegerAttr[I64])
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        size_splits: SSAValue | Operation,
+        split_dim: SSAValue | Operation,
+        *,
+        num_split: int,
+        result_types: Sequence[Attribute] | None = None,
+    ) -> None:
+        if result_types is None:
+            tx = SSAValue.get(x).type
+            shapes = self._infer(tx, size_splits, split_dim, num_split)
+            result_types = [tensor_of(element_type(tx), s) for s in shapes]
+        super().__init__(
+            operands=[x, size_splits, split_dim],
+            result_types=[list(result_types)],
+            properties={"num_split": i64_attr(num_split)},
+        )
+
+    @staticmethod
+    def _infer(
+        tx: Attribute,
+        size_splits: SSAValue | Operation,
+        split_dim: SSAValue | Operation,
+        num_split: int,
+    ) -> list[Shape | None]:
+        dims = tensor_shape(tx)
+        axis, sizes = const_ints(split_dim), const_ints(size_splits)
+        if dims is None:
+            return [None] * num_split
+        if axis is None:
+            return [(-1,) * len(dims)] * num_split
+        sizes_list = list(sizes) if sizes is not None else [-1] * num_split
+        if len(sizes_list) != num_split:
+            raise ValueError(f"size_splits has {len(sizes_list)} sizes for {num_split} results")
+        rest = normalize_axis(None, axis[0], len(dims), "split_dim")
+        if sizes is not None and sizes_list.count(-1) == 1 and dims[rest] >= 0:
+            sizes_list[sizes_list.index(-1)] = dims[rest] - sum(s for s in sizes_list if s != -1)
+        return split_shapes(dims, axis[0], sizes_list)
+
+    def verify_(self) -> None:
+        num_split = self.num_split.value.data
+        if num_split < 1 or num_split != len(self.y):
+            fail(self, f"num_split {num_split} differs from the {len(self.y)} results")
+        verify_index_tensor(self, "size_splits", self.size_splits.type, 1)
+        verify_index_tensor(self, "split_dim", self.split_dim.type, 0, 1)
+        try:
+            shapes = self._infer(self.x.type, self.size_splits, self.split_dim, num_split)
+        except ValueError as e:
+            fail(self, str(e))
+        _verify_split_results(self, self.x.type, shapes)
+
+
+@irdl_op_definition
+class SplitDOp(GEOp, NodeSyntax):
+    """GE SplitD: splits `x` along `split_dim` into `num_split` equal pieces.
+
+    When the dim does not divide evenly the pieces have ONNX Split-18's `num_outputs` sizes:
+    ceil(dim / num_split) each, the last one smaller (GE requires an even split).
+
+        %a, %b = graph.split_d %x split_dim 1 num_split 2
+            : (tensor<3x6xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>)
+    """
+
+    name = "graph.split_d"
+    GE_TYPE: ClassVar[str] = "SplitD"
+
+    x = operand_def(AnyTensor)
+    y = var_result_def(AnyTensor)
+
+    split_dim = prop_def(IntegerAttr[I64])
+    num_split = prop_def(IntegerAttr[I64])
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        split_dim: int,
+        num_split: int,
+        result_types: Sequence[Attribute] | None = None,
+    ) -> None:
+        if result_types is None:
+            tx = SSAValue.get(x).type
+            shapes = self._infer(tx, split_dim, num_split)
+            result_types = [tensor_of(element_type(tx), s) for s in shapes]
+        super().__init__(
+            operands=[x],
+            result_types=[list(result_types)],
+            properties={"split_dim": i64_attr(split_dim), "num_split": i64_attr(num_split)},
+        )
+
+    @staticmethod
+    def _infer(tx: Attribute, split_dim: int, num_split: int) -> list[Shape | None]:
+        dims = tensor_shape(tx)
+        if dims is None:
+            return [None] * num_split
+        axis = normalize_axis(None, split_dim, len(dims), "split_dim")
+        return split_shapes(dims, axis, equal_split_sizes(dims[axis], num_split))
+
+    def verify_(self) -> None:
+        num_split = self.num_split.value.data
+        if num_split < 1 or num_split != len(self.y):
+            fail(self, f"num_split {num_split} differs from the {len(self.y)} results")
+        try:
+            shapes = self._infer(self.x.type, self.split_dim.value.data, num_split)
+        except ValueError as e:
+            fail(self, str(e))
+        _verify_split_results(self, self.x.type, shapes)
+
+
+# --------------------------------------------------------------------------------------------
+# Shapes (array_ops.h)
+# --------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ShapeOp(GEOp, NodeSyntax):
+    """GE Shape: the dims of `x` as a 1-D int32 or int64 tensor.
+
+    GE's `dtype` attribute is the result element type here. ONNX Shape-15 `start`/`end` are
+    imported as a slice of this result.
+
+        %s = graph.shape %x : (tensor<2x?xf32>) -> tensor<2xi64>
+    """
+
+    name = "graph.shape"
+    GE_TYPE: ClassVar[str] = "Shape"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        dtype: Attribute = i64,
+        result_type: Attribute | None = None,
+    ) -> None:
+        dims = tensor_shape(SSAValue.get(x).type)
+        result_type = result_or(result_type, dtype, None if dims is None else (len(dims),))
+        super().__init__(operands=[x], result_types=[result_type])
+
+    def verify_(self) -> None:
+        verify_index_tensor(self, "result", self.y.type, 1)
+        dims = tensor_shape(self.x.type)
+        verify_result_shape(self, None if dims is None else (len(dims),), "the rank of x")
+
+
+@irdl_op_definition
+class SizeOp(GEOp, NodeSyntax):
+    """GE Size: the element count of `x` as an int32 or int64 scalar.
+
+    %n = graph.size %x : (tensor<2x3xf32>) -> tensor<i64>
+    """
+
+    name = "graph.size"
+    GE_TYPE: ClassVar[str] = "Size"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        dtype: Attribute = i64,
+        result_type: Attribute | None = None,
+    ) -> None:
+        super().__init__(operands=[x], result_types=[result_or(result_type, dtype, ())])
+
+    def verify_(self) -> None:
+        verify_index_tensor(self, "result", self.y.type, 0)
+
+
+__all__ = [
+    "ConcatDOp",
+    "FlattenOp",
+    "IdentityOp",
+    "ReshapeOp",
+    "ShapeOp",
+    "SizeOp",
+    "SplitDOp",
+    "SplitVOp",
+    "SqueezeV3Op",
+    "TransposeOp",
+    "UnsqueezeV3Op",
+]
+
+OPS = (
+    ReshapeOp,
+    TransposeOp,
+    IdentityOp,
+    FlattenOp,
+    SqueezeV3Op,
+    UnsqueezeV3Op,
+    ConcatDOp,
+    SplitVOp,
+    SplitDOp,
+    ShapeOp,
+    SizeOp,
+)
 """The ops of this module, in the order the dialect lists them."""

@@ -40,6 +40,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.nn",
     "gedialects.frontend.onnx.ops.matrix",
     "gedialects.frontend.onnx.ops.array",
+    "gedialects.frontend.onnx.ops.indexing",
     "gedialects.frontend.onnx.ops.reduction",
 )
 _loaded = False

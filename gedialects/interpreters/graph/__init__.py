@@ -25,7 +25,9 @@ from gedialects.graph import ConstOp, Graph, GraphOp, NetOutputOp
 from gedialects.interpreters.graph import (  # noqa: F401 - the modules register kernels
     activation,
     array,
+    broadcast,
     elementwise,
+    indexing,
     logical,
     matrix,
     nn,

@@ -27,7 +27,7 @@
 // GENERIC:       "graph.conv2d"(%{{.*}}, %{{.*}}, %{{.*}}) <{strides = array<i64: 1, 1, 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NCHW"}> {node_name = "conv1", _stream_label = "s0"} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x4x4xf32>
 // GENERIC:       "graph.batch_norm"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{epsilon = 1.000000e-03 : f32, data_format = "NCHW", is_training = false}> {_stage_level = 1 : i64}
 // GENERIC:       "graph.relu"(%{{.*}}) : (tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
-// GENERIC:       "graph.reshape"(%{{.*}}, %{{.*}}) : (tensor<1x16x4x4xf32>, tensor<2xi64>) -> tensor<1x256xf32>
+// GENERIC:       "graph.reshape"(%{{.*}}, %{{.*}}) <{allowzero = false}> : (tensor<1x16x4x4xf32>, tensor<2xi64>) -> tensor<1x256xf32>
 // GENERIC:       "graph.transpose"(%{{.*}}) <{perm = array<i64: 0, 2, 3, 1>}>
 // GENERIC:       "graph.matmul"(%{{.*}}, %{{.*}}, %{{.*}}) <{{.*}}transpose_x2 = true{{.*}}}>
 // GENERIC:       "graph.add"(%{{.*}}, %{{.*}}) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>

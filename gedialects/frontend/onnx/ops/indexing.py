@@ -1,0 +1,118 @@
+"""ONNX converters: Slice, Gather*, Scatter*, NonZero, OneHot, ReverseSequence."""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.ir import SSAValue
+
+from gedialects.base import tensor_shape
+from gedialects.frontend.onnx.ops.array import ints_const, static
+from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
+from gedialects.graph import (
+    GatherElementsOp,
+    GatherNdOp,
+    GatherV2DOp,
+    NonZeroOp,
+    OneHotOp,
+    ReverseSequenceOp,
+    ScatterElementsOp,
+    SqueezeV3Op,
+    StridedSliceV2Op,
+    TensorScatterUpdateOp,
+)
+
+
+def _one(ctx: NodeContext, op: object) -> Outputs:
+    return [ctx.emit(op).results[0]]  # type: ignore[arg-type]
+
+
+@converter("Slice")
+def slice_(ctx: NodeContext) -> Outputs:
+    """Missing `axes` are 0..n-1 and missing `steps` 1, n being the length of `starts`."""
+    starts, ends = static(ctx, ctx.input(1), "starts"), static(ctx, ctx.input(2), "ends")
+    shape = tensor_shape(starts.type)
+    if shape is None or len(shape) != 1 or shape[0] < 0:
+        ctx.fail(f"starts must be a 1-D tensor of known length, got {starts.type}")
+    count = shape[0]
+    axes, steps = ctx.optional_input(3), ctx.optional_input(4)
+    axes = ints_const(ctx, range(count), "axes") if axes is None else static(ctx, axes, "axes")
+    steps = ints_const(ctx, [1] * count, "steps") if steps is None else static(ctx, steps, "steps")
+    return _one(ctx, StridedSliceV2Op(ctx.input(0), starts, ends, axes, steps))
+
+
+@converter("Gather")
+def gather(ctx: NodeContext) -> Outputs:
+    return _one(ctx, GatherV2DOp(ctx.input(0), ctx.input(1), axis=ctx.attr("axis", 0)))
+
+
+@converter("GatherElements")
+def gather_elements(ctx: NodeContext) -> Outputs:
+    return _one(ctx, GatherElementsOp(ctx.input(0), ctx.input(1), dim=ctx.attr("axis", 0)))
+
+
+@converter("GatherND")
+def gather_nd(ctx: NodeContext) -> Outputs:
+    op = GatherNdOp(ctx.input(0), ctx.input(1), batch_dims=ctx.attr("batch_dims", 0))
+    return _one(ctx, op)
+
+
+@converter("ScatterElements")
+def scatter_elements(ctx: NodeContext) -> Outputs:
+    op = ScatterElementsOp(
+        ctx.input(0),
+        ctx.input(1),
+        ctx.input(2),
+        axis=ctx.attr("axis", 0),
+        reduction=ctx.attr("reduction", "none"),
+    )
+    return _one(ctx, op)
+
+
+@converter("ScatterND")
+def scatter_nd(ctx: NodeContext) -> Outputs:
+    op = TensorScatterUpdateOp(
+        ctx.input(0), ctx.input(1), ctx.input(2), reduction=ctx.attr("reduction", "none")
+    )
+    return _one(ctx, op)
+
+
+@converter("NonZero")
+def non_zero(ctx: NodeContext) -> Outputs:
+    return _one(ctx, NonZeroOp(ctx.input(0)))
+
+
+def _element(ctx: NodeContext, values: SSAValue, index: int, name: str) -> SSAValue:
+    """`values[index]` as a scalar: a constant when known, else a slice and a squeeze."""
+    known = ctx.known(values)
+    if known is not None:
+        return ctx.const(np.asarray(known).reshape(-1)[index], name)
+    sliced = StridedSliceV2Op(
+        values,
+        ints_const(ctx, [index], f"{name}_start"),
+        ints_const(ctx, [index + 1], f"{name}_end"),
+        ints_const(ctx, [0], f"{name}_axes"),
+        ints_const(ctx, [1], f"{name}_steps"),
+    )
+    one = ctx.emit(sliced, f"{name}_slice").results[0]
+    squeezed = SqueezeV3Op(one, ints_const(ctx, [0], f"{name}_squeeze_axes"))
+    return ctx.emit(squeezed, name).results[0]
+
+
+@converter("OneHot")
+def one_hot(ctx: NodeContext) -> Outputs:
+    """`values` = [off, on] splits into the two scalar inputs of GE's OneHot."""
+    values = ctx.input(2)
+    off, on = _element(ctx, values, 0, "off_value"), _element(ctx, values, 1, "on_value")
+    depth = static(ctx, ctx.input(1), "depth")
+    return _one(ctx, OneHotOp(ctx.input(0), depth, on, off, axis=ctx.attr("axis", -1)))
+
+
+@converter("ReverseSequence")
+def reverse_sequence(ctx: NodeContext) -> Outputs:
+    op = ReverseSequenceOp(
+        ctx.input(0),
+        ctx.input(1),
+        seq_dim=ctx.attr("time_axis", 0),
+        batch_dim=ctx.attr("batch_axis", 1),
+    )
+    return _one(ctx, op)
