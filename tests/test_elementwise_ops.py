@@ -529,3 +529,47 @@ def test_builders_take_properties_as_keywords() -> None:
     assert div.y.type == tensor(i32, Q, 5)
     xor = XorOp(value(tensor(i1, 3)), value(tensor(i1, 1)))
     assert xor.y.type == tensor(i1, 3)
+
+
+# --------------------------------------------------------------------------------------------
+# Graph level == ascend level (kernel tasks carry only the non-default properties)
+# --------------------------------------------------------------------------------------------
+
+COMPILED = """
+graph.graph @main(%x: tensor<2x3xf32>, %i: tensor<3xi32>)
+    -> (tensor<2x3xi32>, tensor<2x3xf32>, tensor<2x3xi1>, tensor<2x3xi32>) {
+  %c = graph.cast %x dst_type i32 : (tensor<2x3xf32>) -> tensor<2x3xi32>
+  %e = graph.exp %x base 2.0 scale 0.5 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %g = graph.gelu %e approximate "tanh" : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %h = graph.hard_sigmoid %g alpha 0.2 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %l = graph.less %c, %i : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi1>
+  %s = graph.select_v2 %l, %h, %x
+      : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %d = graph.div %c, %i : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
+  graph.net_output %c, %s, %l, %d
+      : tensor<2x3xi32>, tensor<2x3xf32>, tensor<2x3xi1>, tensor<2x3xi32>
+}
+"""
+
+
+def test_ge_compile_keeps_the_numbers_of_ops_with_properties() -> None:
+    from gedialects import make_context
+    from passes.pipelines import CompilePipelinePass
+    from tests.conftest import parse
+
+    x = np.array([[-2.5, -0.5, 1.5], [3.7, 0.0, -7.9]], np.float32)
+    inputs = {"x": x, "i": np.array([2, -1, 3], np.int32)}
+    graph_level = run(parse(COMPILED), inputs)
+    module = parse(COMPILED)
+    CompilePipelinePass().apply(make_context(), module)
+    ascend_level = run(module, inputs)
+    assert graph_level.keys() == ascend_level.keys()
+    for name, got in graph_level.items():
+        np.testing.assert_array_equal(ascend_level[name], got)
+    # Hand-computed: cast truncates, Div truncates, Less picks HardSigmoid(Gelu(2^(x/2))).
+    np.testing.assert_array_equal(graph_level["output0"], [[-2, 0, 1], [3, 0, -7]])
+    np.testing.assert_array_equal(graph_level["output3"], [[-1, 0, 0], [1, 0, -2]])
+    e = 2.0 ** (0.5 * x[0, 0])
+    gelu = 0.5 * e * (1 + math.tanh(math.sqrt(2 / math.pi) * (e + 0.044715 * e**3)))
+    assert graph_level["output1"][0, 0] == pytest.approx(min(1, max(0, 0.2 * gelu + 0.5)))
+    assert graph_level["output1"][1, 0] == pytest.approx(3.7)  # 3 < 2 is false: x
