@@ -318,7 +318,12 @@ def test_batch_norm_builder_keeps_x_type_and_properties() -> None:
 # The op <-> GE type mapping and the interpreter's coverage
 # --------------------------------------------------------------------------------------------
 
-MNEMONIC_EXCEPTIONS = {"MatMul": "matmul", "ComputeGraph": "graph"}
+MNEMONIC_EXCEPTIONS = {
+    "MatMul": "matmul",
+    "ComputeGraph": "graph",
+    "Conv2DTranspose": "conv2d_transpose",
+    "Conv3DTranspose": "conv3d_transpose",
+}
 CLASS_NAME_EXCEPTIONS = {"ComputeGraph": "GraphOp"}
 
 

@@ -26,6 +26,8 @@ from gedialects.graph import (
     logical,
     matrix,
     nn,
+    normalization,
+    pooling,
     reduction,
     structure,
 )
@@ -46,6 +48,8 @@ from gedialects.graph.indexing import *  # noqa: F403
 from gedialects.graph.logical import *  # noqa: F403
 from gedialects.graph.matrix import *  # noqa: F403
 from gedialects.graph.nn import *  # noqa: F403
+from gedialects.graph.normalization import *  # noqa: F403
+from gedialects.graph.pooling import *  # noqa: F403
 from gedialects.graph.reduction import *  # noqa: F403
 from gedialects.graph.structure import *  # noqa: F403
 from gedialects.graph.structure import GraphCallable
@@ -60,6 +64,8 @@ Graph = Dialect(
         *logical.OPS,
         *matrix.OPS,
         *nn.OPS,
+        *pooling.OPS,
+        *normalization.OPS,
         *array.OPS,
         *broadcast.OPS,
         *indexing.OPS,
@@ -77,6 +83,8 @@ __all__ = [
     *logical.__all__,
     *matrix.__all__,
     *nn.__all__,
+    *normalization.__all__,
+    *pooling.__all__,
     *reduction.__all__,
     *structure.__all__,
     "AnyTensor",

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    I64,
     BoolAttr,
+    IntegerAttr,
+    StringAttr,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
@@ -15,6 +20,7 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.traits import (
     Pure,
@@ -30,6 +36,7 @@ from gedialects.graph.common import (
     FALSE,
     AnyTensor,
     bool_attr,
+    broadcast_shape,
     fail,
     tensor_of,
     verify_element_types,
@@ -115,10 +122,239 @@ class MatMulOp(GEOp, NodeSyntax):
                 fail(self, f"bias has length {bias[0]}, expected N = {n} (or 1)")
 
 
+def batch_matmul_shape(
+    a: Sequence[int], b: Sequence[int], adj_x1: bool, adj_x2: bool
+) -> tuple[int, ...]:
+    """numpy.matmul result shape after the adjoints; raises ValueError on a K or batch clash.
+
+    A 1-D operand is a vector: its dim is contracted and does not appear in the result.
+    """
+    a, b = list(a), list(b)
+    if len(a) >= 2 and adj_x1:
+        a[-1], a[-2] = a[-2], a[-1]
+    if len(b) >= 2 and adj_x2:
+        b[-1], b[-2] = b[-2], b[-1]
+    a_vec, b_vec = len(a) == 1, len(b) == 1
+    if a_vec:
+        a = [1, *a]
+    if b_vec:
+        b = [*b, 1]
+    k1, k2 = a[-1], b[-2]
+    if k1 >= 0 and k2 >= 0 and k1 != k2:
+        raise ValueError(f"contracts K = {k1} of x1 with K = {k2} of x2")
+    batch = broadcast_shape(a[:-2], b[:-2])
+    assert batch is not None
+    tail = ([] if a_vec else [a[-2]]) + ([] if b_vec else [b[-1]])
+    return (*batch, *(d if d >= 0 else -1 for d in tail))
+
+
+@irdl_op_definition
+class BatchMatMulV2Op(GEOp, NodeSyntax):
+    """GE BatchMatMulV2: batched matrix product with numpy broadcasting of the batch dims.
+
+    `adj_x1`/`adj_x2` swap the last two dims of their operand; the optional `bias` broadcasts
+    against the result. Deviation from GE: 1-D operands are accepted with numpy.matmul (and
+    ONNX MatMul) semantics, a vector whose dim is contracted. ONNX MatMul imports as this op
+    unless both operands are 2-D (then `graph.matmul`).
+
+        %y = graph.batch_mat_mul_v2 %a, %b adj_x2 true
+            : (tensor<8x4x16xf32>, tensor<1x5x16xf32>) -> tensor<8x4x5xf32>
+    """
+
+    name = "graph.batch_mat_mul_v2"
+    GE_TYPE: ClassVar[str] = "BatchMatMulV2"
+
+    x1 = operand_def(AnyTensor)
+    x2 = operand_def(AnyTensor)
+    bias = opt_operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    adj_x1 = prop_def(BoolAttr, default_value=FALSE)
+    adj_x2 = prop_def(BoolAttr, default_value=FALSE)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x1: SSAValue | Operation,
+        x2: SSAValue | Operation,
+        bias: SSAValue | Operation | None = None,
+        *,
+        adj_x1: bool = False,
+        adj_x2: bool = False,
+        result_type: Attribute | None = None,
+    ) -> None:
+        if result_type is None:
+            t1, t2 = SSAValue.get(x1).type, SSAValue.get(x2).type
+            s1, s2 = tensor_shape(t1), tensor_shape(t2)
+            shape = None
+            if s1 is not None and s2 is not None and s1 and s2:
+                shape = batch_matmul_shape(s1, s2, adj_x1, adj_x2)
+                if bias is not None:
+                    shape = broadcast_shape(shape, tensor_shape(SSAValue.get(bias).type))
+            result_type = tensor_of(element_type(t1), shape)
+        super().__init__(
+            operands=[x1, x2, [] if bias is None else [bias]],
+            result_types=[result_type],
+            properties={"adj_x1": bool_attr(adj_x1), "adj_x2": bool_attr(adj_x2)},
+        )
+
+    def verify_(self) -> None:
+        types = [self.x1.type, self.x2.type, self.y.type]
+        if self.bias is not None:
+            types.append(self.bias.type)
+        verify_element_types(self, types, "operands and result")
+        s1, s2 = tensor_shape(self.x1.type), tensor_shape(self.x2.type)
+        for what, shape in (("x1", s1), ("x2", s2)):
+            if shape is not None and not shape:
+                fail(self, f"{what} must have at least one dim")
+        if s1 is None or s2 is None:
+            return
+        try:
+            shape = batch_matmul_shape(s1, s2, self.adj_x1.value.data, self.adj_x2.value.data)
+            if self.bias is not None:
+                shape = broadcast_shape(shape, tensor_shape(self.bias.type))
+        except ValueError as e:
+            fail(self, str(e))
+        verify_result_shape(self, shape, "the product shape")
+
+
+def parse_einsum(equation: str, ranks: Sequence[int | None]) -> tuple[list[str], str]:
+    """The input terms and the output term of an einsum equation, `...` kept as `.`.
+
+    Spaces are ignored; without `->` the output is the letters used once, sorted, after the
+    ellipsis dims (numpy's implicit mode). Raises ValueError naming what is wrong.
+    """
+    text = equation.replace(" ", "")
+    lhs, arrow, rhs = text.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ranks):
+        raise ValueError(f"has {len(terms)} input terms for {len(ranks)} inputs")
+    parsed: list[str] = []
+    for term, rank in zip(terms, ranks, strict=True):
+        short = term.replace("...", ".")
+        if any(not (c.isalpha() or c == ".") for c in short) or short.count(".") > 1:
+            raise ValueError(f"term '{term}' is not letters with at most one '...'")
+        letters = len(short.replace(".", ""))
+        if rank is not None and (letters > rank or ("." not in short and letters != rank)):
+            raise ValueError(f"term '{term}' does not fit an input of rank {rank}")
+        parsed.append(short)
+    if arrow:
+        out = rhs.replace("...", ".")
+        if any(not (c.isalpha() or c == ".") for c in out) or len(set(out)) != len(out):
+            raise ValueError(f"output '{rhs}' is not distinct letters with at most one '...'")
+        used = set("".join(parsed))
+        if any(c not in used for c in out):
+            raise ValueError(f"output '{rhs}' names a letter no input has")
+    else:
+        joined = "".join(t.replace(".", "") for t in parsed)
+        once = sorted(c for c in set(joined) if joined.count(c) == 1)
+        out = ("." if any("." in t for t in parsed) else "") + "".join(once)
+    return parsed, out
+
+
+def einsum_shape(
+    terms: Sequence[str], out: str, shapes: Sequence[Sequence[int]]
+) -> tuple[int, ...]:
+    """Result shape of an einsum over ranked inputs; raises ValueError on a dim clash."""
+    dims: dict[str, int] = {}
+    ellipsis: tuple[int, ...] | None = ()
+    for term, shape in zip(terms, shapes, strict=True):
+        n_ell = len(shape) - len(term.replace(".", ""))
+        expanded: list[str] = []
+        for c in term:
+            if c == ".":
+                ell = tuple(shape[len(expanded) : len(expanded) + n_ell])
+                try:
+                    ellipsis = broadcast_shape(ellipsis, ell)
+                except ValueError:
+                    raise ValueError(f"'...' dims {list(ell)} do not broadcast") from None
+                expanded.extend("." * n_ell)
+            else:
+                expanded.append(c)
+        for c, d in zip(expanded, shape, strict=True):
+            if c == "." or d < 0:
+                continue
+            known = dims.get(c, -1)
+            if known < 0 or known == 1:
+                dims[c] = d
+            elif d not in (1, known):
+                raise ValueError(f"letter '{c}' is {known} in one place and {d} in another")
+    result: list[int] = []
+    for c in out:
+        if c == ".":
+            result.extend(d if d >= 0 else -1 for d in ellipsis or ())
+        else:
+            result.append(dims.get(c, -1))
+    return tuple(result)
+
+
+@irdl_op_definition
+class EinsumOp(GEOp, NodeSyntax):
+    """GE Einsum: Einstein summation over the `N` inputs `x` as written in `equation`.
+
+    numpy.einsum semantics (ONNX Einsum): explicit (`ij,jk->ik`) or implicit output, `...`
+    for broadcast batch dims, repeated letters in one term take a diagonal. The verifier
+    parses the equation against the input ranks and checks the letters' dims.
+
+        %y = graph.einsum %a, %b equation "bij,bjk->bik" N 2
+            : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+    """
+
+    name = "graph.einsum"
+    GE_TYPE: ClassVar[str] = "Einsum"
+
+    x = var_operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    equation = prop_def(StringAttr)
+    N = prop_def(IntegerAttr[I64])
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        *,
+        equation: str,
+        result_type: Attribute | None = None,
+    ) -> None:
+        if result_type is None:
+            types = [SSAValue.get(v).type for v in inputs]
+            shapes = [tensor_shape(t) for t in types]
+            shape = None
+            if all(s is not None for s in shapes):
+                terms, out = parse_einsum(equation, [len(s) for s in shapes])  # type: ignore[arg-type]
+                shape = einsum_shape(terms, out, shapes)  # type: ignore[arg-type]
+            result_type = tensor_of(element_type(types[0]), shape)
+        super().__init__(
+            operands=[list(inputs)],
+            result_types=[result_type],
+            properties={"equation": StringAttr(equation), "N": IntegerAttr(len(inputs), i64)},
+        )
+
+    def verify_(self) -> None:
+        if self.N.value.data != len(self.x):
+            fail(self, f"N = {self.N.value.data} differs from its {len(self.x)} inputs")
+        if not self.x:
+            fail(self, "needs at least one input")
+        verify_element_types(self, [*self.x.types, self.y.type], "inputs and result")
+        shapes = [tensor_shape(t) for t in self.x.types]
+        try:
+            terms, out = parse_einsum(
+                self.equation.data, [None if s is None else len(s) for s in shapes]
+            )
+            if all(s is not None for s in shapes):
+                shape = einsum_shape(terms, out, shapes)  # type: ignore[arg-type]
+                verify_result_shape(self, shape, "the einsum shape")
+        except ValueError as e:
+            fail(self, f'equation "{self.equation.data}" {e}')
+
+
 # --------------------------------------------------------------------------------------------
 
 
-__all__ = ["MatMulOp"]
+__all__ = ["BatchMatMulV2Op", "EinsumOp", "MatMulOp", "batch_matmul_shape", "parse_einsum"]
 
-OPS = (MatMulOp,)
+OPS = (MatMulOp, BatchMatMulV2Op, EinsumOp)
 """The ops of this module, in the order the dialect lists them."""

@@ -1,16 +1,19 @@
-"""Neural-network ops: convolution, normalisation (GE nn_calculation_ops.h, nn_batch_norm_ops.h)."""
+"""Convolutions, resizing and depth/space rearrangement (GE nn_calculation_ops.h, image_ops.h,
+transformation_ops.h)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
-    BoolAttr,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
+    IntegerType,
     StringAttr,
     f32,
     i64,
@@ -36,98 +39,100 @@ from gedialects.base import (
     int_array_values,
     shapes_compatible,
     tensor_shape,
-    types_compatible,
 )
 from gedialects.graph.common import (
-    FALSE,
     AnyTensor,
     fail,
     tensor_of,
-    verify_data_format,
     verify_element_types,
     verify_rank,
     verify_result_shape,
 )
+from gedialects.graph.structure import ConstOp
 
 # --------------------------------------------------------------------------------------------
-# NN (nn_calculation_ops.h, nn_batch_norm_ops.h)
+# Layout helpers shared with the pooling and normalisation ops and the kernels
 # --------------------------------------------------------------------------------------------
 
-
-def channel_axis(data_format: str, rank: int) -> int:
-    """Axis of C: 1 for NCHW and for 2-D [N, C] tensors, the last one for NHWC."""
-    return rank - 1 if data_format == "NHWC" and rank == 4 else 1
+CONV_FORMATS = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+"""data_format values per number of spatial dims: channels first, then channels last."""
 
 
-@irdl_op_definition
-class BatchNormOp(GEOp, NodeSyntax):
-    """GE BatchNorm, inference form: `y = scale * (x - mean) / sqrt(variance + epsilon) + offset`.
+def channels_last(data_format: str) -> bool:
+    """True for NHWC-like formats (C is the last letter)."""
+    return data_format.endswith("C")
 
-    The 1-D `scale`, `offset`, `mean` and `variance` (length C) apply along the channel axis of
-    `x` (4-D in `data_format`, or 2-D [N, C]). Only inference is modelled: `is_training` must
-    be false, so GE's training-only outputs `batch_mean`, `batch_variance` and
-    `reserve_space_*` do not exist here and `y` is the single result. GE's defaults differ
-    for `data_format` ("NHWC") and `is_training` (true); ONNX BatchNormalization imports as
-    this form.
 
-        %y = graph.batch_norm %x, %scale, %offset, %mean, %var epsilon 0.001
-            : (tensor<1x3x8x8xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
-            -> tensor<1x3x8x8xf32>
+def spatial_axes(data_format: str, rank: int) -> tuple[int, ...]:
+    """The spatial axes of a rank-`rank` tensor in `data_format` (N first, then C or spatial)."""
+    return tuple(range(1, rank - 1)) if channels_last(data_format) else tuple(range(2, rank))
+
+
+def window_output_size(
+    size: int, kernel: int, stride: int, dilation: int, before: int, after: int, ceil: bool
+) -> int:
+    """Output length of a sliding window (ONNX/GE rule); 0 when the window does not fit.
+
+    With `ceil`, a last window that would start inside the end padding is dropped, as in
+    ONNX (and PyTorch).
     """
+    extent = size + before + after - dilation * (kernel - 1) - 1
+    if extent < 0:
+        return 0
+    out = (-(-extent // stride) if ceil else extent // stride) + 1
+    if ceil and (out - 1) * stride >= size + before:
+        out -= 1
+    return out
 
-    name = "graph.batch_norm"
-    GE_TYPE: ClassVar[str] = "BatchNorm"
 
-    x = operand_def(AnyTensor)
-    scale = operand_def(AnyTensor)
-    offset = operand_def(AnyTensor)
-    mean = operand_def(AnyTensor)
-    variance = operand_def(AnyTensor)
-    y = result_def(AnyTensor)
+def _ints_or_dynamic(x: Sequence[int], axis: int) -> int:
+    return x[axis] if x[axis] >= 0 else -1
 
-    epsilon = prop_def(FloatAttr.constr(f32), default_value=FloatAttr(1e-4, f32))
-    data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
-    is_training = prop_def(BoolAttr, default_value=FALSE)
 
-    traits = traits_def(Pure())
+def _verify_format(op: Operation, data_format: StringAttr, formats: Sequence[str]) -> None:
+    if data_format.data not in formats:
+        choices = " or ".join(f'"{f}"' for f in formats)
+        fail(op, f'data_format must be {choices}, got "{data_format.data}"')
 
-    def __init__(
-        self,
-        x: SSAValue | Operation,
-        scale: SSAValue | Operation,
-        offset: SSAValue | Operation,
-        mean: SSAValue | Operation,
-        variance: SSAValue | Operation,
-        *,
-        epsilon: float = 1e-4,
-        data_format: str = "NCHW",
-        result_type: Attribute | None = None,
-    ) -> None:
-        super().__init__(
-            operands=[x, scale, offset, mean, variance],
-            result_types=[SSAValue.get(x).type if result_type is None else result_type],
-            properties={
-                "epsilon": FloatAttr(epsilon, f32),
-                "data_format": StringAttr(data_format),
-            },
-        )
 
-    def verify_(self) -> None:
-        if self.is_training.value.data:
-            fail(self, "is_training = true is not supported: only inference BatchNorm is modelled")
-        verify_data_format(self, self.data_format)
-        if not self.epsilon.value.data >= 0:
-            fail(self, f"epsilon must be non-negative, got {self.epsilon.value.data}")
-        if not types_compatible(self.x.type, self.y.type):
-            fail(self, f"result type {self.y.type} differs from the type {self.x.type} of x")
-        params = (self.scale, self.offset, self.mean, self.variance)
-        verify_element_types(self, [p.type for p in params], "scale, offset, mean and variance")
-        shape = verify_rank(self, "x", self.x.type, 4, 2)
-        channels = -1 if shape is None else shape[channel_axis(self.data_format.data, len(shape))]
-        for param, what in zip(params, ("scale", "offset", "mean", "variance"), strict=True):
-            pshape = verify_rank(self, what, param.type, 1)
-            if pshape is not None and not shapes_compatible(pshape, (channels,)):
-                fail(self, f"{what} has length {pshape[0]}, expected C = {channels}")
+# --------------------------------------------------------------------------------------------
+# Convolution (nn_calculation_ops.h)
+# --------------------------------------------------------------------------------------------
+
+
+def conv_output_shape(
+    x: Sequence[int],
+    filter: Sequence[int],
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    data_format: str,
+) -> tuple[int, ...]:
+    """Result shape of a convolution in `data_format` order, -1 where an input dim is unknown.
+
+    Spatial dim i: `(in + pads[2i] + pads[2i+1] - dilation * (k - 1) - 1) // stride + 1`, 0 when
+    the dilated kernel is larger than the padded input (the verifier rejects that).
+    """
+    rank = len(x)
+    last = channels_last(data_format)
+    c, o = (rank - 1, rank - 1) if last else (1, 0)
+    taps = range(0, rank - 2) if last else range(2, rank)
+    out = [_ints_or_dynamic(x, 0)] + [0] * (rank - 1)
+    out[c] = _ints_or_dynamic(filter, o)
+    for i, (axis, k) in enumerate(zip(spatial_axes(data_format, rank), taps, strict=True)):
+        if x[axis] < 0 or filter[k] < 0:
+            out[axis] = -1
+        else:
+            out[axis] = window_output_size(
+                x[axis],
+                filter[k],
+                strides[axis],
+                dilations[axis],
+                pads[2 * i],
+                pads[2 * i + 1],
+                False,
+            )
+    return tuple(out)
 
 
 def conv2d_output_shape(
@@ -138,52 +143,19 @@ def conv2d_output_shape(
     dilations: Sequence[int],
     data_format: str,
 ) -> tuple[int, ...]:
-    """Result shape of Conv2D in `data_format` order, -1 where an input dim is unknown.
-
-    Spatial dims: `(in + pad_before + pad_after - dilation * (k - 1) - 1) // stride + 1`, or 0
-    when the dilated kernel is larger than the padded input (the verifier rejects that).
-    """
-    n, c, h, w = (0, 3, 1, 2) if data_format == "NHWC" else (0, 1, 2, 3)
-    o, kh, kw = (3, 0, 1) if data_format == "NHWC" else (0, 2, 3)
-    out = [x[n] if x[n] >= 0 else -1, 0, 0, 0]
-    out[c] = filter[o] if filter[o] >= 0 else -1
-    for axis, k, (before, after) in ((h, kh, pads[0:2]), (w, kw, pads[2:4])):
-        if x[axis] < 0 or filter[k] < 0:
-            out[axis] = -1
-        else:
-            extent = x[axis] + before + after - dilations[axis] * (filter[k] - 1)
-            out[axis] = max(extent - 1, -1) // strides[axis] + 1
-    return tuple(out)
+    """`conv_output_shape` for 4-D tensors (kept for callers that name the 2-D case)."""
+    return conv_output_shape(x, filter, strides, pads, dilations, data_format)
 
 
-@irdl_op_definition
-class Conv2DOp(GEOp, NodeSyntax):
-    """GE Conv2D: 2-D convolution with groups, strides, dilations and explicit padding.
+class ConvOpBase(GEOp, NodeSyntax):
+    """Shared definition of GE's Conv2D and Conv3D (see `Conv2DOp`)."""
 
-    `strides` and `dilations` have 4 entries in `data_format` order (the N and C entries must
-    be 1, as in GE); `pads` is [top, bottom, left, right]. For NCHW the filter is OIHW, for
-    NHWC it is HWIO (GE's and TensorFlow's HWCN); I = C_in / groups and O = C_out. The optional
-    `bias` is 1-D of length C_out. GE's default `data_format` is NHWC and `pads` is required;
-    here NCHW (ONNX's layout) and zero pads are the defaults. GE's quantization inputs
-    (`offset_w`, `offset_x`) are not modelled.
-
-        %y = graph.conv2d %x, %w, %b strides [1, 1, 2, 2] pads [1, 1, 1, 1]
-            : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x4x4xf32>
-    """
-
-    name = "graph.conv2d"
-    GE_TYPE: ClassVar[str] = "Conv2D"
+    SPATIAL: ClassVar[int]
 
     x = operand_def(AnyTensor)
     filter = operand_def(AnyTensor)
     bias = opt_operand_def(AnyTensor)
     y = result_def(AnyTensor)
-
-    strides = prop_def(DenseArrayBase.constr(i64))
-    pads = prop_def(DenseArrayBase.constr(i64), default_value=int_array((0, 0, 0, 0)))
-    dilations = prop_def(DenseArrayBase.constr(i64), default_value=int_array((1, 1, 1, 1)))
-    groups = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-    data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
 
     traits = traits_def(Pure())
 
@@ -194,18 +166,22 @@ class Conv2DOp(GEOp, NodeSyntax):
         bias: SSAValue | Operation | None = None,
         *,
         strides: Sequence[int],
-        pads: Sequence[int] = (0, 0, 0, 0),
-        dilations: Sequence[int] = (1, 1, 1, 1),
+        pads: Sequence[int] | None = None,
+        dilations: Sequence[int] | None = None,
         groups: int = 1,
-        data_format: str = "NCHW",
+        data_format: str | None = None,
         result_type: Attribute | None = None,
     ) -> None:
+        rank = self.SPATIAL + 2
+        pads = (0,) * (2 * self.SPATIAL) if pads is None else tuple(pads)
+        dilations = (1,) * rank if dilations is None else tuple(dilations)
+        data_format = CONV_FORMATS[self.SPATIAL][0] if data_format is None else data_format
         if result_type is None:
             tx, tf = SSAValue.get(x).type, SSAValue.get(filter).type
             sx, sf = tensor_shape(tx), tensor_shape(tf)
             shape = None
-            if sx is not None and sf is not None:
-                shape = conv2d_output_shape(sx, sf, strides, pads, dilations, data_format)
+            if sx is not None and sf is not None and len(sx) == len(sf) == rank:
+                shape = conv_output_shape(sx, sf, strides, pads, dilations, data_format)
             result_type = tensor_of(element_type(tx), shape)
         super().__init__(
             operands=[x, filter, [] if bias is None else [bias]],
@@ -220,34 +196,40 @@ class Conv2DOp(GEOp, NodeSyntax):
         )
 
     def verify_(self) -> None:
-        verify_data_format(self, self.data_format)
-        nhwc = self.data_format.data == "NHWC"
-        strides = int_array_values(self.strides)
-        pads = int_array_values(self.pads)
-        dilations = int_array_values(self.dilations)
-        for what, values in (("strides", strides), ("pads", pads), ("dilations", dilations)):
-            if len(values) != 4:
-                fail(self, f"{what} must have 4 values, got {list(values)}")
+        rank = self.SPATIAL + 2
+        data_format: StringAttr = self.data_format  # type: ignore[assignment]
+        _verify_format(self, data_format, CONV_FORMATS[self.SPATIAL])
+        last = channels_last(data_format.data)
+        strides = int_array_values(self.strides)  # type: ignore[arg-type]
+        pads = int_array_values(self.pads)  # type: ignore[arg-type]
+        dilations = int_array_values(self.dilations)  # type: ignore[arg-type]
+        for what, values, count in (
+            ("strides", strides, rank),
+            ("pads", pads, 2 * self.SPATIAL),
+            ("dilations", dilations, rank),
+        ):
+            if len(values) != count:
+                fail(self, f"{what} must have {count} values, got {list(values)}")
         for what, values in (("strides", strides), ("dilations", dilations)):
             if any(v < 1 for v in values):
                 fail(self, f"{what} must be positive, got {list(values)}")
-            if values[0] != 1 or values[3 if nhwc else 1] != 1:
+            if values[0] != 1 or values[rank - 1 if last else 1] != 1:
                 fail(self, f"{what} must be 1 in the N and C dims, got {list(values)}")
         if any(p < 0 for p in pads):
             fail(self, f"pads must be non-negative, got {list(pads)}")
-        groups = self.groups.value.data
+        groups = self.groups.value.data  # type: ignore[attr-defined]
         if groups < 1:
             fail(self, f"groups must be positive, got {groups}")
         types = [self.x.type, self.filter.type, self.y.type]
         if self.bias is not None:
             types.append(self.bias.type)
         verify_element_types(self, types, "operands and result")
-        x = verify_rank(self, "x", self.x.type, 4)
-        filt = verify_rank(self, "filter", self.filter.type, 4)
-        verify_rank(self, "the result", self.y.type, 4)
-        c_in = -1 if x is None else x[3 if nhwc else 1]
-        c_out = -1 if filt is None else filt[3 if nhwc else 0]
-        f_in = -1 if filt is None else filt[2 if nhwc else 1]
+        x = verify_rank(self, "x", self.x.type, rank)
+        filt = verify_rank(self, "filter", self.filter.type, rank)
+        verify_rank(self, "the result", self.y.type, rank)
+        c_in = -1 if x is None else x[rank - 1 if last else 1]
+        c_out = -1 if filt is None else filt[rank - 1 if last else 0]
+        f_in = -1 if filt is None else filt[rank - 2 if last else 1]
         if c_in >= 0 and c_in % groups:
             fail(self, f"groups = {groups} does not divide the {c_in} input channels")
         if c_out >= 0 and c_out % groups:
@@ -260,24 +242,785 @@ class Conv2DOp(GEOp, NodeSyntax):
             if bias is not None and not shapes_compatible(bias, (c_out,)):
                 fail(self, f"bias has length {bias[0]}, expected C_out = {c_out}")
         if x is not None and filt is not None:
-            shape = conv2d_output_shape(x, filt, strides, pads, dilations, self.data_format.data)
-            hw = (1, 2) if nhwc else (2, 3)
-            if 0 in (shape[hw[0]], shape[hw[1]]):
-                kh, kw = (filt[0], filt[1]) if nhwc else (filt[2], filt[3])
-                kernel = (dilations[hw[0]] * (kh - 1) + 1, dilations[hw[1]] * (kw - 1) + 1)
-                padded = (x[hw[0]] + pads[0] + pads[1], x[hw[1]] + pads[2] + pads[3])
+            shape = conv_output_shape(x, filt, strides, pads, dilations, data_format.data)
+            axes = spatial_axes(data_format.data, rank)
+            if any(shape[a] == 0 for a in axes):
+                taps = filt[: rank - 2] if last else filt[2:]
+                kernel = [dilations[a] * (k - 1) + 1 for a, k in zip(axes, taps, strict=True)]
+                padded = [x[a] + pads[2 * i] + pads[2 * i + 1] for i, a in enumerate(axes)]
                 fail(
                     self,
-                    f"dilated {kernel[0]}x{kernel[1]} kernel exceeds the padded "
-                    f"{padded[0]}x{padded[1]} input",
+                    f"dilated {'x'.join(map(str, kernel))} kernel exceeds the padded "
+                    f"{'x'.join(map(str, padded))} input",
                 )
             verify_result_shape(self, shape, "the computed shape")
+
+
+@irdl_op_definition
+class Conv2DOp(ConvOpBase):
+    """GE Conv2D: 2-D convolution with groups, strides, dilations and explicit padding.
+
+    `strides` and `dilations` have 4 entries in `data_format` order (the N and C entries must
+    be 1, as in GE); `pads` is [top, bottom, left, right]. For NCHW the filter is OIHW, for
+    NHWC it is HWIO (GE's and TensorFlow's HWCN); I = C_in / groups and O = C_out. The optional
+    `bias` is 1-D of length C_out. GE's default `data_format` is NHWC and `pads` is required;
+    here NCHW (ONNX's layout) and zero pads are the defaults. GE's quantization inputs
+    (`offset_w`, `offset_x`) are not modelled. ONNX 1-D Conv imports as this op over an H = 1
+    axis between two reshapes.
+
+        %y = graph.conv2d %x, %w, %b strides [1, 1, 2, 2] pads [1, 1, 1, 1]
+            : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x4x4xf32>
+    """
+
+    name = "graph.conv2d"
+    GE_TYPE: ClassVar[str] = "Conv2D"
+    SPATIAL: ClassVar[int] = 2
+
+    strides = prop_def(DenseArrayBase.constr(i64))
+    pads = prop_def(DenseArrayBase.constr(i64), default_value=int_array((0, 0, 0, 0)))
+    dilations = prop_def(DenseArrayBase.constr(i64), default_value=int_array((1, 1, 1, 1)))
+    groups = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+    data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
+
+
+@irdl_op_definition
+class Conv3DOp(ConvOpBase):
+    """GE Conv3D: 3-D convolution, the 5-D form of `graph.conv2d`.
+
+    `strides` and `dilations` have 5 entries in `data_format` order (N and C entries 1), `pads`
+    is [front, back, top, bottom, left, right]. NCDHW takes an OIDHW filter, NDHWC a DHWIO one.
+    GE's default `data_format` is NDHWC and `pads` is required; here NCDHW and zero pads.
+
+        %y = graph.conv3d %x, %w strides [1, 1, 1, 2, 2] pads [1, 1, 1, 1, 1, 1]
+            : (tensor<1x2x4x8x8xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x4x4x4x4xf32>
+    """
+
+    name = "graph.conv3d"
+    GE_TYPE: ClassVar[str] = "Conv3D"
+    SPATIAL: ClassVar[int] = 3
+
+    strides = prop_def(DenseArrayBase.constr(i64))
+    pads = prop_def(DenseArrayBase.constr(i64), default_value=int_array((0,) * 6))
+    dilations = prop_def(DenseArrayBase.constr(i64), default_value=int_array((1,) * 5))
+    groups = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+    data_format = prop_def(StringAttr, default_value=StringAttr("NCDHW"))
+
+
+def conv_transpose_output_shape(
+    x: Sequence[int],
+    filter: Sequence[int],
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    output_padding: Sequence[int],
+    groups: int,
+    data_format: str,
+) -> tuple[int, ...]:
+    """Result shape of a transposed convolution; spatial dim i is
+    `(in - 1) * stride + dilation * (k - 1) + 1 - pads[2i] - pads[2i+1] + output_padding`."""
+    rank = len(x)
+    last = channels_last(data_format)
+    c, o = (rank - 1, rank - 2) if last else (1, 1)
+    taps = range(0, rank - 2) if last else range(2, rank)
+    out = [_ints_or_dynamic(x, 0)] + [0] * (rank - 1)
+    out[c] = filter[o] * groups if filter[o] >= 0 else -1
+    for i, (axis, k) in enumerate(zip(spatial_axes(data_format, rank), taps, strict=True)):
+        if x[axis] < 0 or filter[k] < 0:
+            out[axis] = -1
+        else:
+            full = (x[axis] - 1) * strides[axis] + dilations[axis] * (filter[k] - 1) + 1
+            out[axis] = full - pads[2 * i] - pads[2 * i + 1] + output_padding[axis]
+    return tuple(out)
+
+
+class ConvTransposeOpBase(GEOp, NodeSyntax):
+    """Shared definition of GE's Conv2DTranspose and Conv3DTranspose (see `Conv2DTransposeOp`)."""
+
+    SPATIAL: ClassVar[int]
+
+    input_size = operand_def(AnyTensor)
+    x = operand_def(AnyTensor)
+    filter = operand_def(AnyTensor)
+    bias = opt_operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        input_size: SSAValue | Operation,
+        x: SSAValue | Operation,
+        filter: SSAValue | Operation,
+        bias: SSAValue | Operation | None = None,
+        *,
+        strides: Sequence[int],
+        pads: Sequence[int] | None = None,
+        dilations: Sequence[int] | None = None,
+        groups: int = 1,
+        data_format: str | None = None,
+        output_padding: Sequence[int] | None = None,
+        result_type: Attribute | None = None,
+    ) -> None:
+        """The result shape is the value of `input_size` when it is a `graph.const`."""
+        rank = self.SPATIAL + 2
+        pads = (0,) * (2 * self.SPATIAL) if pads is None else tuple(pads)
+        dilations = (1,) * rank if dilations is None else tuple(dilations)
+        output_padding = (0,) * rank if output_padding is None else tuple(output_padding)
+        data_format = CONV_FORMATS[self.SPATIAL][0] if data_format is None else data_format
+        if result_type is None:
+            tx, tf = SSAValue.get(x).type, SSAValue.get(filter).type
+            sx, sf = tensor_shape(tx), tensor_shape(tf)
+            shape: Sequence[int] | None = None
+            size = SSAValue.get(input_size)
+            if isinstance(size.owner, ConstOp):
+                shape = dense_ints(size.owner.value)
+            elif sx is not None and sf is not None and len(sx) == len(sf) == rank:
+                shape = conv_transpose_output_shape(
+                    sx, sf, strides, pads, dilations, output_padding, groups, data_format
+                )
+            result_type = tensor_of(element_type(tx), shape)
+        super().__init__(
+            operands=[input_size, x, filter, [] if bias is None else [bias]],
+            result_types=[result_type],
+            properties={
+                "strides": int_array(strides),
+                "pads": int_array(pads),
+                "dilations": int_array(dilations),
+                "groups": IntegerAttr(groups, i64),
+                "data_format": StringAttr(data_format),
+                "output_padding": int_array(output_padding),
+            },
+        )
+
+    def verify_(self) -> None:
+        rank = self.SPATIAL + 2
+        data_format: StringAttr = self.data_format  # type: ignore[assignment]
+        _verify_format(self, data_format, CONV_FORMATS[self.SPATIAL])
+        last = channels_last(data_format.data)
+        strides = int_array_values(self.strides)  # type: ignore[arg-type]
+        pads = int_array_values(self.pads)  # type: ignore[arg-type]
+        dilations = int_array_values(self.dilations)  # type: ignore[arg-type]
+        output_padding = int_array_values(self.output_padding)  # type: ignore[arg-type]
+        for what, values, count in (
+            ("strides", strides, rank),
+            ("pads", pads, 2 * self.SPATIAL),
+            ("dilations", dilations, rank),
+            ("output_padding", output_padding, rank),
+        ):
+            if len(values) != count:
+                fail(self, f"{what} must have {count} values, got {list(values)}")
+        for what, values in (("strides", strides), ("dilations", dilations)):
+            if any(v < 1 for v in values):
+                fail(self, f"{what} must be positive, got {list(values)}")
+        for what, values in (("pads", pads), ("output_padding", output_padding)):
+            if any(p < 0 for p in values):
+                fail(self, f"{what} must be non-negative, got {list(values)}")
+        groups = self.groups.value.data  # type: ignore[attr-defined]
+        if groups < 1:
+            fail(self, f"groups must be positive, got {groups}")
+        size_type = self.input_size.type
+        size = verify_rank(self, "input_size", size_type, 1)
+        if not isinstance(element_type(size_type), IntegerType) or (
+            size is not None and size[0] >= 0 and size[0] != rank
+        ):
+            fail(self, f"input_size must be a {rank}-element integer tensor, got {size_type}")
+        types = [self.x.type, self.filter.type, self.y.type]
+        if self.bias is not None:
+            types.append(self.bias.type)
+        verify_element_types(self, types, "x, filter, bias and result")
+        x = verify_rank(self, "x", self.x.type, rank)
+        filt = verify_rank(self, "filter", self.filter.type, rank)
+        verify_rank(self, "the result", self.y.type, rank)
+        c_in = -1 if x is None else x[rank - 1 if last else 1]
+        f_in = -1 if filt is None else filt[rank - 1 if last else 0]
+        if c_in >= 0 and c_in % groups:
+            fail(self, f"groups = {groups} does not divide the {c_in} input channels")
+        if c_in >= 0 and f_in >= 0 and f_in != c_in:
+            fail(self, f"filter has {f_in} input channels, expected C_in = {c_in}")
+        c_out = (
+            -1
+            if filt is None or filt[rank - 2 if last else 1] < 0
+            else filt[rank - 2 if last else 1] * groups
+        )
+        if self.bias is not None:
+            bias = verify_rank(self, "bias", self.bias.type, 1)
+            if bias is not None and not shapes_compatible(bias, (c_out,)):
+                fail(self, f"bias has length {bias[0]}, expected C_out = {c_out}")
+        if isinstance(self.input_size.owner, ConstOp):
+            verify_result_shape(self, dense_ints(self.input_size.owner.value), "input_size")
+        if x is not None and filt is not None:
+            shape = conv_transpose_output_shape(
+                x, filt, strides, pads, dilations, output_padding, groups, data_format.data
+            )
+            if any(d == 0 or d < -1 for d in shape):
+                fail(self, f"pads leave no output: computed shape {list(shape)}")
+            verify_result_shape(self, shape, "the computed shape")
+
+
+def dense_ints(value: DenseIntOrFPElementsAttr) -> tuple[int, ...]:
+    """The integers of a dense constant (a splat is repeated to the element count)."""
+    values = tuple(int(v) for v in value.get_values())
+    count = 1
+    for d in value.get_shape() or ():
+        count *= d
+    return values * count if len(values) == 1 and count != 1 else values
+
+
+@irdl_op_definition
+class Conv2DTransposeOp(ConvTransposeOpBase):
+    """GE Conv2DTranspose: the gradient of Conv2D with respect to its input (deconvolution).
+
+    `input_size` is the 1-D integer shape of the result (GE passes the forward input shape).
+    Each input pixel scatters `filter` (NCHW: [C_in, C_out / groups, kh, kw], ONNX's layout;
+    NHWC: [kh, kw, C_out / groups, C_in], TensorFlow's) into the full output of extent
+    `(in - 1) * stride + dilation * (k - 1) + 1`, from which `pads` [top, bottom, left, right]
+    crop and `output_padding` (4 entries, data_format order) adds zero rows at the end.
+    GE's default data_format is NHWC; here NCHW. ONNX ConvTranspose imports as this op
+    (1-D through an H = 1 axis).
+
+        %s = graph.const dense<[1, 2, 8, 8]> : tensor<4xi64>
+        %y = graph.conv2d_transpose %s, %x, %w strides [1, 1, 2, 2] pads [0, 1, 0, 1]
+            : (tensor<4xi64>, tensor<1x3x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+    """
+
+    name = "graph.conv2d_transpose"
+    GE_TYPE: ClassVar[str] = "Conv2DTranspose"
+    SPATIAL: ClassVar[int] = 2
+
+    strides = prop_def(DenseArrayBase.constr(i64))
+    pads = prop_def(DenseArrayBase.constr(i64), default_value=int_array((0, 0, 0, 0)))
+    dilations = prop_def(DenseArrayBase.constr(i64), default_value=int_array((1, 1, 1, 1)))
+    groups = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+    data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
+    output_padding = prop_def(DenseArrayBase.constr(i64), default_value=int_array((0,) * 4))
+
+
+@irdl_op_definition
+class Conv3DTransposeOp(ConvTransposeOpBase):
+    """GE Conv3DTranspose: the 5-D form of `graph.conv2d_transpose` (NCDHW or NDHWC).
+
+    %s = graph.const dense<[1, 2, 5, 5, 5]> : tensor<5xi64>
+    %y = graph.conv3d_transpose %s, %x, %w strides [1, 1, 1, 1, 1]
+        : (tensor<5xi64>, tensor<1x1x3x3x3xf32>, tensor<1x2x3x3x3xf32>) -> tensor<1x2x5x5x5xf32>
+    """
+
+    name = "graph.conv3d_transpose"
+    GE_TYPE: ClassVar[str] = "Conv3DTranspose"
+    SPATIAL: ClassVar[int] = 3
+
+    strides = prop_def(DenseArrayBase.constr(i64))
+    pads = prop_def(DenseArrayBase.constr(i64), default_value=int_array((0,) * 6))
+    dilations = prop_def(DenseArrayBase.constr(i64), default_value=int_array((1,) * 5))
+    groups = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+    data_format = prop_def(StringAttr, default_value=StringAttr("NCDHW"))
+    output_padding = prop_def(DenseArrayBase.constr(i64), default_value=int_array((0,) * 5))
+
+
+# --------------------------------------------------------------------------------------------
+# Resizing (image_ops.h)
+# --------------------------------------------------------------------------------------------
+
+RESIZE_MODES = ("nearest", "linear", "cubic")
+COORDINATE_MODES = (
+    "half_pixel",
+    "half_pixel_symmetric",
+    "pytorch_half_pixel",
+    "align_corners",
+    "asymmetric",
+    "tf_crop_and_resize",
+)
+NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+EMPTY_F32 = DenseArrayBase.from_list(f32, ())
+
+
+def resize_output_shape(
+    x: Sequence[int], sizes: Sequence[int], scales: Sequence[float]
+) -> tuple[int, ...]:
+    """`sizes` when given, else `floor(in * scale)` per dim (-1 where `in` is unknown)."""
+    if sizes:
+        return tuple(sizes)
+    return tuple(-1 if d < 0 else int(d * s) for d, s in zip(x, scales, strict=True))
+
+
+def _verify_resize_modes(op: ResizeDOp | ResizeOp) -> None:
+    for what, value, choices in (
+        ("mode", op.mode.data, RESIZE_MODES),
+        (
+            "coordinate_transformation_mode",
+            op.coordinate_transformation_mode.data,
+            COORDINATE_MODES,
+        ),
+        ("nearest_mode", op.nearest_mode.data, NEAREST_MODES),
+    ):
+        if value not in choices:
+            fail(op, f'{what} "{value}" is not one of {", ".join(choices)}')
+    if op.antialias.value.data and op.mode.data == "nearest":
+        fail(op, "antialias applies to linear and cubic modes only")
+
+
+@irdl_op_definition
+class ResizeDOp(GEOp, NodeSyntax):
+    """GE ResizeD: resizes `x` by nearest, (multi)linear or cubic interpolation, ONNX semantics.
+
+    `sizes` (the result shape) and `scales` (output/input per dim) have one entry per dim of `x`
+    (GE's 4-D NCHW form generalised to any rank); when `scales` is given the coordinate mapping
+    uses it, as ONNX does, and an empty `sizes` means `floor(in * scale)`. `roi`
+    ([starts..., ends...], normalised) is read for `tf_crop_and_resize` only. Deviations from
+    GE: `roi` is f32 (GE lists ints), `antialias` (ONNX opset 18) is added, and `data_format`
+    is implied by `sizes`. ONNX Resize/Upsample import as this op once their scales/sizes are
+    constants.
+
+        %y = graph.resize_d %x sizes [1, 1, 4, 4] scales [1.0, 1.0, 2.0, 2.0] mode "linear"
+            : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+    """
+
+    name = "graph.resize_d"
+    GE_TYPE: ClassVar[str] = "ResizeD"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    sizes = prop_def(DenseArrayBase.constr(i64), default_value=int_array(()))
+    scales = prop_def(DenseArrayBase.constr(f32), default_value=EMPTY_F32)
+    roi = prop_def(DenseArrayBase.constr(f32), default_value=EMPTY_F32)
+    coordinate_transformation_mode = prop_def(StringAttr, default_value=StringAttr("half_pixel"))
+    cubic_coeff_a = prop_def(FloatAttr.constr(f32), default_value=FloatAttr(-0.75, f32))
+    exclude_outside = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+    extrapolation_value = prop_def(FloatAttr.constr(f32), default_value=FloatAttr(0.0, f32))
+    mode = prop_def(StringAttr, default_value=StringAttr("nearest"))
+    nearest_mode = prop_def(StringAttr, default_value=StringAttr("round_prefer_floor"))
+    antialias = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        sizes: Sequence[int] = (),
+        scales: Sequence[float] = (),
+        roi: Sequence[float] = (),
+        mode: str = "nearest",
+        coordinate_transformation_mode: str = "half_pixel",
+        nearest_mode: str = "round_prefer_floor",
+        cubic_coeff_a: float = -0.75,
+        exclude_outside: int = 0,
+        extrapolation_value: float = 0.0,
+        antialias: int = 0,
+        result_type: Attribute | None = None,
+    ) -> None:
+        if result_type is None:
+            tx = SSAValue.get(x).type
+            sx = tensor_shape(tx)
+            shape = None
+            if sizes:
+                shape = tuple(sizes)
+            elif sx is not None and len(sx) == len(scales):
+                shape = resize_output_shape(sx, sizes, scales)
+            result_type = tensor_of(element_type(tx), shape)
+        super().__init__(
+            operands=[x],
+            result_types=[result_type],
+            properties={
+                "sizes": int_array(sizes),
+                "scales": DenseArrayBase.from_list(f32, tuple(float(s) for s in scales)),
+                "roi": DenseArrayBase.from_list(f32, tuple(float(r) for r in roi)),
+                "coordinate_transformation_mode": StringAttr(coordinate_transformation_mode),
+                "cubic_coeff_a": FloatAttr(cubic_coeff_a, f32),
+                "exclude_outside": IntegerAttr(exclude_outside, i64),
+                "extrapolation_value": FloatAttr(extrapolation_value, f32),
+                "mode": StringAttr(mode),
+                "nearest_mode": StringAttr(nearest_mode),
+                "antialias": IntegerAttr(antialias, i64),
+            },
+        )
+
+    def verify_(self) -> None:
+        _verify_resize_modes(self)
+        verify_element_types(self, (self.x.type, self.y.type), "x and result")
+        sizes = int_array_values(self.sizes)
+        scales = [float(s) for s in self.scales.get_values()]
+        roi = [float(r) for r in self.roi.get_values()]
+        if not sizes and not scales:
+            fail(self, "needs sizes or scales")
+        if any(s < 0 for s in sizes):
+            fail(self, f"sizes must be non-negative, got {list(sizes)}")
+        if any(not s > 0 for s in scales):
+            fail(self, f"scales must be positive, got {scales}")
+        x = tensor_shape(self.x.type)
+        rank = len(sizes or scales)
+        if sizes and scales and len(sizes) != len(scales):
+            fail(self, f"has {len(sizes)} sizes but {len(scales)} scales")
+        if x is not None and len(x) != rank:
+            fail(self, f"has {rank} sizes/scales for the {len(x)} dims of x")
+        if roi and len(roi) != 2 * rank:
+            fail(self, f"roi must have {2 * rank} values, got {len(roi)}")
+        if x is not None:
+            verify_result_shape(self, resize_output_shape(x, sizes, scales), "the resized shape")
+
+
+def resize_plan(
+    shape: Sequence[int],
+    roi: Sequence[float],
+    scales: Sequence[float],
+    sizes: Sequence[int],
+    axes: Sequence[int],
+    policy: str,
+) -> tuple[list[int], list[float], list[float]]:
+    """ONNX Resize inputs over `axes` -> `sizes`, `scales` and `roi` over every dim (ResizeD's
+    properties); `shape` must be static where sizes or the aspect policy need it.
+
+    Output dims are `floor(in * scale)` for scales; for sizes, `keep_aspect_ratio_policy`
+    "not_larger"/"not_smaller" scales every resized axis by the min/max ratio and rounds half
+    up. Raises ValueError when the inputs do not fit.
+    """
+    rank = len(shape)
+    axes = [a % rank for a in axes] if axes else list(range(rank))
+    if (len(scales) > 0) == (len(sizes) > 0):
+        raise ValueError("needs exactly one of scales and sizes")
+    given = scales if scales else sizes
+    if len(given) != len(axes):
+        raise ValueError(f"has {len(given)} scales/sizes for {len(axes)} axes")
+    full_roi: list[float] = []
+    if roi:
+        if len(roi) != 2 * len(axes):
+            raise ValueError(f"roi has {len(roi)} values for {len(axes)} axes")
+        full_roi = [0.0] * rank + [1.0] * rank
+        for i, a in enumerate(axes):
+            full_roi[a], full_roi[rank + a] = float(roi[i]), float(roi[len(axes) + i])
+    if scales:
+        full_scales = [1.0] * rank
+        for a, s in zip(axes, scales, strict=True):
+            full_scales[a] = float(s)
+        full_sizes = [-1 if d < 0 else int(d * s) for d, s in zip(shape, full_scales, strict=True)]
+        return full_sizes, full_scales, full_roi
+    full_sizes = [d if d >= 0 else -1 for d in shape]
+    for a, s in zip(axes, sizes, strict=True):
+        full_sizes[a] = int(s)
+    if policy == "stretch":
+        return full_sizes, [], full_roi
+    if policy not in ("not_larger", "not_smaller"):
+        raise ValueError(f'keep_aspect_ratio_policy "{policy}" is unknown')
+    if any(shape[a] <= 0 for a in axes):
+        raise ValueError(f"keep_aspect_ratio_policy {policy} needs static resized dims")
+    ratios = [full_sizes[a] / shape[a] for a in axes]
+    scale = min(ratios) if policy == "not_larger" else max(ratios)
+    full_scales = [scale if i in axes else 1.0 for i in range(rank)]
+    full_sizes = [int(scale * shape[i] + 0.5) if i in axes else full_sizes[i] for i in range(rank)]
+    return full_sizes, full_scales, full_roi
+
+
+def _dense_floats(value: SSAValue) -> list[float] | None:
+    """The values of a `graph.const` (a splat repeated), None for any other producer."""
+    owner = value.owner
+    if not isinstance(owner, ConstOp):
+        return None
+    values = [float(v) for v in owner.value.get_values()]
+    count = 1
+    for d in owner.value.get_shape() or ():
+        count *= d
+    return values * count if len(values) == 1 and count != 1 else values
+
+
+@irdl_op_definition
+class ResizeOp(GEOp, NodeSyntax):
+    """GE Resize: ONNX Resize with `roi`, `scales` and `sizes` as run-time inputs.
+
+    The form for scales/sizes that are not constants (`graph.resize_d` is the static form);
+    an absent input is an empty tensor. `scales`/`sizes` (and `roi`) cover the dims listed in
+    `axes` (all when empty); the interpolation properties are those of `graph.resize_d`.
+    Deviations from GE: ONNX opset 18's `antialias`, `axes` and `keep_aspect_ratio_policy`
+    are added. The result dims are known only when scales/sizes are constants.
+
+        %y = graph.resize %x, %roi, %scales, %sizes mode "linear"
+            : (tensor<1x1x2x2xf32>, tensor<0xf32>, tensor<4xf32>, tensor<0xi64>)
+            -> tensor<?x?x?x?xf32>
+    """
+
+    name = "graph.resize"
+    GE_TYPE: ClassVar[str] = "Resize"
+
+    x = operand_def(AnyTensor)
+    roi = operand_def(AnyTensor)
+    scales = operand_def(AnyTensor)
+    sizes = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    coordinate_transformation_mode = prop_def(StringAttr, default_value=StringAttr("half_pixel"))
+    cubic_coeff_a = prop_def(FloatAttr.constr(f32), default_value=FloatAttr(-0.75, f32))
+    exclude_outside = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+    extrapolation_value = prop_def(FloatAttr.constr(f32), default_value=FloatAttr(0.0, f32))
+    mode = prop_def(StringAttr, default_value=StringAttr("nearest"))
+    nearest_mode = prop_def(StringAttr, default_value=StringAttr("round_prefer_floor"))
+    antialias = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+    axes = prop_def(DenseArrayBase.constr(i64), default_value=int_array(()))
+    keep_aspect_ratio_policy = prop_def(StringAttr, default_value=StringAttr("stretch"))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        roi: SSAValue | Operation,
+        scales: SSAValue | Operation,
+        sizes: SSAValue | Operation,
+        *,
+        mode: str = "nearest",
+        coordinate_transformation_mode: str = "half_pixel",
+        nearest_mode: str = "round_prefer_floor",
+        cubic_coeff_a: float = -0.75,
+        exclude_outside: int = 0,
+        extrapolation_value: float = 0.0,
+        antialias: int = 0,
+        axes: Sequence[int] = (),
+        keep_aspect_ratio_policy: str = "stretch",
+        result_type: Attribute | None = None,
+    ) -> None:
+        if result_type is None:
+            tx = SSAValue.get(x).type
+            sx = tensor_shape(tx)
+            shape = None if sx is None else (-1,) * len(sx)
+            known = [_dense_floats(SSAValue.get(v)) for v in (roi, scales, sizes)]
+            if sx is not None and all(k is not None for k in known):
+                with contextlib.suppress(ValueError):  # the verifier names the problem
+                    shape = tuple(
+                        resize_plan(
+                            sx,
+                            known[0] or (),
+                            known[1] or (),
+                            [int(v) for v in known[2] or ()],
+                            axes,
+                            keep_aspect_ratio_policy,
+                        )[0]
+                    )
+            result_type = tensor_of(element_type(tx), shape)
+        super().__init__(
+            operands=[x, roi, scales, sizes],
+            result_types=[result_type],
+            properties={
+                "coordinate_transformation_mode": StringAttr(coordinate_transformation_mode),
+                "cubic_coeff_a": FloatAttr(cubic_coeff_a, f32),
+                "exclude_outside": IntegerAttr(exclude_outside, i64),
+                "extrapolation_value": FloatAttr(extrapolation_value, f32),
+                "mode": StringAttr(mode),
+                "nearest_mode": StringAttr(nearest_mode),
+                "antialias": IntegerAttr(antialias, i64),
+                "axes": int_array(axes),
+                "keep_aspect_ratio_policy": StringAttr(keep_aspect_ratio_policy),
+            },
+        )
+
+    def verify_(self) -> None:
+        _verify_resize_modes(self)
+        policy = self.keep_aspect_ratio_policy.data
+        if policy not in ("stretch", "not_larger", "not_smaller"):
+            fail(
+                self,
+                f'keep_aspect_ratio_policy "{policy}" is not one of stretch, not_larger, '
+                "not_smaller",
+            )
+        verify_element_types(self, (self.x.type, self.y.type), "x and result")
+        for what, value, integer in (
+            ("roi", self.roi, False),
+            ("scales", self.scales, False),
+            ("sizes", self.sizes, True),
+        ):
+            verify_rank(self, what, value.type, 1)
+            if isinstance(element_type(value.type), IntegerType) != integer:
+                kind = "an integer" if integer else "a float"
+                fail(self, f"{what} must be {kind} tensor, got {value.type}")
+        x, y = tensor_shape(self.x.type), tensor_shape(self.y.type)
+        if x is None:
+            return
+        if y is not None and len(y) != len(x):
+            fail(self, f"result rank {len(y)} differs from the rank {len(x)} of x")
+        axes = int_array_values(self.axes)
+        if any(not -len(x) <= a < len(x) for a in axes) or len({a % len(x) for a in axes}) != len(
+            axes
+        ):
+            fail(self, f"axes {list(axes)} are not distinct dims of x")
+
+
+# --------------------------------------------------------------------------------------------
+# Depth <-> space (transformation_ops.h)
+# --------------------------------------------------------------------------------------------
+
+
+def depth_space_shape(
+    x: Sequence[int], block: int, data_format: str, to_space: bool
+) -> tuple[int, ...]:
+    """Result shape of DepthToSpace (`to_space`) or SpaceToDepth; -1 for unknown dims."""
+    out = list(x)
+    c, h, w = (3, 1, 2) if data_format == "NHWC" else (1, 2, 3)
+    if to_space:
+        out[c] = -1 if x[c] < 0 else x[c] // (block * block)
+        out[h] = -1 if x[h] < 0 else x[h] * block
+        out[w] = -1 if x[w] < 0 else x[w] * block
+    else:
+        out[c] = -1 if x[c] < 0 else x[c] * block * block
+        out[h] = -1 if x[h] < 0 else x[h] // block
+        out[w] = -1 if x[w] < 0 else x[w] // block
+    return tuple(out)
+
+
+class DepthSpaceOpBase(GEOp, NodeSyntax):
+    """Shared definition of DepthToSpace and SpaceToDepth."""
+
+    TO_SPACE: ClassVar[bool]
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    block_size = prop_def(IntegerAttr[I64])
+    data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
+
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        mode = self.mode.data  # type: ignore[attr-defined]
+        if mode not in ("DCR", "CRD"):
+            fail(self, f'mode must be "DCR" or "CRD", got "{mode}"')
+        block = self.block_size.value.data
+        if block < 1:
+            fail(self, f"block_size must be positive, got {block}")
+        data_format: StringAttr = self.data_format
+        _verify_format(self, data_format, CONV_FORMATS[2])
+        verify_element_types(self, (self.x.type, self.y.type), "x and result")
+        x = verify_rank(self, "x", self.x.type, 4)
+        if x is None:
+            return
+        c, h, w = (3, 1, 2) if data_format.data == "NHWC" else (1, 2, 3)
+        if self.TO_SPACE and x[c] >= 0 and x[c] % (block * block):
+            fail(self, f"{x[c]} channels are not a multiple of block_size^2 = {block * block}")
+        if not self.TO_SPACE:
+            for axis in (h, w):
+                if x[axis] >= 0 and x[axis] % block:
+                    fail(self, f"spatial dim {x[axis]} is not a multiple of block_size {block}")
+        shape = depth_space_shape(x, block, data_format.data, self.TO_SPACE)
+        verify_result_shape(self, shape, "the rearranged shape")
+
+
+@irdl_op_definition
+class DepthToSpaceOp(DepthSpaceOpBase):
+    """GE DepthToSpace: moves blocks of channels into block_size x block_size spatial tiles.
+
+    `mode` "DCR" (depth-column-row, TensorFlow and ONNX's default) or "CRD" (column-row-depth).
+    GE's default data_format is NHWC; here NCHW (ONNX's layout).
+
+        %y = graph.depth_to_space %x block_size 2 mode "CRD"
+            : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+    """
+
+    name = "graph.depth_to_space"
+    GE_TYPE: ClassVar[str] = "DepthToSpace"
+    TO_SPACE: ClassVar[bool] = True
+
+    block_size = prop_def(IntegerAttr[I64])
+    mode = prop_def(StringAttr, default_value=StringAttr("DCR"))
+    data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        block_size: int,
+        mode: str = "DCR",
+        data_format: str = "NCHW",
+        result_type: Attribute | None = None,
+    ) -> None:
+        if result_type is None:
+            tx = SSAValue.get(x).type
+            sx = tensor_shape(tx)
+            shape = None
+            if sx is not None and len(sx) == 4:
+                shape = depth_space_shape(sx, block_size, data_format, True)
+            result_type = tensor_of(element_type(tx), shape)
+        super().__init__(
+            operands=[x],
+            result_types=[result_type],
+            properties={
+                "block_size": IntegerAttr(block_size, i64),
+                "mode": StringAttr(mode),
+                "data_format": StringAttr(data_format),
+            },
+        )
+
+
+@irdl_op_definition
+class SpaceToDepthOp(DepthSpaceOpBase):
+    """GE SpaceToDepth: moves block_size x block_size spatial tiles into channels.
+
+    `mode` orders the new channels like DepthToSpace's: "DCR" (block offset major, GE's and
+    TensorFlow's only order) or "CRD" (channel major, ONNX opset 28); the mode is an addition
+    to GE's op. GE's default data_format is NHWC; here NCHW (ONNX's layout).
+
+        %y = graph.space_to_depth %x block_size 2 : (tensor<1x2x4x6xf32>) -> tensor<1x8x2x3xf32>
+    """
+
+    name = "graph.space_to_depth"
+    GE_TYPE: ClassVar[str] = "SpaceToDepth"
+    TO_SPACE: ClassVar[bool] = False
+
+    block_size = prop_def(IntegerAttr[I64])
+    mode = prop_def(StringAttr, default_value=StringAttr("DCR"))
+    data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        block_size: int,
+        mode: str = "DCR",
+        data_format: str = "NCHW",
+        result_type: Attribute | None = None,
+    ) -> None:
+        if result_type is None:
+            tx = SSAValue.get(x).type
+            sx = tensor_shape(tx)
+            shape = None
+            if sx is not None and len(sx) == 4:
+                shape = depth_space_shape(sx, block_size, data_format, False)
+            result_type = tensor_of(element_type(tx), shape)
+        super().__init__(
+            operands=[x],
+            result_types=[result_type],
+            properties={
+                "block_size": IntegerAttr(block_size, i64),
+                "mode": StringAttr(mode),
+                "data_format": StringAttr(data_format),
+            },
+        )
 
 
 # --------------------------------------------------------------------------------------------
 
 
-__all__ = ["BatchNormOp", "Conv2DOp", "channel_axis", "conv2d_output_shape"]
+__all__ = [
+    "Conv2DOp",
+    "Conv2DTransposeOp",
+    "Conv3DOp",
+    "Conv3DTransposeOp",
+    "DepthToSpaceOp",
+    "ResizeDOp",
+    "ResizeOp",
+    "SpaceToDepthOp",
+    "channels_last",
+    "conv2d_output_shape",
+    "conv_output_shape",
+    "conv_transpose_output_shape",
+    "resize_plan",
+    "spatial_axes",
+    "window_output_size",
+]
 
-OPS = (BatchNormOp, Conv2DOp)
+OPS = (
+    Conv2DOp,
+    Conv3DOp,
+    Conv2DTransposeOp,
+    Conv3DTransposeOp,
+    ResizeDOp,
+    ResizeOp,
+    DepthToSpaceOp,
+    SpaceToDepthOp,
+)
 """The ops of this module, in the order the dialect lists them."""

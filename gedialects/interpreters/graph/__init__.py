@@ -31,6 +31,8 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     logical,
     matrix,
     nn,
+    normalization,
+    pooling,
     reduction,
 )
 from gedialects.interpreters.kernels import run_kernel

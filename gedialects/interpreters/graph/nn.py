@@ -1,63 +1,98 @@
-"""Kernels of the neural-network ops: convolution and normalisation."""
+"""Kernels of the convolutions, resizing and depth/space ops."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.ir import Attribute
 
 from gedialects.graph import (
-    BatchNormOp,
     Conv2DOp,
-    channel_axis,
+    Conv2DTransposeOp,
+    Conv3DOp,
+    Conv3DTransposeOp,
+    DepthToSpaceOp,
+    ResizeDOp,
+    ResizeOp,
+    SpaceToDepthOp,
+    channels_last,
+    resize_plan,
+    spatial_axes,
 )
-from gedialects.interpreters.graph.common import Arrays, bool_, compute, float_, int_, ints, str_
+from gedialects.interpreters.graph.common import Arrays, attr, compute, float_, int_, ints, str_
 from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
 
-
-@kernel("BatchNorm")
-def batch_norm(
-    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
-) -> Arrays:
-    """Inference: `scale * (x - mean) / sqrt(variance + epsilon) + offset` along C."""
-    if bool_(attrs, "is_training", BatchNormOp):
-        raise KernelError("BatchNorm: only inference (is_training = false) is supported")
-    x = compute(inputs[0])
-    axis = channel_axis(str_(attrs, "data_format", BatchNormOp), x.ndim)
-    shape = [1] * x.ndim
-    shape[axis] = -1
-    scale, offset, mean, variance = (compute(p).reshape(shape) for p in inputs[1:5])
-    epsilon = np.asarray(float_(attrs, "epsilon", BatchNormOp), dtype=variance.dtype)
-    return (scale * (x - mean) / np.sqrt(variance + epsilon) + offset,)
+# --------------------------------------------------------------------------------------------
+# Layout: every kernel works channels-first and transposes channels-last views around it
+# --------------------------------------------------------------------------------------------
 
 
-@kernel("Conv2D")
-def conv2d(
-    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
-) -> Arrays:
-    """NHWC/HWIO is transposed (as views) to NCHW/OIHW and back around one NCHW routine."""
-    x, w = compute(inputs[0]), compute(inputs[1])
-    if x.ndim != 4 or w.ndim != 4:
-        raise KernelError(f"Conv2D: x and filter must be 4-D, got {x.shape} and {w.shape}")
-    nhwc = str_(attrs, "data_format", Conv2DOp) == "NHWC"
-    strides = ints(attrs, "strides", Conv2DOp)
-    dilations = ints(attrs, "dilations", Conv2DOp)
-    hw = (1, 2) if nhwc else (2, 3)
-    if nhwc:
-        x, w = x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1)
-    y = conv2d_nchw(
-        x,
-        w,
-        strides=tuple(strides[i] for i in hw),
-        pads=ints(attrs, "pads", Conv2DOp),
-        dilations=tuple(dilations[i] for i in hw),
-        groups=int_(attrs, "groups", Conv2DOp),
-    )
-    if len(inputs) > 2:
-        y = y + compute(inputs[2]).reshape(1, -1, 1, 1)
-    return (y.transpose(0, 2, 3, 1) if nhwc else y,)
+def to_channels_first(x: np.ndarray) -> np.ndarray:
+    """[N, *S, C] -> [N, C, *S] (a view)."""
+    return x.transpose(0, x.ndim - 1, *range(1, x.ndim - 1))
+
+
+def to_channels_last(x: np.ndarray) -> np.ndarray:
+    """[N, C, *S] -> [N, *S, C] (a view)."""
+    return x.transpose(0, *range(2, x.ndim), 1)
+
+
+def filter_to_channels_first(w: np.ndarray) -> np.ndarray:
+    """[*K, I, O] (HWIO-like) -> [O, I, *K]; the same permutation maps [*K, O, I] -> [I, O, *K]."""
+    return w.transpose(w.ndim - 1, w.ndim - 2, *range(w.ndim - 2))
+
+
+# --------------------------------------------------------------------------------------------
+# Convolution
+# --------------------------------------------------------------------------------------------
+
+
+def conv_nd(
+    x: np.ndarray,
+    w: np.ndarray,
+    *,
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    groups: int,
+    name: str = "Conv",
+) -> np.ndarray:
+    """Grouped, dilated, strided, padded convolution of [N, C, *S] `x` with [O, C/G, *K] `w`.
+
+    im2col through a strided window view, then one batched matmul over the groups:
+    [G, N*P, C/G*prod(K)] @ [G, C/G*prod(K), O/G] with P the number of output positions.
+    `strides`/`dilations` are per spatial dim, `pads` [begin, end] per spatial dim.
+    """
+    n, c = x.shape[:2]
+    o, cg = w.shape[:2]
+    taps = w.shape[2:]
+    sp = len(taps)
+    if groups < 1 or c != cg * groups or o % groups:
+        raise KernelError(
+            f"{name}: x has {c} channels, filter {tuple(w.shape)} (OI...), groups = {groups}"
+        )
+    if any(pads):
+        x = np.pad(x, ((0, 0), (0, 0), *((pads[2 * i], pads[2 * i + 1]) for i in range(sp))))
+    extents = tuple(d * (k - 1) + 1 for d, k in zip(dilations, taps, strict=True))
+    if any(x.shape[2 + i] < e for i, e in enumerate(extents)):
+        raise KernelError(f"{name}: dilated kernel {extents} exceeds padded input {x.shape[2:]}")
+    windows = sliding_window_view(x, extents, axis=tuple(range(2, 2 + sp)))
+    windows = windows[(slice(None), slice(None), *(slice(None, None, s) for s in strides))]
+    windows = windows[(..., *(slice(None, None, d) for d in dilations))]
+    out = windows.shape[2 : 2 + sp]
+    positions = int(np.prod(out))
+    og, k = o // groups, cg * int(np.prod(taps))
+    # [N, G, Cg, *out, *K] -> [G, N, *out, Cg, *K]
+    perm = (1, 0, *range(3, 3 + sp), 2, *range(3 + sp, 3 + 2 * sp))
+    cols = windows.reshape(n, groups, cg, *out, *taps).transpose(perm)
+    cols = cols.reshape(groups, n * positions, k)
+    weights = w.reshape(groups, og, k).transpose(0, 2, 1)
+    y = cols @ weights
+    y = y.reshape(groups, n, *out, og)
+    return y.transpose(1, 0, 2 + sp, *range(2, 2 + sp)).reshape(n, o, *out)
 
 
 def conv2d_nchw(
@@ -69,35 +104,407 @@ def conv2d_nchw(
     dilations: Sequence[int],
     groups: int,
 ) -> np.ndarray:
-    """Grouped, dilated, strided, padded 2-D convolution of NCHW `x` with OIHW `w`.
+    """2-D `conv_nd` (pads [top, bottom, left, right])."""
+    return conv_nd(
+        x, w, strides=strides, pads=pads, dilations=dilations, groups=groups, name="Conv2D"
+    )
 
-    im2col through a strided window view, then one batched matmul over the groups:
-    [G, N*Ho*Wo, C/G*kh*kw] @ [G, C/G*kh*kw, O/G].
+
+def _conv(ge_type: str, op: type, inputs: Sequence[np.ndarray], attrs: KernelAttrs) -> np.ndarray:
+    x, w = compute(inputs[0]), compute(inputs[1])
+    rank = op.SPATIAL + 2
+    if x.ndim != rank or w.ndim != rank:
+        raise KernelError(f"{ge_type}: x and filter must be {rank}-D, got {x.shape} and {w.shape}")
+    data_format = str_(attrs, "data_format", op)
+    last = channels_last(data_format)
+    axes = spatial_axes(data_format, rank)
+    strides = ints(attrs, "strides", op)
+    dilations = ints(attrs, "dilations", op)
+    if last:
+        x, w = to_channels_first(x), filter_to_channels_first(w)
+    y = conv_nd(
+        x,
+        w,
+        strides=[strides[a] for a in axes],
+        pads=ints(attrs, "pads", op),
+        dilations=[dilations[a] for a in axes],
+        groups=int_(attrs, "groups", op),
+        name=ge_type,
+    )
+    if len(inputs) > 2:
+        y = y + compute(inputs[2]).reshape(1, -1, *(1,) * op.SPATIAL)
+    return to_channels_last(y) if last else y
+
+
+@kernel("Conv2D")
+def conv2d(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """NHWC/HWIO is transposed (as views) to NCHW/OIHW and back around `conv_nd`."""
+    return (_conv("Conv2D", Conv2DOp, inputs, attrs),)
+
+
+@kernel("Conv3D")
+def conv3d(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    return (_conv("Conv3D", Conv3DOp, inputs, attrs),)
+
+
+def conv_transpose_nd(
+    x: np.ndarray,
+    w: np.ndarray,
+    *,
+    out_size: Sequence[int],
+    strides: Sequence[int],
+    pads_begin: Sequence[int],
+    dilations: Sequence[int],
+    groups: int,
+    name: str = "ConvTranspose",
+) -> np.ndarray:
+    """Transposed convolution of [N, C_in, *S] `x` with [C_in, O/G, *K] `w`.
+
+    One matmul gives every tap's contribution [N, O, *K, *S]; each tap (a loop over the
+    kernel taps, not the elements) is added into the full output at stride `strides`, which is
+    then cropped to `out_size` starting at `pads_begin` (zeros past the full extent).
     """
     n, c = x.shape[:2]
-    o, cg, kh, kw = w.shape
-    if groups < 1 or c != cg * groups or o % groups:
+    cw, og = w.shape[:2]
+    taps = w.shape[2:]
+    sizes = x.shape[2:]
+    if groups < 1 or c % groups or cw != c:
         raise KernelError(
-            f"Conv2D: x has {c} channels, filter {tuple(w.shape)} (OIHW), groups = {groups}"
+            f"{name}: x has {c} channels, filter {tuple(w.shape)} (IO...), groups = {groups}"
         )
-    top, bottom, left, right = pads
-    if any(pads):
-        x = np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)))
-    (sh, sw), (dh, dw) = strides, dilations
-    eh, ew = dh * (kh - 1) + 1, dw * (kw - 1) + 1
-    if x.shape[2] < eh or x.shape[3] < ew:
-        raise KernelError(f"Conv2D: dilated kernel {eh}x{ew} exceeds padded input {x.shape[2:]}")
-    windows = sliding_window_view(x, (eh, ew), axis=(2, 3))[:, :, ::sh, ::sw, ::dh, ::dw]
-    ho, wo = windows.shape[2:4]
-    og, k = o // groups, cg * kh * kw
-    cols = (
-        windows.reshape(n, groups, cg, ho, wo, kh, kw)
-        .transpose(1, 0, 3, 4, 2, 5, 6)
-        .reshape(groups, n * ho * wo, k)
+    cg = c // groups
+    xg = x.reshape(n, groups, cg, -1)
+    wg = w.reshape(groups, cg, og * int(np.prod(taps)))
+    cols = np.einsum("ngcp,gck->ngkp", xg, wg, optimize=True)
+    cols = cols.reshape(n, groups * og, *taps, *sizes)
+    full = [
+        (s - 1) * st + d * (k - 1) + 1
+        for s, st, d, k in zip(sizes, strides, dilations, taps, strict=True)
+    ]
+    ends = [b + o for b, o in zip(pads_begin, out_size, strict=True)]
+    y = np.zeros(
+        (n, groups * og, *(max(f, e) for f, e in zip(full, ends, strict=True))), cols.dtype
     )
-    weights = w.reshape(groups, og, k).transpose(0, 2, 1)
-    y = cols @ weights
-    return y.reshape(groups, n, ho, wo, og).transpose(1, 0, 4, 2, 3).reshape(n, o, ho, wo)
+    for tap in itertools.product(*(range(k) for k in taps)):
+        region = tuple(
+            slice(t * d, t * d + (s - 1) * st + 1, st)
+            for t, d, s, st in zip(tap, dilations, sizes, strides, strict=True)
+        )
+        y[(slice(None), slice(None), *region)] += cols[(slice(None), slice(None), *tap)]
+    return y[
+        (slice(None), slice(None), *(slice(b, e) for b, e in zip(pads_begin, ends, strict=True)))
+    ]
+
+
+def _conv_transpose(
+    ge_type: str, op: type, inputs: Sequence[np.ndarray], attrs: KernelAttrs
+) -> np.ndarray:
+    size = [int(v) for v in np.asarray(inputs[0]).reshape(-1)]
+    x, w = compute(inputs[1]), compute(inputs[2])
+    rank = op.SPATIAL + 2
+    if x.ndim != rank or w.ndim != rank or len(size) != rank:
+        raise KernelError(
+            f"{ge_type}: x, filter and input_size must be {rank}-D, got {x.shape}, "
+            f"{w.shape} and {size}"
+        )
+    data_format = str_(attrs, "data_format", op)
+    last = channels_last(data_format)
+    axes = spatial_axes(data_format, rank)
+    strides = ints(attrs, "strides", op)
+    dilations = ints(attrs, "dilations", op)
+    pads = ints(attrs, "pads", op)
+    if last:
+        x, w = to_channels_first(x), filter_to_channels_first(w)
+    y = conv_transpose_nd(
+        x,
+        w,
+        out_size=[size[a] for a in axes],
+        strides=[strides[a] for a in axes],
+        pads_begin=pads[0::2],
+        dilations=[dilations[a] for a in axes],
+        groups=int_(attrs, "groups", op),
+        name=ge_type,
+    )
+    if len(inputs) > 3:
+        y = y + compute(inputs[3]).reshape(1, -1, *(1,) * op.SPATIAL)
+    return to_channels_last(y) if last else y
+
+
+@kernel("Conv2DTranspose")
+def conv2d_transpose(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    return (_conv_transpose("Conv2DTranspose", Conv2DTransposeOp, inputs, attrs),)
+
+
+@kernel("Conv3DTranspose")
+def conv3d_transpose(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    return (_conv_transpose("Conv3DTranspose", Conv3DTransposeOp, inputs, attrs),)
 
 
 # --------------------------------------------------------------------------------------------
+# Resize: separable, one axis at a time, each a gather of n neighbours and a weighted sum
+# --------------------------------------------------------------------------------------------
+
+Coeffs = Callable[[np.ndarray, float], np.ndarray]
+"""ratios in (0, 1] per output position, axis scale -> [out, n] weights."""
+
+
+def _nearest_coeffs(nearest_mode: str) -> Coeffs:
+    def coeffs(ratio: np.ndarray, scale: float) -> np.ndarray:
+        if nearest_mode == "round_prefer_floor":
+            right = ratio > 0.5
+        elif nearest_mode == "round_prefer_ceil":
+            right = ratio >= 0.5
+        elif nearest_mode == "floor":
+            right = np.zeros(ratio.shape, bool)
+        else:
+            right = np.ones(ratio.shape, bool)
+        right = right | (ratio == 1.0)
+        return np.stack([~right, right], axis=1).astype(np.float64)
+
+    return coeffs
+
+
+def _linear_coeffs(antialias: bool) -> Coeffs:
+    def coeffs(ratio: np.ndarray, scale: float) -> np.ndarray:
+        if not antialias:
+            return np.stack([1 - ratio, ratio], axis=1)
+        scale = min(scale, 1.0)
+        start = int(np.floor(-1 / scale) + 1)
+        args = (np.arange(start, 2 - start)[None, :] - ratio[:, None]) * scale
+        w = np.clip(1 - np.abs(args), 0, 1)
+        return w / w.sum(axis=1, keepdims=True)
+
+    return coeffs
+
+
+def _cubic_coeffs(a: float, antialias: bool) -> Coeffs:
+    def kernel_at(t: np.ndarray) -> np.ndarray:
+        t = np.abs(t)
+        near = ((a + 2) * t - (a + 3)) * t * t + 1
+        far = ((a * t - 5 * a) * t + 8 * a) * t - 4 * a
+        return np.where(t <= 1, near, np.where(t < 2, far, 0.0))
+
+    def coeffs(ratio: np.ndarray, scale: float) -> np.ndarray:
+        if not antialias:
+            offsets = np.array([-1.0, 0.0, 1.0, 2.0])
+            return kernel_at(offsets[None, :] - ratio[:, None])
+        scale = min(scale, 1.0)
+        start = int(np.floor(-2 / scale) + 1)
+        w = kernel_at((np.arange(start, 2 - start)[None, :] - ratio[:, None]) * scale)
+        return w / w.sum(axis=1, keepdims=True)
+
+    return coeffs
+
+
+def source_coordinates(
+    mode: str, out: int, size: int, scale: float, roi: tuple[float, float] | None
+) -> np.ndarray:
+    """The input coordinate each output index maps to (ONNX coordinate_transformation_mode)."""
+    j = np.arange(out, dtype=np.float64)
+    length = scale * size
+    if mode == "align_corners":
+        return np.zeros(out) if length == 1 else j * (size - 1) / (length - 1)
+    if mode == "asymmetric":
+        return j / scale
+    if mode == "tf_crop_and_resize":
+        start, end = roi if roi is not None else (0.0, 1.0)
+        if length == 1:
+            x = np.full(out, (end - start) * (size - 1) / 2)
+        else:
+            x = j * (end - start) * (size - 1) / (length - 1)
+        return x + start * (size - 1)
+    if mode == "pytorch_half_pixel":
+        return np.full(out, -0.5) if length == 1 else (j + 0.5) / scale - 0.5
+    if mode == "half_pixel_symmetric":
+        offset = size / 2 * (1 - out / length)
+        return offset + (j + 0.5) / scale - 0.5
+    return (j + 0.5) / scale - 0.5
+
+
+def resize_axis(
+    data: np.ndarray,
+    axis: int,
+    out: int,
+    scale: float,
+    coeffs_of: Coeffs,
+    *,
+    mode: str,
+    roi: tuple[float, float] | None,
+    exclude_outside: bool,
+    extrapolation_value: float,
+) -> np.ndarray:
+    """Resizes float64 `data` along `axis` to `out` elements."""
+    size = data.shape[axis]
+    if out == 0:
+        shape = list(data.shape)
+        shape[axis] = 0
+        return np.empty(shape, data.dtype)
+    x = source_coordinates(mode, out, size, scale, roi)
+    base = np.floor(x)
+    ratio = np.where(x == base, 1.0, x - base)
+    coeffs = coeffs_of(ratio, scale)
+    n = coeffs.shape[1]
+    # the n neighbours nearest to x, ties to the smaller index (ONNX's reference rule)
+    pad = -(-n // 2)
+    xp = x + pad
+    p = np.floor(xp).astype(np.int64)
+    frac = xp - p
+    if n % 2 == 0:
+        start = p + np.where(frac == 0, -(n // 2), -(n // 2) + 1)
+    else:
+        start = p + np.where(frac <= 0.5, -((n - 1) // 2), -((n - 1) // 2) + 1)
+    idx = start[:, None] + np.arange(n)[None, :] - pad
+    if exclude_outside:
+        coeffs = np.where((idx < 0) | (idx >= size), 0.0, coeffs)
+        total = coeffs.sum(axis=1, keepdims=True)
+        coeffs = coeffs / np.where(total == 0, 1.0, total)
+    gathered = np.take(data, np.clip(idx, 0, size - 1), axis=axis)
+    shape = (1,) * axis + coeffs.shape + (1,) * (data.ndim - axis - 1)
+    result = (gathered * coeffs.reshape(shape)).sum(axis=axis + 1)
+    if mode == "tf_crop_and_resize":
+        outside = (x < 0) | (x > size - 1)
+        if outside.any():
+            mask = outside.reshape((1,) * axis + (out,) + (1,) * (data.ndim - axis - 1))
+            result = np.where(mask, extrapolation_value, result)
+    return result
+
+
+def _resize(
+    x: np.ndarray,
+    sizes: Sequence[int],
+    scales: Sequence[float],
+    roi: Sequence[float],
+    attrs: KernelAttrs,
+    op: type[ResizeDOp] | type[ResizeOp],
+) -> np.ndarray:
+    """Resizes `x` to `sizes` (or floor(in * scale)); `scales` (default out/in) drive the
+    coordinate mapping, as in ONNX; computed in float64 and cast back (ints rounded)."""
+    rank = x.ndim
+    name = op.GE_TYPE
+    if (sizes and len(sizes) != rank) or (scales and len(scales) != rank):
+        raise KernelError(f"{name}: sizes {list(sizes)} / scales {list(scales)} for rank {rank}")
+    if not sizes:
+        sizes = [int(d * s) for d, s in zip(x.shape, scales, strict=True)]
+    if not scales:
+        scales = [o / d if d else 1.0 for o, d in zip(sizes, x.shape, strict=True)]
+    mode = str_(attrs, "mode", op)
+    antialias = int_(attrs, "antialias", op) != 0
+    if mode == "nearest":
+        coeffs_of = _nearest_coeffs(str_(attrs, "nearest_mode", op))
+    elif mode == "linear":
+        coeffs_of = _linear_coeffs(antialias)
+    else:
+        coeffs_of = _cubic_coeffs(float_(attrs, "cubic_coeff_a", op), antialias)
+    coordinate_mode = str_(attrs, "coordinate_transformation_mode", op)
+    crop = coordinate_mode == "tf_crop_and_resize"
+    y = x.astype(np.float64)
+    for axis in range(rank):
+        axis_roi = (roi[axis], roi[rank + axis]) if roi else None
+        identity = sizes[axis] == x.shape[axis] and scales[axis] == 1.0
+        if identity and (not crop or axis_roi in (None, (0.0, 1.0))):
+            continue
+        y = resize_axis(
+            y,
+            axis,
+            sizes[axis],
+            scales[axis],
+            coeffs_of,
+            mode=coordinate_mode,
+            roi=axis_roi,
+            exclude_outside=int_(attrs, "exclude_outside", op) != 0,
+            extrapolation_value=float_(attrs, "extrapolation_value", op),
+        )
+    if np.issubdtype(x.dtype, np.integer):
+        info = np.iinfo(x.dtype)
+        y = np.clip(np.rint(y), info.min, info.max)
+    return y.astype(x.dtype)
+
+
+@kernel("ResizeD")
+def resize_d(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    sizes = ints(attrs, "sizes", ResizeDOp)
+    scales = [float(v) for v in attr(attrs, "scales", ResizeDOp).get_values()]  # type: ignore[attr-defined]
+    roi = [float(v) for v in attr(attrs, "roi", ResizeDOp).get_values()]  # type: ignore[attr-defined]
+    return (_resize(inputs[0], sizes, scales, roi, attrs, ResizeDOp),)
+
+
+@kernel("Resize")
+def resize(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """ONNX Resize with run-time roi/scales/sizes (empty = absent), planned per call."""
+    x, roi, scales, sizes = inputs
+    try:
+        full_sizes, full_scales, full_roi = resize_plan(
+            x.shape,
+            [float(v) for v in np.asarray(roi).reshape(-1)],
+            [float(v) for v in np.asarray(scales).reshape(-1)],
+            [int(v) for v in np.asarray(sizes).reshape(-1)],
+            ints(attrs, "axes", ResizeOp),
+            str_(attrs, "keep_aspect_ratio_policy", ResizeOp),
+        )
+    except ValueError as e:
+        raise KernelError(f"Resize: {e}") from None
+    if str_(attrs, "coordinate_transformation_mode", ResizeOp) != "tf_crop_and_resize":
+        full_roi = []
+    return (_resize(x, full_sizes, full_scales, full_roi, attrs, ResizeOp),)
+
+
+# --------------------------------------------------------------------------------------------
+# Depth <-> space
+# --------------------------------------------------------------------------------------------
+
+
+@kernel("DepthToSpace")
+def depth_to_space(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = inputs[0]
+    if x.ndim != 4:
+        raise KernelError(f"DepthToSpace: x must be 4-D, got {x.shape}")
+    b = int_(attrs, "block_size", DepthToSpaceOp)
+    nhwc = str_(attrs, "data_format", DepthToSpaceOp) == "NHWC"
+    if nhwc:
+        x = to_channels_first(x)
+    n, c, h, w = x.shape
+    if c % (b * b):
+        raise KernelError(f"DepthToSpace: {c} channels are not a multiple of {b * b}")
+    if str_(attrs, "mode", DepthToSpaceOp) == "DCR":
+        y = x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        y = x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+    y = y.reshape(n, c // (b * b), h * b, w * b)
+    return (to_channels_last(y) if nhwc else y,)
+
+
+@kernel("SpaceToDepth")
+def space_to_depth(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = inputs[0]
+    if x.ndim != 4:
+        raise KernelError(f"SpaceToDepth: x must be 4-D, got {x.shape}")
+    b = int_(attrs, "block_size", SpaceToDepthOp)
+    nhwc = str_(attrs, "data_format", SpaceToDepthOp) == "NHWC"
+    if nhwc:
+        x = to_channels_first(x)
+    n, c, h, w = x.shape
+    if h % b or w % b:
+        raise KernelError(f"SpaceToDepth: spatial dims {h}x{w} are not multiples of {b}")
+    blocks = x.reshape(n, c, h // b, b, w // b, b)
+    if str_(attrs, "mode", SpaceToDepthOp) == "DCR":
+        y = blocks.transpose(0, 3, 5, 1, 2, 4)
+    else:
+        y = blocks.transpose(0, 1, 3, 5, 2, 4)
+    y = y.reshape(n, c * b * b, h // b, w // b)
+    return (to_channels_last(y) if nhwc else y,)

@@ -1,1 +1,539 @@
-"""ONNX converters: nn ops."""
+"""ONNX converters: convolutions, pooling, normalisation, softmax, LRN, Resize/Upsample and
+DepthToSpace/SpaceToDepth.
+
+ONNX lists pads as [x1_begin, x2_begin, ..., x1_end, x2_end]; GE as [begin, end] per spatial
+dim. auto_pad SAME_UPPER/SAME_LOWER/VALID is resolved to explicit pads here, which needs the
+input's spatial dims. 1-D convolutions run as 2-D ones over an inserted H = 1 axis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import f32
+from xdsl.ir import SSAValue
+
+from gedialects.base import element_type, tensor_shape
+from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
+from gedialects.graph import (
+    AvgPoolV2Op,
+    BatchNormOp,
+    Conv2DOp,
+    Conv2DTransposeOp,
+    Conv3DOp,
+    Conv3DTransposeOp,
+    DepthToSpaceOp,
+    GlobalAveragePoolOp,
+    GlobalLpPoolOp,
+    GlobalMaxPoolOp,
+    GroupNormOp,
+    HardmaxOp,
+    InstanceNormOp,
+    LayerNormV3Op,
+    LogSoftmaxV2Op,
+    LpPoolOp,
+    LRNOp,
+    MaxPoolV3Op,
+    MaxPoolWithArgmaxOp,
+    ReshapeOp,
+    ResizeDOp,
+    ResizeOp,
+    SoftmaxV2Op,
+    SpaceToDepthOp,
+    resize_plan,
+)
+from gedialects.tensors import numpy_dtype
+
+# --------------------------------------------------------------------------------------------
+# Shared helpers
+# --------------------------------------------------------------------------------------------
+
+
+def _shape(ctx: NodeContext, value: SSAValue, what: str) -> tuple[int, ...]:
+    shape = tensor_shape(value.type)
+    if shape is None:
+        ctx.fail(f"{what} must have a known rank")
+    return shape
+
+
+def _ge_pads(onnx_pads: Sequence[int]) -> list[int]:
+    """[b1, b2, ..., e1, e2, ...] -> [b1, e1, b2, e2, ...]."""
+    n = len(onnx_pads) // 2
+    return [p for i in range(n) for p in (onnx_pads[i], onnx_pads[n + i])]
+
+
+def _window_pads(
+    ctx: NodeContext,
+    sizes: Sequence[int],
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    dilations: Sequence[int],
+) -> list[int]:
+    """GE pads for ONNX `pads`/`auto_pad` of a windowed op over spatial `sizes`."""
+    auto_pad = ctx.attr("auto_pad", "NOTSET")
+    n = len(kernel)
+    if auto_pad == "NOTSET":
+        pads = list(ctx.attr("pads", [0] * 2 * n))
+        if len(pads) != 2 * n:
+            ctx.fail(f"pads {pads} must have {2 * n} values")
+        return _ge_pads(pads)
+    if auto_pad == "VALID":
+        return [0] * 2 * n
+    if auto_pad not in ("SAME_UPPER", "SAME_LOWER"):
+        ctx.fail(f"unknown auto_pad '{auto_pad}'")
+    if any(s < 0 for s in sizes):
+        ctx.fail(f"auto_pad {auto_pad} needs static spatial dims, got {list(sizes)}")
+    pads: list[int] = []
+    for size, k, s, d in zip(sizes, kernel, strides, dilations, strict=True):
+        out = -(-size // s)
+        total = max((out - 1) * s + d * (k - 1) + 1 - size, 0)
+        small, big = total // 2, total - total // 2
+        pads += [small, big] if auto_pad == "SAME_UPPER" else [big, small]
+    return pads
+
+
+def _ints(ctx: NodeContext, name: str, n: int, default: int) -> list[int]:
+    values = list(ctx.attr(name, [default] * n))
+    if len(values) != n:
+        ctx.fail(f"{name} {values} must have {n} values")
+    return values
+
+
+def _reshape(ctx: NodeContext, x: SSAValue, shape: Sequence[int], suffix: str) -> SSAValue:
+    """`x` reshaped (0 copies a dim); a known `x` is reshaped at import time."""
+    known = ctx.known(x)
+    if known is not None:
+        dims = [known.shape[i] if d == 0 else d for i, d in enumerate(shape)]
+        return ctx.const(known.reshape(dims), suffix)
+    target = ctx.const(np.array(shape, dtype=np.int64), f"{suffix}_shape")
+    return ctx.emit(ReshapeOp(x, target), suffix).results[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Convolution
+# --------------------------------------------------------------------------------------------
+
+
+@converter("Conv")
+def conv(ctx: NodeContext) -> Outputs:
+    x, w, bias = ctx.input(0), ctx.input(1), ctx.optional_input(2)
+    wshape = _shape(ctx, w, "the weight")
+    n = len(wshape) - 2
+    if n not in (1, 2, 3):
+        ctx.fail(f"{n}-D convolution is not supported (1-D, 2-D and 3-D are)")
+    xshape = tensor_shape(x.type) or (-1,) * (n + 2)
+    kernel = _ints(ctx, "kernel_shape", n, 0) if ctx.has_attr("kernel_shape") else wshape[2:]
+    strides = _ints(ctx, "strides", n, 1)
+    dilations = _ints(ctx, "dilations", n, 1)
+    pads = _window_pads(ctx, xshape[2:], kernel, strides, dilations)
+    groups = ctx.attr("group", 1)
+    if n == 1:
+        x4 = _reshape(ctx, x, (0, 0, 1, -1), "as_2d")
+        w4 = _reshape(ctx, w, (0, 0, 1, -1), "weight_2d")
+        op = Conv2DOp(
+            x4,
+            w4,
+            bias,
+            strides=(1, 1, 1, strides[0]),
+            pads=(0, 0, *pads),
+            dilations=(1, 1, 1, dilations[0]),
+            groups=groups,
+        )
+        y = ctx.emit(op, "conv2d").results[0]
+        return [_reshape_back(ctx, y)]
+    op_type = Conv2DOp if n == 2 else Conv3DOp
+    op = op_type(
+        x,
+        w,
+        bias,
+        strides=(1, 1, *strides),
+        pads=pads,
+        dilations=(1, 1, *dilations),
+        groups=groups,
+    )
+    return [ctx.emit(op).results[0]]
+
+
+def _reshape_back(ctx: NodeContext, y: SSAValue) -> SSAValue:
+    """[N, C, 1, L] -> [N, C, L], named after the node itself."""
+    target = ctx.const(np.array((0, 0, -1), dtype=np.int64), "as_1d_shape")
+    return ctx.emit(ReshapeOp(y, target)).results[0]
+
+
+@converter("ConvTranspose")
+def conv_transpose(ctx: NodeContext) -> Outputs:
+    x, w, bias = ctx.input(0), ctx.input(1), ctx.optional_input(2)
+    wshape = _shape(ctx, w, "the weight")
+    xshape = _shape(ctx, x, "the input")
+    n = len(wshape) - 2
+    if n not in (1, 2, 3) or len(xshape) != n + 2:
+        ctx.fail(f"{n}-D transposed convolution is not supported (1-D, 2-D and 3-D are)")
+    sizes = xshape[2:]
+    if any(s < 0 for s in sizes):
+        ctx.fail(f"needs static spatial input dims, got {list(sizes)}")
+    kernel = _ints(ctx, "kernel_shape", n, 0) if ctx.has_attr("kernel_shape") else wshape[2:]
+    strides = _ints(ctx, "strides", n, 1)
+    dilations = _ints(ctx, "dilations", n, 1)
+    output_padding = _ints(ctx, "output_padding", n, 0)
+    groups = ctx.attr("group", 1)
+    auto_pad = ctx.attr("auto_pad", "NOTSET")
+    full = [
+        s * (i - 1) + op + d * (k - 1) + 1
+        for i, s, op, d, k in zip(sizes, strides, output_padding, dilations, kernel, strict=True)
+    ]
+    if ctx.has_attr("output_shape") or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        out = list(ctx.attr("output_shape", [i * s for i, s in zip(sizes, strides, strict=True)]))
+        out = out[-n:]
+        pads = []
+        for f, o in zip(full, out, strict=True):
+            total = f - o
+            small, big = total // 2, total - total // 2
+            pads += [small, big] if auto_pad == "SAME_UPPER" else [big, small]
+    elif auto_pad == "VALID":
+        pads = [0] * 2 * n
+        out = full
+    else:
+        pads = _ge_pads(_ints(ctx, "pads", 2 * n, 0))
+        out = [f - pads[2 * i] - pads[2 * i + 1] for i, f in enumerate(full)]
+    for i in range(n):  # an output longer than the full one: zeros past its end
+        if pads[2 * i + 1] < 0:
+            output_padding[i] -= pads[2 * i + 1]
+            pads[2 * i + 1] = 0
+    if any(p < 0 for p in pads):
+        ctx.fail(f"output_shape {out} does not fit the full output {full}")
+    c_out = wshape[1] * groups if wshape[1] >= 0 else -1
+    size = [xshape[0] if xshape[0] >= 0 else -1, c_out, *out]
+    if n == 1:
+        x4 = _reshape(ctx, x, (0, 0, 1, -1), "as_2d")
+        w4 = _reshape(ctx, w, (0, 0, 1, -1), "weight_2d")
+        size4 = ctx.const(np.array([size[0], size[1], 1, out[0]], dtype=np.int64), "input_size")
+        op = Conv2DTransposeOp(
+            size4,
+            x4,
+            w4,
+            bias,
+            strides=(1, 1, 1, strides[0]),
+            pads=(0, 0, *pads),
+            dilations=(1, 1, 1, dilations[0]),
+            groups=groups,
+            output_padding=(0, 0, 0, output_padding[0]),
+        )
+        y = ctx.emit(op, "conv2d_transpose").results[0]
+        return [_reshape_back(ctx, y)]
+    op_type = Conv2DTransposeOp if n == 2 else Conv3DTransposeOp
+    op = op_type(
+        ctx.const(np.array(size, dtype=np.int64), "input_size"),
+        x,
+        w,
+        bias,
+        strides=(1, 1, *strides),
+        pads=pads,
+        dilations=(1, 1, *dilations),
+        groups=groups,
+        output_padding=(0, 0, *output_padding),
+    )
+    return [ctx.emit(op).results[0]]
+
+
+# --------------------------------------------------------------------------------------------
+# Pooling
+# --------------------------------------------------------------------------------------------
+
+
+def _pool_window(
+    ctx: NodeContext, x: SSAValue
+) -> tuple[list[int], list[int], list[int], list[int], bool]:
+    """ksize, strides, GE pads, dilations (all per dim of x but pads) and ceil_mode."""
+    kernel = list(ctx.attr("kernel_shape"))
+    n = len(kernel)
+    xshape = tensor_shape(x.type) or (-1,) * (n + 2)
+    if len(xshape) != n + 2:
+        ctx.fail(f"kernel_shape {kernel} does not fit an input of rank {len(xshape)}")
+    strides = _ints(ctx, "strides", n, 1)
+    dilations = _ints(ctx, "dilations", n, 1)
+    pads = _window_pads(ctx, xshape[2:], kernel, strides, dilations)
+    ceil = bool(ctx.attr("ceil_mode", 0))
+    return [1, 1, *kernel], [1, 1, *strides], pads, [1, 1, *dilations], ceil
+
+
+@converter("MaxPool")
+def max_pool(ctx: NodeContext) -> Outputs:
+    x = ctx.input(0)
+    ksize, strides, pads, dilations, ceil = _pool_window(ctx, x)
+    if len(ctx.node.output) > 1 and ctx.node.output[1]:
+        op = MaxPoolWithArgmaxOp(
+            x,
+            ksize=ksize,
+            strides=strides,
+            pads=pads,
+            dilations=dilations,
+            ceil_mode=ceil,
+            storage_order=ctx.attr("storage_order", 0),
+        )
+        emitted = ctx.emit(op)
+        return [emitted.results[0], emitted.results[1]]
+    op = MaxPoolV3Op(
+        x, ksize=ksize, strides=strides, pads=pads, dilations=dilations, ceil_mode=ceil
+    )
+    return [ctx.emit(op).results[0]]
+
+
+@converter("AveragePool")
+def average_pool(ctx: NodeContext) -> Outputs:
+    x = ctx.input(0)
+    ksize, strides, pads, dilations, ceil = _pool_window(ctx, x)
+    op = AvgPoolV2Op(
+        x,
+        ksize=ksize,
+        strides=strides,
+        pads=pads,
+        dilations=dilations,
+        ceil_mode=ceil,
+        exclusive=not ctx.attr("count_include_pad", 0),
+    )
+    return [ctx.emit(op).results[0]]
+
+
+@converter("LpPool")
+def lp_pool(ctx: NodeContext) -> Outputs:
+    x = ctx.input(0)
+    ksize, strides, pads, dilations, ceil = _pool_window(ctx, x)
+    op = LpPoolOp(
+        x,
+        ksize=ksize,
+        strides=strides,
+        pads=pads,
+        dilations=dilations,
+        ceil_mode=ceil,
+        p=float(ctx.attr("p", 2)),
+    )
+    return [ctx.emit(op).results[0]]
+
+
+@converter("GlobalAveragePool")
+def global_average_pool(ctx: NodeContext) -> Outputs:
+    return [ctx.emit(GlobalAveragePoolOp(ctx.input(0))).results[0]]
+
+
+@converter("GlobalMaxPool")
+def global_max_pool(ctx: NodeContext) -> Outputs:
+    return [ctx.emit(GlobalMaxPoolOp(ctx.input(0))).results[0]]
+
+
+@converter("GlobalLpPool")
+def global_lp_pool(ctx: NodeContext) -> Outputs:
+    return [ctx.emit(GlobalLpPoolOp(ctx.input(0), p=float(ctx.attr("p", 2)))).results[0]]
+
+
+# --------------------------------------------------------------------------------------------
+# Normalisation
+# --------------------------------------------------------------------------------------------
+
+
+@converter("BatchNormalization")
+def batch_normalization(ctx: NodeContext) -> Outputs:
+    if ctx.attr("training_mode", 0):
+        ctx.fail("training_mode = 1 is not supported (only inference BatchNorm is modelled)")
+    if any(ctx.node.output[1:]):
+        ctx.fail("the running mean/variance outputs exist only in training mode")
+    x, scale, bias, mean, var = (ctx.input(i) for i in range(5))
+    params = (scale, bias, mean, var)
+    if len({element_type(p.type) for p in params}) != 1:
+        ctx.fail("scale, B, input_mean and input_var must have one element type")
+    op = BatchNormOp(x, scale, bias, mean, var, epsilon=ctx.attr("epsilon", 1e-5))
+    return [ctx.emit(op).results[0]]
+
+
+@converter("InstanceNormalization")
+def instance_normalization(ctx: NodeContext) -> Outputs:
+    op = InstanceNormOp(ctx.input(0), ctx.input(1), ctx.input(2), epsilon=ctx.attr("epsilon", 1e-5))
+    return [ctx.emit(op).results[0]]
+
+
+@converter("GroupNormalization")
+def group_normalization(ctx: NodeContext) -> Outputs:
+    x, scale, bias = ctx.input(0), ctx.input(1), ctx.input(2)
+    groups = ctx.attr("num_groups")
+    if ctx.opset < 21:
+        # GroupNormalization-18 scales per group: repeat each value over its channels
+        channels = _shape(ctx, x, "the input")[1]
+        known = [ctx.known(scale), ctx.known(bias)]
+        if channels < 0 or any(k is None for k in known):
+            ctx.fail("per-group scale and bias (opset 18) must be constants over static C")
+        scale, bias = (
+            ctx.const(np.repeat(k, channels // groups), what)  # type: ignore[arg-type]
+            for k, what in zip(known, ("scale", "bias"), strict=True)
+        )
+    op = GroupNormOp(x, scale, bias, num_groups=groups, eps=ctx.attr("epsilon", 1e-5))
+    return [ctx.emit(op).results[0]]
+
+
+@converter("LayerNormalization")
+def layer_normalization(ctx: NodeContext) -> Outputs:
+    x, scale, bias = ctx.input(0), ctx.input(1), ctx.optional_input(2)
+    if bias is None:
+        sshape = tensor_shape(scale.type)
+        if sshape is None or any(d < 0 for d in sshape):
+            ctx.fail("without B, the scale must have a static shape")
+        bias = ctx.const(np.zeros(sshape, dtype=numpy_dtype(element_type(scale.type))), "B")
+    axis = ctx.attr("axis", -1)
+    elem = element_type(x.type)
+    stash = ctx.attr("stash_type", 1)
+    stats_type = f32 if stash == 1 and numpy_dtype(elem).itemsize < 4 else elem
+    op = LayerNormV3Op(
+        x,
+        scale,
+        bias,
+        begin_norm_axis=axis,
+        begin_params_axis=axis,
+        epsilon=ctx.attr("epsilon", 1e-5),
+        stats_type=stats_type,
+    )
+    emitted = ctx.emit(op)
+    return list(emitted.results)
+
+
+def _softmax_axes(ctx: NodeContext, x: SSAValue) -> list[int]:
+    if ctx.opset >= 13:
+        return [ctx.attr("axis", -1)]
+    # opset < 13 coerces x to 2-D at `axis`: the trailing dims act as one axis
+    rank = len(_shape(ctx, x, "the input"))
+    axis = ctx.attr("axis", 1)
+    if not -rank <= axis < rank:
+        ctx.fail(f"axis {axis} is out of range for rank {rank}")
+    return list(range(axis % rank, rank))
+
+
+@converter("Softmax")
+def softmax(ctx: NodeContext) -> Outputs:
+    x = ctx.input(0)
+    return [ctx.emit(SoftmaxV2Op(x, axes=_softmax_axes(ctx, x))).results[0]]
+
+
+@converter("LogSoftmax")
+def log_softmax(ctx: NodeContext) -> Outputs:
+    x = ctx.input(0)
+    return [ctx.emit(LogSoftmaxV2Op(x, axes=_softmax_axes(ctx, x))).results[0]]
+
+
+@converter("Hardmax")
+def hardmax(ctx: NodeContext) -> Outputs:
+    x = ctx.input(0)
+    return [ctx.emit(HardmaxOp(x, axes=_softmax_axes(ctx, x))).results[0]]
+
+
+@converter("LRN")
+def lrn(ctx: NodeContext) -> Outputs:
+    size = ctx.attr("size")
+    if size < 1 or size % 2 == 0:
+        ctx.fail(f"size {size} must be odd (GE LRN sums a symmetric window)")
+    op = LRNOp(
+        ctx.input(0),
+        depth_radius=(size - 1) // 2,
+        bias=ctx.attr("bias", 1.0),
+        alpha=ctx.attr("alpha", 1e-4) / size,
+        beta=ctx.attr("beta", 0.75),
+    )
+    return [ctx.emit(op).results[0]]
+
+
+# --------------------------------------------------------------------------------------------
+# Resize, Upsample, depth <-> space
+# --------------------------------------------------------------------------------------------
+
+
+def _known_list(ctx: NodeContext, value: SSAValue | None) -> list[float] | None:
+    """A 1-D input's values: [] when absent or empty, None when not known at import time."""
+    if value is None:
+        return []
+    known = ctx.known(value)
+    return None if known is None else np.asarray(known).reshape(-1).tolist()
+
+
+@converter("Resize")
+def resize(ctx: NodeContext) -> Outputs:
+    """`graph.resize_d` when scales/sizes/roi are known at import time, else `graph.resize`."""
+    x = ctx.input(0)
+    xshape = _shape(ctx, x, "the input")
+    if ctx.opset < 11:  # Resize-10: (X, scales), asymmetric coordinates
+        inputs = [None, ctx.input(1), None]
+        coordinate_mode = "asymmetric"
+    else:
+        inputs = [ctx.optional_input(i) for i in (1, 2, 3)]
+        coordinate_mode = ctx.attr("coordinate_transformation_mode", "half_pixel")
+    mode = ctx.attr("mode", "nearest")
+    props = {
+        "mode": mode,
+        "coordinate_transformation_mode": coordinate_mode,
+        "nearest_mode": ctx.attr("nearest_mode", "round_prefer_floor"),
+        "cubic_coeff_a": ctx.attr("cubic_coeff_a", -0.75),
+        "exclude_outside": ctx.attr("exclude_outside", 0),
+        "extrapolation_value": ctx.attr("extrapolation_value", 0.0),
+        "antialias": 0 if mode == "nearest" else ctx.attr("antialias", 0),
+    }
+    axes = list(ctx.attr("axes", []))
+    policy = ctx.attr("keep_aspect_ratio_policy", "stretch")
+    roi, scales, sizes = (_known_list(ctx, v) for v in inputs)
+    if coordinate_mode != "tf_crop_and_resize":
+        roi = []
+    if scales is not None and sizes is not None and roi is not None:
+        try:
+            full_sizes, full_scales, full_roi = resize_plan(
+                xshape, roi, scales, [int(v) for v in sizes], axes, policy
+            )
+        except ValueError as e:
+            ctx.fail(str(e))
+        if scales or all(d >= 0 for d in full_sizes):
+            sizes_prop = full_sizes if all(d >= 0 for d in full_sizes) else []
+            op = ResizeDOp(x, sizes=sizes_prop, scales=full_scales, roi=full_roi, **props)
+            return [ctx.emit(op).results[0]]
+    operands = []
+    for value, dtype, what in zip(
+        inputs, (np.float32, np.float32, np.int64), ("roi", "scales", "sizes"), strict=True
+    ):
+        if value is None or (what == "roi" and coordinate_mode != "tf_crop_and_resize"):
+            value = ctx.const(np.zeros(0, dtype=dtype), what)
+        operands.append(value)
+    op = ResizeOp(x, *operands, axes=axes, keep_aspect_ratio_policy=policy, **props)
+    return [ctx.emit(op).results[0]]
+
+
+@converter("Upsample")
+def upsample(ctx: NodeContext) -> Outputs:
+    """Upsample (opset 7-9): asymmetric coordinates, nearest rounds down."""
+    x = ctx.input(0)
+    xshape = _shape(ctx, x, "the input")
+    if ctx.has_attr("scales"):
+        scales = [float(s) for s in ctx.attr("scales")]
+    else:
+        scales = _known_list(ctx, ctx.input(1)) or []
+    if len(scales) != len(xshape):
+        ctx.fail(f"{len(scales)} scales for an input of rank {len(xshape)}")
+    sizes = [int(d * s) for d, s in zip(xshape, scales, strict=True)] if min(xshape) >= 0 else []
+    mode = ctx.attr("mode", "nearest")
+    op = ResizeDOp(
+        x,
+        sizes=sizes,
+        scales=scales,
+        mode="linear" if mode in ("linear", "bilinear") else "nearest",
+        coordinate_transformation_mode="asymmetric",
+        nearest_mode="floor",
+    )
+    return [ctx.emit(op).results[0]]
+
+
+@converter("DepthToSpace")
+def depth_to_space(ctx: NodeContext) -> Outputs:
+    op = DepthToSpaceOp(
+        ctx.input(0), block_size=ctx.attr("blocksize"), mode=ctx.attr("mode", "DCR")
+    )
+    return [ctx.emit(op).results[0]]
+
+
+@converter("SpaceToDepth")
+def space_to_depth(ctx: NodeContext) -> Outputs:
+    op = SpaceToDepthOp(
+        ctx.input(0), block_size=ctx.attr("blocksize"), mode=ctx.attr("mode", "DCR")
+    )
+    return [ctx.emit(op).results[0]]

@@ -233,12 +233,12 @@ graph.graph @bn_param_types(%x: tensor<1x2x4x4xf16>, %p: tensor<2xf32>, %q: tens
 
 // -----
 
-// Tests a 3-D batch_norm input.
+// Tests a 3-D batch_norm input in NHWC (channels-first inputs may have any rank >= 2).
 
-graph.graph @bn_rank(%x: tensor<1x2x4xf32>, %p: tensor<2xf32>) {
-  %y = graph.batch_norm %x, %p, %p, %p, %p
-      : (tensor<1x2x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4xf32>
-  // CHECK-LABEL: 'graph.batch_norm' x must be 4-D or 2-D, got tensor<1x2x4xf32>
+graph.graph @bn_rank(%x: tensor<1x2x4xf32>, %p: tensor<4xf32>) {
+  %y = graph.batch_norm %x, %p, %p, %p, %p data_format "NHWC"
+      : (tensor<1x2x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x2x4xf32>
+  // CHECK-LABEL: 'graph.batch_norm' x must be 2-D, 4-D, or [N, C, ...] in NCHW, got tensor<1x2x4xf32>
   graph.net_output
 }
 

@@ -1,0 +1,475 @@
+"""Pooling ops (GE nn_pooling_ops.h)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I64,
+    BoolAttr,
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    f32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import (
+    Pure,
+)
+
+from gedialects.base import (
+    GEOp,
+    NodeSyntax,
+    element_type,
+    int_array,
+    int_array_values,
+    tensor_shape,
+    types_compatible,
+)
+from gedialects.graph.common import (
+    FALSE,
+    AnyTensor,
+    bool_attr,
+    fail,
+    format_shape,
+    tensor_of,
+    verify_element_types,
+    verify_result_shape,
+)
+from gedialects.graph.nn import spatial_axes, window_output_size
+
+# --------------------------------------------------------------------------------------------
+# Windowed pooling
+# --------------------------------------------------------------------------------------------
+
+POOL_FORMATS = ("NCHW", "NHWC")
+
+
+def pool_output_shape(
+    x: Sequence[int],
+    ksize: Sequence[int],
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    ceil_mode: bool,
+    data_format: str,
+) -> tuple[int, ...]:
+    """Pooled shape (ONNX rule, see `window_output_size`); -1 where the input dim is unknown."""
+    out = [d if d >= 0 else -1 for d in x]
+    for i, axis in enumerate(spatial_axes(data_format, len(x))):
+        if x[axis] >= 0:
+            out[axis] = window_output_size(
+                x[axis],
+                ksize[axis],
+                strides[axis],
+                dilations[axis],
+                pads[2 * i],
+                pads[2 * i + 1],
+                ceil_mode,
+            )
+    return tuple(out)
+
+
+class PoolOpBase(GEOp, NodeSyntax):
+    """Properties, builder and verifier shared by the windowed pooling ops.
+
+    `x` is N, C, spatial... ("NCHW", any rank >= 3) or 4-D "NHWC". `ksize`, `strides` and
+    `dilations` have one entry per dim of `x` in data_format order, 1 for N and C (GE's 4-D
+    convention, extended to 1-D and 3-D pooling); `pads` has [begin, end] per spatial dim
+    ([top, bottom, left, right] in 2-D). `ceil_mode` rounds the output size up, dropping a last
+    window that would start in the end padding (ONNX's rule).
+    """
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    ksize = prop_def(DenseArrayBase.constr(i64))
+    strides = prop_def(DenseArrayBase.constr(i64))
+    pads = prop_def(DenseArrayBase.constr(i64), default_value=int_array((0, 0, 0, 0)))
+    dilations = prop_def(DenseArrayBase.constr(i64), default_value=int_array((1, 1, 1, 1)))
+    data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
+    ceil_mode = prop_def(BoolAttr, default_value=FALSE)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        pads: Sequence[int] | None = None,
+        dilations: Sequence[int] | None = None,
+        data_format: str = "NCHW",
+        ceil_mode: bool = False,
+        result_types: Sequence[Attribute] | None = None,
+        extra_properties: dict[str, Attribute] | None = None,
+    ) -> None:
+        rank = len(ksize)
+        pads = (0,) * (2 * (rank - 2)) if pads is None else tuple(pads)
+        dilations = (1,) * rank if dilations is None else tuple(dilations)
+        if result_types is None:
+            tx = SSAValue.get(x).type
+            sx = tensor_shape(tx)
+            shape = None
+            if sx is not None and len(sx) == rank:
+                shape = pool_output_shape(
+                    sx, ksize, strides, pads, dilations, ceil_mode, data_format
+                )
+            result_types = self.infer_result_types(element_type(tx), shape)
+        super().__init__(
+            operands=[x],
+            result_types=list(result_types),
+            properties={
+                "ksize": int_array(ksize),
+                "strides": int_array(strides),
+                "pads": int_array(pads),
+                "dilations": int_array(dilations),
+                "data_format": StringAttr(data_format),
+                "ceil_mode": bool_attr(ceil_mode),
+                **(extra_properties or {}),
+            },
+        )
+
+    @classmethod
+    def infer_result_types(
+        cls, elem: Attribute, shape: Sequence[int] | None
+    ) -> tuple[Attribute, ...]:
+        return (tensor_of(elem, shape),)
+
+    def verify_(self) -> None:
+        data_format = self.data_format.data
+        if data_format not in POOL_FORMATS:
+            fail(self, f'data_format must be "NCHW" or "NHWC", got "{data_format}"')
+        ksize = int_array_values(self.ksize)
+        strides = int_array_values(self.strides)
+        pads = int_array_values(self.pads)
+        dilations = int_array_values(self.dilations)
+        rank = len(ksize)
+        if rank < 3 or (data_format == "NHWC" and rank != 4):
+            fail(self, f"ksize must have one entry per dim of a 3-D or higher x, got {list(ksize)}")
+        for what, values, count in (
+            ("strides", strides, rank),
+            ("pads", pads, 2 * (rank - 2)),
+            ("dilations", dilations, rank),
+        ):
+            if len(values) != count:
+                fail(self, f"{what} must have {count} values, got {list(values)}")
+        channel = rank - 1 if data_format == "NHWC" else 1
+        for what, values in (("ksize", ksize), ("strides", strides), ("dilations", dilations)):
+            if any(v < 1 for v in values):
+                fail(self, f"{what} must be positive, got {list(values)}")
+            if values[0] != 1 or values[channel] != 1:
+                fail(self, f"{what} must be 1 in the N and C dims, got {list(values)}")
+        if any(p < 0 for p in pads):
+            fail(self, f"pads must be non-negative, got {list(pads)}")
+        for i, axis in enumerate(spatial_axes(data_format, rank)):
+            window = dilations[axis] * (ksize[axis] - 1) + 1
+            if pads[2 * i] >= window or pads[2 * i + 1] >= window:
+                fail(self, f"pads {list(pads)} must be smaller than the window {list(ksize)}")
+        verify_element_types(self, (self.x.type, self.y.type), "x and result")
+        x = tensor_shape(self.x.type)
+        if x is None:
+            return
+        if len(x) != rank:
+            fail(self, f"x has rank {len(x)}, but ksize has {rank} entries")
+        shape = pool_output_shape(
+            x, ksize, strides, pads, dilations, self.ceil_mode.value.data, data_format
+        )
+        if any(d == 0 for d in shape) and 0 not in x:
+            fail(self, f"the window does not fit the padded input {format_shape(x)}")
+        verify_result_shape(self, shape, "the pooled shape")
+
+
+@irdl_op_definition
+class MaxPoolV3Op(PoolOpBase):
+    """GE MaxPoolV3: the maximum over each (dilated) window; padding never wins.
+
+    See `PoolOpBase` for the window properties. Deviations from GE: `dilations` (ONNX MaxPool)
+    is added, ranks other than 4 are accepted (GE uses MaxPool3D for 5-D), and `padding_mode`
+    is always "CALCULATED" (the importer resolves ONNX auto_pad to explicit pads).
+
+        %y = graph.max_pool_v3 %x ksize [1, 1, 3, 3] strides [1, 1, 2, 2] pads [1, 1, 1, 1]
+            : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+    """
+
+    name = "graph.max_pool_v3"
+    GE_TYPE: ClassVar[str] = "MaxPoolV3"
+
+
+@irdl_op_definition
+class MaxPoolWithArgmaxOp(PoolOpBase):
+    """GE MaxPoolWithArgmax: max pooling that also returns where each maximum came from.
+
+    `argmax` (int64) is the flat index of the maximum in `x` including the batch (TensorFlow's
+    `include_batch_in_index`, ONNX MaxPool's `Indices`); `storage_order` 1 numbers the spatial
+    dims column-major, as ONNX does. The window properties are those of `graph.max_pool_v3`
+    (GE's op takes `padding` "SAME"/"VALID" instead of pads; ONNX's form is modelled).
+
+        %y, %i = graph.max_pool_with_argmax %x ksize [1, 1, 2, 2] strides [1, 1, 2, 2]
+            : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+    """
+
+    name = "graph.max_pool_with_argmax"
+    GE_TYPE: ClassVar[str] = "MaxPoolWithArgmax"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+    argmax = result_def(AnyTensor)
+
+    storage_order = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        pads: Sequence[int] | None = None,
+        dilations: Sequence[int] | None = None,
+        ceil_mode: bool = False,
+        storage_order: int = 0,
+        result_types: Sequence[Attribute] | None = None,
+    ) -> None:
+        super().__init__(
+            x,
+            ksize=ksize,
+            strides=strides,
+            pads=pads,
+            dilations=dilations,
+            ceil_mode=ceil_mode,
+            result_types=result_types,
+            extra_properties={"storage_order": IntegerAttr(storage_order, i64)},
+        )
+
+    @classmethod
+    def infer_result_types(
+        cls, elem: Attribute, shape: Sequence[int] | None
+    ) -> tuple[Attribute, ...]:
+        return (tensor_of(elem, shape), tensor_of(i64, shape))
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.data_format.data != "NCHW":
+            fail(self, 'supports data_format "NCHW" only')
+        if self.storage_order.value.data not in (0, 1):
+            fail(self, f"storage_order must be 0 or 1, got {self.storage_order.value.data}")
+        if element_type(self.argmax.type) != i64:
+            fail(self, f"argmax must be an i64 tensor, got {self.argmax.type}")
+        if not types_compatible(tensor_of(i64, tensor_shape(self.y.type)), self.argmax.type):
+            fail(self, f"argmax type {self.argmax.type} differs from the shape of y {self.y.type}")
+
+
+@irdl_op_definition
+class AvgPoolV2Op(PoolOpBase):
+    """GE AvgPoolV2: the mean over each window.
+
+    `exclusive` (GE's name; ONNX count_include_pad = 0) divides by the number of input elements
+    in the window, otherwise by the window size clipped to the explicitly padded input (ONNX's
+    rule for ceil_mode windows); `divisor_override` > 0 replaces the divisor. See `PoolOpBase`
+    for the window properties; deviations from GE as for `graph.max_pool_v3`.
+
+        %y = graph.avg_pool_v2 %x ksize [1, 1, 3, 3] strides [1, 1, 1, 1] pads [1, 1, 1, 1]
+            exclusive false : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+    """
+
+    name = "graph.avg_pool_v2"
+    GE_TYPE: ClassVar[str] = "AvgPoolV2"
+
+    exclusive = prop_def(BoolAttr, default_value=bool_attr(True))
+    divisor_override = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        pads: Sequence[int] | None = None,
+        dilations: Sequence[int] | None = None,
+        data_format: str = "NCHW",
+        ceil_mode: bool = False,
+        exclusive: bool = True,
+        divisor_override: int = 0,
+        result_type: Attribute | None = None,
+    ) -> None:
+        super().__init__(
+            x,
+            ksize=ksize,
+            strides=strides,
+            pads=pads,
+            dilations=dilations,
+            data_format=data_format,
+            ceil_mode=ceil_mode,
+            result_types=None if result_type is None else [result_type],
+            extra_properties={
+                "exclusive": bool_attr(exclusive),
+                "divisor_override": IntegerAttr(divisor_override, i64),
+            },
+        )
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.divisor_override.value.data < 0:
+            fail(self, f"divisor_override must be >= 0, got {self.divisor_override.value.data}")
+
+
+@irdl_op_definition
+class LpPoolOp(PoolOpBase):
+    """GE LpPool: `(sum |x|^p)^(1/p)` over each window (ONNX op; GE has only GlobalLpPool).
+
+    Padding contributes zeros. See `PoolOpBase` for the window properties.
+
+        %y = graph.lp_pool %x ksize [1, 1, 2, 2] strides [1, 1, 1, 1] p 3.0
+            : (tensor<1x3x8x8xf32>) -> tensor<1x3x7x7xf32>
+    """
+
+    name = "graph.lp_pool"
+    GE_TYPE: ClassVar[str] = "LpPool"
+
+    p = prop_def(FloatAttr.constr(f32), default_value=FloatAttr(2.0, f32))
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        pads: Sequence[int] | None = None,
+        dilations: Sequence[int] | None = None,
+        ceil_mode: bool = False,
+        p: float = 2.0,
+        result_type: Attribute | None = None,
+    ) -> None:
+        super().__init__(
+            x,
+            ksize=ksize,
+            strides=strides,
+            pads=pads,
+            dilations=dilations,
+            ceil_mode=ceil_mode,
+            result_types=None if result_type is None else [result_type],
+            extra_properties={"p": FloatAttr(p, f32)},
+        )
+
+    def verify_(self) -> None:
+        super().verify_()
+        if not self.p.value.data > 0:
+            fail(self, f"p must be positive, got {self.p.value.data}")
+
+
+# --------------------------------------------------------------------------------------------
+# Global pooling
+# --------------------------------------------------------------------------------------------
+
+
+class GlobalPoolOpBase(GEOp, NodeSyntax):
+    """Pools over all spatial dims of N, C, spatial... `x`; the result keeps them as 1s."""
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        result_type: Attribute | None = None,
+        properties: dict[str, Attribute] | None = None,
+    ) -> None:
+        if result_type is None:
+            tx = SSAValue.get(x).type
+            sx = tensor_shape(tx)
+            shape = None if sx is None else (*sx[:2], *(1 for _ in sx[2:]))
+            result_type = tensor_of(element_type(tx), shape)
+        super().__init__(operands=[x], result_types=[result_type], properties=properties or {})
+
+    def verify_(self) -> None:
+        verify_element_types(self, (self.x.type, self.y.type), "x and result")
+        x = tensor_shape(self.x.type)
+        if x is None:
+            return
+        if len(x) < 3:
+            fail(self, f"x must be N, C and at least one spatial dim, got {self.x.type}")
+        verify_result_shape(self, (*x[:2], *(1 for _ in x[2:])), "the pooled shape")
+
+
+@irdl_op_definition
+class GlobalAveragePoolOp(GlobalPoolOpBase):
+    """GE GlobalAveragePool: the mean over all spatial dims of N, C, spatial... `x`.
+
+    %y = graph.global_average_pool %x : (tensor<2x3x7x7xf32>) -> tensor<2x3x1x1xf32>
+    """
+
+    name = "graph.global_average_pool"
+    GE_TYPE: ClassVar[str] = "GlobalAveragePool"
+
+
+@irdl_op_definition
+class GlobalMaxPoolOp(GlobalPoolOpBase):
+    """GE GlobalMaxPool: the maximum over all spatial dims (ONNX op; GE has none).
+
+    %y = graph.global_max_pool %x : (tensor<2x3x7x7xf32>) -> tensor<2x3x1x1xf32>
+    """
+
+    name = "graph.global_max_pool"
+    GE_TYPE: ClassVar[str] = "GlobalMaxPool"
+
+
+@irdl_op_definition
+class GlobalLpPoolOp(GlobalPoolOpBase):
+    """GE GlobalLpPool: `(sum |x|^p)^(1/p)` over all spatial dims.
+
+    %y = graph.global_lp_pool %x p 3.0 : (tensor<2x3x7x7xf32>) -> tensor<2x3x1x1xf32>
+    """
+
+    name = "graph.global_lp_pool"
+    GE_TYPE: ClassVar[str] = "GlobalLpPool"
+
+    p = prop_def(FloatAttr.constr(f32), default_value=FloatAttr(2.0, f32))
+
+    def __init__(
+        self, x: SSAValue | Operation, *, p: float = 2.0, result_type: Attribute | None = None
+    ) -> None:
+        super().__init__(x, result_type=result_type, properties={"p": FloatAttr(p, f32)})
+
+    def verify_(self) -> None:
+        if not self.p.value.data > 0:
+            fail(self, f"p must be positive, got {self.p.value.data}")
+        super().verify_()
+
+
+# --------------------------------------------------------------------------------------------
+
+__all__ = [
+    "AvgPoolV2Op",
+    "GlobalAveragePoolOp",
+    "GlobalLpPoolOp",
+    "GlobalMaxPoolOp",
+    "LpPoolOp",
+    "MaxPoolV3Op",
+    "MaxPoolWithArgmaxOp",
+    "pool_output_shape",
+]
+
+OPS = (
+    MaxPoolV3Op,
+    MaxPoolWithArgmaxOp,
+    AvgPoolV2Op,
+    LpPoolOp,
+    GlobalAveragePoolOp,
+    GlobalMaxPoolOp,
+    GlobalLpPoolOp,
+)
+"""The ops of this module, in the order the dialect lists them."""

@@ -1,0 +1,189 @@
+"""Kernels of the pooling ops: one strided window view per op, reduced over the window axes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+from xdsl.ir import Attribute
+
+from gedialects.graph import (
+    AvgPoolV2Op,
+    GlobalLpPoolOp,
+    LpPoolOp,
+    MaxPoolV3Op,
+    MaxPoolWithArgmaxOp,
+    window_output_size,
+)
+from gedialects.interpreters.graph.common import Arrays, bool_, compute, float_, int_, ints, str_
+from gedialects.interpreters.graph.nn import to_channels_first, to_channels_last
+from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
+
+
+class Windows:
+    """The pooling geometry of one op on one input (channels-first)."""
+
+    def __init__(self, name: str, op: type[MaxPoolV3Op], x: np.ndarray, attrs: KernelAttrs) -> None:
+        rank = x.ndim
+        self.nhwc = str_(attrs, "data_format", op) == "NHWC"
+        ksize = ints(attrs, "ksize", op)
+        strides = ints(attrs, "strides", op)
+        dilations = ints(attrs, "dilations", op)
+        self.pads = ints(attrs, "pads", op)
+        if len(ksize) != rank or len(self.pads) != 2 * (rank - 2):
+            raise KernelError(f"{name}: ksize {list(ksize)} does not fit x of shape {x.shape}")
+        axes = range(1, rank - 1) if self.nhwc else range(2, rank)
+        self.ksize = [ksize[a] for a in axes]
+        self.strides = [strides[a] for a in axes]
+        self.dilations = [dilations[a] for a in axes]
+        self.x = to_channels_first(x) if self.nhwc else x
+        ceil = bool_(attrs, "ceil_mode", op)
+        self.sizes = self.x.shape[2:]
+        self.out = [
+            window_output_size(s, k, st, d, self.pads[2 * i], self.pads[2 * i + 1], ceil)
+            for i, (s, k, st, d) in enumerate(
+                zip(self.sizes, self.ksize, self.strides, self.dilations, strict=True)
+            )
+        ]
+        if any(o <= 0 for o in self.out):
+            raise KernelError(f"{name}: the window does not fit the padded input {x.shape}")
+        self.extents = [d * (k - 1) + 1 for d, k in zip(self.dilations, self.ksize, strict=True)]
+        # total padded length: explicit pads, plus what the last ceil_mode window needs
+        self.widths = [
+            (
+                self.pads[2 * i],
+                max((o - 1) * st + e - s - self.pads[2 * i], self.pads[2 * i + 1]),
+            )
+            for i, (o, st, e, s) in enumerate(
+                zip(self.out, self.strides, self.extents, self.sizes, strict=True)
+            )
+        ]
+
+    def view(self, x: np.ndarray, fill: float | int) -> np.ndarray:
+        """[N, C, *out, *K] windows of `x` padded with `fill` (a view of one padded copy)."""
+        sp = len(self.sizes)
+        padded = np.pad(x, ((0, 0),) * (x.ndim - sp) + tuple(self.widths), constant_values=fill)
+        windows = sliding_window_view(padded, self.extents, axis=tuple(range(x.ndim - sp, x.ndim)))
+        lead = (slice(None),) * (x.ndim - sp)
+        positions = tuple(
+            slice(0, (o - 1) * s + 1, s) for o, s in zip(self.out, self.strides, strict=True)
+        )
+        taps = tuple(slice(None, None, d) for d in self.dilations)
+        return windows[(*lead, *positions, *taps)]
+
+    def reduce_axes(self) -> tuple[int, ...]:
+        sp = len(self.sizes)
+        return tuple(range(2 + sp, 2 + 2 * sp))
+
+    def finish(self, y: np.ndarray) -> np.ndarray:
+        return to_channels_last(y) if self.nhwc else y
+
+
+def _lowest(dtype: np.dtype) -> float | int:
+    if np.issubdtype(dtype, np.integer):
+        return int(np.iinfo(dtype).min)
+    return -np.inf
+
+
+@kernel("MaxPoolV3")
+def max_pool_v3(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    w = Windows("MaxPoolV3", MaxPoolV3Op, inputs[0], attrs)
+    y = w.view(w.x, _lowest(w.x.dtype)).max(axis=w.reduce_axes())
+    return (w.finish(y),)
+
+
+@kernel("MaxPoolWithArgmax")
+def max_pool_with_argmax(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """The first maximum of each window and its flat index in x (column-major spatial dims
+    when storage_order = 1)."""
+    w = Windows("MaxPoolWithArgmax", MaxPoolWithArgmaxOp, inputs[0], attrs)
+    n, c, *sizes = w.x.shape
+    spatial = int(np.prod(sizes))
+    if int_(attrs, "storage_order", MaxPoolWithArgmaxOp) == 1:
+        local = np.arange(spatial, dtype=np.int64).reshape(sizes[::-1]).T
+    else:
+        local = np.arange(spatial, dtype=np.int64).reshape(sizes)
+    values = w.view(w.x, _lowest(w.x.dtype))
+    sp = len(sizes)
+    flat = values.reshape(*values.shape[: 2 + sp], -1)
+    where = flat.argmax(axis=-1)
+    y = np.take_along_axis(flat, where[..., None], axis=-1)[..., 0]
+    local_windows = w.view(local, -1)
+    local_flat = local_windows.reshape(*local_windows.shape[:sp], -1)
+    idx = local_flat[(*np.indices(where.shape[2:]), where)]
+    base = (np.arange(n * c, dtype=np.int64) * spatial).reshape(n, c, *(1,) * sp)
+    return (y, idx + base)
+
+
+def _average(name: str, x: np.ndarray, attrs: KernelAttrs) -> np.ndarray:
+    w = Windows(name, AvgPoolV2Op, x, attrs)
+    xc = compute(w.x)
+    total = w.view(xc, 0).sum(axis=w.reduce_axes())
+    divisor_override = int_(attrs, "divisor_override", AvgPoolV2Op)
+    if divisor_override > 0:
+        return w.finish(total / xc.dtype.type(divisor_override))
+    # the divisor counts the input (exclusive) or the explicitly padded input, never the
+    # extra end padding of ceil_mode: the windows of a mask that is 1 where counted
+    sp = len(w.sizes)
+    mask = np.ones(w.sizes, dtype=xc.dtype)
+    if not bool_(attrs, "exclusive", AvgPoolV2Op):
+        explicit = [(w.pads[2 * i], w.pads[2 * i + 1]) for i in range(sp)]
+        mask = np.pad(mask, explicit, constant_values=1)
+        w.widths = [(0, after - e) for (_, after), (_, e) in zip(w.widths, explicit, strict=True)]
+    count = w.view(mask, 0).sum(axis=tuple(range(sp, 2 * sp)))
+    return w.finish(total / count)
+
+
+@kernel("AvgPoolV2")
+def avg_pool_v2(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    return (_average("AvgPoolV2", inputs[0], attrs),)
+
+
+@kernel("LpPool")
+def lp_pool(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    w = Windows("LpPool", LpPoolOp, inputs[0], attrs)
+    p = float_(attrs, "p", LpPoolOp)
+    powered = np.abs(compute(w.x)) ** p
+    total = w.view(powered, 0).sum(axis=w.reduce_axes())
+    return (w.finish(total ** (1.0 / p)),)
+
+
+def _spatial(x: np.ndarray, name: str) -> tuple[int, ...]:
+    if x.ndim < 3:
+        raise KernelError(f"{name}: x must be N, C, spatial..., got shape {x.shape}")
+    return tuple(range(2, x.ndim))
+
+
+@kernel("GlobalAveragePool")
+def global_average_pool(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = compute(inputs[0])
+    return (x.mean(axis=_spatial(x, "GlobalAveragePool"), keepdims=True),)
+
+
+@kernel("GlobalMaxPool")
+def global_max_pool(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = inputs[0]
+    return (x.max(axis=_spatial(x, "GlobalMaxPool"), keepdims=True),)
+
+
+@kernel("GlobalLpPool")
+def global_lp_pool(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = compute(inputs[0])
+    p = float_(attrs, "p", GlobalLpPoolOp)
+    total = (np.abs(x) ** p).sum(axis=_spatial(x, "GlobalLpPool"), keepdims=True)
+    return (total ** (1.0 / p),)
