@@ -15,8 +15,16 @@ if TYPE_CHECKING:
     from xdsl.passes import ModulePass
 
 PASSES: dict[str, tuple[str, str]] = {
+    "ge-assign-streams": ("passes.assign_streams", "AssignStreamsPass"),
     "ge-compile": ("passes.pipelines", "CompilePipelinePass"),
     "ge-convert-graph-to-ascend": ("passes.convert_graph_to_ascend", "ConvertGraphToAscendPass"),
+    "ge-dump-dot": ("passes.partition.dump_dot", "DumpDotPass"),
+    "ge-inline-partitions": ("passes.partition.inline", "InlinePartitionsPass"),
+    "ge-merge-engine-partitions": ("passes.partition.engine", "MergeEnginePartitionsPass"),
+    "ge-partition-dynamic-shape": ("passes.partition.dynamic_shape", "PartitionDynamicShapePass"),
+    "ge-partition-engine": ("passes.partition.engine", "PartitionEnginePass"),
+    "ge-place-engines": ("passes.partition.place_engines", "PlaceEnginesPass"),
+    "ge-plan-memory": ("passes.plan_memory", "PlanMemoryPass"),
 }
 """Pass name -> (module, class)."""
 

@@ -1,0 +1,113 @@
+"""A `graph.graph` seen as GE sees a ComputeGraph: nodes in topological order with their edges.
+
+Node `i < len(args)` is the Data node of block argument `i`; then come the ops of the body in
+order (the verifier guarantees a topological order), the terminator `graph.net_output` last.
+`preds[i]` lists the producer of every operand (one entry per use, as GE has one edge per
+anchor pair); the cluster framework works on these indices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnrankedTensorType,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+
+from gedialects.base import NODE_NAME, GEOp
+from gedialects.graph import GraphOp
+
+DATA_TYPE = "Data"
+
+
+def ge_type(op: Operation) -> str:
+    """The GE node type of an op (`GE_TYPE`), or its IR name for foreign ops."""
+    return op.GE_TYPE if isinstance(op, GEOp) else op.name
+
+
+def str_attr(op: Operation, name: str) -> str | None:
+    value = op.attributes.get(name)
+    return value.data if isinstance(value, StringAttr) else None
+
+
+def bool_attr(op: Operation, name: str) -> bool | None:
+    """A GE bool attribute: `true`/`false` (i1) or any integer attribute."""
+    value = op.attributes.get(name)
+    if isinstance(value, IntegerAttr):
+        return bool(value.value.data)
+    return None
+
+
+def int_attr(op: Operation, name: str) -> int | None:
+    value = op.attributes.get(name)
+    if isinstance(value, IntegerAttr):
+        return int(value.value.data)
+    return None
+
+
+def is_unknown_type(t: Attribute) -> bool:
+    """GE's unknown shape: a `?` dim (-1) or unknown rank (-2)."""
+    if isinstance(t, UnrankedTensorType):
+        return True
+    return isinstance(t, TensorType) and any(d < 0 for d in t.get_shape())
+
+
+def called_symbols(op: Operation) -> list[str]:
+    """Graphs an op calls (PartitionedCall's callee, Case's branches): any symbol property."""
+    names: list[str] = []
+    for value in op.properties.values():
+        items = value.data if isinstance(value, ArrayAttr) else (value,)
+        names.extend(a.root_reference.data for a in items if isinstance(a, SymbolRefAttr))
+    return names
+
+
+@dataclass
+class GraphNodes:
+    """The nodes of one graph in topological order, with producer lists and names."""
+
+    graph: GraphOp
+    args: list[BlockArgument]
+    ops: list[Operation]
+    preds: list[list[int]]
+    names: list[str]
+
+    @classmethod
+    def of(cls, graph: GraphOp) -> GraphNodes:
+        block = graph.body.block
+        args = list(block.args)
+        ops = list(block.ops)
+        index: dict[SSAValue, int] = {a: i for i, a in enumerate(args)}
+        preds: list[list[int]] = [[] for _ in args]
+        names = list(graph.input_names)
+        counts: dict[str, int] = {}
+        base = len(args)
+        for k, op in enumerate(ops):
+            preds.append([index[v] for v in op.operands])
+            for r in op.results:
+                index[r] = base + k
+            name = str_attr(op, NODE_NAME)
+            if name is None:
+                kind = ge_type(op)
+                count = counts.get(kind, 0)
+                counts[kind] = count + 1
+                name = f"{kind}_{count}"
+            names.append(name)
+        return cls(graph, args, ops, preds, names)
+
+    def __len__(self) -> int:
+        return len(self.args) + len(self.ops)
+
+    def op(self, node: int) -> Operation | None:
+        """The op of node `node`, None for a Data node."""
+        k = node - len(self.args)
+        return self.ops[k] if k >= 0 else None
+
+    def node_type(self, node: int) -> str:
+        op = self.op(node)
+        return DATA_TYPE if op is None else ge_type(op)
