@@ -346,45 +346,66 @@ def binding_attempts(graph: object, names: Sequence[str]) -> list[tuple[str, ...
 
 
 def _import_and_run(model: object, case: Case, compile_too: bool) -> tuple[str | None, str]:
-    """(problem or None, detail naming the bound inputs)."""
-    import numpy as np
+    """(problem or None, detail naming the bound inputs).
 
-    from gedialects.frontend.onnx import OnnxImportError, import_model
-    from gedialects.interpreters.run import RunError, run
+    Binding attempts go on while the import fails (or, with `compile_too`, while ge-compile
+    fails, e.g. on shapes that are static only once the parameters are known).
+    """
+    import numpy as np
 
     graph = model.graph  # type: ignore[attr-defined]
     initializers = {t.name for t in graph.initializer}
     names = [vi.name for vi in graph.input if vi.name not in initializers]
     inputs = {n: np.asarray(a) for n, a in zip(names, case.inputs, strict=False)}
     out_names = [vi.name for vi in graph.output]
-    error = ""
+    problem: str | None = None
+    detail = ""
     for bound in binding_attempts(graph, names):
-        try:
-            module = import_model(model, constants={n: inputs[n] for n in bound})  # type: ignore[arg-type]
+        detail = f"bound inputs: {', '.join(bound)}" if bound else ""
+        problem, retry = _attempt(model, case, inputs, bound, out_names, compile_too)
+        if not retry:
             break
-        except OnnxImportError as e:
-            error = f"import: {_line(e)}"
-        except Exception as e:  # a converter bug: report it, keep going
-            return f"import: internal error {type(e).__name__}: {_line(e)}", ""
-    else:
-        return error, ""
-    detail = f"bound inputs: {', '.join(bound)}" if bound else ""
+    return problem, detail
+
+
+def _attempt(
+    model: object,
+    case: Case,
+    inputs: dict,
+    bound: tuple[str, ...],
+    out_names: list[str],
+    compile_too: bool,
+) -> tuple[str | None, bool]:
+    """(problem or None, whether binding more inputs may help)."""
+    import numpy as np
+
+    from gedialects.frontend.onnx import OnnxImportError, import_model
+    from gedialects.interpreters.run import RunError, run
+
+    try:
+        module = import_model(model, constants={n: inputs[n] for n in bound})  # type: ignore[arg-type]
+    except OnnxImportError as e:
+        return f"import: {_line(e)}", True
+    except Exception as e:  # a converter bug: report it, keep going
+        return f"import: internal error {type(e).__name__}: {_line(e)}", False
     feed = {n: a for n, a in inputs.items() if n not in bound}
     try:
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             got = run(module, feed)
     except RunError as e:
-        return f"run: {_line(e)}", detail
+        return f"run: {_line(e)}", False
     except Exception as e:  # a kernel bug: report it, keep going
-        return f"run: {type(e).__name__}: {_line(e)}", detail
+        return f"run: {type(e).__name__}: {_line(e)}", False
     problem = compare(got, case, out_names)
     if problem or not compile_too:
-        return problem, detail
-    return _compile_and_run(module, feed, case, out_names), detail
+        return problem, False
+    return _compile_and_run(module, feed, case, out_names)
 
 
-def _compile_and_run(module: object, inputs: dict, case: Case, names: list[str]) -> str | None:
+def _compile_and_run(
+    module: object, inputs: dict, case: Case, names: list[str]
+) -> tuple[str | None, bool]:
     import numpy as np
 
     from gedialects import make_context
@@ -395,13 +416,16 @@ def _compile_and_run(module: object, inputs: dict, case: Case, names: list[str])
         lowered = module.clone()  # type: ignore[attr-defined]
         CompilePipelinePass().apply(make_context(), lowered)
         lowered.verify()
+    except Exception as e:
+        return f"ge-compile: {type(e).__name__}: {_line(e)}", True
+    try:
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             got = run(lowered, inputs)
     except Exception as e:
-        return f"ge-compile: {type(e).__name__}: {_line(e)}"
+        return f"after ge-compile: {type(e).__name__}: {_line(e)}", False
     problem = compare(got, case, names)
-    return f"after ge-compile: {problem}" if problem else None
+    return (f"after ge-compile: {problem}" if problem else None), False
 
 
 def _line(e: BaseException) -> str:

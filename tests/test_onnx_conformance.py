@@ -1,0 +1,286 @@
+"""A fixed subset of the ONNX backend node tests (one case per supported op plus a few
+special ones) must all pass; and the conformance runner's own logic: classification,
+comparison, binding attempts, markdown block, command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from tests.conftest import ROOT
+from tools import onnx_conformance as oc
+
+FAST_CASES = (
+    "test_abs",
+    "test_acos",
+    "test_acosh",
+    "test_add",
+    "test_and2d",
+    "test_and_bcast3v1d",
+    "test_argmax_default_axis_example",
+    "test_argmin_default_axis_example",
+    "test_asin",
+    "test_asinh",
+    "test_atan",
+    "test_atanh",
+    "test_attention_23_boolmask_fullymasked_row_nan_robustness_expanded",
+    "test_averagepool_1d_default",
+    "test_basic_conv_with_padding",
+    "test_batchnorm_epsilon",
+    "test_bitshift_left_int16",
+    "test_bitwise_and_i16_3d",
+    "test_bitwise_not_2d",
+    "test_bitwise_or_i16_4d",
+    "test_bitwise_xor_i16_3d",
+    "test_blackmanwindow_expanded",
+    "test_cast_DOUBLE_to_FLOAT",
+    "test_castlike_DOUBLE_to_FLOAT",
+    "test_causal_conv_with_state_b1_c1_degenerate_expanded",
+    "test_ceil",
+    "test_celu",
+    "test_center_crop_pad_crop_and_pad_expanded",
+    "test_clip",
+    "test_concat_1d_axis_0",
+    "test_constant",
+    "test_constant_pad",
+    "test_constantofshape_float_ones",
+    "test_convtranspose",
+    "test_cos",
+    "test_cosh",
+    "test_cumsum_1d",
+    "test_depthtospace_crd_mode_example",
+    "test_div",
+    "test_dropout_default",
+    "test_einsum_batch_diagonal",
+    "test_elu",
+    "test_equal",
+    "test_erf",
+    "test_exp",
+    "test_expand_dim_changed",
+    "test_flatten_axis0",
+    "test_flexattention_causal_mask_expanded_ver26",
+    "test_floor",
+    "test_gather_0",
+    "test_gather_elements_0",
+    "test_gathernd_example_float32",
+    "test_gelu_default_1",
+    "test_gemm_all_attributes",
+    "test_globalaveragepool",
+    "test_globalmaxpool",
+    "test_greater",
+    "test_greater_equal",
+    "test_group_normalization_epsilon",
+    "test_hammingwindow_expanded",
+    "test_hannwindow_expanded",
+    "test_hardmax_axis_0",
+    "test_hardsigmoid",
+    "test_hardswish",
+    "test_identity",
+    "test_instancenorm_epsilon",
+    "test_isinf",
+    "test_isnan",
+    "test_layer_normalization_2d_axis0",
+    "test_leakyrelu",
+    "test_less",
+    "test_less_equal",
+    "test_log",
+    "test_logsoftmax_axis_0",
+    "test_lppool_1d_default",
+    "test_lrn",
+    "test_matmul_1d_1d",
+    "test_max_example",
+    "test_maxpool_1d_default",
+    "test_mean_example",
+    "test_min_example",
+    "test_mish",
+    "test_mod_broadcast",
+    "test_mul",
+    "test_mvn_expanded",
+    "test_neg",
+    "test_nllloss_NC_expanded",
+    "test_nonzero_example",
+    "test_not_2d",
+    "test_onehot_negative_indices",
+    "test_or2d",
+    "test_pow",
+    "test_prelu_broadcast",
+    "test_range_float16_type_positive_delta",
+    "test_range_float_type_positive_delta",
+    "test_reciprocal",
+    "test_reduce_l1_default_axes_keepdims_example",
+    "test_reduce_l2_default_axes_keepdims_example",
+    "test_reduce_log_sum_asc_axes",
+    "test_reduce_log_sum_exp_default_axes_keepdims_example",
+    "test_reduce_max_bool_inputs",
+    "test_reduce_mean_default_axes_keepdims_example",
+    "test_reduce_min_bool_inputs",
+    "test_reduce_prod_default_axes_keepdims_example",
+    "test_reduce_sum_default_axes_keepdims_example",
+    "test_reduce_sum_square_default_axes_keepdims_example",
+    "test_relu",
+    "test_reshape_allowzero_reordered",
+    "test_reshape_extended_dims",
+    "test_resize_downsample_scales_cubic",
+    "test_resize_upsample_scales_nearest",
+    "test_reversesequence_batch",
+    "test_rms_normalization_2d_axis0_expanded",
+    "test_rotary_embedding_3d_input_expanded",
+    "test_round",
+    "test_scatter_elements_with_axis",
+    "test_scatternd",
+    "test_selu",
+    "test_shape",
+    "test_shrink_hard",
+    "test_sigmoid",
+    "test_sign",
+    "test_sin",
+    "test_sinh",
+    "test_size",
+    "test_slice",
+    "test_slice_neg_steps",
+    "test_softmax_axis_0",
+    "test_softmax_axis_0_expanded",
+    "test_softplus",
+    "test_softsign",
+    "test_spacetodepth",
+    "test_split_1d_uneven_split_opset18",
+    "test_sqrt",
+    "test_squeeze",
+    "test_sub",
+    "test_sum_example",
+    "test_swish_expanded",
+    "test_tan",
+    "test_tanh",
+    "test_thresholdedrelu",
+    "test_tile",
+    "test_top_k",
+    "test_transpose_all_permutations_0",
+    "test_tril",
+    "test_unsqueeze_axis_0",
+    "test_upsample_nearest",
+    "test_where_example",
+    "test_xor2d",
+)
+"""One passing case per op type (the first non-expanded one when the list was made), plus an
+opset-1 and an opset-7 model (upgraded on import), parameter inputs (Reshape shape, Resize
+scales, Range bounds, Slice steps) and an expanded function body."""
+
+
+@pytest.fixture(scope="module")
+def fast_cases() -> dict[str, oc.Case]:
+    wanted = set(FAST_CASES)
+    return {c.name: c for c in oc.load_cases(FAST_CASES) if c.name in wanted}
+
+
+@pytest.mark.parametrize("name", FAST_CASES)
+def test_fast_subset_passes(fast_cases: dict[str, oc.Case], name: str) -> None:
+    assert name in fast_cases, f"{name} is no longer an ONNX node test"
+    result = oc.run_case(fast_cases[name], timeout=60)
+    assert result.status == oc.PASS, f"{result.status}: {result.detail}"
+
+
+# --------------------------------------------------------------------------------------------
+# The runner itself
+# --------------------------------------------------------------------------------------------
+
+
+def _case(outputs: list, **kwargs: object) -> oc.Case:
+    return oc.Case("test_x", "X", b"", [], outputs, **kwargs)  # type: ignore[arg-type]
+
+
+def test_compare_tolerances_exact_ints_shapes_and_dtypes() -> None:
+    want = np.array([1.0, 2.0], np.float32)
+    assert oc.compare({"y": want * (1 + 5e-4)}, _case([want]), ["y"]) is None
+    assert "differs" in (oc.compare({"y": want * 1.01}, _case([want]), ["y"]) or "")
+    ints = np.array([3, 4], np.int64)
+    assert oc.compare({"y": ints}, _case([ints]), ["y"]) is None
+    assert "differs" in (oc.compare({"y": ints + 1}, _case([ints]), ["y"]) or "")
+    assert oc.compare({"y": ints.astype(np.int32)}, _case([ints]), ["y"]) == (
+        "output 'y' has dtype int32, expected int64"
+    )
+    assert oc.compare({"y": ints[:1]}, _case([ints]), ["y"]) == (
+        "output 'y' has shape [1], expected [2]"
+    )
+    nan = np.array([np.nan], np.float32)
+    assert oc.compare({"y": nan}, _case([nan]), ["y"]) is None
+
+
+def _model(elem: int = TensorProto.FLOAT, op: str = "Relu") -> onnx.ModelProto:
+    graph = helper.make_graph(
+        [helper.make_node(op, ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", elem, [2])],
+        [helper.make_tensor_value_info("y", elem, [2])],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_classification() -> None:
+    x = np.zeros(2, np.float32)
+    case = oc.Case("test_relu", "Relu", _model().SerializeToString(), [x], [x])
+    assert oc.run_case(case).status == oc.PASS
+    bf16 = _model(TensorProto.BFLOAT16)
+    assert oc.skip_reason(bf16, case) == "dtype BFLOAT16"
+    seq = oc.Case("test_seq", "Relu", b"", [[x]], [x])
+    assert oc.skip_reason(_model(), seq) == "sequence/optional/map I/O"
+    rand = _model(op="RandomUniformLike")
+    assert oc.skip_reason(rand, case) == "random outputs"
+    assert oc.missing_ops(_model(op="TfIdfVectorizer")) == ["TfIdfVectorizer"]
+    wrong = oc.Case("test_relu", "Relu", _model().SerializeToString(), [x - 1], [x - 1])
+    result = oc.run_case(wrong)
+    assert result.status == oc.FAIL and "differs" in result.detail
+
+
+def test_binding_attempts() -> None:
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"])],
+        "g",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]),
+            helper.make_tensor_value_info("shape", TensorProto.INT64, [1]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [6])],
+    )
+    assert oc.binding_attempts(graph, ["x", "shape"]) == [(), ("shape",), ("x", "shape")]
+    assert oc.binding_attempts(graph, ["x"]) == [(), ("x",)]
+
+
+def test_markdown_block_replaces_only_its_block(tmp_path: Path) -> None:
+    report = oc.Report(
+        [
+            oc.Result("test_a", "Abs", oc.PASS),
+            oc.Result("test_b", "Abs", oc.FAIL, "output 'y' differs"),
+            oc.Result("test_c", "LSTM", oc.UNSUPPORTED, "no converter for LSTM"),
+        ]
+    )
+    assert report.summary() == "1 passed, 1 failed, 1 skipped"
+    block = oc.markdown_block(report, 1.0)
+    assert "| Abs | 2 | 1 | 1 | 0 | 0 |" in block and "pass rate **50.0%**" in block
+    doc = tmp_path / "onnx.md"
+    doc.write_text("# Title\n\nprose\n")
+    oc.write_markdown(doc, block)
+    oc.write_markdown(doc, block.replace("50.0%", "51.0%"))
+    text = doc.read_text()
+    assert text.startswith("# Title\n\nprose\n")
+    assert text.count(oc.END) == 1 and "51.0%" in text and "50.0%" not in text
+
+
+def test_command_line_last_line() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "tools.onnx_conformance", "--ops", "Relu", "-j", "1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "2 passed, 0 failed, 0 skipped"
+    assert lines[0].split() == ["op", "cases", "pass", "fail", "skip", "unsupported"]
+    assert lines[1].split() == ["Relu", "2", "2", "0", "0", "0"]
