@@ -349,6 +349,9 @@ def test_dropout_is_identity_with_an_all_true_mask() -> None:
     model = one_node_model(training, {"x": X234}, consts, {"y": X234}, 13)
     with pytest.raises(OnnxImportError, match="training_mode = 1 is not supported"):
         import_model(model)
+    zero = {"r": np.array(0.0, np.float32), "t": np.array(True)}
+    got = check(node("Dropout", ["x", "r", "t"], ["y", "m"]), {"x": X234}, zero, opset=13)
+    assert got["m"].all()
 
 
 # --------------------------------------------------------------------------------------------

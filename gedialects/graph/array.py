@@ -9,7 +9,7 @@ infer static result types when such an operand is a small `graph.const`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -141,8 +141,12 @@ def verify_same_type(op: Operation, x: Attribute, y: Attribute) -> None:
         fail(op, f"result type {y} differs from the operand type {x}")
 
 
-def result_or(result_type: Attribute | None, elem: Attribute, shape: Shape | None) -> Attribute:
-    return result_type if result_type is not None else tensor_of(elem, shape)
+def result_or(
+    result_type: Attribute | None, elem: Attribute, shape: Callable[[], Shape | None]
+) -> Attribute:
+    """`result_type`, else a tensor of `elem` and the inferred shape (inferred only then, so
+    an explicit type builds ops the verifier is meant to reject)."""
+    return result_type if result_type is not None else tensor_of(elem, shape())
 
 
 # --------------------------------------------------------------------------------------------
@@ -771,7 +775,7 @@ class ShapeOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         dims = tensor_shape(SSAValue.get(x).type)
-        result_type = result_or(result_type, dtype, None if dims is None else (len(dims),))
+        result_type = result_or(result_type, dtype, lambda: None if dims is None else (len(dims),))
         super().__init__(operands=[x], result_types=[result_type])
 
     def verify_(self) -> None:
@@ -802,7 +806,7 @@ class SizeOp(GEOp, NodeSyntax):
         dtype: Attribute = i64,
         result_type: Attribute | None = None,
     ) -> None:
-        super().__init__(operands=[x], result_types=[result_or(result_type, dtype, ())])
+        super().__init__(operands=[x], result_types=[result_or(result_type, dtype, lambda: ())])
 
     def verify_(self) -> None:
         verify_index_tensor(self, "result", self.y.type, 0)

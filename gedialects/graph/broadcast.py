@@ -102,7 +102,7 @@ class ExpandOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         tx = SSAValue.get(x).type
-        result_type = result_or(result_type, element_type(tx), self._infer(tx, shape))
+        result_type = result_or(result_type, element_type(tx), lambda: self._infer(tx, shape))
         super().__init__(operands=[x, shape], result_types=[result_type])
 
     @staticmethod
@@ -150,7 +150,7 @@ class TileOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         tx = SSAValue.get(x).type
-        result_type = result_or(result_type, element_type(tx), self._infer(tx, multiples))
+        result_type = result_or(result_type, element_type(tx), lambda: self._infer(tx, multiples))
         super().__init__(operands=[x, multiples], result_types=[result_type])
 
     @staticmethod
@@ -244,10 +244,15 @@ class PadV3Op(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         tx = SSAValue.get(x).type
-        shape = self._infer(tx, paddings, axes, paddings_contiguous)
         super().__init__(
             operands=[x, paddings, constant_values, [] if axes is None else [axes]],
-            result_types=[result_or(result_type, element_type(tx), shape)],
+            result_types=[
+                result_or(
+                    result_type,
+                    element_type(tx),
+                    lambda: self._infer(tx, paddings, axes, paddings_contiguous),
+                )
+            ],
             properties={
                 "mode": StringAttr(mode),
                 "paddings_contiguous": BoolAttr.from_bool(paddings_contiguous),
@@ -325,7 +330,7 @@ class FillOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         elem = element_type(SSAValue.get(value).type)
-        result_type = result_or(result_type, elem, self._infer(dims))
+        result_type = result_or(result_type, elem, lambda: self._infer(dims))
         super().__init__(operands=[dims, value], result_types=[result_type])
 
     @staticmethod
@@ -388,7 +393,7 @@ class RangeOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         elem = element_type(SSAValue.get(start).type)
-        result_type = result_or(result_type, elem, self._infer(start, limit, delta))
+        result_type = result_or(result_type, elem, lambda: self._infer(start, limit, delta))
         super().__init__(operands=[start, limit, delta], result_types=[result_type])
 
     @staticmethod

@@ -134,10 +134,15 @@ class StridedSliceV2Op(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         tx = SSAValue.get(x).type
-        shape = self._infer(tx, begin, end, axes, strides)
         super().__init__(
             operands=[x, begin, end, axes, strides],
-            result_types=[result_or(result_type, element_type(tx), shape)],
+            result_types=[
+                result_or(
+                    result_type,
+                    element_type(tx),
+                    lambda: self._infer(tx, begin, end, axes, strides),
+                )
+            ],
         )
 
     @staticmethod
@@ -213,10 +218,15 @@ class GatherV2DOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         tx, ti = SSAValue.get(x).type, SSAValue.get(indices).type
-        shape = gather_shape(tensor_shape(tx), tensor_shape(ti), axis)
         super().__init__(
             operands=[x, indices],
-            result_types=[result_or(result_type, element_type(tx), shape)],
+            result_types=[
+                result_or(
+                    result_type,
+                    element_type(tx),
+                    lambda: gather_shape(tensor_shape(tx), tensor_shape(ti), axis),
+                )
+            ],
             properties={"axis": i64_attr(axis)},
         )
 
@@ -263,7 +273,7 @@ class GatherElementsOp(GEOp, NodeSyntax):
         tx, ti = SSAValue.get(x).type, SSAValue.get(index).type
         super().__init__(
             operands=[x, index],
-            result_types=[result_or(result_type, element_type(tx), tensor_shape(ti))],
+            result_types=[result_or(result_type, element_type(tx), lambda: tensor_shape(ti))],
             properties={"dim": i64_attr(dim)},
         )
 
@@ -319,10 +329,15 @@ class GatherNdOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         tx, ti = SSAValue.get(x).type, SSAValue.get(indices).type
-        shape = gather_nd_shape(tensor_shape(tx), tensor_shape(ti), batch_dims)
         super().__init__(
             operands=[x, indices],
-            result_types=[result_or(result_type, element_type(tx), shape)],
+            result_types=[
+                result_or(
+                    result_type,
+                    element_type(tx),
+                    lambda: gather_nd_shape(tensor_shape(tx), tensor_shape(ti), batch_dims),
+                )
+            ],
             properties={"batch_dims": i64_attr(batch_dims)},
         )
 
@@ -519,7 +534,7 @@ class NonZeroOp(GEOp, NodeSyntax):
         shape = None if dims is None else ((-1, len(dims)) if transpose else (len(dims), -1))
         super().__init__(
             operands=[x],
-            result_types=[result_or(result_type, i64, shape)],
+            result_types=[result_or(result_type, i64, lambda: shape)],
             properties={"transpose": BoolAttr.from_bool(transpose)},
         )
 
@@ -576,10 +591,15 @@ class OneHotOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         tx, ton = SSAValue.get(x).type, SSAValue.get(on_value).type
-        shape = one_hot_shape(tensor_shape(tx), self._depth(depth), axis)
         super().__init__(
             operands=[x, depth, on_value, off_value],
-            result_types=[result_or(result_type, element_type(ton), shape)],
+            result_types=[
+                result_or(
+                    result_type,
+                    element_type(ton),
+                    lambda: one_hot_shape(tensor_shape(tx), self._depth(depth), axis),
+                )
+            ],
             properties={"axis": i64_attr(axis)},
         )
 

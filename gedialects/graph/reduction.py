@@ -74,9 +74,11 @@ class ReduceOp(GEOp, NodeSyntax):
 
     `axes` (1-D int, optional) lists the reduced dims, negative ones counting from the end;
     without it, or when it is empty, every dim is reduced unless `noop_with_empty_axes`,
-    which makes the op an identity (ONNX semantics; GE's ReduceMean has the same attribute,
-    defaulting to true). `keep_dims` keeps reduced dims as 1. Reducing an empty set gives the
-    identity of the reduction (0 for sums, 1 for products, -inf/+inf for max/min).
+    which keeps the shape and applies only the elementwise part (`|x|` for ReduceL1, `x * x`
+    for ReduceSumSquare, as onnx's reference does; ONNX semantics; GE's ReduceMean has the
+    same attribute, defaulting to true). `keep_dims` keeps reduced dims as 1. Reducing an
+    empty set gives the identity of the reduction (0 for sums, 1 for products, -inf/+inf
+    for max/min).
     """
 
     x = operand_def(AnyTensor)
@@ -98,10 +100,15 @@ class ReduceOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         tx = SSAValue.get(x).type
-        shape = self._infer(tx, axes, keep_dims, noop_with_empty_axes)
         super().__init__(
             operands=[x, [] if axes is None else [axes]],
-            result_types=[result_or(result_type, element_type(tx), shape)],
+            result_types=[
+                result_or(
+                    result_type,
+                    element_type(tx),
+                    lambda: self._infer(tx, axes, keep_dims, noop_with_empty_axes),
+                )
+            ],
             properties={
                 "keep_dims": BoolAttr.from_bool(keep_dims),
                 "noop_with_empty_axes": BoolAttr.from_bool(noop_with_empty_axes),
@@ -286,10 +293,17 @@ class ArgReduceOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         dims = tensor_shape(SSAValue.get(x).type)
-        shape = None if dims is None else reduce_shape(dims, (dimension,), keep_dims, False)
         super().__init__(
             operands=[x],
-            result_types=[result_or(result_type, i64, shape)],
+            result_types=[
+                result_or(
+                    result_type,
+                    i64,
+                    lambda: (
+                        None if dims is None else reduce_shape(dims, (dimension,), keep_dims, False)
+                    ),
+                )
+            ],
             properties={
                 "dimension": i64_attr(dimension),
                 "keep_dims": BoolAttr.from_bool(keep_dims),

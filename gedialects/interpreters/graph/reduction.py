@@ -60,10 +60,9 @@ def _register_reduction(ge_type: str, fn: Reduce) -> None:
         x = compute(inputs[0])
         axes = index_vector(ge_type, "axes", inputs[1]) if len(inputs) > 1 else []
         keep = bool_(attrs, "keep_dims", ReduceSumOp)
-        if not axes:
-            if bool_(attrs, "noop_with_empty_axes", ReduceSumOp):
-                return (inputs[0],)
+        if not axes and not bool_(attrs, "noop_with_empty_axes", ReduceSumOp):
             axes = list(range(x.ndim))
+        # no axes at all (noop): the elementwise part only, as onnx's reference computes it
         norm = tuple(sorted({axis_in(ge_type, a, x.ndim) for a in axes}))
         with np.errstate(divide="ignore", invalid="ignore"):
             return (np.asarray(fn(x, norm, keep)),)

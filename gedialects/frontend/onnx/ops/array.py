@@ -118,13 +118,16 @@ def unsqueeze(ctx: NodeContext) -> Outputs:
 
 @converter("Dropout")
 def dropout(ctx: NodeContext) -> Outputs:
-    """Inference only: the data unchanged and, when asked for, an all-true mask."""
+    """Inference only: the data unchanged and, when asked for, an all-true mask. Training
+    mode with a known ratio of 0 is the same; other training modes are random and refused."""
     training = ctx.optional_input(2)
     if training is not None:
         mode = ctx.known(training)
         if mode is None:
             ctx.fail("training_mode must be a constant (only inference is supported)")
-        if bool(np.asarray(mode).reshape(-1)[0]):
+        ratio = ctx.known(ctx.optional_input(1))
+        zero_ratio = ratio is not None and float(np.asarray(ratio).reshape(-1)[0]) == 0.0
+        if bool(np.asarray(mode).reshape(-1)[0]) and not zero_ratio:
             ctx.fail("training_mode = 1 is not supported (only inference)")
     x = ctx.input(0)
     y = ctx.emit(IdentityOp(x)).results[0]
