@@ -72,3 +72,109 @@ def plan_without_reuse(slots: list[Slot], alignment: int = GE_ALIGNMENT) -> Memo
             plan.weight_size = cursor
     plan.arena_size = cursor
     return plan
+
+
+# --------------------------------------------------------------------------------------------
+# Reuse: placing blocks that may share memory when they do not conflict
+# --------------------------------------------------------------------------------------------
+
+
+def greedy_by_size(
+    sizes: list[int], firsts: list[int], neighbours: list[set[int]]
+) -> tuple[list[int], int]:
+    """TFLite's greedy-by-size with best fit (`ArenaPlanner` + `SimpleMemoryArena::Allocate`).
+
+    Blocks go largest first (ties: earliest first use); each takes the smallest gap between the
+    already placed blocks it conflicts with that fits, else the end. Returns (offsets, size).
+    Sizes must already be aligned; offsets then are too. Cost: O(sum of degrees * log).
+    """
+    order = sorted(range(len(sizes)), key=lambda i: (-sizes[i], firsts[i]))
+    offsets = [-1] * len(sizes)
+    top = 0
+    for i in order:
+        size = sizes[i]
+        placed = sorted(
+            (offsets[j], offsets[j] + sizes[j]) for j in neighbours[i] if offsets[j] >= 0
+        )
+        best, best_gap, cursor = -1, -1, 0
+        for start, end in placed:
+            gap = start - cursor
+            if gap >= size and (best < 0 or gap < best_gap):
+                best, best_gap = cursor, gap
+                if gap == size:
+                    break
+            cursor = max(cursor, end)
+        offset = best if best >= 0 else cursor
+        offsets[i] = offset
+        top = max(top, offset + size)
+    return offsets, top
+
+
+def size_classes(sizes: list[int], alignment: int) -> list[int]:
+    """GE's `BinaryBlockMemAssigner::GetMemoryRanges`: ceil(log2(max/min)) classes halving from
+    the largest size; returns the class ceilings, smallest first."""
+    positive = [s for s in sizes if s > 0]
+    if not positive:
+        return [alignment]
+    largest, smallest = max(positive), min(positive)
+    count = max(1, (largest + smallest - 1) // smallest).bit_length()
+    ceilings = {align(largest, alignment)}
+    ceiling = largest
+    for _ in range(count):
+        ceiling //= 2
+        if ceiling < smallest:
+            break
+        ceilings.add(align(ceiling, alignment))
+    return sorted(ceilings)
+
+
+def ge_lifetime(
+    sizes: list[int], firsts: list[int], neighbours: list[set[int]], alignment: int
+) -> tuple[list[int], int]:
+    """GE-style reuse: sizes rounded up to size classes; in order of first use each block takes a
+    released block of its class that none of its conflicts holds (the first released), else a
+    new block; blocks are then laid out one after another (`ResizeMemoryBlocks`)."""
+    ceilings = size_classes(sizes, alignment)
+    import bisect
+
+    order = sorted(range(len(sizes)), key=lambda i: firsts[i])
+    slot_of = [-1] * len(sizes)
+    slot_size: list[int] = []
+    by_class: dict[int, list[int]] = {}
+    for i in order:
+        k = bisect.bisect_left(ceilings, sizes[i])
+        size = ceilings[k] if k < len(ceilings) else sizes[i]
+        busy = {slot_of[j] for j in neighbours[i] if slot_of[j] >= 0}
+        slot = next((s for s in by_class.get(size, ()) if s not in busy), -1)
+        if slot < 0:
+            slot = len(slot_size)
+            slot_size.append(size)
+            by_class.setdefault(size, []).append(slot)
+        slot_of[i] = slot
+    slot_offset: list[int] = [0] * len(slot_size)
+    cursor = 0
+    for slot in sorted(range(len(slot_size)), key=lambda s: (-slot_size[s], s)):
+        slot_offset[slot] = cursor
+        cursor += slot_size[slot]
+    return [slot_offset[s] for s in slot_of], cursor
+
+
+def without_reuse(sizes: list[int], firsts: list[int]) -> tuple[list[int], int]:
+    """Every block its own range, in order of first use (GE's ge.exec.disableReuseMemory)."""
+    offsets = [0] * len(sizes)
+    cursor = 0
+    for i in sorted(range(len(sizes)), key=lambda i: firsts[i]):
+        offsets[i] = cursor
+        cursor += sizes[i]
+    return offsets, cursor
+
+
+def check_no_conflict(
+    offsets: list[int], sizes: list[int], neighbours: list[set[int]]
+) -> tuple[int, int] | None:
+    """A pair of conflicting blocks whose ranges overlap, or None: the plan's invariant."""
+    for i, adjacent in enumerate(neighbours):
+        for j in adjacent:
+            if i < j and offsets[i] < offsets[j] + sizes[j] and offsets[j] < offsets[i] + sizes[i]:
+                return i, j
+    return None

@@ -2,6 +2,7 @@
 
     ge-run FILE.mlir --inputs IN.npz -o OUT.npz
     ge-run FILE.mlir --input x=x.npy --random-inputs 0 --reference REF.npz
+    ge-run MODEL.mlir --random-inputs 0 --trace out.json --profile --check-uninitialized
 
 npz keys are the graph's input and output names. Every user error is one `error:` line and
 exit code 1 (GE_DEBUG=1 shows the traceback of an internal error).
@@ -42,7 +43,71 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance of --reference")
     p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance of --reference")
     p.add_argument("-q", "--quiet", action="store_true", help="do not print the output summary")
+    model = p.add_argument_group("ascend.model runs")
+    model.add_argument(
+        "--trace",
+        metavar="OUT.json",
+        help="write the simulated timeline as a Chrome trace (Perfetto, chrome://tracing)",
+    )
+    model.add_argument(
+        "--profile",
+        action="store_true",
+        help="print per-engine and per-stream busy time, makespan and critical path",
+    )
+    model.add_argument(
+        "--check-uninitialized",
+        action="store_true",
+        help="fail on a read of arena bytes no task wrote or another buffer overwrote",
+    )
+    model.add_argument(
+        "--schedule-seed",
+        type=int,
+        metavar="SEED",
+        help="run a random runnable stream at each step (default: the lowest stream id)",
+    )
     return p
+
+
+def _model_options(args: argparse.Namespace) -> bool:
+    return bool(
+        args.trace or args.profile or args.check_uninitialized or args.schedule_seed is not None
+    )
+
+
+def _run_model(module, inputs: dict, args: argparse.Namespace) -> tuple[dict, str | None]:
+    """Runs an ascend.model with the interpreter's instruments: outputs and the profile text."""
+    import numpy as np
+    from xdsl.interpreter import InterpretationError
+
+    from gedialects.ascend import ModelOp
+    from gedialects.interpreters.ascend import execute_model
+    from gedialects.interpreters.kernels import KernelError
+    from gedialects.interpreters.run import RunError, check_inputs, find_entry, signature
+
+    entry = find_entry(module, args.entry)
+    if not isinstance(entry, ModelOp):
+        raise UsageError(
+            "--trace, --profile, --check-uninitialized and --schedule-seed run ascend.model "
+            f"entries; @{entry.sym_name.data} is a '{entry.name}' (compile it with ge-compile)"
+        )
+    sig = signature(entry)
+    ordered = check_inputs(sig, inputs)
+    try:
+        result = execute_model(
+            entry,
+            dict(zip(sig.input_names, ordered, strict=True)),
+            schedule_seed=args.schedule_seed,
+            check_uninitialized=args.check_uninitialized,
+            timing=bool(args.trace or args.profile),
+        )
+    except (InterpretationError, KernelError) as e:
+        raise RunError(str(e).strip().splitlines()[0]) from None
+    timeline = result.stats.timeline
+    if timeline is not None and args.trace:
+        os.makedirs(os.path.dirname(os.path.abspath(args.trace)), exist_ok=True)
+        timeline.write_chrome_trace(args.trace)
+    profile = timeline.profile() if timeline is not None and args.profile else None
+    return {name: np.asarray(v) for name, v in result.outputs.items()}, profile
 
 
 def _load_npz(path: str) -> dict:
@@ -131,9 +196,15 @@ def run_cli(argv: Sequence[str] | None) -> int:
         sig = signature(find_entry(module, args.entry))
         generated = random_inputs(sig, args.random_inputs)
         inputs = generated | inputs
-    outputs = run(module, inputs, args.entry)
+    profile = None
+    if _model_options(args):
+        outputs, profile = _run_model(module, inputs, args)
+    else:
+        outputs = run(module, inputs, args.entry)
     if not args.quiet:
         print(_summary(outputs))
+    if profile is not None:
+        print(profile)
     if args.output:
         os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
         np.savez(args.output, **outputs)

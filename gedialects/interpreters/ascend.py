@@ -11,6 +11,12 @@ stream id (deterministic), with a `schedule_seed` a random runnable stream per s
 exposes missing synchronisation. `event_wait` blocks until the event is recorded and then
 consumes it. When no stream can progress and some are unfinished, the run reports a deadlock.
 
+Two opt-in instruments: `check_uninitialized` tags every arena byte with the buffer range that
+last wrote it (weights and inputs at load), and fails a task that reads a byte nobody wrote, or
+one last written through a different buffer (two live buffers overlap: a memory planning bug),
+naming the task and the buffers. `timing` simulates time with `cost_model` and returns a
+`timeline.Timeline` (Chrome trace, profile, critical path) in `RunStats.timeline`.
+
 Tasks are dispatched through xDSL's interpreter (`@impl(KernelOp)` ...); the state of the
 current run is kept in the interpreter's data for `AscendFunctions` and reached by the impls.
 """
@@ -50,7 +56,9 @@ from gedialects.ascend import (
     TaskOp,
 )
 from gedialects.base import int_array_values
+from gedialects.interpreters.cost_model import CostModel, task_engine
 from gedialects.interpreters.kernels import run_kernel
+from gedialects.interpreters.timeline import TaskSpan, Timeline
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype, numpy_from_dense
 
 
@@ -129,6 +137,9 @@ class _Plan:
     inputs: tuple[tuple[str, _Slot], ...]
     outputs: tuple[tuple[str, _Slot], ...]
     kernels: dict[KernelOp, _KernelTask]
+    engines: dict[int, str] = field(default_factory=dict)
+    """Stream id -> the engine it was declared for."""
+    costs: CostModel = field(default_factory=CostModel)
 
     @staticmethod
     def of(model: ModelOp) -> _Plan:
@@ -176,7 +187,37 @@ class _Plan:
             inputs=tuple((i.input_name.data, slot(i.buffer, i)) for i in model.inputs()),
             outputs=tuple((o.output_name.data, slot(o.buffer, o)) for o in model.outputs()),
             kernels=kernels,
+            engines={s.id.value.data: s.engine.data for s in model.streams()},
         )
+
+    def control_spans(self) -> tuple[tuple[int, ...], ...]:
+        """Per stream and task: the id of the label span holding it, -1 outside any."""
+        result = []
+        next_id = 0
+        for tasks, labels in zip(self.tasks, self.labels, strict=True):
+            ranges = []
+            for pc, t in enumerate(tasks):
+                targets: tuple[int, ...] = ()
+                if isinstance(t, LabelSwitchByIndexOp):
+                    targets = int_array_values(t.labels)
+                elif isinstance(t, LabelGotoOp):
+                    targets = (t.label.value.data,)
+                elif isinstance(t, LabelSetOp):
+                    ranges.append((pc, pc))
+                for label in targets:
+                    if label in labels:
+                        ranges.append((min(pc, labels[label]), max(pc, labels[label])))
+            ids = [-1] * len(tasks)
+            ranges.sort()
+            end = -1
+            for lo, hi in ranges:
+                if lo > end:
+                    next_id += 1
+                end = max(end, hi)
+                for pc in range(lo, hi + 1):
+                    ids[pc] = next_id - 1
+            result.append(tuple(ids))
+        return tuple(result)
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,6 +233,8 @@ class RunStats:
     """Stream id -> number of tasks it executed (label loops count every iteration)."""
     trace: list[tuple[int, int]] = field(default_factory=list)
     """The executed (stream id, task index within the stream) pairs, in execution order."""
+    timeline: Timeline | None = None
+    """The simulated timeline, when the run was timed."""
 
     @property
     def steps(self) -> int:
@@ -222,12 +265,63 @@ class _RunState:
     error: AscendRuntimeError | None = None
     """Set by a task that failed; the scheduler raises it. Raising inside an impl would make
     xDSL attach a dump of the whole module (weights included) to the error."""
+    memory: _MemoryCheck | None = None
+    """Byte ownership, in `check_uninitialized` mode."""
+
+
+class _MemoryCheck:
+    """Which buffer range last wrote each arena byte (-1: never written)."""
+
+    def __init__(self, size: int) -> None:
+        self.owner = np.full(size, -1, np.int32)
+        self.ids: dict[tuple[int, int], int] = {}
+        self.names: list[str] = []
+        self.writers: list[str] = []
+
+    def range_id(self, offset: int, nbytes: int, name: str) -> int:
+        key = (offset, nbytes)
+        rid = self.ids.get(key)
+        if rid is None:
+            rid = self.ids[key] = len(self.names)
+            self.names.append(name)
+            self.writers.append("")
+        return rid
+
+    def write(self, offset: int, nbytes: int, name: str, writer: str) -> None:
+        rid = self.range_id(offset, nbytes, name)
+        self.writers[rid] = writer
+        self.owner[offset : offset + nbytes] = rid
+
+    def read(self, offset: int, nbytes: int, name: str, reader: str) -> AscendRuntimeError | None:
+        if nbytes == 0:
+            return None
+        rid = self.range_id(offset, nbytes, name)
+        owners = self.owner[offset : offset + nbytes]
+        bad = np.flatnonzero(owners != rid)
+        if not bad.size:
+            return None
+        first = int(bad[0])
+        other = int(owners[first])
+        run = np.flatnonzero(owners[first:] != other)
+        stop = first + (int(run[0]) if run.size else nbytes - first)
+        where = f"bytes [{offset + first}, {offset + stop})"
+        if other < 0:
+            return AscendRuntimeError(
+                f"{reader} reads {name}, but {where} were never written (uninitialised memory)"
+            )
+        return AscendRuntimeError(
+            f"{reader} reads {name}, but {where} were last written through "
+            f"{self.names[other]} by {self.writers[other]}: two live buffers overlap "
+            "(a memory planning bug)"
+        )
 
 
 @dataclass
 class _Options:
     schedule_seed: int | None = None
     max_steps: int = 10_000_000
+    check_uninitialized: bool = False
+    timing: bool = False
 
 
 _STATE = "run"
@@ -245,10 +339,19 @@ def _state(interpreter: Interpreter) -> _RunState:
 
 
 def configure(
-    interpreter: Interpreter, *, schedule_seed: int | None = None, max_steps: int = 10_000_000
+    interpreter: Interpreter,
+    *,
+    schedule_seed: int | None = None,
+    max_steps: int = 10_000_000,
+    check_uninitialized: bool = False,
+    timing: bool = False,
 ) -> None:
-    """Scheduling options for models run through `interpreter.call_op`."""
-    interpreter.set_data(AscendFunctions, _OPTIONS, _Options(schedule_seed, max_steps))
+    """Scheduling and instrumentation options for models run through `interpreter.call_op`."""
+    interpreter.set_data(
+        AscendFunctions,
+        _OPTIONS,
+        _Options(schedule_seed, max_steps, check_uninitialized, timing),
+    )
 
 
 def last_stats(interpreter: Interpreter) -> RunStats | None:
@@ -283,6 +386,12 @@ class AscendFunctions(InterpreterFunctions):
         state = _state(interpreter)
         spec = state.plan.kernels[op]
         arena = state.arena
+        memory = state.memory
+        if memory is not None:
+            for slot in spec.inputs:
+                state.error = memory.read(slot.offset, slot.nbytes, _name(slot), op.describe())
+                if state.error is not None:
+                    return ()
         inputs = [slot.view(arena) for slot in spec.inputs]
         try:
             results = run_kernel(op.kernel.data, inputs, op.attrs.data, spec.result_types)
@@ -302,15 +411,24 @@ class AscendFunctions(InterpreterFunctions):
             payloads.append(data.tobytes())
         for slot, payload in zip(spec.outputs, payloads, strict=True):
             arena[slot.offset : slot.offset + slot.nbytes] = payload
+            if memory is not None:
+                memory.write(slot.offset, slot.nbytes, _name(slot), op.describe())
         return ()
 
     @impl(MemcpyAsyncOp)
     def run_memcpy_async(
         self, interpreter: Interpreter, op: MemcpyAsyncOp, args: PythonValues
     ) -> tuple:
-        arena = _state(interpreter).arena
+        state = _state(interpreter)
+        arena = state.arena
         src, dst = op.src.offset_value, op.dst.offset_value
         size = op.src.nbytes
+        if state.memory is not None:
+            text = f"{op.src} : {op.src.type}"
+            state.error = state.memory.read(src, size, text, op.describe())
+            if state.error is not None:
+                return ()
+            state.memory.write(dst, size, f"{op.dst} : {op.dst.type}", op.describe())
         arena[dst : dst + size] = arena[src : src + size]
         return ()
 
@@ -347,6 +465,11 @@ class AscendFunctions(InterpreterFunctions):
     ) -> tuple:
         state = _state(interpreter)
         offset = op.index.offset_value
+        if state.memory is not None:
+            text = f"{op.index} : {op.index.type}"
+            state.error = state.memory.read(offset, op.index.nbytes, text, op.describe())
+            if state.error is not None:
+                return ()
         index = int.from_bytes(state.arena[offset : offset + 4], "little", signed=True)
         labels = int_array_values(op.labels)
         if not 0 <= index < len(labels):
@@ -371,6 +494,10 @@ def _plan(interpreter: Interpreter, model: ModelOp) -> _Plan:
     if plan is None:
         plan = plans[model] = _Plan.of(model)
     return plan
+
+
+def _name(slot: _Slot) -> str:
+    return f"arena[{slot.offset}] : {slot.type}"
 
 
 def _check_input(name: str, slot: _Slot, value: Any) -> np.ndarray:
@@ -398,12 +525,25 @@ def _execute(
         arena[slot.offset : slot.offset + slot.nbytes] = np.ascontiguousarray(array).tobytes()
 
     state = _RunState(plan, arena)
+    if options.check_uninitialized:
+        memory = state.memory = _MemoryCheck(len(arena))
+        for weight in model.weights():
+            buffer = weight.buffer
+            text = f"{buffer} : {buffer.type}"
+            memory.write(buffer.offset_value, buffer.nbytes, text, weight.describe())
+        for (_, slot), op in zip(plan.inputs, model.inputs(), strict=True):
+            memory.write(slot.offset, slot.nbytes, _name(slot), op.describe())
     previous = interpreter.get_data(AscendFunctions, _STATE, lambda: None)
     interpreter.set_data(AscendFunctions, _STATE, state)
     try:
         stats = _schedule(interpreter, model, state, options)
     finally:
         interpreter.set_data(AscendFunctions, _STATE, previous)
+    if state.memory is not None:
+        for (_, slot), op in zip(plan.outputs, model.outputs(), strict=True):
+            error = state.memory.read(slot.offset, slot.nbytes, _name(slot), op.describe())
+            if error is not None:
+                raise error
     outputs = tuple(
         np.frombuffer(arena, slot.dtype, slot.count, slot.offset).reshape(slot.shape).copy()
         for _, slot in plan.outputs
@@ -425,6 +565,7 @@ def _schedule(
     trace: list[tuple[int, int]] = []
     max_steps = options.max_steps
     stream_ids = plan.stream_ids
+    clock = _Clock(model, plan, len(state.arena)) if options.timing else None
     while live:
         runnable = [i for i in live if waits[i][pcs[i]] < 0 or waits[i][pcs[i]] in events]
         if not runnable:
@@ -445,11 +586,97 @@ def _schedule(
         interpreter.run_op(tasks[i][pc], ())
         if state.error is not None:
             raise state.error
+        if clock is not None:
+            clock.step(i, pc, tasks[i][pc])
         pc = state.jump if state.jump >= 0 else pc + 1
         pcs[i] = pc
         if state.ended or pc >= len(tasks[i]):
             live.remove(i)
-    return RunStats(dict(zip(stream_ids, executed, strict=True)), trace)
+    stats = RunStats(dict(zip(stream_ids, executed, strict=True)), trace)
+    if clock is not None:
+        stats.timeline = clock.finish()
+    return stats
+
+
+class _Clock:
+    """Simulated time of a run (see `timeline`): stream clocks, event times, critical path."""
+
+    def __init__(self, model: ModelOp, plan: _Plan, arena_size: int) -> None:
+        self.plan = plan
+        self.costs = plan.costs
+        self.now = [0.0] * len(plan.stream_ids)
+        self.event_time: dict[int, float] = {}
+        self.ready = np.zeros(arena_size, np.float64)
+        """Per byte: when its last writer finishes with unlimited streams (critical path)."""
+        self.spans_of = plan.control_spans()
+        self.floor: dict[int, float] = {}
+        self.critical = 0.0
+        self.timeline = Timeline(model.sym_name.data, dict(plan.engines))
+
+    def _ranges(self, task: TaskOp) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        if isinstance(task, KernelOp):
+            spec = self.plan.kernels[task]
+            return (
+                [(s.offset, s.nbytes) for s in spec.inputs],
+                [(s.offset, s.nbytes) for s in spec.outputs],
+            )
+        if isinstance(task, MemcpyAsyncOp):
+            size = task.src.nbytes
+            return [(task.src.offset_value, size)], [(task.dst.offset_value, size)]
+        if isinstance(task, LabelSwitchByIndexOp):
+            return [(task.index.offset_value, task.index.nbytes)], []
+        return [], []
+
+    def step(self, i: int, pc: int, task: TaskOp) -> None:
+        duration = self.costs.duration(task)
+        start = self.now[i]
+        if isinstance(task, EventWaitOp):
+            start = max(start, self.event_time.get(task.event.value.data, 0.0))
+        end = start + duration
+        self.now[i] = end
+        if isinstance(task, EventRecordOp):
+            self.event_time[task.event.value.data] = end
+        stream = self.plan.stream_ids[i]
+        self.timeline.spans.append(
+            TaskSpan(
+                stream, pc, _task_name(task), _category(task), task_engine(task), start, duration
+            )
+        )
+        if isinstance(task, EventRecordOp | EventWaitOp | EndGraphOp):
+            return  # synchronisation, not work: free on the critical path
+        reads, writes = self._ranges(task)
+        ready = 0.0
+        for offset, nbytes in reads:
+            if nbytes:
+                ready = max(ready, float(self.ready[offset : offset + nbytes].max()))
+        span = self.spans_of[i][pc]
+        if span >= 0:
+            ready = max(ready, self.floor.get(span, 0.0))
+        done = ready + duration
+        for offset, nbytes in writes:
+            self.ready[offset : offset + nbytes] = done
+        if span >= 0 and isinstance(task, LabelSetOp | LabelSwitchByIndexOp | LabelGotoOp):
+            self.floor[span] = done
+        self.critical = max(self.critical, done)
+
+    def finish(self) -> Timeline:
+        self.timeline.makespan = max(self.now, default=0.0)
+        self.timeline.critical_path = self.critical
+        return self.timeline
+
+
+def _task_name(task: TaskOp) -> str:
+    if isinstance(task, KernelOp):
+        return task.node_name.data
+    if isinstance(task, EventRecordOp | EventWaitOp):
+        return f"{task.name.removeprefix('ascend.')} {task.event.value.data}"
+    if isinstance(task, LabelSetOp | LabelGotoOp):
+        return f"{task.name.removeprefix('ascend.')} {task.label.value.data}"
+    return task.name.removeprefix("ascend.")
+
+
+def _category(task: TaskOp) -> str:
+    return task.kernel.data if isinstance(task, KernelOp) else task.name.removeprefix("ascend.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -473,10 +700,14 @@ def execute_model(
     schedule_seed: int | None = None,
     max_steps: int = 10_000_000,
     interpreter: Interpreter | None = None,
+    check_uninitialized: bool = False,
+    timing: bool = False,
 ) -> ModelRun:
     """Runs `model` on named inputs; returns its outputs by name and the run statistics.
 
-    Pass an `interpreter` to reuse its cached per-model plan across runs.
+    Pass an `interpreter` to reuse its cached per-model plan across runs. `check_uninitialized`
+    fails any read of bytes nobody wrote or another buffer overwrote; `timing` adds the
+    simulated timeline to the statistics.
     """
     interpreter = interpreter or _interpreter_for(model)
     names = [i.input_name.data for i in model.inputs()]
@@ -487,7 +718,13 @@ def execute_model(
             f"'ascend.model' @{model.sym_name.data} inputs are {names}; "
             f"missing {missing}, unknown {unknown}"
         )
-    configure(interpreter, schedule_seed=schedule_seed, max_steps=max_steps)
+    configure(
+        interpreter,
+        schedule_seed=schedule_seed,
+        max_steps=max_steps,
+        check_uninitialized=check_uninitialized,
+        timing=timing,
+    )
     results = interpreter.call_op(model, tuple(inputs[n] for n in names))
     stats = last_stats(interpreter)
     assert stats is not None
@@ -501,9 +738,16 @@ def run_model(
     *,
     schedule_seed: int | None = None,
     max_steps: int = 10_000_000,
+    check_uninitialized: bool = False,
 ) -> dict[str, np.ndarray]:
     """Runs `model` on named inputs and returns its outputs by name (fresh arrays)."""
-    return execute_model(model, inputs, schedule_seed=schedule_seed, max_steps=max_steps).outputs
+    return execute_model(
+        model,
+        inputs,
+        schedule_seed=schedule_seed,
+        max_steps=max_steps,
+        check_uninitialized=check_uninitialized,
+    ).outputs
 
 
 __all__ = [
@@ -511,6 +755,7 @@ __all__ = [
     "AscendRuntimeError",
     "ModelRun",
     "RunStats",
+    "Timeline",
     "configure",
     "execute_model",
     "last_stats",

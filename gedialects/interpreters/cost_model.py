@@ -1,0 +1,157 @@
+"""Cost model of ascend tasks: how long each task keeps its stream busy, in simulated microseconds.
+
+A roofline per engine: a kernel takes `launch_us + max(flops / flops_per_us, bytes / bytes_per_us)`,
+where FLOPs come from the shapes (2*M*N*K for matrix products, 2 * output elements * window for
+convolutions, one per output element otherwise) and bytes are everything the task reads and
+writes. Memcpy, event, label and end-graph tasks are runtime (RTS) tasks with a fixed latency
+plus, for memcpy, a copy at memory bandwidth.
+
+The numbers are illustrative orders of magnitude of an Ascend 910-class chip (tens of TFLOP/s on
+the cube unit, about 1 TB/s of HBM, microseconds of launch latency, AI CPU and host CPU two to
+three orders slower), not measurements: the simulated timeline ranks stream and memory plans,
+it does not predict wall time. Both `ge-assign-streams` (to choose streams) and the interpreter
+(to time a run) use this module, so it imports no numpy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import TensorType
+
+from gedialects.ascend import (
+    BufferAttr,
+    EventRecordOp,
+    EventWaitOp,
+    KernelOp,
+    MemcpyAsyncOp,
+    TaskOp,
+)
+from gedialects.base import (
+    AICORE_ENGINE,
+    AICPU_ENGINE,
+    DVPP_ENGINE,
+    GE_LOCAL_ENGINE,
+    HOST_CPU_ENGINE,
+    RTS_ENGINE,
+    VECTOR_ENGINE,
+    element_nbytes,
+)
+
+
+@dataclass(frozen=True)
+class EngineCost:
+    """Roofline parameters of one engine."""
+
+    flops_per_us: float
+    bytes_per_us: float
+    launch_us: float
+
+
+ENGINE_COSTS: dict[str, EngineCost] = {
+    AICORE_ENGINE: EngineCost(flops_per_us=16e6, bytes_per_us=1.0e6, launch_us=2.0),
+    VECTOR_ENGINE: EngineCost(flops_per_us=2e6, bytes_per_us=1.0e6, launch_us=2.0),
+    AICPU_ENGINE: EngineCost(flops_per_us=2e4, bytes_per_us=2e4, launch_us=10.0),
+    DVPP_ENGINE: EngineCost(flops_per_us=1e5, bytes_per_us=1e5, launch_us=5.0),
+    HOST_CPU_ENGINE: EngineCost(flops_per_us=5e4, bytes_per_us=1e4, launch_us=20.0),
+    GE_LOCAL_ENGINE: EngineCost(flops_per_us=1e6, bytes_per_us=1.0e6, launch_us=1.0),
+    RTS_ENGINE: EngineCost(flops_per_us=1e6, bytes_per_us=1.0e6, launch_us=1.0),
+}
+"""Engine name -> roofline; engines not listed cost like the AI CPU (a conservative guess)."""
+
+UNKNOWN_ENGINE = ENGINE_COSTS[AICPU_ENGINE]
+EVENT_RECORD_US = 0.5
+EVENT_WAIT_US = 0.5
+SYNC_US = EVENT_RECORD_US + EVENT_WAIT_US
+"""What a cross-stream dependency adds to a path: one record and one wait."""
+CONTROL_US = 0.5
+"""Label set / switch / goto and end-graph tasks."""
+MEMCPY = ENGINE_COSTS[RTS_ENGINE]
+
+MATMUL_KERNELS = frozenset({"MatMul", "MatMulV2", "BatchMatMul", "BatchMatMulV2"})
+CONV_KERNELS = frozenset({"Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose"})
+
+
+@dataclass(frozen=True)
+class TaskCost:
+    duration_us: float
+    flops: float
+    bytes: int
+
+
+class CostModel:
+    """Task durations, cached per task (a task's shapes never change during a run)."""
+
+    def __init__(self, engines: dict[str, EngineCost] | None = None) -> None:
+        self.engines = ENGINE_COSTS if engines is None else engines
+        self._shapes: dict[int, tuple[tuple[int, ...], int]] = {}
+        self._costs: dict[TaskOp, TaskCost] = {}
+
+    def shape(self, buffer: BufferAttr) -> tuple[tuple[int, ...], int]:
+        """(shape, element count) of a buffer's type, cached per type object."""
+        t: TensorType = buffer.type
+        info = self._shapes.get(id(t))
+        if info is None:
+            shape = t.get_shape()
+            count = 1
+            for d in shape:
+                count *= d
+            info = self._shapes[id(t)] = (shape, count)
+        return info
+
+    def nbytes(self, buffer: BufferAttr) -> int:
+        return self.shape(buffer)[1] * (element_nbytes(buffer.type.element_type) or 1)
+
+    def kernel_flops(self, op: KernelOp) -> float:
+        ins, outs = op.inputs.data, op.outputs.data
+        out_count = sum(self.shape(b)[1] for b in outs)
+        kernel = op.kernel.data
+        if kernel in MATMUL_KERNELS and len(ins) >= 2 and outs:
+            a_shape, _ = self.shape(ins[0])
+            out_shape, _ = self.shape(outs[0])
+            if len(a_shape) >= 2 and len(out_shape) >= 2 and out_shape[-2]:
+                k = a_shape[-1] * a_shape[-2] // out_shape[-2]
+            else:
+                k = a_shape[-1] if a_shape else 1
+            return 2.0 * out_count * k
+        if kernel in CONV_KERNELS and len(ins) >= 2:
+            w_shape, _ = self.shape(ins[1])
+            window = 1
+            for d in w_shape[1:]:
+                window *= d
+            return 2.0 * out_count * window
+        return float(max(out_count, max((self.shape(b)[1] for b in ins), default=0)))
+
+    def cost(self, task: TaskOp) -> TaskCost:
+        cached = self._costs.get(task)
+        if cached is not None:
+            return cached
+        if isinstance(task, KernelOp):
+            engine = self.engines.get(task.engine.data, UNKNOWN_ENGINE)
+            flops = self.kernel_flops(task)
+            moved = sum(self.nbytes(b) for b in (*task.inputs.data, *task.outputs.data))
+            busy = max(flops / engine.flops_per_us, moved / engine.bytes_per_us)
+            result = TaskCost(engine.launch_us + busy, flops, moved)
+        elif isinstance(task, MemcpyAsyncOp):
+            moved = 2 * self.nbytes(task.src)
+            result = TaskCost(MEMCPY.launch_us + moved / MEMCPY.bytes_per_us, 0.0, moved)
+        elif isinstance(task, EventRecordOp):
+            result = TaskCost(EVENT_RECORD_US, 0.0, 0)
+        elif isinstance(task, EventWaitOp):
+            result = TaskCost(EVENT_WAIT_US, 0.0, 0)
+        else:
+            result = TaskCost(CONTROL_US, 0.0, 0)
+        self._costs[task] = result
+        return result
+
+    def duration(self, task: TaskOp) -> float:
+        return self.cost(task).duration_us
+
+    def total(self, tasks: Sequence[TaskOp]) -> float:
+        return sum(self.duration(t) for t in tasks)
+
+
+def task_engine(task: TaskOp) -> str:
+    """The engine a task keeps busy: its kernel's, RTS for runtime tasks."""
+    return task.engine.data if isinstance(task, KernelOp) else RTS_ENGINE

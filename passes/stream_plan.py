@@ -1,0 +1,217 @@
+"""Stream assignment and event planning on plain data (the analysis behind `ge-assign-streams`).
+
+Nodes are the units a stream runs: one kernel or memcpy task, or a whole control span (a case's
+switch, branches and labels stay together on one stream, as GE keeps control flow on the
+stream of its switch). Their order is the model's program order, which is a valid sequential
+schedule; `dependencies` derives the edges any other schedule must respect from the buffers:
+read-after-write, and write-after-read / write-after-write, which appear once memory is reused.
+
+`assign_streams` follows GE's logical stream passes: nodes with a `_stream_label` share that
+label's stream (AssignByLabelPass); engines never share a stream (IndependentStreamPass); the
+rest is by dependency (AssignByDependencyPass), generalised to list scheduling with the cost
+model: a node continues the stream on which it can start first, a predecessor's stream when it
+is that stream's last node (no event needed), or opens a new stream while `max_streams` allows.
+
+`plan_events` inserts one event per cross-stream dependency that the consumer's stream does not
+already know to be complete, tracked with per-stream vector clocks: of several sends from one
+stream only the last is waited for (GE's OptimizeByRecvEvents), and a wait implied by an earlier
+wait through transitive ordering is dropped (OptimizeBySendEvents).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from passes.task_graph import TaskGraph
+
+
+@dataclass
+class Node:
+    """Tasks (global positions) run as one unit on one stream."""
+
+    tasks: list[int]
+    engine: str | None
+    """None: an attached node (memcpy, control without kernels) that follows its producers."""
+    label: str | None = None
+    duration: float = 0.0
+
+
+def dependencies(
+    graph: TaskGraph, nodes: list[Node], weight_size: int, nbytes: dict[int, int]
+) -> list[set[int]]:
+    """Per node, the earlier nodes it must follow because of the bytes they touch.
+
+    `nbytes` maps `id(type)` of buffer types to their byte size (a cache shared by the caller).
+    The arena is cut into atoms at every buffer boundary, so overlapping buffers of a reused
+    plan are compared byte-exactly; linear in the number of (access, atom) pairs.
+    """
+
+    def size(buffer: object) -> int:
+        t = buffer.type  # type: ignore[attr-defined]
+        found = nbytes.get(id(t))
+        if found is None:
+            found = nbytes[id(t)] = buffer.nbytes  # type: ignore[attr-defined]
+        return found
+
+    accesses: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]] = []
+    bounds: set[int] = set()
+    for node in nodes:
+        reads: list[tuple[int, int]] = []
+        writes: list[tuple[int, int]] = []
+        for pos in node.tasks:
+            for target, buffers in ((reads, graph.reads[pos]), (writes, graph.writes[pos])):
+                for b in buffers:
+                    lo = b.offset_value
+                    if lo < weight_size:
+                        continue
+                    hi = lo + size(b)
+                    if hi > lo:
+                        target.append((lo, hi))
+                        bounds.add(lo)
+                        bounds.add(hi)
+        accesses.append((reads, writes))
+    cuts = sorted(bounds)
+    atom = {b: i for i, b in enumerate(cuts)}
+    last_writer: dict[int, int] = {}
+    readers: dict[int, list[int]] = {}
+    preds: list[set[int]] = []
+    for n, (reads, writes) in enumerate(accesses):
+        found: set[int] = set()
+        read_atoms = [a for lo, hi in reads for a in range(atom[lo], atom[hi])]
+        write_atoms = [a for lo, hi in writes for a in range(atom[lo], atom[hi])]
+        for a in read_atoms:
+            w = last_writer.get(a)
+            if w is not None:
+                found.add(w)
+        for a in write_atoms:
+            w = last_writer.get(a)
+            if w is not None:
+                found.add(w)
+            found.update(readers.get(a, ()))
+        for a in read_atoms:
+            readers.setdefault(a, []).append(n)
+        for a in write_atoms:
+            last_writer[a] = n
+            readers[a] = []
+        found.discard(n)
+        preds.append(found)
+    return preds
+
+
+@dataclass
+class StreamAssignment:
+    stream_of: list[int]
+    engines: list[str]
+    """Per stream id, the engine it was opened for."""
+    finish: list[float] = field(default_factory=list)
+    """Per node, its estimated finish time (us) under the cost model."""
+
+
+def assign_streams(
+    nodes: list[Node],
+    preds: list[set[int]],
+    *,
+    max_streams: int,
+    default_engine: str,
+    sync_us: float,
+) -> StreamAssignment:
+    """List scheduling of nodes onto at most `max_streams` streams (see the module docstring)."""
+    stream_of = [0] * len(nodes)
+    engines: list[str] = []
+    labels: list[str | None] = []
+    avail: list[float] = []
+    tail: list[int] = []
+    finish = [0.0] * len(nodes)
+    label_stream: dict[str, int] = {}
+
+    def open_stream(engine: str, label: str | None) -> int:
+        engines.append(engine)
+        labels.append(label)
+        avail.append(0.0)
+        tail.append(-1)
+        return len(engines) - 1
+
+    for n, node in enumerate(nodes):
+        ps = preds[n]
+        best: tuple[float, int, int] | None = None
+        if node.label is not None:
+            stream = label_stream.get(node.label)
+            if stream is None:
+                stream = label_stream[node.label] = open_stream(
+                    node.engine or default_engine, node.label
+                )
+            candidates = [stream]
+        else:
+            same = [s for s in range(len(engines)) if labels[s] is None]
+            if node.engine is not None:
+                same = [s for s in same if engines[s] == node.engine]
+            candidates = same
+        synced = max((finish[p] + sync_us for p in ps), default=0.0)
+        for s in candidates:
+            local = max((finish[p] for p in ps if stream_of[p] == s), default=0.0)
+            remote = max((finish[p] + sync_us for p in ps if stream_of[p] != s), default=0.0)
+            start = max(avail[s], local, remote)
+            key = (start, 0 if tail[s] in ps else 1, s)
+            if best is None or key < best:
+                best = key
+        opens = node.engine is not None or not engines
+        if len(engines) < max_streams and node.label is None and opens:
+            key = (synced, 2, len(engines))
+            if best is None or key < best:
+                best = (key[0], key[1], open_stream(node.engine or default_engine, None))
+        if best is None:
+            # At the stream limit with no stream of this engine: share the least busy one.
+            unlabelled = [s for s in range(len(engines)) if labels[s] is None] or list(
+                range(len(engines))
+            )
+            if not unlabelled:
+                unlabelled = [open_stream(node.engine or default_engine, None)]
+            s = min(unlabelled, key=lambda s: (avail[s], s))
+            local = max((finish[p] for p in ps if stream_of[p] == s), default=0.0)
+            remote = max((finish[p] + sync_us for p in ps if stream_of[p] != s), default=0.0)
+            best = (max(avail[s], local, remote), 1, s)
+        start, _, s = best
+        stream_of[n] = s
+        finish[n] = start + node.duration
+        avail[s] = finish[n]
+        tail[s] = n
+    return StreamAssignment(stream_of, engines, finish)
+
+
+@dataclass
+class EventPlan:
+    events: list[tuple[int, int]]
+    """(producer node, consumer node) pairs that get an event, in consumer order."""
+    cross_edges: int
+    """Cross-stream dependencies before pruning (GE's InsertSyncEvents count)."""
+
+
+def plan_events(preds: list[set[int]], stream_of: list[int], streams: int) -> EventPlan:
+    count = [0] * streams
+    index = [0] * len(preds)
+    known: list[list[int]] = [[0] * streams for _ in range(streams)]
+    after: list[list[int]] = [[] for _ in preds]
+    events: list[tuple[int, int]] = []
+    cross = 0
+    for n, ps in enumerate(preds):
+        s = stream_of[n]
+        clock = known[s]
+        latest: dict[int, int] = {}
+        for p in ps:
+            sp = stream_of[p]
+            if sp != s:
+                cross += 1
+                if p > latest.get(sp, -1):
+                    latest[sp] = p
+        for p in sorted(latest.values(), reverse=True):
+            if clock[stream_of[p]] > index[p]:
+                continue  # implied by an earlier wait of this stream
+            events.append((p, n))
+            clock = [max(a, b) for a, b in zip(clock, after[p], strict=True)]
+        index[n] = count[s]
+        count[s] += 1
+        clock = clock[:]
+        clock[s] = count[s]
+        after[n] = clock
+        known[s] = clock
+    return EventPlan(events, cross)

@@ -1,0 +1,335 @@
+"""Analysis of an `ascend.model`'s task lists: accesses, control spans, cases, happens-before.
+
+Shared by `ge-plan-memory` and `ge-assign-streams`. Everything is indexed by the task's global
+position (its place in the model body) and, per stream, by its index in that stream's list:
+
+- accesses: the buffers each task reads and writes (kernels, memcpy, the switch index);
+- control spans: per stream, the merged ranges between every jump and its target label. Control
+  flow stays inside a span, so passes treat a span as one unit (GE keeps control flow on one
+  stream); a span with a backward jump is a loop;
+- cases: spans that have GE's CaseOpLabelMaker shape (switch, one labelled block per branch each
+  ending in a goto to the end label), with their branches, for the per-gear memory overlay;
+- happens-before: per task a vector clock, `reach[t][s]` = how many tasks of stream s are
+  known complete when t starts (stream order plus event record -> wait). Task a happens before
+  task b iff `index[a] < reach[b][stream[a]]`. Events recorded inside a loop, or recorded more
+  than once, order nothing here (which record a wait consumed is then unknown): the analysis
+  stays sound by being conservative.
+
+All of it is linear in the number of tasks (times the number of streams for the clocks).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from gedialects.ascend import (
+    BufferAttr,
+    EventRecordOp,
+    EventWaitOp,
+    KernelOp,
+    LabelGotoOp,
+    LabelSetOp,
+    LabelSwitchByIndexOp,
+    MemcpyAsyncOp,
+    ModelOp,
+    TaskOp,
+)
+from gedialects.base import int_array_values
+
+
+class AnalysisError(Exception):
+    """The model cannot be analysed (a deadlock, a malformed label structure)."""
+
+
+@dataclass
+class Span:
+    """Tasks `[first, last]` (stream indices) of one stream that control flow never leaves."""
+
+    stream: int
+    first: int
+    last: int
+    loop: bool
+    first_pos: int = 0
+    last_pos: int = 0
+    contiguous: bool = True
+    """No task of another stream lies between its first and last task in the model body."""
+
+
+@dataclass
+class Case:
+    """A recognised CaseOpLabelMaker structure, in global positions."""
+
+    head: int
+    """The `label_switch_by_index`."""
+    tail: int
+    """The end `label_set` every branch reaches."""
+    branches: list[tuple[int, int]]
+    """Per branch `[start, stop)`: from its `label_set` to the next branch's (or the tail)."""
+    parent: int = -1
+    """The innermost case whose branch holds this one, -1 at top level."""
+
+    def branch_of(self, pos: int) -> int:
+        for i, (start, stop) in enumerate(self.branches):
+            if start <= pos < stop:
+                return i
+        return -1
+
+
+@dataclass
+class TaskGraph:
+    model: ModelOp
+    tasks: list[TaskOp] = field(default_factory=list)
+    stream: list[int] = field(default_factory=list)
+    index: list[int] = field(default_factory=list)
+    reads: list[tuple[BufferAttr, ...]] = field(default_factory=list)
+    writes: list[tuple[BufferAttr, ...]] = field(default_factory=list)
+    stream_ids: list[int] = field(default_factory=list)
+    stream_tasks: dict[int, list[int]] = field(default_factory=dict)
+    spans: list[Span] = field(default_factory=list)
+    span_of: list[int] = field(default_factory=list)
+    cases: list[Case] = field(default_factory=list)
+    case_of: dict[int, int] = field(default_factory=dict)
+    """Position -> innermost case whose [head, tail] holds it (positions in no case absent)."""
+    _reach: list[list[int]] | None = None
+
+    @staticmethod
+    def of(model: ModelOp) -> TaskGraph:
+        graph = TaskGraph(model)
+        graph._collect()
+        graph._find_spans()
+        graph._find_cases()
+        return graph
+
+    # ----------------------------------------------------------------------------------------
+
+    def _collect(self) -> None:
+        declared = sorted(s.id.value.data for s in self.model.streams())
+        self.stream_ids = declared
+        self.stream_tasks = {s: [] for s in declared}
+        for pos, task in enumerate(self.model.tasks()):
+            sid = task.stream.value.data
+            if sid not in self.stream_tasks:
+                raise AnalysisError(f"{task.describe()} runs on undeclared stream {sid}")
+            self.tasks.append(task)
+            self.stream.append(sid)
+            self.index.append(len(self.stream_tasks[sid]))
+            self.stream_tasks[sid].append(pos)
+            if isinstance(task, KernelOp):
+                self.reads.append(task.inputs.data)
+                self.writes.append(task.outputs.data)
+            elif isinstance(task, MemcpyAsyncOp):
+                self.reads.append((task.src,))
+                self.writes.append((task.dst,))
+            elif isinstance(task, LabelSwitchByIndexOp):
+                self.reads.append((task.index,))
+                self.writes.append(())
+            else:
+                self.reads.append(())
+                self.writes.append(())
+
+    def label_positions(self, sid: int) -> dict[int, int]:
+        return {
+            self.tasks[p].label.value.data: p
+            for p in self.stream_tasks[sid]
+            if isinstance(self.tasks[p], LabelSetOp)
+        }
+
+    def jump_targets(self, pos: int) -> tuple[int, ...]:
+        task = self.tasks[pos]
+        if isinstance(task, LabelSwitchByIndexOp):
+            return int_array_values(task.labels)
+        if isinstance(task, LabelGotoOp):
+            return (task.label.value.data,)
+        return ()
+
+    def _find_spans(self) -> None:
+        self.span_of = [-1] * len(self.tasks)
+        for sid in self.stream_ids:
+            positions = self.stream_tasks[sid]
+            labels = self.label_positions(sid)
+            ranges: list[tuple[int, int, bool]] = []
+            for i, pos in enumerate(positions):
+                if isinstance(self.tasks[pos], LabelSetOp):
+                    ranges.append((i, i, False))
+                for label in self.jump_targets(pos):
+                    if label not in labels:
+                        raise AnalysisError(
+                            f"{self.tasks[pos].describe()} targets label {label}, which stream "
+                            f"{sid} does not set"
+                        )
+                    j = self.index[labels[label]]
+                    ranges.append((min(i, j), max(i, j), j <= i))
+            ranges.sort()
+            merged: list[Span] = []
+            for first, last, loop in ranges:
+                if merged and first <= merged[-1].last:
+                    span = merged[-1]
+                    span.last = max(span.last, last)
+                    span.loop = span.loop or loop
+                else:
+                    merged.append(Span(sid, first, last, loop))
+            for span in merged:
+                span.first_pos = positions[span.first]
+                span.last_pos = positions[span.last]
+                span.contiguous = span.last_pos - span.first_pos == span.last - span.first
+                sid_index = len(self.spans)
+                for p in positions[span.first : span.last + 1]:
+                    self.span_of[p] = sid_index
+                self.spans.append(span)
+
+    def _find_cases(self) -> None:
+        """Recognises GE's case label scheme inside contiguous, loop-free spans."""
+        for span in self.spans:
+            if span.loop or not span.contiguous:
+                continue
+            labels = self.label_positions(span.stream)
+            found: list[Case] = []
+            jumps_ok: set[int] = set()
+            jumps = [
+                p
+                for p in range(span.first_pos, span.last_pos + 1)
+                if isinstance(self.tasks[p], LabelSwitchByIndexOp | LabelGotoOp)
+            ]
+            for p in jumps:
+                if isinstance(self.tasks[p], LabelSwitchByIndexOp):
+                    case = self._case_at(p, labels)
+                    if case is not None:
+                        found.append(case)
+                        jumps_ok.add(p)
+                        jumps_ok.update(start - 1 for start, _ in case.branches[1:])
+            if set(jumps) != jumps_ok or not self._nest(found):
+                continue
+            self.cases.extend(found)
+        self.cases.sort(key=lambda c: c.head)
+        for i, case in enumerate(self.cases):
+            for p in range(case.head, case.tail + 1):
+                self.case_of[p] = i  # inner cases come later and overwrite
+        stack: list[int] = []
+        for i, case in enumerate(self.cases):
+            while stack and self.cases[stack[-1]].tail < case.head:
+                stack.pop()
+            case.parent = stack[-1] if stack else -1
+            stack.append(i)
+
+    def _case_at(self, head: int, labels: dict[int, int]) -> Case | None:
+        switch = self.tasks[head]
+        assert isinstance(switch, LabelSwitchByIndexOp)
+        starts = [labels[label] for label in int_array_values(switch.labels)]
+        if starts[0] != head + 1 or any(b <= a for a, b in itertools.pairwise(starts)):
+            return None
+        end_label: int | None = None
+        for start in starts[1:]:
+            goto = self.tasks[start - 1]
+            if not isinstance(goto, LabelGotoOp):
+                return None
+            if end_label is None:
+                end_label = goto.label.value.data
+            elif goto.label.value.data != end_label:
+                return None
+        if end_label is None:
+            return None
+        tail = labels[end_label]
+        if tail <= starts[-1]:
+            return None
+        bounds = [*starts, tail]
+        return Case(head, tail, [(bounds[i], bounds[i + 1]) for i in range(len(starts))])
+
+    @staticmethod
+    def _nest(cases: list[Case]) -> bool:
+        """Cases must be disjoint or nested inside one branch of another."""
+        for a in cases:
+            for b in cases:
+                if a is b or b.tail < a.head or a.tail < b.head:
+                    continue
+                inner, outer = (a, b) if a.head > b.head else (b, a)
+                if outer.branch_of(inner.head) == -1 or outer.branch_of(inner.head) != (
+                    outer.branch_of(inner.tail)
+                ):
+                    return False
+        return True
+
+    # ----------------------------------------------------------------------------------------
+
+    @property
+    def multi_stream(self) -> bool:
+        return sum(1 for s in self.stream_ids if self.stream_tasks[s]) > 1
+
+    @property
+    def has_loops(self) -> bool:
+        return any(span.loop for span in self.spans)
+
+    def in_loop(self, pos: int) -> Span | None:
+        span = self.span_of[pos]
+        return self.spans[span] if span >= 0 and self.spans[span].loop else None
+
+    def reach(self) -> list[list[int]]:
+        """Per task, per stream (in `stream_ids` order): tasks known complete when it starts."""
+        if self._reach is None:
+            self._reach = self._vector_clocks()
+        return self._reach
+
+    def column(self, sid: int) -> int:
+        return self.stream_ids.index(sid)
+
+    def _vector_clocks(self) -> list[list[int]]:
+        ids = self.stream_ids
+        col = {s: i for i, s in enumerate(ids)}
+        records: dict[int, list[int]] = {}
+        for pos, task in enumerate(self.tasks):
+            if isinstance(task, EventRecordOp):
+                records.setdefault(task.event.value.data, []).append(pos)
+        syncing = {
+            event: ps[0]
+            for event, ps in records.items()
+            if len(ps) == 1 and self.in_loop(ps[0]) is None
+        }
+        reach: list[list[int]] = [[] for _ in self.tasks]
+        record_clock: dict[int, list[int]] = {}
+        known = {s: [0] * len(ids) for s in ids}
+        pointer = dict.fromkeys(ids, 0)
+        remaining = len(self.tasks)
+        while remaining:
+            progressed = False
+            for s in ids:
+                positions = self.stream_tasks[s]
+                clock = known[s]
+                i = pointer[s]
+                while i < len(positions):
+                    pos = positions[i]
+                    task = self.tasks[pos]
+                    if isinstance(task, EventWaitOp):
+                        event = task.event.value.data
+                        if event in syncing:
+                            if syncing[event] not in record_clock:
+                                break
+                            other = record_clock[syncing[event]]
+                            clock = [max(a, b) for a, b in zip(clock, other, strict=True)]
+                    clock[col[s]] = i
+                    reach[pos] = clock[:]
+                    clock[col[s]] = i + 1
+                    if isinstance(task, EventRecordOp):
+                        record_clock[pos] = clock[:]
+                    i += 1
+                    remaining -= 1
+                    progressed = True
+                known[s] = clock
+                pointer[s] = i
+            if not progressed:
+                blocked = ", ".join(
+                    f"stream {s} waits on event {self._event(self.stream_tasks[s][pointer[s]])}"
+                    for s in ids
+                    if pointer[s] < len(self.stream_tasks[s])
+                )
+                raise AnalysisError(f"the model deadlocks: {blocked}")
+        return reach
+
+    def _event(self, pos: int) -> int:
+        task = self.tasks[pos]
+        return task.event.value.data if isinstance(task, EventWaitOp | EventRecordOp) else -1
+
+    def happens_before(self, a: int, b: int) -> bool:
+        """Task a completes before task b starts, under every schedule."""
+        if self.stream[a] == self.stream[b]:
+            return self.index[a] < self.index[b]
+        return self.index[a] < self.reach()[b][self.column(self.stream[a])]
