@@ -16,10 +16,8 @@ if TYPE_CHECKING:
 
 PASSES: dict[str, tuple[str, str]] = {
     "ge-assign-streams": ("passes.assign_streams", "AssignStreamsPass"),
-    "ge-assign-streams": ("passes.assign_streams", "AssignStreamsPass"),
     "ge-compile": ("passes.pipelines", "CompilePipelinePass"),
     "ge-convert-graph-to-ascend": ("passes.convert_graph_to_ascend", "ConvertGraphToAscendPass"),
-    "ge-plan-memory": ("passes.plan_memory", "PlanMemoryPass"),
     "ge-dump-dot": ("passes.partition.dump_dot", "DumpDotPass"),
     "ge-inline-partitions": ("passes.partition.inline", "InlinePartitionsPass"),
     "ge-merge-engine-partitions": ("passes.partition.engine", "MergeEnginePartitionsPass"),
