@@ -123,15 +123,19 @@ def _read_data_set(model_dir: str) -> tuple[list, list]:
     return read("input"), read("output")
 
 
-def load_cases(patterns: Sequence[str] = ()) -> list[Case]:
-    """The node cases, optionally only those whose names match one of `patterns` (fnmatch or
-    substring)."""
+def load_cases(patterns: Sequence[str] = (), kind: str = "node") -> list[Case]:
+    """The cases of `kind` (`node`, or a model folder such as `pytorch-converted`), optionally
+    only those whose names match one of `patterns` (fnmatch or substring).
+
+    A node case counts for the op it tests (an `_expanded` case for the op it expands); a
+    model-folder case counts for its folder.
+    """
     import onnx
     from onnx.backend.test.loader import load_model_tests
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        tests = load_model_tests(kind="node")
+        tests = load_model_tests(kind=kind)
     protos: dict[str, onnx.ModelProto] = {}
     data: dict[str, tuple[list, list]] = {}
     meta: dict[str, tuple[float, float]] = {}
@@ -141,7 +145,7 @@ def load_cases(patterns: Sequence[str] = ()) -> list[Case]:
             assert t.data_sets is not None
             ins, outs = t.data_sets[0]
             data[t.name] = ([_numpy(a) for a in ins], [_numpy(a) for a in outs])
-        elif t.model_dir is not None:
+        elif t.model_dir is not None and os.path.exists(os.path.join(t.model_dir, "model.onnx")):
             protos[t.name] = onnx.load(os.path.join(t.model_dir, "model.onnx"))
             data[t.name] = _read_data_set(t.model_dir)
         meta[t.name] = (t.rtol, t.atol)
@@ -151,7 +155,10 @@ def load_cases(patterns: Sequence[str] = ()) -> list[Case]:
             continue
         base = protos.get(re.sub(r"_expanded.*$", "", name), proto)
         nodes = base.graph.node
-        op = _op_label(nodes[0]) if len(nodes) == 1 else _op_label(nodes[-1])
+        if kind != "node":
+            op = kind
+        else:
+            op = _op_label(nodes[0]) if len(nodes) == 1 else _op_label(nodes[-1])
         inputs, outputs = data[name]
         rtol, atol = meta[name]
         cases.append(Case(name, op, proto.SerializeToString(), inputs, outputs, rtol, atol))
@@ -489,7 +496,11 @@ def pass_rate(report: Report) -> str:
     return f"{100.0 * c[PASS] / ran:.1f}%" if ran else "n/a"
 
 
-def markdown_block(report: Report, seconds: float) -> str:
+MODEL_KINDS = ("pytorch-converted", "pytorch-operator", "simple")
+"""The onnx package's model folders (small whole models) reported next to the node tests."""
+
+
+def markdown_block(report: Report, seconds: float, models: dict[str, Report] | None = None) -> str:
     import onnx
 
     from gedialects.frontend.onnx import supported_ops
@@ -525,6 +536,22 @@ def markdown_block(report: Report, seconds: float) -> str:
     if failures:
         lines += ["", "Failing cases:", ""]
         lines += [f"- `{r.name}`: {r.detail}" for r in failures]
+    if models:
+        lines += [
+            "",
+            "The model folders of the onnx package (small whole models, old PyTorch exports "
+            "with IR 3 and opsets 6-9, upgraded on import):",
+            "",
+            "| folder | cases | pass | fail | skip | unsupported |",
+            "| --- | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for kind, rep in models.items():
+            k = rep.counts()
+            lines.append(
+                f"| {kind} | {k.total()} | {k[PASS]} | {k[FAIL]} | {k[SKIP]} | {k[UNSUPPORTED]} |"
+            )
+        for rep in models.values():
+            lines += [f"- `{r.name}`: {r.detail}" for r in rep.results if r.status == FAIL]
     lines += ["", END]
     return "\n".join(lines) + "\n"
 
@@ -553,13 +580,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--compile", action="store_true", help="also run after ge-compile")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     p.add_argument("--show-unsupported", action="store_true", help="list unsupported cases")
+    p.add_argument(
+        "--kind",
+        default="node",
+        help="test folder: node (default), pytorch-converted, pytorch-operator, simple",
+    )
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     start = time.perf_counter()
-    cases = load_cases(args.k)
+    cases = load_cases(args.k, args.kind)
     if args.ops:
         wanted = {o.strip() for o in args.ops.split(",") if o.strip()}
         cases = [c for c in cases if c.op in wanted]
@@ -575,7 +607,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if r.status == UNSUPPORTED:
                 print(f"UNSUPPORTED {r.name}: {r.detail}")
     if args.markdown:
-        write_markdown(Path(args.markdown), markdown_block(report, seconds))
+        models = None
+        if args.kind == "node" and not (args.ops or args.k):
+            models = {k: run_cases(load_cases((), k), args.jobs, args.compile) for k in MODEL_KINDS}
+        write_markdown(Path(args.markdown), markdown_block(report, seconds, models))
     c = report.counts()
     print(
         f"pass rate {pass_rate(report)} of the supported cases in {seconds:.0f} s; skipped: "

@@ -237,12 +237,41 @@ def upgrade_opset(model: onnx.ModelProto, version: int, label: str) -> onnx.Mode
     from onnx import version_converter
 
     try:
-        return version_converter.convert_version(model, MIN_OPSET)
+        upgraded = version_converter.convert_version(model, MIN_OPSET)
     except Exception as e:  # the converter raises bare RuntimeErrors from C++
         raise OnnxImportError(
             f"'{label}' uses ai.onnx opset {version}; opsets {MIN_OPSET} to {max_opset()} are "
             f"supported and onnx.version_converter could not convert it: {_first_line(e)}"
         ) from None
+    if version < 7:
+        _channelwise_prelu_slopes(upgraded)
+    return upgraded
+
+
+def _channelwise_prelu_slopes(model: onnx.ModelProto) -> None:
+    """Opset-6 PRelu applied a [C] slope per channel (axis 1); from opset 7 it broadcasts
+    numpy-style, and the version converter leaves the slope alone: reshape such initializer
+    slopes to [C, 1, ..., 1]."""
+    graph = model.graph
+    prelus = [n for n in graph.node if n.op_type == "PRelu" and len(n.input) == 2]
+    inits = {t.name: t for t in graph.initializer}
+    if not any(n.input[1] in inits and len(inits[n.input[1]].dims) == 1 for n in prelus):
+        return
+    inferred = onnx.shape_inference.infer_shapes(model).graph
+    ranks = {
+        v.name: len(v.type.tensor_type.shape.dim)
+        for v in (*inferred.input, *inferred.value_info, *inferred.output)
+        if v.type.tensor_type.HasField("shape")
+    }
+    for node in prelus:
+        slope = inits.get(node.input[1])
+        rank = ranks.get(node.input[0], 0)
+        if slope is None or len(slope.dims) != 1 or slope.dims[0] == 1 or rank <= 2:
+            continue
+        users = [n for n in graph.node if node.input[1] in n.input]
+        if len(users) != 1:
+            continue
+        slope.dims.extend([1] * (rank - 2))
 
 
 # --------------------------------------------------------------------------------------------
