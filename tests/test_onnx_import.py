@@ -286,6 +286,21 @@ def test_older_opset_is_upgraded() -> None:
     np.testing.assert_array_equal(out["y"], [0, 0, 2])
 
 
+def test_opset6_prelu_slope_is_per_channel() -> None:
+    """Opset 6 applied a [C] slope along axis 1; the upgrade must keep that meaning."""
+    slope = np.array([0.1, 0.2, 0.3], np.float32)
+    m = model(
+        [helper.make_node("PRelu", ["x", "slope"], ["y"])],
+        [vi("x", TensorProto.FLOAT, [2, 3, 4])],
+        [vi("y", TensorProto.FLOAT, [2, 3, 4])],
+        [numpy_helper.from_array(slope, "slope")],
+        opset=6,
+    )
+    x = -np.ones((2, 3, 4), np.float32)
+    out = run(import_model(m), {"x": x})["y"]
+    np.testing.assert_allclose(out, x * slope[None, :, None])
+
+
 def test_import_time_of_large_weights_and_many_nodes() -> None:
     """24 MB of weights and 5k nodes import in well under the time printing them would take."""
     rng = np.random.default_rng(0)
