@@ -158,6 +158,7 @@ def test_unnamed_nodes_get_op_type_names() -> None:
     g = graph_of(import_model(m))
     names = [op.attributes[NODE_NAME] for op in g.body.block.ops if NODE_NAME in op.attributes]
     assert names == [StringAttr("Relu_0"), StringAttr("Relu_1")]
+    assert [n.name for n in m.graph.node] == ["", ""], "the caller's model must not change"
 
 
 # --------------------------------------------------------------------------------------------

@@ -108,14 +108,15 @@ class NodeContext:
     opset: int
     """The model's ai.onnx opset version."""
     state: ImportState
+    _name: str = ""
 
     @property
     def name(self) -> str:
-        """The node name, or `<op_type>_<n>` for an unnamed node."""
-        if not self.node.name:
-            self.node.name = f"{self.node.op_type}_{self.state.counter}"
-            self.state.counter += 1
-        return self.node.name
+        """The node name, or `<op_type>_<n>` for an unnamed node (the model is not changed)."""
+        if not self._name:
+            self._name = self.node.name or f"{self.node.op_type}_{self.state.counter}"
+            self.state.counter += not self.node.name
+        return self._name
 
     def fail(self, message: str) -> NoReturn:
         raise OnnxImportError(
