@@ -86,8 +86,9 @@ class PoolOpBase(GEOp, NodeSyntax):
     `x` is N, C, spatial... ("NCHW", any rank >= 3) or 4-D "NHWC". `ksize`, `strides` and
     `dilations` have one entry per dim of `x` in data_format order, 1 for N and C (GE's 4-D
     convention, extended to 1-D and 3-D pooling); `pads` has [begin, end] per spatial dim
-    ([top, bottom, left, right] in 2-D). `ceil_mode` rounds the output size up, dropping a last
-    window that would start in the end padding (ONNX's rule).
+    ([top, bottom, left, right] in 2-D). Empty `pads`/`dilations` (the defaults; GE's are
+    [0, 0, 0, 0] and [1, 1, 1, 1]) mean none at any rank. `ceil_mode` rounds the output size
+    up, dropping a last window that would start in the end padding (ONNX's rule).
     """
 
     x = operand_def(AnyTensor)
@@ -95,8 +96,8 @@ class PoolOpBase(GEOp, NodeSyntax):
 
     ksize = prop_def(DenseArrayBase.constr(i64))
     strides = prop_def(DenseArrayBase.constr(i64))
-    pads = prop_def(DenseArrayBase.constr(i64), default_value=int_array((0, 0, 0, 0)))
-    dilations = prop_def(DenseArrayBase.constr(i64), default_value=int_array((1, 1, 1, 1)))
+    pads = prop_def(DenseArrayBase.constr(i64), default_value=int_array(()))
+    dilations = prop_def(DenseArrayBase.constr(i64), default_value=int_array(()))
     data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
     ceil_mode = prop_def(BoolAttr, default_value=FALSE)
 
@@ -116,15 +117,21 @@ class PoolOpBase(GEOp, NodeSyntax):
         extra_properties: dict[str, Attribute] | None = None,
     ) -> None:
         rank = len(ksize)
-        pads = (0,) * (2 * (rank - 2)) if pads is None else tuple(pads)
-        dilations = (1,) * rank if dilations is None else tuple(dilations)
+        pads = () if pads is None or not any(pads) else tuple(pads)
+        dilations = () if dilations is None or all(d == 1 for d in dilations) else tuple(dilations)
         if result_types is None:
             tx = SSAValue.get(x).type
             sx = tensor_shape(tx)
             shape = None
             if sx is not None and len(sx) == rank:
                 shape = pool_output_shape(
-                    sx, ksize, strides, pads, dilations, ceil_mode, data_format
+                    sx,
+                    ksize,
+                    strides,
+                    pads or (0,) * (2 * rank - 4),
+                    dilations or (1,) * rank,
+                    ceil_mode,
+                    data_format,
                 )
             result_types = self.infer_result_types(element_type(tx), shape)
         super().__init__(
@@ -153,9 +160,9 @@ class PoolOpBase(GEOp, NodeSyntax):
             fail(self, f'data_format must be "NCHW" or "NHWC", got "{data_format}"')
         ksize = int_array_values(self.ksize)
         strides = int_array_values(self.strides)
-        pads = int_array_values(self.pads)
-        dilations = int_array_values(self.dilations)
         rank = len(ksize)
+        pads = int_array_values(self.pads) or (0,) * max(2 * rank - 4, 0)
+        dilations = int_array_values(self.dilations) or (1,) * rank
         if rank < 3 or (data_format == "NHWC" and rank != 4):
             fail(self, f"ksize must have one entry per dim of a 3-D or higher x, got {list(ksize)}")
         for what, values, count in (

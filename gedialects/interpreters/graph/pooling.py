@@ -29,9 +29,9 @@ class Windows:
         self.nhwc = str_(attrs, "data_format", op) == "NHWC"
         ksize = ints(attrs, "ksize", op)
         strides = ints(attrs, "strides", op)
-        dilations = ints(attrs, "dilations", op)
-        self.pads = ints(attrs, "pads", op)
-        if len(ksize) != rank or len(self.pads) != 2 * (rank - 2):
+        dilations = ints(attrs, "dilations", op) or (1,) * rank
+        self.pads = ints(attrs, "pads", op) or (0,) * (2 * rank - 4)
+        if len(ksize) != rank or len(self.pads) != 2 * (rank - 2) or len(dilations) != rank:
             raise KernelError(f"{name}: ksize {list(ksize)} does not fit x of shape {x.shape}")
         axes = range(1, rank - 1) if self.nhwc else range(2, rank)
         self.ksize = [ksize[a] for a in axes]

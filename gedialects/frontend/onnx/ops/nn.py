@@ -353,18 +353,9 @@ def instance_normalization(ctx: NodeContext) -> Outputs:
 
 @converter("GroupNormalization")
 def group_normalization(ctx: NodeContext) -> Outputs:
+    """GroupNormalization-21 (per-channel scale and bias; the checker rejects opset 18's)."""
     x, scale, bias = ctx.input(0), ctx.input(1), ctx.input(2)
     groups = ctx.attr("num_groups")
-    if ctx.opset < 21:
-        # GroupNormalization-18 scales per group: repeat each value over its channels
-        channels = _shape(ctx, x, "the input")[1]
-        known = [ctx.known(scale), ctx.known(bias)]
-        if channels < 0 or any(k is None for k in known):
-            ctx.fail("per-group scale and bias (opset 18) must be constants over static C")
-        scale, bias = (
-            ctx.const(np.repeat(k, channels // groups), what)  # type: ignore[arg-type]
-            for k, what in zip(known, ("scale", "bias"), strict=True)
-        )
     op = GroupNormOp(x, scale, bias, num_groups=groups, eps=ctx.attr("epsilon", 1e-5))
     return [ctx.emit(op).results[0]]
 
@@ -390,8 +381,7 @@ def layer_normalization(ctx: NodeContext) -> Outputs:
         epsilon=ctx.attr("epsilon", 1e-5),
         stats_type=stats_type,
     )
-    emitted = ctx.emit(op)
-    return list(emitted.results)
+    return list(ctx.emit(op).results)[: len(ctx.node.output)]
 
 
 def _softmax_axes(ctx: NodeContext, x: SSAValue) -> list[int]:
