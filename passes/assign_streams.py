@@ -30,7 +30,7 @@ from gedialects.ascend import (
 from gedialects.base import AICORE_ENGINE, STREAM_LABEL
 from gedialects.interpreters.cost_model import SYNC_US, CostModel
 from passes.stream_plan import Node, assign_streams, dependencies, plan_events
-from passes.task_graph import AnalysisError, TaskGraph
+from passes.task_graph import AnalysisError, TaskGraph, TypeSizes, paused_gc
 
 _NAME = "ge-assign-streams"
 
@@ -109,6 +109,11 @@ def assign_model(
     model: ModelOp, *, max_streams: int = 8, single_stream: bool = False
 ) -> StreamStats:
     """Reassigns `model`'s tasks to streams and events in place; returns what it did."""
+    with paused_gc():
+        return _assign_model(model, max_streams, single_stream)
+
+
+def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> StreamStats:
     try:
         graph = TaskGraph.of(model)
     except AnalysisError as e:
@@ -126,7 +131,7 @@ def assign_model(
         events: list[tuple[int, int]] = []
         before = 0
     else:
-        preds = dependencies(graph, nodes, model.weight_size.value.data, {})
+        preds = dependencies(graph, nodes, model.weight_size.value.data, TypeSizes())
         labels = {n.label for n in nodes if n.label is not None}
         if len(labels) > max_streams:
             raise _fail(

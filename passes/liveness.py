@@ -27,10 +27,8 @@ import heapq
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import TensorType
-
 from gedialects.ascend import BufferAttr, KernelOp
-from passes.task_graph import TaskGraph
+from passes.task_graph import TaskGraph, TypeSizes
 
 ELEMENTWISE_IN_PLACE = frozenset(
     {
@@ -49,7 +47,8 @@ VIEW_IN_PLACE = frozenset({"Flatten", "Identity", "Reshape", "SqueezeV3", "Unsqu
 class Tensor:
     """One feature tensor: its buffer and the global positions of the tasks accessing it."""
 
-    key: tuple[int, TensorType]
+    key: tuple[int, int]
+    """(offset, canonical type number of `TypeSizes`)."""
     buffer: BufferAttr
     nbytes: int
     positions: list[int] = field(default_factory=list)
@@ -79,7 +78,9 @@ class Block:
         return self.positions[-1]
 
 
-def in_place_pairs(graph: TaskGraph, tensor_of: dict[tuple[int, TensorType], Tensor]) -> list:
+def in_place_pairs(
+    graph: TaskGraph, tensor_of: dict[tuple[int, int], Tensor], sizes: TypeSizes
+) -> list[tuple[Tensor, Tensor]]:
     """(input, output) tensor pairs an allow-listed kernel may compute in place.
 
     The input dies at the kernel (it is its last access and every other access happens before
@@ -97,18 +98,19 @@ def in_place_pairs(graph: TaskGraph, tensor_of: dict[tuple[int, TensorType], Ten
             continue
         if graph.in_loop(pos) is not None:
             continue  # every iteration rewrites its output: keep loop tensors apart
-        out = tensor_of.get((task.outputs.data[0].offset_value, task.outputs.data[0].type))
+        result = task.outputs.data[0]
+        out = tensor_of.get((result.offset_value, sizes.canon(result.type)))
         if out is None or out.positions[0] != pos:
             continue
-        out_type = out.key[1]
+        out_type = out.buffer.type
         for buffer in task.inputs.data:
-            source = tensor_of.get((buffer.offset_value, buffer.type))
+            source = tensor_of.get((buffer.offset_value, sizes.canon(buffer.type)))
             if source is None or id(source) in used or source is out:
                 continue
-            in_type = source.key[1]
+            in_type = source.buffer.type
             if source.nbytes != out.nbytes or in_type.element_type != out_type.element_type:
                 continue
-            if not view and in_type.get_shape() != out_type.get_shape():
+            if not view and sizes.shape(in_type) != sizes.shape(out_type):
                 continue
             if source.positions[-1] != pos:
                 continue

@@ -27,7 +27,6 @@ from gedialects.ascend import (
     ModelOp,
     OutputOp,
 )
-from gedialects.base import tensor_nbytes
 from passes.liveness import (
     Tensor,
     conflicts,
@@ -43,7 +42,7 @@ from passes.memory_plan import (
     greedy_by_size,
     without_reuse,
 )
-from passes.task_graph import AnalysisError, TaskGraph
+from passes.task_graph import AnalysisError, TaskGraph, TypeSizes, paused_gc
 
 _NAME = "ge-plan-memory"
 STRATEGIES = ("greedy-by-size", "ge-lifetime")
@@ -88,7 +87,8 @@ class _Model:
     weight_size: int
     io: dict[tuple[int, int], int] = field(default_factory=dict)
     """(offset, nbytes) of each distinct input/output range -> its new offset."""
-    tensors: dict[tuple[int, TensorType], Tensor] = field(default_factory=dict)
+    tensors: dict[tuple[int, int], Tensor] = field(default_factory=dict)
+    sizes: TypeSizes = field(default_factory=TypeSizes)
 
 
 def _fail(model: ModelOp, message: str) -> PassFailedException:
@@ -107,20 +107,17 @@ def _classify(model: ModelOp, graph: TaskGraph) -> _Model:
     io_ranges = sorted({(op.buffer.offset_value, op.buffer.nbytes) for op in _io_ops(model)})
     for offset, nbytes in io_ranges:
         info.io[(offset, nbytes)] = -1
-    sizes: dict[int, int] = {}
+    sizes = info.sizes
     for pos in range(len(graph.tasks)):
         for written, buffers in ((False, graph.reads[pos]), (True, graph.writes[pos])):
             for buffer in buffers:
                 offset = buffer.offset_value
                 if offset < info.weight_size:
                     continue  # a weight: read-only, placed at load time
-                key = (offset, buffer.type)
+                _, _, _, nbytes = sizes(buffer.type)
+                key = (offset, sizes.canon(buffer.type))
                 tensor = info.tensors.get(key)
                 if tensor is None:
-                    t = buffer.type
-                    nbytes = sizes.get(id(t))
-                    if nbytes is None:
-                        nbytes = sizes[id(t)] = tensor_nbytes(t)
                     if (offset, nbytes) in info.io:
                         continue
                     tensor = info.tensors[key] = Tensor(key, buffer, nbytes)
@@ -152,13 +149,13 @@ def _check_disjoint(model: ModelOp, info: _Model, io: list[tuple[int, int]]) -> 
                 assert tensor is not None
                 raise _fail(
                     model,
-                    f"buffer {tensor.buffer} : {tensor.key[1]} ({_writer(info.graph, tensor)}) "
-                    "overlaps a graph input or output buffer",
+                    f"buffer {tensor.buffer} : {tensor.buffer.type} "
+                    f"({_writer(info.graph, tensor)}) overlaps a graph input or output buffer",
                 )
             raise _fail(
                 model,
-                f"is already planned: feature buffers {a.buffer} : {a.key[1]} "
-                f"({_writer(info.graph, a)}) and {b.buffer} : {b.key[1]} "
+                f"is already planned: feature buffers {a.buffer} : {a.buffer.type} "
+                f"({_writer(info.graph, a)}) and {b.buffer} : {b.buffer.type} "
                 f"({_writer(info.graph, b)}) overlap; {_NAME} needs the one-buffer-per-tensor "
                 "model of ge-convert-graph-to-ascend",
             )
@@ -176,13 +173,20 @@ def plan_model(
     overlay: bool = True,
 ) -> MemoryStats:
     """Plans `model`'s arena in place (rewrites every buffer) and returns the plan's stats."""
+    with paused_gc():
+        return _plan_model(model, reuse, strategy, alignment, in_place, overlay)
+
+
+def _plan_model(
+    model: ModelOp, reuse: bool, strategy: str, alignment: int, in_place: bool, overlay: bool
+) -> MemoryStats:
     try:
         graph = TaskGraph.of(model)
     except AnalysisError as e:
         raise _fail(model, str(e)) from None
     info = _classify(model, graph)
     tensors = sorted(info.tensors.values(), key=lambda t: t.positions[0])
-    pairs = in_place_pairs(graph, info.tensors) if reuse and in_place else []
+    pairs = in_place_pairs(graph, info.tensors, info.sizes) if reuse and in_place else []
     try:
         blocks = merge_blocks(tensors, pairs, graph)
         sizes = [align(max(b.nbytes, 1), alignment) for b in blocks]
@@ -206,7 +210,7 @@ def plan_model(
         cursor += align(max(key[1], 1), alignment)
     io_size = cursor - info.weight_size
     base = align(cursor, alignment)
-    new_offset: dict[tuple[int, TensorType], int] = {}
+    new_offset: dict[tuple[int, int], int] = {}
     for block, offset in zip(blocks, offsets, strict=True):
         for tensor in block.tensors:
             new_offset[tensor.key] = base + offset
@@ -229,20 +233,21 @@ def plan_model(
     )
 
 
-def _rewrite(model: ModelOp, info: _Model, new_offset: dict[tuple[int, TensorType], int]) -> None:
+def _rewrite(model: ModelOp, info: _Model, new_offset: dict[tuple[int, int], int]) -> None:
     weight_size = info.weight_size
-    cache: dict[tuple[int, TensorType], BufferAttr] = {}
+    sizes = info.sizes
+    cache: dict[tuple[int, int], BufferAttr] = {}
 
     def moved(buffer: BufferAttr) -> BufferAttr:
         offset = buffer.offset_value
         if offset < weight_size:
             return buffer
-        key = (offset, buffer.type)
+        key = (offset, sizes.canon(buffer.type))
         found = cache.get(key)
         if found is None:
             target = new_offset.get(key)
             if target is None:
-                target = info.io[(offset, buffer.nbytes)]
+                target = info.io[(offset, sizes.nbytes(buffer.type))]
             found = cache[key] = BufferAttr(target, buffer.type)
         return found
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from passes.task_graph import TaskGraph
+from passes.task_graph import TaskGraph, TypeSizes
 
 
 @dataclass
@@ -37,21 +37,14 @@ class Node:
 
 
 def dependencies(
-    graph: TaskGraph, nodes: list[Node], weight_size: int, nbytes: dict[int, int]
+    graph: TaskGraph, nodes: list[Node], weight_size: int, sizes: TypeSizes
 ) -> list[set[int]]:
     """Per node, the earlier nodes it must follow because of the bytes they touch.
 
-    `nbytes` maps `id(type)` of buffer types to their byte size (a cache shared by the caller).
     The arena is cut into atoms at every buffer boundary, so overlapping buffers of a reused
     plan are compared byte-exactly; linear in the number of (access, atom) pairs.
     """
-
-    def size(buffer: object) -> int:
-        t = buffer.type  # type: ignore[attr-defined]
-        found = nbytes.get(id(t))
-        if found is None:
-            found = nbytes[id(t)] = buffer.nbytes  # type: ignore[attr-defined]
-        return found
+    nbytes = sizes.nbytes
 
     accesses: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]] = []
     bounds: set[int] = set()
@@ -64,7 +57,7 @@ def dependencies(
                     lo = b.offset_value
                     if lo < weight_size:
                         continue
-                    hi = lo + size(b)
+                    hi = lo + nbytes(b.type)
                     if hi > lo:
                         target.append((lo, hi))
                         bounds.add(lo)

@@ -20,8 +20,13 @@ All of it is linear in the number of tasks (times the number of streams for the 
 
 from __future__ import annotations
 
+import gc
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import TensorType
 
 from gedialects.ascend import (
     BufferAttr,
@@ -35,11 +40,60 @@ from gedialects.ascend import (
     ModelOp,
     TaskOp,
 )
-from gedialects.base import int_array_values
+from gedialects.base import element_nbytes, int_array_values
 
 
 class AnalysisError(Exception):
     """The model cannot be analysed (a deadlock, a malformed label structure)."""
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection while a pass builds its many small tables (the IR holds
+    millions of objects; each collection walks them all)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class TypeSizes:
+    """Per tensor type: a canonical number, shape, element count and byte size.
+
+    `get_shape` and hashing a type are slow and parsed buffers carry equal but distinct type
+    objects: look up by object identity first (objects are kept alive), by value once.
+    """
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, tuple[int, tuple[int, ...], int, int]] = {}
+        self.by_value: dict[TensorType, int] = {}
+        self.alive: list[TensorType] = []
+
+    def __call__(self, t: TensorType) -> tuple[int, tuple[int, ...], int, int]:
+        """(canonical number, shape, element count, byte size)."""
+        found = self.by_id.get(id(t))
+        if found is None:
+            canon = self.by_value.setdefault(t, len(self.by_value))
+            shape = t.get_shape()
+            count = 1
+            for d in shape:
+                count *= d
+            found = (canon, shape, count, count * (element_nbytes(t.element_type) or 1))
+            self.by_id[id(t)] = found
+            self.alive.append(t)
+        return found
+
+    def canon(self, t: TensorType) -> int:
+        return self(t)[0]
+
+    def shape(self, t: TensorType) -> tuple[int, ...]:
+        return self(t)[1]
+
+    def nbytes(self, t: TensorType) -> int:
+        return self(t)[3]
 
 
 @dataclass

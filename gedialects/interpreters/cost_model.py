@@ -85,23 +85,32 @@ class CostModel:
 
     def __init__(self, engines: dict[str, EngineCost] | None = None) -> None:
         self.engines = ENGINE_COSTS if engines is None else engines
-        self._shapes: dict[int, tuple[tuple[int, ...], int]] = {}
+        self._by_id: dict[int, tuple[tuple[int, ...], int, int]] = {}
+        self._alive: list[TensorType] = []
         self._costs: dict[TaskOp, TaskCost] = {}
 
     def shape(self, buffer: BufferAttr) -> tuple[tuple[int, ...], int]:
-        """(shape, element count) of a buffer's type, cached per type object."""
-        t: TensorType = buffer.type
-        info = self._shapes.get(id(t))
+        """(shape, element count) of a buffer's type (`get_shape` is slow: cached per type)."""
+        info = self._info(buffer.type)
+        return info[0], info[1]
+
+    def _info(self, t: TensorType) -> tuple[tuple[int, ...], int, int]:
+        info = self._by_id.get(id(t))
         if info is None:
             shape = t.get_shape()
             count = 1
             for d in shape:
                 count *= d
-            info = self._shapes[id(t)] = (shape, count)
+            info = self._by_id[id(t)] = (
+                shape,
+                count,
+                count * (element_nbytes(t.element_type) or 1),
+            )
+            self._alive.append(t)  # ids stay unique while cached
         return info
 
     def nbytes(self, buffer: BufferAttr) -> int:
-        return self.shape(buffer)[1] * (element_nbytes(buffer.type.element_type) or 1)
+        return self._info(buffer.type)[2]
 
     def kernel_flops(self, op: KernelOp) -> float:
         ins, outs = op.inputs.data, op.outputs.data

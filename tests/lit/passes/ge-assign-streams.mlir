@@ -1,0 +1,114 @@
+// RUN: ge-opt %s --split-input-file -p 'ge-convert-graph-to-ascend,ge-assign-streams' | filecheck %s
+// RUN: ge-opt %s --split-input-file -p 'ge-convert-graph-to-ascend,ge-assign-streams{single-stream=true}' | filecheck %s --check-prefix=SINGLE
+// RUN: ge-opt %s --split-input-file -p 'ge-convert-graph-to-ascend,ge-assign-streams{max-streams=1}' | filecheck %s --check-prefix=SINGLE
+// RUN: ge-opt %s --split-input-file -p 'ge-convert-graph-to-ascend,ge-assign-streams{stats=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=STATS
+
+// Tests that two independent branches run on two streams and the join waits for the other
+// branch through one event, recorded right after the producer.
+
+graph.graph @branches(%x: tensor<2x2xf32>) -> (tensor<2x2xf32> {node_name = "y"}) {
+  %w1 = graph.const dense<0.5> : tensor<2x2xf32>
+  %w2 = graph.const dense<2.0> : tensor<2x2xf32>
+  %a = graph.matmul %x, %w1 {node_name = "a"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %b = graph.matmul %x, %w2 {node_name = "b"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %y = graph.add %a, %b {node_name = "join"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  graph.net_output %y : tensor<2x2xf32>
+}
+
+// CHECK-LABEL: ascend.model @branches
+// CHECK-NEXT:    ascend.stream 0 engine "AIcoreEngine"
+// CHECK-NEXT:    ascend.stream 1 engine "AIcoreEngine"
+// CHECK-NEXT:    ascend.event 0
+// CHECK-NOT:     ascend.event 1
+// CHECK:         ascend.kernel "MatMul" "a" engine "AIcoreEngine" stream 0
+// CHECK-NEXT:    ascend.kernel "MatMul" "b" engine "AIcoreEngine" stream 1
+// CHECK-NEXT:    ascend.event_record 0 stream 1
+// CHECK-NEXT:    ascend.event_wait 0 stream 0
+// CHECK-NEXT:    ascend.kernel "Add" "join" engine "AIcoreEngine" stream 0
+// CHECK-NEXT:    ascend.end_graph stream 0
+
+// SINGLE-LABEL: ascend.model @branches
+// SINGLE-NEXT:    ascend.stream 0 engine "AIcoreEngine"
+// SINGLE-NOT:     ascend.stream 1
+// SINGLE-NOT:     ascend.event
+// SINGLE:         ascend.kernel "Add" "join" engine "AIcoreEngine" stream 0
+
+// STATS: remark: ge-assign-streams @branches: 3 nodes on 2 streams; events 1 before pruning, 1 after
+
+// -----
+
+// Tests that engines get their own streams and that a redundant wait is removed: r needs p
+// and q, but q's stream already waited for p, so r waits for q only (3 cross-stream
+// dependencies, 2 events).
+
+graph.graph @engines(%x: tensor<2x2xf32>) -> (tensor<2x2xf32> {node_name = "y"}) {
+  %w = graph.const dense<0.5> : tensor<2x2xf32>
+  %p = graph.matmul %x, %w {node_name = "p"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %q = graph.relu %p {node_name = "q", _specified_engine_name = "VectorEngine"} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %y = graph.add %p, %q {node_name = "r", _specified_engine_name = "DNN_VM_AICPU"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  graph.net_output %y : tensor<2x2xf32>
+}
+
+// CHECK-LABEL: ascend.model @engines
+// CHECK-NEXT:    ascend.stream 0 engine "AIcoreEngine"
+// CHECK-NEXT:    ascend.stream 1 engine "VectorEngine"
+// CHECK-NEXT:    ascend.stream 2 engine "DNN_VM_AICPU"
+// CHECK-NEXT:    ascend.event 0
+// CHECK-NEXT:    ascend.event 1
+// CHECK-NOT:     ascend.event 2
+// CHECK:         ascend.kernel "MatMul" "p" engine "AIcoreEngine" stream 0
+// CHECK-NEXT:    ascend.event_record 0 stream 0
+// CHECK-NEXT:    ascend.event_wait 0 stream 1
+// CHECK-NEXT:    ascend.kernel "Relu" "q" engine "VectorEngine" stream 1
+// CHECK-NEXT:    ascend.event_record 1 stream 1
+// CHECK-NEXT:    ascend.event_wait 1 stream 2
+// CHECK-NEXT:    ascend.kernel "Add" "r" engine "DNN_VM_AICPU" stream 2
+// CHECK-NEXT:    ascend.end_graph stream 2
+
+// SINGLE-LABEL: ascend.model @engines
+// SINGLE-NOT:     ascend.event
+// SINGLE:         ascend.kernel "Add" "r" engine "DNN_VM_AICPU" stream 0
+
+// STATS: remark: ge-assign-streams @engines: 3 nodes on 3 streams; events 3 before pruning, 2 after
+
+// -----
+
+// Tests that a case stays on one stream (GE keeps control flow on the switch's stream; here
+// the stream of its first kernel's engine), even with a branch kernel of another engine, and
+// that its events sit outside its labels: waits before the switch, records after the end label.
+
+graph.graph @gears(%i: tensor<i32>, %x: tensor<2x2xf32>) -> (tensor<2x2xf32> {node_name = "y"}) {
+  %w = graph.const dense<0.5> : tensor<2x2xf32>
+  %v = graph.matmul %x, %w {node_name = "v"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %u = graph.matmul %x, %w {node_name = "u", _specified_engine_name = "VectorEngine"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = multibatch.case %i, %v branches [@vector, @cube] : (tensor<i32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %y = graph.add %r, %u {node_name = "out"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  graph.net_output %y : tensor<2x2xf32>
+}
+graph.graph @vector(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %b = graph.relu %a {node_name = "b", _specified_engine_name = "VectorEngine"} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  graph.net_output %b : tensor<2x2xf32>
+}
+graph.graph @cube(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %w = graph.const dense<3.0> : tensor<2x2xf32>
+  %d = graph.matmul %a, %w {node_name = "d"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  graph.net_output %d : tensor<2x2xf32>
+}
+
+// CHECK-LABEL: ascend.model @gears
+// CHECK:         ascend.kernel "MatMul" "v" engine "AIcoreEngine" stream 0
+// CHECK-NEXT:    ascend.event_record 0 stream 0
+// CHECK-NEXT:    ascend.kernel "MatMul" "u" engine "VectorEngine" stream 1
+// CHECK-NEXT:    ascend.event_wait 0 stream 1
+// CHECK-NEXT:    ascend.label_switch_by_index {{.*}} labels [0, 1] stream 1
+// CHECK-NEXT:    ascend.label_set 0 stream 1
+// CHECK-NEXT:    ascend.kernel "Relu" "b" engine "VectorEngine" stream 1
+// CHECK-NEXT:    ascend.memcpy_async stream 1
+// CHECK-NEXT:    ascend.label_goto 2 stream 1
+// CHECK-NEXT:    ascend.label_set 1 stream 1
+// CHECK-NEXT:    ascend.kernel "MatMul" "d" engine "AIcoreEngine" stream 1
+// CHECK-NEXT:    ascend.memcpy_async stream 1
+// CHECK-NEXT:    ascend.label_set 2 stream 1
+// CHECK-NEXT:    ascend.event_record 1 stream 1
+// CHECK-NEXT:    ascend.event_wait 1 stream 0
+// CHECK-NEXT:    ascend.kernel "Add" "out" engine "AIcoreEngine" stream 0
