@@ -345,15 +345,6 @@ def test_names_follow_the_ge_type(op: type[Operation]) -> None:
 
 def test_every_kernel_dispatched_op_has_a_kernel() -> None:
     dispatched = {op.GE_TYPE for op in kernel_ops()}
-    assert dispatched == {
-        "Add",
-        "Sub",
-        "Mul",
-        "Relu",
-        "MatMul",
-        "Conv2D",
-        "BatchNorm",
-        "Reshape",
-        "Transpose",
-    }
+    structure = {"ComputeGraph", "NetOutput", "Const"}  # interpreted by their own impls
+    assert dispatched == {op.GE_TYPE for op in Graph.operations} - structure
     assert dispatched <= set(kernel_types())
