@@ -6,7 +6,7 @@ Kept free of numpy so that importing a dialect stays cheap (every lit RUN line s
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     BoolAttr,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -28,7 +29,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
@@ -40,6 +41,7 @@ from xdsl.irdl.declarative_assembly_format import (
 from xdsl.irdl.operations import OptionalDef, VariadicDef
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import ConstantLike
 from xdsl.utils.hints import isa
 
 # Discardable GE node attributes (names as in GE's ge_attr_define.cc), accepted on every op.
@@ -76,10 +78,61 @@ ENGINES: tuple[str, ...] = (
 )
 
 
+OperandValues = Callable[[int], tuple[int | float, ...] | None]
+"""`values(i)`: the flattened value of operand `i` when it is a known small constant, else None."""
+
+SMALL_CONSTANT_LIMIT = 4096
+"""Largest constant (elements) whose values shape inference reads (shape-like operands)."""
+
+
 class GEOp(IRDLOperation):
     """Base of every op that stands for a GE node type; `GE_TYPE` is GE's exact type string."""
 
     GE_TYPE: ClassVar[str]
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...] | None:
+        """The result types GE's InferShape gives this op, or None when it has no rule.
+
+        Uses GE's -1 / -2 semantics: a dim it cannot know is `?`, an unknown rank is
+        `tensor<*x...>`. `properties` holds the op's properties (defaults included), and
+        `values(i)` the value of operand `i` when it is a known small constant (shape-like
+        operands: Reshape's shape, Slice's starts, ...). Builders call this when no result type
+        is given; `ge-infer-shapes` calls it to refine types. Raises ValueError when the
+        operands cannot go together (the verifier then names the problem).
+        """
+        return None
+
+    def infer_types(self) -> tuple[Attribute, ...] | None:
+        """`infer_result_types` on this op's current operands, reading constants it is fed."""
+        return type(self).infer_result_types(
+            tuple(self.operand_types), self.properties, lambda i: const_values(self.operands[i])
+        )
+
+
+def const_values(value: SSAValue) -> tuple[int | float, ...] | None:
+    """The flattened values of a small constant (`ConstantLike` op), else None."""
+    owner = value.owner
+    if not isinstance(owner, Operation) or not owner.has_trait(ConstantLike):
+        return None
+    attr = owner.properties.get("value")
+    if not isinstance(attr, DenseIntOrFPElementsAttr):
+        return None
+    shape = attr.get_shape()
+    count = 1
+    for d in shape or ():
+        count *= d
+    if count > SMALL_CONSTANT_LIMIT:
+        return None
+    values = attr.get_values()
+    if len(values) == 1 and count != 1:
+        return tuple(values) * count
+    return tuple(values)
 
 
 def int_array(values: Iterable[int]) -> DenseArrayBase:
