@@ -317,10 +317,10 @@ class ClusterGraph:
     def merge(self, this: int, other: int) -> None:
         """GE `Merge`: `this` absorbs `other`; the caller knows no cycle can appear.
 
-        An independent `other` is left alone, as in GE. A merge that would close a cycle is a
-        bug in the calling partitioner and raises ClusterError.
+        Independent clusters are left alone, as GE's `Merge` leaves an independent other. A
+        merge that would close a cycle is a bug in the calling partitioner: ClusterError.
         """
-        if this == other or self._kind[other] in self.independent:
+        if this == other or self.independent & {self._kind[this], self._kind[other]}:
             return
         if self.would_create_cycle(this, other):
             raise ClusterError(
