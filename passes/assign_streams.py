@@ -28,7 +28,7 @@ from gedialects.ascend import (
     TaskOp,
 )
 from gedialects.base import AICORE_ENGINE, STREAM_LABEL
-from gedialects.interpreters.cost_model import SYNC_US, CostModel
+from gedialects.interpreters.cost_model import EVENT_RECORD_US, EVENT_WAIT_US, CostModel
 from passes.stream_plan import Node, assign_streams, dependencies, plan_events
 from passes.task_graph import AnalysisError, TaskGraph, TypeSizes, paused_gc
 
@@ -138,7 +138,12 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
                 model, f"{len(labels)} stream labels do not fit in max-streams={max_streams}"
             )
         plan = assign_streams(
-            nodes, preds, max_streams=max_streams, default_engine=default_engine, sync_us=SYNC_US
+            nodes,
+            preds,
+            max_streams=max_streams,
+            default_engine=default_engine,
+            record_us=EVENT_RECORD_US,
+            wait_us=EVENT_WAIT_US,
         )
         stream_of, engines = plan.stream_of, plan.engines
         event_plan = plan_events(preds, stream_of, len(engines))

@@ -106,9 +106,11 @@ def assign_streams(
     *,
     max_streams: int,
     default_engine: str,
-    sync_us: float,
+    record_us: float,
+    wait_us: float,
 ) -> StreamAssignment:
     """List scheduling of nodes onto at most `max_streams` streams (see the module docstring)."""
+    critical = _critical_successors(nodes, preds)
     stream_of = [0] * len(nodes)
     engines: list[str] = []
     labels: list[str | None] = []
@@ -139,17 +141,35 @@ def assign_streams(
             if node.engine is not None:
                 same = [s for s in same if engines[s] == node.engine]
             candidates = same
-        synced = max((finish[p] + sync_us for p in ps), default=0.0)
+
+        def estimate(s: int, ps: set[int] = ps) -> float:
+            """When n could start on stream s (len(engines): a new one): its waits run first."""
+            local = 0.0
+            arrivals: dict[int, float] = {}
+            for p in ps:
+                sp = stream_of[p]
+                if sp == s:
+                    local = max(local, finish[p])
+                else:
+                    arrivals[sp] = max(arrivals.get(sp, 0.0), finish[p] + record_us)
+            clock = avail[s] if s < len(avail) else 0.0
+            for arrival in sorted(arrivals.values()):
+                clock = max(clock, arrival) + wait_us
+            return max(clock, local)
+
+        reserved = [
+            s for s in candidates if tail[s] >= 0 and critical[tail[s]] > n
+        ]  # streams whose last node's critical successor is still to come (HEFT-like)
+        opens = node.engine is not None or not engines
+        can_open = len(engines) < max_streams and node.label is None and opens
+        if reserved and (can_open or len(reserved) < len(candidates)):
+            candidates = [s for s in candidates if s not in reserved]
         for s in candidates:
-            local = max((finish[p] for p in ps if stream_of[p] == s), default=0.0)
-            remote = max((finish[p] + sync_us for p in ps if stream_of[p] != s), default=0.0)
-            start = max(avail[s], local, remote)
-            key = (start, 0 if tail[s] in ps else 1, s)
+            key = (estimate(s), 0 if tail[s] in ps else 1, s)
             if best is None or key < best:
                 best = key
-        opens = node.engine is not None or not engines
-        if len(engines) < max_streams and node.label is None and opens:
-            key = (synced, 2, len(engines))
+        if can_open:
+            key = (estimate(len(engines)), 2, len(engines))
             if best is None or key < best:
                 best = (key[0], key[1], open_stream(node.engine or default_engine, None))
         if best is None:
@@ -160,15 +180,35 @@ def assign_streams(
             if not unlabelled:
                 unlabelled = [open_stream(node.engine or default_engine, None)]
             s = min(unlabelled, key=lambda s: (avail[s], s))
-            local = max((finish[p] for p in ps if stream_of[p] == s), default=0.0)
-            remote = max((finish[p] + sync_us for p in ps if stream_of[p] != s), default=0.0)
-            best = (max(avail[s], local, remote), 1, s)
+            best = (estimate(s), 1, s)
         start, _, s = best
         stream_of[n] = s
         finish[n] = start + node.duration
         avail[s] = finish[n]
         tail[s] = n
+        for p in ps:
+            if stream_of[p] != s:
+                avail[stream_of[p]] += record_us  # its record follows the producer
     return StreamAssignment(stream_of, engines, finish)
+
+
+def _critical_successors(nodes: list[Node], preds: list[set[int]]) -> list[int]:
+    """Per node, its successor on the longest path to the end (-1 if none): the one that
+    should continue its stream so that the critical path crosses no event."""
+    succs: list[list[int]] = [[] for _ in nodes]
+    for n, ps in enumerate(preds):
+        for p in ps:
+            succs[p].append(n)
+    level = [0.0] * len(nodes)
+    critical = [-1] * len(nodes)
+    for n in range(len(nodes) - 1, -1, -1):
+        best = -1
+        for m in succs[n]:
+            if best < 0 or level[m] > level[best] or (level[m] == level[best] and m < best):
+                best = m
+        critical[n] = best
+        level[n] = nodes[n].duration + (level[best] if best >= 0 else 0.0)
+    return critical
 
 
 @dataclass
