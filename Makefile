@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 EXAMPLE ?= examples/conv_block.mlir
 OUT ?= out
 
-.PHONY: demo test pytest lit lint bench bench-full clean onnx-conformance
+.PHONY: demo test pytest lit lint bench bench-full clean onnx-conformance models bench-onnx
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,18 @@ bench: $(VENV)/.installed
 
 bench-full: $(VENV)/.installed
 	$(BIN)/python bench/bench_pipeline.py --sizes 1000,10000,100000
+
+# tests/models/: re-export the PyTorch models, their inputs and onnxruntime's outputs (needs
+# torch: `pip install torch==2.13.0`, the CPU build; an unpinned torch pulls CUDA wheels)
+$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	touch $(VENV)/.installed $@
+
+models: $(VENV)/.installed-bench
+	$(BIN)/python tests/models/export_models.py
+
+bench-onnx: $(VENV)/.installed-bench
+	$(BIN)/python bench/bench_onnx.py
 
 onnx-conformance: $(VENV)/.installed
 	$(BIN)/python -m tools.onnx_conformance -v
