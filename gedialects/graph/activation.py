@@ -6,6 +6,7 @@ PRelu, which takes a slope operand.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import StringAttr
@@ -13,9 +14,23 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
-from gedialects.base import GEOp, NodeSyntax, tensor_shape, types_compatible
-from gedialects.graph.common import AnyTensor, fail, verify_element_types
-from gedialects.graph.elementwise import UnaryMathOp, broadcasts_to, f32_prop, verify_kind
+from gedialects.base import GEOp, NodeSyntax, OperandValues, tensor_shape
+from gedialects.graph.common import (
+    AnyTensor,
+    build_result_types,
+    fail,
+    infer_or_fail,
+    same_element_type,
+    tensor_of,
+    verify_element_types,
+)
+from gedialects.graph.elementwise import (
+    UnaryMathOp,
+    f32_prop,
+    refine_x_shape,
+    verify_kind,
+    verify_result_like_x,
+)
 
 # --------------------------------------------------------------------------------------------
 # Activations (nonlinear_fuc_ops.h)
@@ -265,6 +280,17 @@ class PReluOp(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        x, weight = operand_types
+        elem = same_element_type(operand_types, "x and weight")
+        return (tensor_of(elem, refine_x_shape(tensor_shape(x), weight, x, "weight")),)
+
     def __init__(
         self,
         x: SSAValue | Operation,
@@ -272,20 +298,17 @@ class PReluOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        super().__init__(
-            operands=[x, weight],
-            result_types=[SSAValue.get(x).type if result_type is None else result_type],
-        )
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x, weight])
+        super().__init__(operands=[x, weight], result_types=[result_type])
 
     def verify_(self) -> None:
         verify_kind(self, "x", self.x.type, "numeric")
         verify_element_types(
             self, (self.x.type, self.weight.type, self.y.type), "x, weight and result"
         )
-        if not broadcasts_to(tensor_shape(self.weight.type), tensor_shape(self.x.type)):
-            fail(self, f"weight of type {self.weight.type} does not broadcast to x {self.x.type}")
-        if not types_compatible(self.x.type, self.y.type):
-            fail(self, f"result type {self.y.type} differs from the type {self.x.type} of x")
+        (inferred,) = infer_or_fail(self)
+        verify_result_like_x(self, inferred, "weight implies for")
 
 
 # --------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NoReturn
 
 from xdsl.dialects.builtin import (
@@ -26,6 +26,8 @@ from xdsl.utils.exceptions import VerifyException
 from gedialects.base import (
     GEOp,
     NodeSyntax,
+    OperandValues,
+    const_values,
     element_type,
     shapes_compatible,
     tensor_shape,
@@ -153,6 +155,122 @@ def bool_attr(value: bool) -> BoolAttr:
 FALSE = bool_attr(False)
 
 
+# --------------------------------------------------------------------------------------------
+# Inference helpers: builders and verifiers go through the op's `infer_result_types`
+# --------------------------------------------------------------------------------------------
+
+BuilderOperand = SSAValue | Operation | Sequence[SSAValue | Operation]
+"""An operand group as IRDL builders take it: one value, or a list for optional/variadic defs."""
+
+
+def build_result_types(
+    op_type: type[GEOp],
+    operands: Sequence[BuilderOperand],
+    properties: Mapping[str, Attribute] | None = None,
+) -> list[Attribute]:
+    """The result types `op_type`'s rule gives `operands`, for builders called without them.
+
+    Properties not given take their IRDL defaults, as they will on the built op; constant
+    operands feed the rule's `values`. Raises ValueError when the operands do not go together.
+    """
+    flat: list[SSAValue] = []
+    for group in operands:
+        if isinstance(group, SSAValue | Operation):
+            flat.append(SSAValue.get(group))
+        else:
+            flat.extend(SSAValue.get(v) for v in group)
+    props = {
+        key: prop.default_value
+        for key, prop in op_type.get_irdl_definition().properties.items()
+        if prop.default_value is not None
+    }
+    props.update(properties or {})
+    inferred = op_type.infer_result_types(
+        tuple(v.type for v in flat), props, lambda i: const_values(flat[i])
+    )
+    if inferred is None:
+        raise ValueError(f"'{op_type.name}' has no inference rule: give its result types")
+    return list(inferred)
+
+
+def infer_or_fail(op: GEOp) -> tuple[Attribute, ...]:
+    """`op.infer_types()`, a ValueError of the rule raised as the op's diagnostic.
+
+    An op without a rule gets its declared result types back (nothing to check against).
+    """
+    try:
+        inferred = op.infer_types()
+    except ValueError as e:
+        fail(op, str(e))
+    return tuple(op.result_types) if inferred is None else inferred
+
+
+def verify_inferred(op: GEOp, what: str, inferred: Sequence[Attribute] | None = None) -> None:
+    """Checks the declared result types against the rule's (`?` and `*` are wildcards).
+
+    `what` names the inferred shape in the diagnostic: `result shape [3] differs from
+    <what> [2, 3]`. Element types are compared after the shapes. `inferred` saves running
+    the rule again when the verifier already has its result.
+    """
+    if inferred is None:
+        inferred = infer_or_fail(op)
+    for i, (result, expected) in enumerate(zip(op.results, inferred, strict=True)):
+        label = "result" if len(op.results) == 1 else f"result #{i}"
+        actual_shape, expected_shape = tensor_shape(result.type), tensor_shape(expected)
+        if not shapes_compatible(actual_shape, expected_shape):
+            assert actual_shape is not None and expected_shape is not None
+            fail(
+                op,
+                f"{label} shape {format_shape(actual_shape)} differs from {what} "
+                f"{format_shape(expected_shape)}",
+            )
+        if element_type(result.type) != element_type(expected):
+            fail(
+                op,
+                f"{label} element type {element_type(result.type)} differs from the inferred "
+                f"{element_type(expected)}",
+            )
+
+
+def same_element_type(types: Sequence[Attribute], names: str) -> Attribute:
+    """The one element type of `types`; ValueError naming the operands when they differ."""
+    elems = [element_type(t) for t in types]
+    if any(e != elems[0] for e in elems):
+        raise ValueError(f"requires one element type for {names}, got {', '.join(map(str, elems))}")
+    return elems[0]
+
+
+def operand_broadcast(a: Attribute, b: Attribute) -> tuple[int, ...] | None:
+    """`broadcast_shape` of two operand types, its ValueError worded for diagnostics."""
+    try:
+        return broadcast_shape(tensor_shape(a), tensor_shape(b))
+    except ValueError as e:
+        raise ValueError(f"operand {e}") from None
+
+
+def broadcast_into(src: Sequence[int] | None, dst: Sequence[int] | None) -> tuple[int, ...] | None:
+    """`dst` refined by a `src` that broadcasts into it without changing its rank or dims.
+
+    A `?` dim of `dst` facing n > 1 in `src` must be n. None (unranked) stays None; raises
+    ValueError when `src` cannot broadcast into `dst`.
+    """
+    if dst is None:
+        return None
+    if src is None:
+        return tuple(dst)
+    if len(src) > len(dst):
+        raise ValueError(f"rank {len(src)} exceeds rank {len(dst)}")
+    out = list(dst)
+    offset = len(dst) - len(src)
+    for i, s in enumerate(src):
+        d = dst[offset + i]
+        if d < 0:
+            out[offset + i] = s if s > 1 else -1
+        elif s >= 0 and s not in (1, d):
+            raise ValueError(f"dim {s} does not broadcast to {d}")
+    return tuple(out)
+
+
 class ElementwiseBinaryOp(GEOp, NodeSyntax):
     """Base of GE's broadcasting binary ops `y = x1 <op> x2` (elewise_calculation_ops.h).
 
@@ -166,6 +284,17 @@ class ElementwiseBinaryOp(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        t1, t2 = operand_types
+        elem = same_element_type((t1, t2), "x1 and x2")
+        return (tensor_of(elem, operand_broadcast(t1, t2)),)
+
     def __init__(
         self,
         x1: SSAValue | Operation,
@@ -173,20 +302,15 @@ class ElementwiseBinaryOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
+        operands = [x1, x2]
         if result_type is None:
-            t1, t2 = SSAValue.get(x1).type, SSAValue.get(x2).type
-            shape = broadcast_shape(tensor_shape(t1), tensor_shape(t2))
-            result_type = tensor_of(element_type(t1), shape)
-        super().__init__(operands=[x1, x2], result_types=[result_type])
+            (result_type,) = build_result_types(type(self), operands)
+        super().__init__(operands=operands, result_types=[result_type])
 
     def verify_(self) -> None:
         types = (self.x1.type, self.x2.type, self.y.type)
         verify_element_types(self, types, "operands and result")
-        try:
-            shape = broadcast_shape(tensor_shape(self.x1.type), tensor_shape(self.x2.type))
-        except ValueError as e:
-            fail(self, f"operand {e}")
-        verify_result_shape(self, shape, "the broadcast shape")
+        verify_inferred(self, "the broadcast shape")
 
 
 class ElementwiseUnaryOp(GEOp, NodeSyntax):
@@ -197,13 +321,23 @@ class ElementwiseUnaryOp(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        return (operand_types[0],)
+
     def __init__(self, x: SSAValue | Operation, *, result_type: Attribute | None = None) -> None:
         if result_type is None:
-            result_type = SSAValue.get(x).type
+            (result_type,) = build_result_types(type(self), [x])
         super().__init__(operands=[x], result_types=[result_type])
 
     def verify_(self) -> None:
-        if not types_compatible(self.x.type, self.y.type):
+        (inferred,) = infer_or_fail(self)
+        if not types_compatible(self.y.type, inferred):
             fail(self, f"result type {self.y.type} differs from the operand type {self.x.type}")
 
 

@@ -34,16 +34,27 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
-from gedialects.base import GEOp, NodeSyntax, element_type, tensor_shape, types_compatible
+from gedialects.base import (
+    GEOp,
+    NodeSyntax,
+    OperandValues,
+    element_type,
+    tensor_shape,
+    types_compatible,
+)
 from gedialects.graph.common import (
     AnyTensor,
     ElementwiseBinaryOp,
     ElementwiseUnaryOp,
-    broadcast_shape,
+    broadcast_into,
+    build_result_types,
     fail,
+    infer_or_fail,
+    operand_broadcast,
+    same_element_type,
     tensor_of,
     verify_element_types,
-    verify_result_shape,
+    verify_inferred,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -128,13 +139,11 @@ class UnaryMathOp(ElementwiseUnaryOp):
     def __init__(
         self, x: SSAValue | Operation, *, result_type: Attribute | None = None, **props: object
     ) -> None:
+        properties = properties_of(type(self), props)
         if result_type is None:
-            result_type = SSAValue.get(x).type
+            (result_type,) = build_result_types(type(self), [x], properties)
         IRDLOperation.__init__(
-            self,
-            operands=[x],
-            result_types=[result_type],
-            properties=properties_of(type(self), props),
+            self, operands=[x], result_types=[result_type], properties=properties
         )
 
     def verify_(self) -> None:
@@ -155,16 +164,11 @@ class BinaryMathOp(ElementwiseBinaryOp):
         result_type: Attribute | None = None,
         **props: object,
     ) -> None:
+        properties = properties_of(type(self), props)
         if result_type is None:
-            t1, t2 = SSAValue.get(x1).type, SSAValue.get(x2).type
-            result_type = tensor_of(
-                element_type(t1), broadcast_shape(tensor_shape(t1), tensor_shape(t2))
-            )
+            (result_type,) = build_result_types(type(self), [x1, x2], properties)
         IRDLOperation.__init__(
-            self,
-            operands=[x1, x2],
-            result_types=[result_type],
-            properties=properties_of(type(self), props),
+            self, operands=[x1, x2], result_types=[result_type], properties=properties
         )
 
     def verify_(self) -> None:
@@ -172,14 +176,26 @@ class BinaryMathOp(ElementwiseBinaryOp):
         verify_kind(self, "x1", self.x1.type, self.ELEMENTS)
 
 
-def broadcasts_to(src: Sequence[int] | None, dst: Sequence[int] | None) -> bool:
-    """Whether `src` broadcasts to `dst` without changing it (`?` and unranked pass)."""
-    if src is None or dst is None:
-        return True
-    if len(src) > len(dst):
-        return False
-    tail = dst[len(dst) - len(src) :]
-    return all(s in (1, d) or s < 0 or d < 0 for s, d in zip(src, tail, strict=True))
+def refine_x_shape(
+    shape: Sequence[int] | None, operand: Attribute, x: Attribute, what: str
+) -> tuple[int, ...] | None:
+    """The shape of `x` refined by an operand that must broadcast into it (a bound, a slope).
+
+    ValueError names `what` when the operand cannot broadcast to `x` unchanged.
+    """
+    try:
+        return broadcast_into(tensor_shape(operand), shape)
+    except ValueError:
+        raise ValueError(f"{what} of type {operand} does not broadcast to x {x}") from None
+
+
+def verify_result_like_x(op: GEOp, inferred: Attribute, implied_by: str) -> None:
+    """The result of an op that keeps the type of operand `x` (refined by `implied_by`)."""
+    x, y = op.operands[0].type, op.results[0].type
+    if not types_compatible(y, x):
+        fail(op, f"result type {y} differs from the type {x} of x")
+    if not types_compatible(y, inferred):
+        fail(op, f"result type {y} differs from {inferred}, the type {implied_by} x")
 
 
 def verify_exp_log_base(op: Operation, base: FloatAttr) -> None:
@@ -321,6 +337,16 @@ class PowOp(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        t1, t2 = operand_types
+        return (tensor_of(element_type(t1), operand_broadcast(t1, t2)),)
+
     def __init__(
         self,
         x1: SSAValue | Operation,
@@ -329,21 +355,14 @@ class PowOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         if result_type is None:
-            t1, t2 = SSAValue.get(x1).type, SSAValue.get(x2).type
-            result_type = tensor_of(
-                element_type(t1), broadcast_shape(tensor_shape(t1), tensor_shape(t2))
-            )
+            (result_type,) = build_result_types(type(self), [x1, x2])
         super().__init__(operands=[x1, x2], result_types=[result_type])
 
     def verify_(self) -> None:
         verify_kind(self, "x1", self.x1.type, "numeric")
         verify_kind(self, "x2", self.x2.type, "numeric")
         verify_element_types(self, (self.x1.type, self.y.type), "x1 and the result")
-        try:
-            shape = broadcast_shape(tensor_shape(self.x1.type), tensor_shape(self.x2.type))
-        except ValueError as e:
-            fail(self, f"operand {e}")
-        verify_result_shape(self, shape, "the broadcast shape")
+        verify_inferred(self, "the broadcast shape")
 
 
 @irdl_op_definition
@@ -369,6 +388,19 @@ class ClipByValueOp(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        x, lo, hi = operand_types
+        elem = same_element_type(operand_types, "x and the bounds")
+        shape = refine_x_shape(tensor_shape(x), lo, x, "clip_value_min")
+        shape = refine_x_shape(shape, hi, x, "clip_value_max")
+        return (tensor_of(elem, shape),)
+
     def __init__(
         self,
         x: SSAValue | Operation,
@@ -377,23 +409,17 @@ class ClipByValueOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        super().__init__(
-            operands=[x, clip_value_min, clip_value_max],
-            result_types=[SSAValue.get(x).type if result_type is None else result_type],
-        )
+        operands = [x, clip_value_min, clip_value_max]
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), operands)
+        super().__init__(operands=operands, result_types=[result_type])
 
     def verify_(self) -> None:
         verify_kind(self, "x", self.x.type, "numeric")
         types = (self.x.type, self.clip_value_min.type, self.clip_value_max.type, self.y.type)
         verify_element_types(self, types, "x, the bounds and the result")
-        for bound, what in (
-            (self.clip_value_min, "clip_value_min"),
-            (self.clip_value_max, "clip_value_max"),
-        ):
-            if not broadcasts_to(tensor_shape(bound.type), tensor_shape(self.x.type)):
-                fail(self, f"{what} of type {bound.type} does not broadcast to x {self.x.type}")
-        if not types_compatible(self.x.type, self.y.type):
-            fail(self, f"result type {self.y.type} differs from the type {self.x.type} of x")
+        (inferred,) = infer_or_fail(self)
+        verify_result_like_x(self, inferred, "the bounds imply for")
 
 
 # --------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ selection_ops.h (SelectV2). Results of comparisons and predicates are i1 (GE's b
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import i1
@@ -13,15 +14,18 @@ from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
-from gedialects.base import GEOp, NodeSyntax, element_type, tensor_shape
+from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tensor_shape
 from gedialects.graph.common import (
     AnyTensor,
     broadcast_shape,
+    build_result_types,
     fail,
     format_shape,
+    operand_broadcast,
+    same_element_type,
     tensor_of,
     verify_element_types,
-    verify_result_shape,
+    verify_inferred,
 )
 from gedialects.graph.elementwise import BinaryMathOp, UnaryMathOp, verify_kind
 
@@ -45,6 +49,17 @@ class ComparisonOp(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        t1, t2 = operand_types
+        same_element_type(operand_types, "x1 and x2")
+        return (tensor_of(i1, operand_broadcast(t1, t2)),)
+
     def __init__(
         self,
         x1: SSAValue | Operation,
@@ -53,19 +68,14 @@ class ComparisonOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         if result_type is None:
-            t1, t2 = SSAValue.get(x1).type, SSAValue.get(x2).type
-            result_type = tensor_of(i1, broadcast_shape(tensor_shape(t1), tensor_shape(t2)))
+            (result_type,) = build_result_types(type(self), [x1, x2])
         super().__init__(operands=[x1, x2], result_types=[result_type])
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x1.type, self.x2.type), "x1 and x2")
         verify_kind(self, "x1", self.x1.type, self.ELEMENTS)
         verify_kind(self, "the result", self.y.type, "bool")
-        try:
-            shape = broadcast_shape(tensor_shape(self.x1.type), tensor_shape(self.x2.type))
-        except ValueError as e:
-            fail(self, f"operand {e}")
-        verify_result_shape(self, shape, "the broadcast shape")
+        verify_inferred(self, "the broadcast shape")
 
 
 class PredicateOp(GEOp, NodeSyntax):
@@ -76,15 +86,24 @@ class PredicateOp(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        return (tensor_of(i1, tensor_shape(operand_types[0])),)
+
     def __init__(self, x: SSAValue | Operation, *, result_type: Attribute | None = None) -> None:
         if result_type is None:
-            result_type = tensor_of(i1, tensor_shape(SSAValue.get(x).type))
+            (result_type,) = build_result_types(type(self), [x])
         super().__init__(operands=[x], result_types=[result_type])
 
     def verify_(self) -> None:
         verify_kind(self, "x", self.x.type, "float")
         verify_kind(self, "the result", self.y.type, "bool")
-        verify_result_shape(self, tensor_shape(self.x.type), "the shape of x")
+        verify_inferred(self, "the shape of x")
 
 
 class LogicalBinaryOp(BinaryMathOp):
@@ -370,6 +389,22 @@ class SelectV2Op(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        elem = same_element_type(operand_types[1:], "x1 and x2")
+        shapes = [tensor_shape(t) for t in operand_types]
+        try:
+            shape = broadcast_shape(shapes[0], broadcast_shape(shapes[1], shapes[2]))
+        except ValueError:
+            known = ", ".join("*" if s is None else format_shape(s) for s in shapes)
+            raise ValueError(f"condition, x1 and x2 shapes {known} do not broadcast") from None
+        return (tensor_of(elem, shape),)
+
     def __init__(
         self,
         condition: SSAValue | Operation,
@@ -378,24 +413,15 @@ class SelectV2Op(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
+        operands = [condition, x1, x2]
         if result_type is None:
-            tc, t1, t2 = (SSAValue.get(v).type for v in (condition, x1, x2))
-            shape = broadcast_shape(
-                tensor_shape(tc), broadcast_shape(tensor_shape(t1), tensor_shape(t2))
-            )
-            result_type = tensor_of(element_type(t1), shape)
-        super().__init__(operands=[condition, x1, x2], result_types=[result_type])
+            (result_type,) = build_result_types(type(self), operands)
+        super().__init__(operands=operands, result_types=[result_type])
 
     def verify_(self) -> None:
         verify_kind(self, "condition", self.condition.type, "bool")
         verify_element_types(self, (self.x1.type, self.x2.type, self.y.type), "x1, x2 and result")
-        shapes = [tensor_shape(v.type) for v in (self.condition, self.x1, self.x2)]
-        try:
-            shape = broadcast_shape(shapes[0], broadcast_shape(shapes[1], shapes[2]))
-        except ValueError:
-            known = ", ".join("*" if s is None else format_shape(s) for s in shapes)
-            fail(self, f"condition, x1 and x2 shapes {known} do not broadcast")
-        verify_result_shape(self, shape, "the broadcast shape")
+        verify_inferred(self, "the broadcast shape")
 
 
 @irdl_op_definition
@@ -419,6 +445,15 @@ class CastOp(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        return (tensor_of(properties["dst_type"], tensor_shape(operand_types[0])),)
+
     def __init__(
         self,
         x: SSAValue | Operation,
@@ -426,11 +461,10 @@ class CastOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
+        properties = {"dst_type": dst_type}
         if result_type is None:
-            result_type = tensor_of(dst_type, tensor_shape(SSAValue.get(x).type))
-        super().__init__(
-            operands=[x], result_types=[result_type], properties={"dst_type": dst_type}
-        )
+            (result_type,) = build_result_types(type(self), [x], properties)
+        super().__init__(operands=[x], result_types=[result_type], properties=properties)
 
     def verify_(self) -> None:
         if element_type(self.y.type) != self.dst_type:
@@ -439,7 +473,7 @@ class CastOp(GEOp, NodeSyntax):
                 f"result element type {element_type(self.y.type)} differs from "
                 f"dst_type {self.dst_type}",
             )
-        verify_result_shape(self, tensor_shape(self.x.type), "the shape of x")
+        verify_inferred(self, "the shape of x")
 
 
 # --------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -29,7 +29,7 @@ from xdsl.traits import (
 from gedialects.base import (
     GEOp,
     NodeSyntax,
-    element_type,
+    OperandValues,
     tensor_shape,
 )
 from gedialects.graph.common import (
@@ -37,12 +37,29 @@ from gedialects.graph.common import (
     AnyTensor,
     bool_attr,
     broadcast_shape,
-    fail,
+    build_result_types,
+    infer_or_fail,
+    same_element_type,
     tensor_of,
     verify_element_types,
+    verify_inferred,
     verify_rank,
-    verify_result_shape,
 )
+
+
+def flag(properties: Mapping[str, Attribute], key: str) -> bool:
+    """A BoolAttr property as a Python bool (absent is false)."""
+    attr = properties.get(key)
+    return isinstance(attr, IntegerAttr) and bool(attr.value.data)
+
+
+def ranked(what: str, t: Attribute, rank: int) -> tuple[int, ...] | None:
+    """The shape of `t` (None when unranked); ValueError when its rank is not `rank`."""
+    shape = tensor_shape(t)
+    if shape is not None and len(shape) != rank:
+        raise ValueError(f"{what} must be {rank}-D, got {t}")
+    return shape
+
 
 # --------------------------------------------------------------------------------------------
 # Matrix (matrix_calculation_ops.h)
@@ -74,6 +91,30 @@ class MatMulOp(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        x1, x2, *bias = operand_types
+        elem = same_element_type(operand_types, "x1, x2 and bias" if bias else "x1 and x2")
+        s1, s2 = ranked("x1", x1, 2), ranked("x2", x2, 2)
+        m = k1 = k2 = n = -1
+        if s1 is not None:
+            m, k1 = reversed(s1) if flag(properties, "transpose_x1") else s1
+        if s2 is not None:
+            k2, n = reversed(s2) if flag(properties, "transpose_x2") else s2
+        if k1 >= 0 and k2 >= 0 and k1 != k2:
+            raise ValueError(f"contracts K = {k1} of x1 with K = {k2} of x2")
+        b = ranked("bias", bias[0], 1) if bias else None
+        if b is not None and b[0] >= 0 and n >= 0 and b[0] not in (1, n):
+            raise ValueError(f"bias has length {b[0]}, expected N = {n} (or 1)")
+        if b is not None and n < 0 and b[0] > 1:
+            n = b[0]  # a bias longer than 1 fixes N
+        return (tensor_of(elem, (m, n)),)
+
     def __init__(
         self,
         x1: SSAValue | Operation,
@@ -84,42 +125,23 @@ class MatMulOp(GEOp, NodeSyntax):
         transpose_x2: bool = False,
         result_type: Attribute | None = None,
     ) -> None:
+        operands = [x1, x2, [] if bias is None else [bias]]
+        properties = {
+            "transpose_x1": bool_attr(transpose_x1),
+            "transpose_x2": bool_attr(transpose_x2),
+        }
         if result_type is None:
-            t1, t2 = SSAValue.get(x1).type, SSAValue.get(x2).type
-            s1, s2 = tensor_shape(t1), tensor_shape(t2)
-            shape = None
-            if s1 is not None and s2 is not None and len(s1) == len(s2) == 2:
-                shape = (s1[1] if transpose_x1 else s1[0], s2[0] if transpose_x2 else s2[1])
-            result_type = tensor_of(element_type(t1), shape)
-        super().__init__(
-            operands=[x1, x2, [] if bias is None else [bias]],
-            result_types=[result_type],
-            properties={
-                "transpose_x1": bool_attr(transpose_x1),
-                "transpose_x2": bool_attr(transpose_x2),
-            },
-        )
+            (result_type,) = build_result_types(type(self), operands, properties)
+        super().__init__(operands=operands, result_types=[result_type], properties=properties)
 
     def verify_(self) -> None:
         types = [self.x1.type, self.x2.type, self.y.type]
         if self.bias is not None:
             types.append(self.bias.type)
         verify_element_types(self, types, "operands and result")
-        s1 = verify_rank(self, "x1", self.x1.type, 2)
-        s2 = verify_rank(self, "x2", self.x2.type, 2)
+        inferred = infer_or_fail(self)
         verify_rank(self, "the result", self.y.type, 2)
-        m = k1 = k2 = n = -1
-        if s1 is not None:
-            m, k1 = reversed(s1) if self.transpose_x1.value.data else s1
-        if s2 is not None:
-            k2, n = reversed(s2) if self.transpose_x2.value.data else s2
-        if k1 >= 0 and k2 >= 0 and k1 != k2:
-            fail(self, f"contracts K = {k1} of x1 with K = {k2} of x2")
-        verify_result_shape(self, (m, n), "[M, N] =")
-        if self.bias is not None:
-            bias = verify_rank(self, "bias", self.bias.type, 1)
-            if bias is not None and bias[0] >= 0 and n >= 0 and bias[0] not in (1, n):
-                fail(self, f"bias has length {bias[0]}, expected N = {n} (or 1)")
+        verify_inferred(self, "[M, N] =", inferred)
 
 
 def batch_matmul_shape(
@@ -174,6 +196,27 @@ class BatchMatMulV2Op(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        x1, x2, *bias = operand_types
+        elem = same_element_type(operand_types, "x1, x2 and bias" if bias else "x1 and x2")
+        s1, s2 = tensor_shape(x1), tensor_shape(x2)
+        for what, shape in (("x1", s1), ("x2", s2)):
+            if shape is not None and not shape:
+                raise ValueError(f"{what} must have at least one dim")
+        if s1 is None or s2 is None:
+            return (tensor_of(elem, None),)  # a vector or a batch: the rank is open
+        adj_x1, adj_x2 = flag(properties, "adj_x1"), flag(properties, "adj_x2")
+        product = batch_matmul_shape(s1, s2, adj_x1, adj_x2)
+        if bias:
+            return (tensor_of(elem, broadcast_shape(product, tensor_shape(bias[0]))),)
+        return (tensor_of(elem, product),)
+
     def __init__(
         self,
         x1: SSAValue | Operation,
@@ -184,39 +227,18 @@ class BatchMatMulV2Op(GEOp, NodeSyntax):
         adj_x2: bool = False,
         result_type: Attribute | None = None,
     ) -> None:
+        operands = [x1, x2, [] if bias is None else [bias]]
+        properties = {"adj_x1": bool_attr(adj_x1), "adj_x2": bool_attr(adj_x2)}
         if result_type is None:
-            t1, t2 = SSAValue.get(x1).type, SSAValue.get(x2).type
-            s1, s2 = tensor_shape(t1), tensor_shape(t2)
-            shape = None
-            if s1 is not None and s2 is not None and s1 and s2:
-                shape = batch_matmul_shape(s1, s2, adj_x1, adj_x2)
-                if bias is not None:
-                    shape = broadcast_shape(shape, tensor_shape(SSAValue.get(bias).type))
-            result_type = tensor_of(element_type(t1), shape)
-        super().__init__(
-            operands=[x1, x2, [] if bias is None else [bias]],
-            result_types=[result_type],
-            properties={"adj_x1": bool_attr(adj_x1), "adj_x2": bool_attr(adj_x2)},
-        )
+            (result_type,) = build_result_types(type(self), operands, properties)
+        super().__init__(operands=operands, result_types=[result_type], properties=properties)
 
     def verify_(self) -> None:
         types = [self.x1.type, self.x2.type, self.y.type]
         if self.bias is not None:
             types.append(self.bias.type)
         verify_element_types(self, types, "operands and result")
-        s1, s2 = tensor_shape(self.x1.type), tensor_shape(self.x2.type)
-        for what, shape in (("x1", s1), ("x2", s2)):
-            if shape is not None and not shape:
-                fail(self, f"{what} must have at least one dim")
-        if s1 is None or s2 is None:
-            return
-        try:
-            shape = batch_matmul_shape(s1, s2, self.adj_x1.value.data, self.adj_x2.value.data)
-            if self.bias is not None:
-                shape = broadcast_shape(shape, tensor_shape(self.bias.type))
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, shape, "the product shape")
+        verify_inferred(self, "the product shape")
 
 
 def parse_einsum(equation: str, ranks: Sequence[int | None]) -> tuple[list[str], str]:
@@ -254,12 +276,23 @@ def parse_einsum(equation: str, ranks: Sequence[int | None]) -> tuple[list[str],
 
 
 def einsum_shape(
-    terms: Sequence[str], out: str, shapes: Sequence[Sequence[int]]
-) -> tuple[int, ...]:
-    """Result shape of an einsum over ranked inputs; raises ValueError on a dim clash."""
+    terms: Sequence[str], out: str, shapes: Sequence[Sequence[int] | None]
+) -> tuple[int, ...] | None:
+    """Result shape of an einsum; raises ValueError on a dim clash.
+
+    An unranked input (None) leaves its letters open: such a letter is `?` unless a ranked
+    input gives it n > 1 (a 1 may broadcast against the unranked input), and the result is
+    unranked when that input and the output both have `...`.
+    """
     dims: dict[str, int] = {}
     ellipsis: tuple[int, ...] | None = ()
+    open_letters: set[str] = set()
+    open_ellipsis = False
     for term, shape in zip(terms, shapes, strict=True):
+        if shape is None:
+            open_letters.update(term.replace(".", ""))
+            open_ellipsis = open_ellipsis or "." in term
+            continue
         n_ell = len(shape) - len(term.replace(".", ""))
         expanded: list[str] = []
         for c in term:
@@ -282,8 +315,12 @@ def einsum_shape(
                 raise ValueError(f"letter '{c}' is {known} in one place and {d} in another")
     result: list[int] = []
     for c in out:
+        if c == "." and open_ellipsis:
+            return None
         if c == ".":
             result.extend(d if d >= 0 else -1 for d in ellipsis or ())
+        elif c in open_letters and dims.get(c, -1) <= 1:
+            result.append(-1)
         else:
             result.append(dims.get(c, -1))
     return tuple(result)
@@ -312,6 +349,29 @@ class EinsumOp(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        count, equation = properties["N"], properties["equation"]
+        assert isinstance(count, IntegerAttr) and isinstance(equation, StringAttr)
+        if count.value.data != len(operand_types):
+            raise ValueError(f"N = {count.value.data} differs from its {len(operand_types)} inputs")
+        if not operand_types:
+            raise ValueError("needs at least one input")
+        elem = same_element_type(operand_types, "inputs")
+        shapes = [tensor_shape(t) for t in operand_types]
+        try:
+            terms, out = parse_einsum(
+                equation.data, [None if s is None else len(s) for s in shapes]
+            )
+            return (tensor_of(elem, einsum_shape(terms, out, shapes)),)
+        except ValueError as e:
+            raise ValueError(f'equation "{equation.data}" {e}') from None
+
     def __init__(
         self,
         inputs: Sequence[SSAValue | Operation],
@@ -319,36 +379,16 @@ class EinsumOp(GEOp, NodeSyntax):
         equation: str,
         result_type: Attribute | None = None,
     ) -> None:
+        operands = [list(inputs)]
+        properties = {"equation": StringAttr(equation), "N": IntegerAttr(len(inputs), i64)}
         if result_type is None:
-            types = [SSAValue.get(v).type for v in inputs]
-            shapes = [tensor_shape(t) for t in types]
-            shape = None
-            if all(s is not None for s in shapes):
-                terms, out = parse_einsum(equation, [len(s) for s in shapes])  # type: ignore[arg-type]
-                shape = einsum_shape(terms, out, shapes)  # type: ignore[arg-type]
-            result_type = tensor_of(element_type(types[0]), shape)
-        super().__init__(
-            operands=[list(inputs)],
-            result_types=[result_type],
-            properties={"equation": StringAttr(equation), "N": IntegerAttr(len(inputs), i64)},
-        )
+            (result_type,) = build_result_types(type(self), operands, properties)
+        super().__init__(operands=operands, result_types=[result_type], properties=properties)
 
     def verify_(self) -> None:
-        if self.N.value.data != len(self.x):
-            fail(self, f"N = {self.N.value.data} differs from its {len(self.x)} inputs")
-        if not self.x:
-            fail(self, "needs at least one input")
+        inferred = infer_or_fail(self)
         verify_element_types(self, [*self.x.types, self.y.type], "inputs and result")
-        shapes = [tensor_shape(t) for t in self.x.types]
-        try:
-            terms, out = parse_einsum(
-                self.equation.data, [None if s is None else len(s) for s in shapes]
-            )
-            if all(s is not None for s in shapes):
-                shape = einsum_shape(terms, out, shapes)  # type: ignore[arg-type]
-                verify_result_shape(self, shape, "the einsum shape")
-        except ValueError as e:
-            fail(self, f'equation "{self.equation.data}" {e}')
+        verify_inferred(self, "the einsum shape", inferred)
 
 
 # --------------------------------------------------------------------------------------------
