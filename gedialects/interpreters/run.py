@@ -7,7 +7,8 @@ numpy error deep inside a kernel and never a silent cast.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import importlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +32,18 @@ class Signature:
     input_names: tuple[str, ...]
     input_types: tuple[Attribute, ...]
     output_names: tuple[str, ...]
+    binder: Callable[[tuple[np.ndarray, ...]], tuple[np.ndarray, ...]] | None = None
+    """Turns the checked user inputs into the entry's arguments (a multi-batch root selects
+    the gear and adds its shape data); raises RunError. None: the inputs are the arguments."""
+    example_types: tuple[Attribute, ...] | None = None
+    """Static types for random inputs when `input_types` has `?` dims (a multi-batch root:
+    its first gear)."""
+
+
+SIGNATURE_ADAPTERS: tuple[str, ...] = ("gedialects.gears:gear_signature",)
+"""`module:function(entry, signature) -> Signature | None` hooks that give an entry with
+run-time input handling (multi-batch gears) its user-facing signature; the first non-None
+wins. Kept as import paths so that `run` stays generic and imports them only when called."""
 
 
 def _entry_ops(module: ModuleOp) -> list[Operation]:
@@ -77,6 +90,17 @@ def find_entry(module: ModuleOp, name: str | None = None) -> Operation:
 
 
 def signature(entry: Operation) -> Signature:
+    """The entry's named inputs and outputs, as the user passes and receives them."""
+    sig = _declared_signature(entry)
+    for path in SIGNATURE_ADAPTERS:
+        module, _, name = path.partition(":")
+        adapted = getattr(importlib.import_module(module), name)(entry, sig)
+        if adapted is not None:
+            return adapted
+    return sig
+
+
+def _declared_signature(entry: Operation) -> Signature:
     from gedialects.ascend import ModelOp
 
     if isinstance(entry, GraphOp):
@@ -143,7 +167,8 @@ def random_inputs(sig: Signature, seed: int) -> dict[str, np.ndarray]:
     """Reproducible inputs: floats ~ N(0, 1), integers in [0, 10), booleans fair coins."""
     rng = np.random.default_rng(seed)
     arrays: dict[str, np.ndarray] = {}
-    for name, ttype in zip(sig.input_names, sig.input_types, strict=True):
+    types = sig.example_types if sig.example_types is not None else sig.input_types
+    for name, ttype in zip(sig.input_names, types, strict=True):
         shape = tensor_shape(ttype)
         if shape is None or any(d < 0 for d in shape):
             raise RunError(
@@ -174,6 +199,8 @@ def run(
     op = find_entry(module, entry)
     sig = signature(op)
     args = check_inputs(sig, inputs)
+    if sig.binder is not None:
+        args = sig.binder(args)
     interpreter = make_interpreter(module)
     try:
         results = interpreter.call_op(op, args)

@@ -1,0 +1,5 @@
+"""Multi-batch (gear) passes: `ge-multibatch-expand` (GE's MultiBatchClonePass).
+
+Option parsing, validation and the gear table live in `gedialects.gears`, shared with the
+runtime.
+"""

@@ -1,0 +1,440 @@
+"""`ge-multibatch-expand`: GE's MultiBatchClonePass, one static branch graph per gear.
+
+The root graph (inputs with -1 dims in `--input_shape`) becomes
+
+    %shape (ascend_mbatch_shape_data, int32[k]) --> multibatch.map_index <-- graph.const (gears)
+                                                          |
+    user inputs (their -1 dims stay `?`) --> multibatch.case [@Batch_0, ..., @Batch_<n-1>]
+                                                          |
+                                                    graph.net_output {_dynamic_output_dims}
+
+and `@Batch_<i>` is a clone of the original graph whose inputs have gear `i`'s static shapes;
+`ge-infer-shapes` then makes every value in it static (a `?` left is an error, GE's "Multi-batch
+not support middle dynamic shape"). See docs/design/gears.md for the attribute list and the two
+deliberate differences from GE (root input types, constants).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    BoolAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import PassFailedException
+
+from gedialects.base import BATCH_LABEL, NODE_NAME, PARENT_NODE_INDEX, GEOp, int_array, is_static
+from gedialects.gears import (
+    BRANCH_NODE_POSTFIX,
+    CASE_NAME,
+    DYNAMIC_OUTPUT_DIMS,
+    ENABLE_DYNAMIC_BATCH,
+    GET_DYNAMIC_DIMS_NAME,
+    INSERT_BY_MBATCH,
+    MAP_INDEX_NAME,
+    SHAPE_CONST_NAME,
+    DynamicType,
+    GearConfig,
+    GearError,
+    branch_name,
+    check_graph_inputs,
+    input_attrs,
+    output_dims_entry,
+    parse_options,
+    shape_data_attrs,
+)
+from gedialects.graph import ConstOp, GraphOp, NetOutputOp, ShapeOp
+from gedialects.multibatch import (
+    BATCH_NUM,
+    DYNAMIC_TYPE,
+    PRED_VALUE_PREFIX,
+    USER_DESIGNATE_SHAPE_ORDER,
+    CaseOp,
+    GetDynamicDimsOp,
+    MapIndexOp,
+)
+
+_NAME = "ge-multibatch-expand"
+
+
+def _fail(message: str) -> PassFailedException:
+    return PassFailedException(f"{_NAME}: {message}")
+
+
+def _relaxed(t: Attribute) -> Attribute:
+    """`t` with every dim unknown: the original static dims hold for one batch, not all."""
+    if isinstance(t, TensorType):
+        return TensorType(t.element_type, [DYNAMIC_INDEX] * t.get_num_dims())
+    return t
+
+
+def _with_dims(t: Attribute, dims: Sequence[int]) -> TensorType:
+    assert isinstance(t, TensorType)
+    return TensorType(t.element_type, [d if d >= 0 else DYNAMIC_INDEX for d in dims])
+
+
+def _dict_with(attrs: DictionaryAttr | None, extra: dict[str, Attribute]) -> DictionaryAttr:
+    base = dict(attrs.data) if attrs is not None else {}
+    return DictionaryAttr(base | extra)
+
+
+def _calls(graph: GraphOp) -> list[str]:
+    found: list[str] = []
+    for op in graph.walk():
+        for value in op.properties.values():
+            items = value.data if isinstance(value, ArrayAttr) else (value,)
+            found.extend(a.root_reference.data for a in items if isinstance(a, SymbolRefAttr))
+    return found
+
+
+@dataclass
+class _Expansion:
+    """One root graph being split into gear branches."""
+
+    module: ModuleOp
+    root: GraphOp
+    config: GearConfig
+    get_dynamic_dims: bool
+
+    def run(self, ctx: Context) -> GraphOp:
+        self.check()
+        direct = self.direct_outputs()
+        branches = [self.branch(i, direct) for i in range(self.config.gear_count)]
+        new_root = self.new_root(branches, direct)
+        Rewriter.insert_op(new_root, _after(self.root))
+        for branch in reversed(branches):
+            Rewriter.insert_op(branch, _after(new_root))
+        Rewriter.erase_op(self.root)
+        self.infer(ctx)
+        self.record_output_dims(new_root, branches, direct)
+        return new_root
+
+    # ---- checks ------------------------------------------------------------------------------
+
+    def check(self) -> None:
+        root = self.root
+        name = root.sym_name.data
+        types = root.function_type.inputs.data
+        dims = [tuple(t.get_shape()) if isinstance(t, TensorType) else None for t in types]
+        try:
+            check_graph_inputs(self.config, name, root.input_names, dims)
+        except GearError as e:
+            raise _fail(str(e)) from None
+        for t, n in zip(types, root.input_names, strict=True):
+            if not isinstance(t, TensorType):
+                raise _fail(f"input '{n}' of @{name} has type {t}; gears need ranked tensors")
+        called = _calls(root)
+        if called:
+            raise _fail(
+                f"@{name} calls @{called[0]}; expand gears before partitioning (GE runs "
+                "MultiBatchClonePass in graph preprocessing, on a graph without subgraphs)"
+            )
+        for i in range(self.config.gear_count):
+            if SymbolTable.lookup_symbol(self.module, branch_name(i)) is not None:
+                raise _fail(f"the module already has a symbol @{branch_name(i)}")
+        if self.get_dynamic_dims:
+            total = sum(len(s.unknown) for s in self.config.inputs)
+            if total != self.config.gear_length:
+                raise _fail(
+                    f"get-dynamic-dims gathers {total} -1 dims from the inputs but a gear of "
+                    f"--{self.config.option} has {self.config.gear_length} values; use the "
+                    "shape-data input (the default)"
+                )
+
+    def direct_outputs(self) -> set[int]:
+        """Outputs that are root inputs (GE's direct_output_): not produced by the Case."""
+        out = self.root.body.block.last_op
+        assert isinstance(out, NetOutputOp)
+        return {i for i, v in enumerate(out.outputs) if isinstance(v, BlockArgument)}
+
+    # ---- branches ----------------------------------------------------------------------------
+
+    def branch(self, index: int, direct: set[int]) -> GraphOp:
+        """Gear `index`'s clone: static inputs, renamed nodes, `_batch_label`, parent indices."""
+        root = self.root
+        graph = root.clone()
+        label = branch_name(index)
+        graph.sym_name = StringAttr(label)
+        graph.attributes.pop(ENABLE_DYNAMIC_BATCH, None)
+        postfix = f"{BRANCH_NODE_POSTFIX}{index}"
+        block = graph.body.block
+        arg_attrs = []
+        for j, (arg, name) in enumerate(zip(block.args, root.input_names, strict=True)):
+            Rewriter.replace_value_with_new_type(
+                arg, _with_dims(arg.type, self.config.shape(name, index))
+            )
+            old = root.arg_attrs.data[j] if root.arg_attrs is not None else None
+            arg_attrs.append(
+                _dict_with(
+                    old,
+                    {
+                        NODE_NAME: StringAttr(name + postfix),
+                        PARENT_NODE_INDEX: IntegerAttr(j + 1, i64),
+                    },
+                )
+            )
+        counts: dict[str, int] = {}
+        label_attr = StringAttr(label)
+        for op in block.ops:
+            if isinstance(op, GEOp):
+                node = op.attributes.get(NODE_NAME)
+                if isinstance(node, StringAttr):
+                    base = node.data
+                else:
+                    seen = counts.get(op.GE_TYPE, 0)
+                    counts[op.GE_TYPE] = seen + 1
+                    base = op.GE_TYPE if seen == 0 else f"{op.GE_TYPE}_{seen}"
+                op.attributes[NODE_NAME] = StringAttr(base + postfix)
+            op.attributes[BATCH_LABEL] = label_attr
+            if not isinstance(op, ConstOp | NetOutputOp):
+                for result in op.results:
+                    Rewriter.replace_value_with_new_type(result, _relaxed(result.type))
+        out = block.last_op
+        assert isinstance(out, NetOutputOp)
+        kept = [i for i in range(len(out.outputs)) if i not in direct]
+        names = root.output_names
+        new_out = NetOutputOp([out.outputs[i] for i in kept])
+        new_out.attributes |= out.attributes
+        Rewriter.replace_op(out, new_out)
+        res_attrs = []
+        for position, i in enumerate(kept):
+            old = root.res_attrs.data[i] if root.res_attrs is not None else None
+            res_attrs.append(
+                _dict_with(
+                    old,
+                    {
+                        NODE_NAME: StringAttr(names[i]),
+                        PARENT_NODE_INDEX: IntegerAttr(position, i64),
+                    },
+                )
+            )
+        graph.function_type = FunctionType.from_lists(
+            block.arg_types, [v.type for v in new_out.outputs]
+        )
+        graph.arg_attrs = ArrayAttr(arg_attrs)
+        graph.res_attrs = ArrayAttr(res_attrs)
+        return graph
+
+    # ---- root --------------------------------------------------------------------------------
+
+    def new_root(self, branches: Sequence[GraphOp], direct: set[int]) -> GraphOp:
+        """Data (+ shape data) -> MapIndex(gear table) -> Case -> NetOutput (CreateRootGraph)."""
+        root, config = self.root, self.config
+        names = root.input_names
+        in_types = [
+            _with_dims(t, config.input(n).dims)
+            for t, n in zip(root.function_type.inputs.data, names, strict=True)
+        ]
+        in_attrs = [
+            _dict_with(
+                root.arg_attrs.data[j] if root.arg_attrs is not None else None,
+                dict(input_attrs(n, config.input(n), config.max_shape(n)).data),
+            )
+            for j, n in enumerate(names)
+        ]
+        unknown_inputs = [j for j, n in enumerate(names) if config.input(n).unknown]
+        k = config.gear_length
+        if not self.get_dynamic_dims:
+            in_types.append(TensorType(i32, [k]))
+            in_attrs.append(shape_data_attrs(unknown_inputs))
+        block = Block(arg_types=in_types)
+        for arg, n in zip(block.args[: len(names)], names, strict=True):
+            arg.name_hint = _hint(n)
+        if not self.get_dynamic_dims:
+            block.args[-1].name_hint = "shape_data"
+        user_args = list(block.args[: len(names)])
+        inserted = {INSERT_BY_MBATCH: BoolAttr.from_bool(True)}
+
+        table = [v for gear in config.gears for v in gear]
+        const = ConstOp(DenseIntOrFPElementsAttr.from_list(TensorType(i32, [len(table)]), table))
+        const.attributes[NODE_NAME] = StringAttr(SHAPE_CONST_NAME)
+        ops: list[Operation] = [const]
+        if self.get_dynamic_dims:
+            shape_info: list[int] = []
+            shapes: list[Operation] = []
+            for arg, n in zip(user_args, names, strict=True):
+                dims = config.input(n).dims
+                shape_info += [len(dims), *dims]
+                shape = ShapeOp(arg, dtype=i64)
+                shape.attributes[NODE_NAME] = StringAttr(f"{n}_shape")
+                shapes.append(shape)
+            dims_op = GetDynamicDimsOp(shapes, shape_info=shape_info)
+            dims_op.attributes[NODE_NAME] = StringAttr(GET_DYNAMIC_DIMS_NAME)
+            dims_op.attributes |= inserted
+            ops += [*shapes, dims_op]
+            current: SSAValue = dims_op.dims
+        else:
+            current = block.args[-1]
+        index = MapIndexOp(current, const)
+        index.attributes |= {NODE_NAME: StringAttr(MAP_INDEX_NAME)} | inserted
+        out = root.body.block.last_op
+        assert isinstance(out, NetOutputOp)
+        produced = [i for i in range(len(out.outputs)) if i not in direct]
+        case = CaseOp(
+            index,
+            user_args,
+            [b.sym_name.data for b in branches],
+            [_relaxed(out.outputs[i].type) for i in produced],
+        )
+        case.attributes |= {
+            NODE_NAME: StringAttr(CASE_NAME),
+            BATCH_NUM: IntegerAttr(config.gear_count, i64),
+            **{f"{PRED_VALUE_PREFIX}{g}": int_array(gear) for g, gear in enumerate(config.gears)},
+            DYNAMIC_TYPE: IntegerAttr(int(config.dynamic_type), i64),
+            USER_DESIGNATE_SHAPE_ORDER: ArrayAttr([StringAttr(s.name) for s in config.inputs]),
+            **inserted,
+        }
+        ops += [index, case]
+        results = iter(case.output)
+        arg_of = {a: user_args[a.index] for a in root.body.block.args}
+        outputs = [
+            arg_of[v] if i in direct else next(results)  # type: ignore[index]
+            for i, v in enumerate(out.outputs)
+        ]
+        out_attrs = list(root.res_attrs.data) if root.res_attrs is not None else None
+        if self.get_dynamic_dims:
+            outputs.append(current)
+            if out_attrs is None:
+                out_attrs = [DictionaryAttr({NODE_NAME: StringAttr(n)}) for n in root.output_names]
+            out_attrs.append(DictionaryAttr({NODE_NAME: StringAttr(GET_DYNAMIC_DIMS_NAME)}))
+        net = NetOutputOp(outputs)
+        net.attributes |= out.attributes
+        ops.append(net)
+        block.add_ops(ops)
+        graph = GraphOp(root.sym_name.data, in_types, [v.type for v in outputs], Region(block))
+        graph.attributes |= root.attributes | {ENABLE_DYNAMIC_BATCH: BoolAttr.from_bool(True)}
+        graph.arg_attrs = ArrayAttr(in_attrs)
+        if out_attrs is not None:
+            graph.res_attrs = ArrayAttr(out_attrs)
+        return graph
+
+    # ---- shapes ------------------------------------------------------------------------------
+
+    def infer(self, ctx: Context) -> None:
+        """`ge-infer-shapes` makes the branches static; anything left `?` is an error."""
+        from passes.infer_shapes import InferShapesPass
+
+        try:
+            InferShapesPass().apply(ctx, self.module)
+        except PassFailedException as e:
+            raise _fail(f"shape inference of the gear branches failed: {e}") from None
+
+    def record_output_dims(
+        self, root: GraphOp, branches: Sequence[GraphOp], direct: set[int]
+    ) -> None:
+        """GE's GetDynamicOutputShape: `"<gear>,<output>,<dims>"` on the root NetOutput."""
+        for branch in branches:
+            for op in branch.body.block.ops:
+                for value in (*op.results, *op.operands):
+                    if not is_static(value.type):
+                        raise _fail(
+                            f"'{op.name}' ({_node_name(op)}) in @{branch.sym_name.data} has "
+                            f"type {value.type} after shape inference; every value of a gear "
+                            "branch must be static (GE: Multi-batch not support middle "
+                            "dynamic shape)"
+                        )
+        entries: list[StringAttr] = []
+        produced = [i for i in range(len(root.function_type.outputs.data)) if i not in direct]
+        for g, branch in enumerate(branches):
+            for position, i in enumerate(produced):
+                t = branch.function_type.outputs.data[position]
+                assert isinstance(t, TensorType)
+                entries.append(output_dims_entry(g, i, t.get_shape()))
+        for i in sorted(direct):
+            t = root.function_type.outputs.data[i]
+            assert isinstance(t, TensorType)
+            entries.append(output_dims_entry(-1, i, t.get_shape()))
+        out = root.body.block.last_op
+        assert isinstance(out, NetOutputOp)
+        out.attributes[DYNAMIC_OUTPUT_DIMS] = ArrayAttr(entries)
+
+
+def _node_name(op: Operation) -> str:
+    name = op.attributes.get(NODE_NAME)
+    return name.data if isinstance(name, StringAttr) else "unnamed"
+
+
+def _hint(name: str) -> str | None:
+    return name if name.replace("_", "a").isalnum() and not name[0].isdigit() else None
+
+
+def _after(op: Operation) -> InsertPoint:
+    return InsertPoint.after(op)
+
+
+def _roots(module: ModuleOp) -> list[GraphOp]:
+    graphs = [g for g in module.ops if isinstance(g, GraphOp)]
+    called = {name for g in graphs for name in _calls(g)}
+    return [g for g in graphs if g.sym_name.data not in called]
+
+
+@dataclass(frozen=True)
+class MultibatchExpandPass(ModulePass):
+    """Splits the root graph into one static branch per gear, selected at run time.
+
+    Options, as atc spells them (quote values: `input-shape="x:-1,3;y:-1"`):
+    `input-shape` (required; every graph input, -1 on the dims that change),
+    one of `dynamic-batch-size="1,4,8"`, `dynamic-image-size="224,224;448,448"`,
+    `dynamic-dims="1,20;4,40"`, `input-format` (`NCHW` or `NHWC`, for image sizes),
+    `get-dynamic-dims` (take the gear from the input shapes with `multibatch.get_dynamic_dims`,
+    GE's GetNext-sink variant, instead of the `ascend_mbatch_shape_data` input), `entry`
+    (the root graph when there are several). Errors carry GE's codes and messages.
+    """
+
+    name = "ge-multibatch-expand"
+
+    input_shape: str = ""
+    dynamic_batch_size: str = ""
+    dynamic_image_size: str = ""
+    dynamic_dims: str = ""
+    input_format: str = "NCHW"
+    get_dynamic_dims: bool = False
+    entry: str = ""
+
+    def config(self) -> GearConfig:
+        try:
+            config = parse_options(
+                input_shape=self.input_shape,
+                dynamic_batch_size=self.dynamic_batch_size,
+                dynamic_image_size=self.dynamic_image_size,
+                dynamic_dims=self.dynamic_dims,
+                input_format=self.input_format,
+            )
+        except GearError as e:
+            raise _fail(str(e)) from None
+        if config.dynamic_type is DynamicType.FIXED:
+            raise _fail(
+                "E10058: Parameter --dynamic_batch_size, --dynamic_image_size or --dynamic_dims "
+                "is not configured or is empty."
+            )
+        return config
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        config = self.config()
+        roots = _roots(op)
+        if self.entry:
+            roots = [g for g in roots if g.sym_name.data == self.entry]
+            if not roots:
+                raise _fail(f"no root graph named @{self.entry}")
+        if len(roots) != 1:
+            names = ", ".join("@" + g.sym_name.data for g in roots) or "none"
+            raise _fail(f"expands exactly one root graph, found {names}; choose with entry=")
+        _Expansion(op, roots[0], config, self.get_dynamic_dims).run(ctx)
