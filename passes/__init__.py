@@ -19,6 +19,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-compile": ("passes.pipelines", "CompilePipelinePass"),
     "ge-convert-graph-to-ascend": ("passes.convert_graph_to_ascend", "ConvertGraphToAscendPass"),
     "ge-dump-dot": ("passes.partition.dump_dot", "DumpDotPass"),
+    "ge-fold-constants": ("passes.fold_constants", "FoldConstantsPass"),
+    "ge-infer-shapes": ("passes.infer_shapes", "InferShapesPass"),
     "ge-inline-partitions": ("passes.partition.inline", "InlinePartitionsPass"),
     "ge-merge-engine-partitions": ("passes.partition.engine", "MergeEnginePartitionsPass"),
     "ge-multibatch-expand": ("passes.multibatch.expand", "MultibatchExpandPass"),
@@ -26,6 +28,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-partition-engine": ("passes.partition.engine", "PartitionEnginePass"),
     "ge-place-engines": ("passes.partition.place_engines", "PlaceEnginesPass"),
     "ge-plan-memory": ("passes.plan_memory", "PlanMemoryPass"),
+    "ge-verify-graph": ("passes.verify_graph", "VerifyGraphPass"),
 }
 """Pass name -> (module, class)."""
 

@@ -3,6 +3,7 @@
     ge-run FILE.mlir --inputs IN.npz -o OUT.npz
     ge-run FILE.mlir --input x=x.npy --random-inputs 0 --reference REF.npz
     ge-run MODEL.mlir --random-inputs 0 --trace out.json --profile --check-uninitialized
+    ge-run --compare BEFORE.mlir AFTER.mlir --random-inputs 0
 
 npz keys are the graph's input and output names. Every user error is one `error:` line and
 exit code 1 (GE_DEBUG=1 shows the traceback of an internal error).
@@ -24,7 +25,9 @@ class UsageError(Exception):
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ge-run", description=DESCRIPTION)
-    p.add_argument("file", help="textual IR (.mlir) holding graph.graph or ascend.model ops")
+    p.add_argument(
+        "file", nargs="?", help="textual IR (.mlir) holding graph.graph or ascend.model ops"
+    )
     p.add_argument("--entry", help="graph or model symbol to run (default: the only root)")
     p.add_argument("--inputs", metavar="IN.npz", help="inputs keyed by input name")
     p.add_argument(
@@ -43,6 +46,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance of --reference")
     p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance of --reference")
     p.add_argument("-q", "--quiet", action="store_true", help="do not print the output summary")
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A.mlir", "B.mlir"),
+        help="run both programs on the same inputs (--random-inputs, --inputs, --input) and "
+        "compare their outputs with --rtol/--atol; exit 1 if they differ",
+    )
     model = p.add_argument_group("ascend.model runs")
     model.add_argument(
         "--trace",
@@ -184,8 +194,37 @@ def _compare(outputs: dict, reference: dict, rtol: float, atol: float) -> list[s
     return problems
 
 
+def _run_compare(args: argparse.Namespace) -> int:
+    """`--compare A B`: translation validation of two files (passes.translation_validation)."""
+    from passes.translation_validation import compare_modules, input_sets
+
+    if args.file is not None:
+        raise UsageError("give either FILE or --compare A.mlir B.mlir, not both")
+    first, second = args.compare
+    a, b = _parse_module(first), _parse_module(second)
+    given = _load_inputs(args)
+    if args.random_inputs is None and not given:
+        raise UsageError("--compare needs --random-inputs SEED, --inputs or --input")
+    if args.random_inputs is None:
+        sets = input_sets(a, b, (), [given], args.entry)
+    else:
+        sets = input_sets(a, b, (args.random_inputs,), None, args.entry, fixed=given)
+    problems, worst = compare_modules(a, b, sets, args.rtol, args.atol, args.entry)
+    if problems:
+        print(f"MISMATCH between {first} and {second}: " + "; ".join(problems))
+        return 1
+    diff = max(worst.values(), default=0.0)
+    count = len(worst)
+    print(f"MATCH: {first} and {second} agree on all {count} outputs (max abs diff {diff:.3g})")
+    return 0
+
+
 def run_cli(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
+    if args.compare:
+        return _run_compare(args)
+    if args.file is None:
+        raise UsageError("give a FILE to run, or --compare A.mlir B.mlir")
     import numpy as np
 
     from gedialects.interpreters.run import find_entry, random_inputs, run, signature
