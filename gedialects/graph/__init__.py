@@ -22,6 +22,7 @@ from gedialects.graph import (
     array,
     broadcast,
     elementwise,
+    fused,
     indexing,
     logical,
     matrix,
@@ -44,6 +45,7 @@ from gedialects.graph.common import (
     tensor_of,
 )
 from gedialects.graph.elementwise import *  # noqa: F403
+from gedialects.graph.fused import *  # noqa: F403
 from gedialects.graph.indexing import *  # noqa: F403
 from gedialects.graph.logical import *  # noqa: F403
 from gedialects.graph.matrix import *  # noqa: F403
@@ -70,6 +72,7 @@ Graph = Dialect(
         *broadcast.OPS,
         *indexing.OPS,
         *reduction.OPS,
+        *fused.OPS,
     ],
     [],
 )
@@ -79,6 +82,7 @@ __all__ = [
     *array.__all__,
     *broadcast.__all__,
     *elementwise.__all__,
+    *fused.__all__,
     *indexing.__all__,
     *logical.__all__,
     *matrix.__all__,

@@ -27,6 +27,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     array,
     broadcast,
     elementwise,
+    fused,
     indexing,
     logical,
     matrix,
