@@ -123,6 +123,13 @@ class GearError(ValueError):
             detail = f"\n{prefix}{text}\n{' ' * (len(prefix) + at)}^"
         super().__init__(self.message + detail)
 
+    @property
+    def one_line(self) -> str:
+        """The message with the position in words, for tools that print one line."""
+        if self.option is None or self.at < 0:
+            return self.message
+        return f"{self.message} [--{self.option}={self.text} at column {self.at + 1}]"
+
 
 def _dims_text(dims: Sequence[int]) -> str:
     return "[" + ",".join(str(d) for d in dims) + "]"
@@ -303,7 +310,8 @@ def _gear_syntax_error(option: str, text: str) -> object:
                 at=pos,
             )
         reason = _BATCH_REASON if option == "dynamic_batch_size" else _IMAGE_REASON
-        if pos >= len(text) or text[pos] in ",;":
+        seps = "," if option == "dynamic_batch_size" else ",;"
+        if pos >= len(text) or (text[pos] in seps and (pos == 0 or text[pos - 1] in seps)):
             reason += " A value is missing here."
         return GearError(
             "E10003",

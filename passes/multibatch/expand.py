@@ -137,7 +137,7 @@ class _Expansion:
         try:
             check_graph_inputs(self.config, name, root.input_names, dims)
         except GearError as e:
-            raise _fail(str(e)) from None
+            raise _fail(e.one_line) from None
         for t, n in zip(types, root.input_names, strict=True):
             if not isinstance(t, TensorType):
                 raise _fail(f"input '{n}' of @{name} has type {t}; gears need ranked tensors")
@@ -270,11 +270,11 @@ class _Expansion:
         if self.get_dynamic_dims:
             shape_info: list[int] = []
             shapes: list[Operation] = []
-            for arg, n in zip(user_args, names, strict=True):
-                dims = config.input(n).dims
-                shape_info += [len(dims), *dims]
-                shape = ShapeOp(arg, dtype=i64)
-                shape.attributes[NODE_NAME] = StringAttr(f"{n}_shape")
+            arg_of_name = dict(zip(names, user_args, strict=True))
+            for item in config.inputs:  # gear values follow --input_shape order
+                shape_info += [len(item.dims), *item.dims]
+                shape = ShapeOp(arg_of_name[item.name], dtype=i64)
+                shape.attributes[NODE_NAME] = StringAttr(f"{item.name}_shape")
                 shapes.append(shape)
             dims_op = GetDynamicDimsOp(shapes, shape_info=shape_info)
             dims_op.attributes[NODE_NAME] = StringAttr(GET_DYNAMIC_DIMS_NAME)
@@ -352,13 +352,15 @@ class _Expansion:
                             "dynamic shape)"
                         )
         entries: list[StringAttr] = []
-        produced = [i for i in range(len(root.function_type.outputs.data)) if i not in direct]
+        count = len(branches[0].function_type.outputs.data) + len(direct)
+        produced = [i for i in range(count) if i not in direct]
+        others = [i for i in range(len(root.function_type.outputs.data)) if i not in produced]
         for g, branch in enumerate(branches):
             for position, i in enumerate(produced):
                 t = branch.function_type.outputs.data[position]
                 assert isinstance(t, TensorType)
                 entries.append(output_dims_entry(g, i, t.get_shape()))
-        for i in sorted(direct):
+        for i in others:
             t = root.function_type.outputs.data[i]
             assert isinstance(t, TensorType)
             entries.append(output_dims_entry(-1, i, t.get_shape()))
@@ -419,7 +421,7 @@ class MultibatchExpandPass(ModulePass):
                 input_format=self.input_format,
             )
         except GearError as e:
-            raise _fail(str(e)) from None
+            raise _fail(e.one_line) from None
         if config.dynamic_type is DynamicType.FIXED:
             raise _fail(
                 "E10058: Parameter --dynamic_batch_size, --dynamic_image_size or --dynamic_dims "
