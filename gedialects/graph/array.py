@@ -9,15 +9,17 @@ infer static result types when such an operand is a small `graph.const`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import ClassVar, NoReturn
 
 from xdsl.dialects.builtin import (
     I64,
     BoolAttr,
     DenseArrayBase,
-    DenseIntOrFPElementsAttr,
+    FloatAttr,
     IntegerAttr,
+    IntegerType,
+    StringAttr,
     TensorType,
     i32,
     i64,
@@ -40,64 +42,40 @@ from xdsl.traits import (
 from gedialects.base import (
     GEOp,
     NodeSyntax,
+    OperandValues,
     element_type,
     int_array,
     int_array_values,
     is_static,
+    shapes_compatible,
     tensor_shape,
     types_compatible,
 )
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
+    build_result_types,
     fail,
     format_shape,
+    infer_or_fail,
     product,
     reshape_shape,
+    same_element_type,
     tensor_of,
     verify_element_types,
-    verify_result_shape,
+    verify_inferred,
 )
-from gedialects.graph.structure import ConstOp
 
 Shape = tuple[int, ...]
 """Dims with -1 for `?`."""
 
-CONST_VALUE_LIMIT = 4096
-"""Largest `graph.const` (elements) whose values builders and verifiers read."""
-
 # --------------------------------------------------------------------------------------------
-# Helpers shared by the array, indexing and reduction modules
+# Helpers shared by the array, indexing, reduction and nn modules
 # --------------------------------------------------------------------------------------------
 
 
 def i64_attr(value: int) -> IntegerAttr:
     return IntegerAttr(value, i64)
-
-
-def const_values(value: SSAValue | Operation | None) -> tuple[float | int, ...] | None:
-    """The flat values of a small `graph.const` (a splat repeated), None for anything else."""
-    if value is None:
-        return None
-    value = SSAValue.get(value)
-    op = value.owner
-    if not isinstance(op, ConstOp):
-        return None
-    shape = tensor_shape(op.value.type) or ()
-    count = product(shape)
-    if count > CONST_VALUE_LIMIT:
-        return None
-    return _dense_values(op.value, count)
-
-
-def _dense_values(value: DenseIntOrFPElementsAttr, count: int) -> tuple[float | int, ...]:
-    values = tuple(value.get_values())
-    return values * count if len(values) == 1 and count != 1 else values
-
-
-def const_ints(value: SSAValue | Operation | None) -> tuple[int, ...] | None:
-    values = const_values(value)
-    return None if values is None else tuple(int(v) for v in values)
 
 
 def is_index_type(t: Attribute) -> bool:
@@ -141,12 +119,77 @@ def verify_same_type(op: Operation, x: Attribute, y: Attribute) -> None:
         fail(op, f"result type {y} differs from the operand type {x}")
 
 
-def result_or(
-    result_type: Attribute | None, elem: Attribute, shape: Callable[[], Shape | None]
-) -> Attribute:
-    """`result_type`, else a tensor of `elem` and the inferred shape (inferred only then, so
-    an explicit type builds ops the verifier is meant to reject)."""
-    return result_type if result_type is not None else tensor_of(elem, shape())
+# Reading an op's properties inside `infer_result_types` (a classmethod: there is no op yet
+# when a builder asks). A property the caller left out takes the op definition's default.
+
+
+def prop(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> Attribute:
+    attr = properties.get(name)
+    if attr is None:
+        definition = cls.get_irdl_definition().properties.get(name)
+        attr = None if definition is None else definition.default_value
+        if attr is None:
+            raise ValueError(f"'{cls.name}' needs the property {name}")
+    return attr
+
+
+def _bad_prop(cls: type[GEOp], name: str, attr: Attribute) -> NoReturn:
+    raise ValueError(f"'{cls.name}' property {name} has the wrong kind of value {attr}")
+
+
+def prop_int(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> int:
+    attr = prop(cls, properties, name)
+    if not isinstance(attr, IntegerAttr):
+        _bad_prop(cls, name, attr)
+    return int(attr.value.data)
+
+
+def prop_bool(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> bool:
+    return prop_int(cls, properties, name) != 0
+
+
+def prop_float(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> float:
+    attr = prop(cls, properties, name)
+    if not isinstance(attr, FloatAttr):
+        _bad_prop(cls, name, attr)
+    return float(attr.value.data)
+
+
+def prop_str(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> str:
+    attr = prop(cls, properties, name)
+    if not isinstance(attr, StringAttr):
+        _bad_prop(cls, name, attr)
+    return attr.data
+
+
+def prop_ints(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> Shape:
+    attr = prop(cls, properties, name)
+    if not isinstance(attr, DenseArrayBase):
+        _bad_prop(cls, name, attr)
+    return tuple(int(v) for v in attr.get_values())
+
+
+def prop_floats(
+    cls: type[GEOp], properties: Mapping[str, Attribute], name: str
+) -> tuple[float, ...]:
+    attr = prop(cls, properties, name)
+    if not isinstance(attr, DenseArrayBase):
+        _bad_prop(cls, name, attr)
+    return tuple(float(v) for v in attr.get_values())
+
+
+def const_ints(values: OperandValues, i: int) -> Shape | None:
+    """The value of shape-like operand `i` as ints, None when it is not a known constant."""
+    known = values(i)
+    return None if known is None else tuple(int(v) for v in known)
+
+
+def operand_count(cls: type[GEOp], types: Sequence[Attribute], *counts: int) -> int:
+    """`len(types)` after checking it is one of `counts` (optional operands change it)."""
+    if len(types) not in counts:
+        expected = " or ".join(map(str, counts))
+        raise ValueError(f"'{cls.name}' takes {expected} operands, got {len(types)}")
+    return len(types)
 
 
 # --------------------------------------------------------------------------------------------
@@ -165,6 +208,15 @@ def reshape_target(shape: Sequence[int], target: Sequence[int], allowzero: bool)
     if known_dims(shape) and product(shape) != 0:
         raise ValueError(f"cannot reshape {product(shape)} elements into {list(target)}")
     return tuple(target)
+
+
+def _reshape_unranked(target: Sequence[int], allowzero: bool) -> Shape:
+    """Reshape of an unranked x: every dim `target` spells out, `?` where it refers to x."""
+    if sum(1 for d in target if d == -1) > 1:
+        raise ValueError(f"shape {list(target)} has more than one -1")
+    if any(d < -1 for d in target):
+        raise ValueError(f"shape {list(target)} has the negative dim {min(target)}")
+    return tuple(-1 if d == -1 or (d == 0 and not allowzero) else d for d in target)
 
 
 @irdl_op_definition
@@ -200,22 +252,30 @@ class ReshapeOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         """Infers the result type from a `graph.const` shape; `?` dims for other shapes."""
+        props: dict[str, Attribute] = {"allowzero": BoolAttr.from_bool(allowzero)}
         if result_type is None:
-            tx, ts = SSAValue.get(x).type, SSAValue.get(shape).type
-            dims, target = tensor_shape(tx), const_ints(shape)
-            if target is None:
-                length = vector_length(ts)
-                out = None if length is None else (-1,) * length
-            elif dims is None:
-                out = tuple(-1 if d in (0, -1) else d for d in target)
-            else:
-                out = reshape_target(dims, target, allowzero)
-            result_type = tensor_of(element_type(tx), out)
-        super().__init__(
-            operands=[x, shape],
-            result_types=[result_type],
-            properties={"allowzero": BoolAttr.from_bool(allowzero)},
-        )
+            (result_type,) = build_result_types(type(self), [x, shape], props)
+        super().__init__(operands=[x, shape], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 2)
+        tx, ts = operand_types
+        dims, target = tensor_shape(tx), const_ints(values, 1)
+        allowzero = prop_bool(cls, properties, "allowzero")
+        if target is None:
+            length = vector_length(ts)
+            out = None if length is None else (-1,) * length
+        elif dims is None:
+            out = _reshape_unranked(target, allowzero)
+        else:
+            out = reshape_target(dims, target, allowzero)
+        return (tensor_of(element_type(tx), out),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
@@ -234,6 +294,7 @@ class ReshapeOp(GEOp, NodeSyntax):
             count, result_count = product(tensor_shape(self.x.type) or ()), product(result or ())
             if count != result_count:
                 fail(self, f"x has {count} elements but the result has {result_count}")
+        verify_inferred(self, "the reshaped shape")
 
 
 @irdl_op_definition
@@ -263,17 +324,28 @@ class TransposeOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
+        props: dict[str, Attribute] = {"perm": int_array(perm)}
         if result_type is None:
-            tx = SSAValue.get(x).type
-            dims = tensor_shape(tx)
-            if dims is not None and sorted(perm) != list(range(len(dims))):
-                raise ValueError(f"perm {list(perm)} does not permute the dims of {tx}")
-            result_type = tensor_of(
-                element_type(tx), None if dims is None else [dims[p] for p in perm]
-            )
-        super().__init__(
-            operands=[x], result_types=[result_type], properties={"perm": int_array(perm)}
-        )
+            (result_type,) = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The permuted dims; `perm` alone gives the rank of an unranked x."""
+        operand_count(cls, operand_types, 1)
+        (tx,) = operand_types
+        perm = prop_ints(cls, properties, "perm")
+        dims = tensor_shape(tx)
+        rank = len(perm) if dims is None else len(dims)
+        if sorted(perm) != list(range(rank)):
+            raise ValueError(f"perm {list(perm)} does not permute the {rank} dims of x")
+        source = (-1,) * rank if dims is None else dims
+        return (tensor_of(element_type(tx), [source[p] for p in perm]),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
@@ -282,8 +354,7 @@ class TransposeOp(GEOp, NodeSyntax):
         rank = len(perm) if x is None and y is None else len(x if x is not None else y)
         if sorted(perm) != list(range(rank)):
             fail(self, f"perm {list(perm)} is not a permutation of the {rank} dims")
-        if x is not None:
-            verify_result_shape(self, [x[p] for p in perm], "the permuted shape")
+        verify_inferred(self, "the permuted shape")
 
 
 @irdl_op_definition
@@ -304,18 +375,35 @@ class IdentityOp(GEOp, NodeSyntax):
     traits = traits_def(Pure())
 
     def __init__(self, x: SSAValue | Operation, *, result_type: Attribute | None = None) -> None:
-        super().__init__(operands=[x], result_types=[result_type or SSAValue.get(x).type])
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x], {})
+        super().__init__(operands=[x], result_types=[result_type])
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 1)
+        return (operand_types[0],)
 
     def verify_(self) -> None:
         verify_same_type(self, self.x.type, self.y.type)
 
 
 def flatten_shape(dims: Sequence[int], axis: int) -> Shape:
-    """`[prod(dims[:axis]), prod(dims[axis:])]`, a negative axis counting from the end."""
+    """`[prod(dims[:axis]), prod(dims[axis:])]`, a negative axis counting from the end.
+
+    A part with a `?` dim is `?` unless another of its dims is 0.
+    """
+    if not -len(dims) <= axis <= len(dims):
+        raise ValueError(f"axis {axis} is out of range for rank {len(dims)}")
     axis = axis + len(dims) if axis < 0 else axis
 
     def part(ds: Sequence[int]) -> int:
-        return product(ds) if known_dims(ds) else -1
+        return product(ds) if known_dims(ds) or 0 in ds else -1
 
     return (part(dims[:axis]), part(dims[axis:]))
 
@@ -342,27 +430,31 @@ class FlattenOp(GEOp, NodeSyntax):
     def __init__(
         self, x: SSAValue | Operation, *, axis: int = 1, result_type: Attribute | None = None
     ) -> None:
+        props: dict[str, Attribute] = {"axis": i64_attr(axis)}
         if result_type is None:
-            tx = SSAValue.get(x).type
-            dims = tensor_shape(tx)
-            out = (-1, -1) if dims is None else flatten_shape(dims, axis)
-            result_type = tensor_of(element_type(tx), out)
-        super().__init__(
-            operands=[x], result_types=[result_type], properties={"axis": i64_attr(axis)}
-        )
+            (result_type,) = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 1)
+        (tx,) = operand_types
+        dims = tensor_shape(tx)
+        axis = prop_int(cls, properties, "axis")
+        out = (-1, -1) if dims is None else flatten_shape(dims, axis)
+        return (tensor_of(element_type(tx), out),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
         y = tensor_shape(self.y.type)
         if y is not None and len(y) != 2:
             fail(self, f"result must be 2-D, got {self.y.type}")
-        dims = tensor_shape(self.x.type)
-        if dims is None:
-            return
-        axis = self.axis.value.data
-        if not -len(dims) <= axis <= len(dims):
-            fail(self, f"axis {axis} is out of range for rank {len(dims)}")
-        verify_result_shape(self, flatten_shape(dims, axis), "the flat shape")
+        verify_inferred(self, "the flat shape")
 
 
 def squeeze_shape(dims: Sequence[int], axes: Sequence[int] | None) -> Shape | None:
@@ -405,33 +497,41 @@ class SqueezeV3Op(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
+        operands = [x] if axes is None else [x, axes]
         if result_type is None:
-            tx = SSAValue.get(x).type
-            result_type = tensor_of(element_type(tx), self._infer(tx, axes))
+            (result_type,) = build_result_types(type(self), operands, {})
         super().__init__(operands=[x, [] if axes is None else [axes]], result_types=[result_type])
 
-    @staticmethod
-    def _infer(tx: Attribute, axes: SSAValue | Operation | None) -> Shape | None:
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """Unknown axes remove as many dims as they hold, which ones is unknown."""
+        count = operand_count(cls, operand_types, 1, 2)
+        tx = operand_types[0]
         dims = tensor_shape(tx)
+        out: Shape | None
         if dims is None:
-            return None
-        if axes is None:
-            return squeeze_shape(dims, None)
-        values = const_ints(axes)
-        if values is None:
-            length = vector_length(SSAValue.get(axes).type)
-            return None if length is None else (-1,) * (len(dims) - length)
-        return squeeze_shape(dims, values)
+            out = None
+        elif count == 1:
+            out = squeeze_shape(dims, None)
+        elif (axes := const_ints(values, 1)) is not None:
+            out = squeeze_shape(dims, axes)
+        else:
+            length = vector_length(operand_types[1])
+            if length is not None and length > len(dims):
+                raise ValueError(f"axes has {length} values for rank {len(dims)}")
+            out = None if length is None else (-1,) * (len(dims) - length)
+        return (tensor_of(element_type(tx), out),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
         if self.axes is not None:
             verify_index_tensor(self, "axes", self.axes.type, 1)
-        try:
-            expected = self._infer(self.x.type, self.axes)
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "the squeezed shape")
+        verify_inferred(self, "the squeezed shape")
 
 
 def unsqueeze_shape(dims: Sequence[int], axes: Sequence[int]) -> Shape:
@@ -470,29 +570,33 @@ class UnsqueezeV3Op(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         if result_type is None:
-            tx = SSAValue.get(x).type
-            result_type = tensor_of(element_type(tx), self._infer(tx, axes))
+            (result_type,) = build_result_types(type(self), [x, axes], {})
         super().__init__(operands=[x, axes], result_types=[result_type])
 
-    @staticmethod
-    def _infer(tx: Attribute, axes: SSAValue | Operation) -> Shape | None:
-        dims = tensor_shape(tx)
-        values = const_ints(axes)
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 2)
+        tx, ta = operand_types
+        dims, axes = tensor_shape(tx), const_ints(values, 1)
+        out: Shape | None
         if dims is None:
-            return None
-        if values is None:
-            length = vector_length(SSAValue.get(axes).type)
-            return None if length is None else (-1,) * (len(dims) + length)
-        return unsqueeze_shape(dims, values)
+            out = None
+        elif axes is not None:
+            out = unsqueeze_shape(dims, axes)
+        else:
+            length = vector_length(ta)
+            out = None if length is None else (-1,) * (len(dims) + length)
+        return (tensor_of(element_type(tx), out),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
         verify_index_tensor(self, "axes", self.axes.type, 1)
-        try:
-            expected = self._infer(self.x.type, self.axes)
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "the unsqueezed shape")
+        verify_inferred(self, "the unsqueezed shape")
 
 
 # --------------------------------------------------------------------------------------------
@@ -549,25 +653,30 @@ class ConcatDOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
+        props: dict[str, Attribute] = {"concat_dim": i64_attr(concat_dim)}
         if result_type is None:
-            types = [SSAValue.get(v).type for v in inputs]
-            shape = concat_shape([tensor_shape(t) for t in types], concat_dim)
-            result_type = tensor_of(element_type(types[0]), shape)
-        super().__init__(
-            operands=[list(inputs)],
-            result_types=[result_type],
-            properties={"concat_dim": i64_attr(concat_dim)},
-        )
+            (result_type,) = build_result_types(type(self), inputs, props)
+        super().__init__(operands=[list(inputs)], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        if not operand_types:
+            raise ValueError("needs at least one input")
+        elem = same_element_type(operand_types, "inputs")
+        axis = prop_int(cls, properties, "concat_dim")
+        shape = concat_shape([tensor_shape(t) for t in operand_types], axis)
+        return (tensor_of(elem, shape),)
 
     def verify_(self) -> None:
         if not self.x:
             fail(self, "needs at least one input")
         verify_element_types(self, [*(v.type for v in self.x), self.y.type], "inputs and result")
-        try:
-            shape = concat_shape([tensor_shape(v.type) for v in self.x], self.concat_dim.value.data)
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, shape, "the concatenated shape")
+        verify_inferred(self, "the concatenated shape")
 
 
 def split_shapes(dims: Shape | None, axis: int, sizes: Sequence[int]) -> list[Shape | None]:
@@ -588,23 +697,21 @@ def equal_split_sizes(dim: int, num_split: int) -> list[int]:
     return [min(chunk, max(dim - i * chunk, 0)) for i in range(num_split)]
 
 
-def _verify_split_results(op: Operation, x: Attribute, shapes: Sequence[Shape | None]) -> None:
-    for i, (result, shape) in enumerate(zip(op.results, shapes, strict=True)):
+def _num_split(cls: type[GEOp], properties: Mapping[str, Attribute]) -> int:
+    num_split = prop_int(cls, properties, "num_split")
+    if num_split < 1:
+        raise ValueError(f"num_split must be positive, got {num_split}")
+    return num_split
+
+
+def _verify_split_results(op: Operation, x: Attribute, expected: Sequence[Attribute]) -> None:
+    for i, (result, inferred) in enumerate(zip(op.results, expected, strict=True)):
         if element_type(result.type) != element_type(x):
             fail(op, f"result {i} has element type {element_type(result.type)}, x has {x}")
-        actual = tensor_shape(result.type)
-        if (
-            shape is not None
-            and actual is not None
-            and (
-                len(actual) != len(shape)
-                or any(a >= 0 and b >= 0 and a != b for a, b in zip(actual, shape, strict=True))
-            )
-        ):
-            fail(
-                op,
-                f"result {i} shape {format_shape(actual)} differs from {format_shape(shape)}",
-            )
+        actual, shape = tensor_shape(result.type), tensor_shape(inferred)
+        if not shapes_compatible(actual, shape):
+            assert actual is not None and shape is not None
+            fail(op, f"result {i} shape {format_shape(actual)} differs from {format_shape(shape)}")
 
 
 @irdl_op_definition
@@ -641,36 +748,44 @@ class SplitVOp(GEOp, NodeSyntax):
         num_split: int,
         result_types: Sequence[Attribute] | None = None,
     ) -> None:
+        props: dict[str, Attribute] = {"num_split": i64_attr(num_split)}
         if result_types is None:
-            tx = SSAValue.get(x).type
-            shapes = self._infer(tx, size_splits, split_dim, num_split)
-            result_types = [tensor_of(element_type(tx), s) for s in shapes]
+            result_types = build_result_types(type(self), [x, size_splits, split_dim], props)
         super().__init__(
             operands=[x, size_splits, split_dim],
             result_types=[list(result_types)],
-            properties={"num_split": i64_attr(num_split)},
+            properties=props,
         )
 
-    @staticmethod
-    def _infer(
-        tx: Attribute,
-        size_splits: SSAValue | Operation,
-        split_dim: SSAValue | Operation,
-        num_split: int,
-    ) -> list[Shape | None]:
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """Unknown sizes give `?` along the split dim; an unknown split_dim `?` everywhere."""
+        operand_count(cls, operand_types, 3)
+        tx = operand_types[0]
+        num_split = _num_split(cls, properties)
         dims = tensor_shape(tx)
-        axis, sizes = const_ints(split_dim), const_ints(size_splits)
+        axis, sizes = const_ints(values, 2), const_ints(values, 1)
+        shapes: list[Shape | None]
         if dims is None:
-            return [None] * num_split
-        if axis is None:
-            return [(-1,) * len(dims)] * num_split
-        sizes_list = list(sizes) if sizes is not None else [-1] * num_split
-        if len(sizes_list) != num_split:
-            raise ValueError(f"size_splits has {len(sizes_list)} sizes for {num_split} results")
-        rest = normalize_axis(None, axis[0], len(dims), "split_dim")
-        if sizes is not None and sizes_list.count(-1) == 1 and dims[rest] >= 0:
-            sizes_list[sizes_list.index(-1)] = dims[rest] - sum(s for s in sizes_list if s != -1)
-        return split_shapes(dims, axis[0], sizes_list)
+            shapes = [None] * num_split
+        elif axis is None or len(axis) != 1:
+            shapes = [(-1,) * len(dims)] * num_split
+        else:
+            sizes_list = list(sizes) if sizes is not None else [-1] * num_split
+            if len(sizes_list) != num_split:
+                raise ValueError(f"size_splits has {len(sizes_list)} sizes for {num_split} results")
+            rest = normalize_axis(None, axis[0], len(dims), "split_dim")
+            if sizes is not None and sizes_list.count(-1) == 1 and dims[rest] >= 0:
+                sizes_list[sizes_list.index(-1)] = dims[rest] - sum(
+                    s for s in sizes_list if s != -1
+                )
+            shapes = split_shapes(dims, axis[0], sizes_list)
+        return tuple(tensor_of(element_type(tx), s) for s in shapes)
 
     def verify_(self) -> None:
         num_split = self.num_split.value.data
@@ -678,11 +793,7 @@ class SplitVOp(GEOp, NodeSyntax):
             fail(self, f"num_split {num_split} differs from the {len(self.y)} results")
         verify_index_tensor(self, "size_splits", self.size_splits.type, 1)
         verify_index_tensor(self, "split_dim", self.split_dim.type, 0, 1)
-        try:
-            shapes = self._infer(self.x.type, self.size_splits, self.split_dim, num_split)
-        except ValueError as e:
-            fail(self, str(e))
-        _verify_split_results(self, self.x.type, shapes)
+        _verify_split_results(self, self.x.type, infer_or_fail(self))
 
 
 @irdl_op_definition
@@ -715,33 +826,38 @@ class SplitDOp(GEOp, NodeSyntax):
         num_split: int,
         result_types: Sequence[Attribute] | None = None,
     ) -> None:
+        props: dict[str, Attribute] = {
+            "split_dim": i64_attr(split_dim),
+            "num_split": i64_attr(num_split),
+        }
         if result_types is None:
-            tx = SSAValue.get(x).type
-            shapes = self._infer(tx, split_dim, num_split)
-            result_types = [tensor_of(element_type(tx), s) for s in shapes]
-        super().__init__(
-            operands=[x],
-            result_types=[list(result_types)],
-            properties={"split_dim": i64_attr(split_dim), "num_split": i64_attr(num_split)},
-        )
+            result_types = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=[list(result_types)], properties=props)
 
-    @staticmethod
-    def _infer(tx: Attribute, split_dim: int, num_split: int) -> list[Shape | None]:
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 1)
+        (tx,) = operand_types
+        num_split = _num_split(cls, properties)
         dims = tensor_shape(tx)
-        if dims is None:
-            return [None] * num_split
-        axis = normalize_axis(None, split_dim, len(dims), "split_dim")
-        return split_shapes(dims, axis, equal_split_sizes(dims[axis], num_split))
+        shapes: list[Shape | None] = [None] * num_split
+        if dims is not None:
+            axis = normalize_axis(
+                None, prop_int(cls, properties, "split_dim"), len(dims), "split_dim"
+            )
+            shapes = split_shapes(dims, axis, equal_split_sizes(dims[axis], num_split))
+        return tuple(tensor_of(element_type(tx), s) for s in shapes)
 
     def verify_(self) -> None:
         num_split = self.num_split.value.data
         if num_split < 1 or num_split != len(self.y):
             fail(self, f"num_split {num_split} differs from the {len(self.y)} results")
-        try:
-            shapes = self._infer(self.x.type, self.split_dim.value.data, num_split)
-        except ValueError as e:
-            fail(self, str(e))
-        _verify_split_results(self, self.x.type, shapes)
+        _verify_split_results(self, self.x.type, infer_or_fail(self))
 
 
 # --------------------------------------------------------------------------------------------
@@ -749,12 +865,27 @@ class SplitDOp(GEOp, NodeSyntax):
 # --------------------------------------------------------------------------------------------
 
 
+def index_dtype(cls: type[GEOp], properties: Mapping[str, Attribute]) -> Attribute:
+    """The `dtype` property of an op returning indices or dims: i32 or i64."""
+    dtype = prop(cls, properties, "dtype")
+    if dtype not in (i32, i64):
+        raise ValueError(f"dtype must be i32 or i64, got {dtype}")
+    return dtype
+
+
+def verify_dtype(op: Operation, dtype: Attribute, result: Attribute) -> None:
+    if dtype not in (i32, i64):
+        fail(op, f"dtype must be i32 or i64, got {dtype}")
+    if element_type(result) != dtype:
+        fail(op, f"result element type {element_type(result)} differs from dtype {dtype}")
+
+
 @irdl_op_definition
 class ShapeOp(GEOp, NodeSyntax):
     """GE Shape: the dims of `x` as a 1-D int32 or int64 tensor.
 
-    GE's `dtype` attribute is the result element type here. ONNX Shape-15 `start`/`end` are
-    imported as a slice of this result.
+    `dtype` (GE's attribute) is the result element type; the default here is int64 (ONNX's),
+    GE's is int32. ONNX Shape-15 `start`/`end` are imported as a slice of this result.
 
         %s = graph.shape %x : (tensor<2x?xf32>) -> tensor<2xi64>
     """
@@ -765,6 +896,8 @@ class ShapeOp(GEOp, NodeSyntax):
     x = operand_def(AnyTensor)
     y = result_def(AnyTensor)
 
+    dtype = prop_def(IntegerType, default_value=i64)
+
     traits = traits_def(Pure())
 
     def __init__(
@@ -774,21 +907,35 @@ class ShapeOp(GEOp, NodeSyntax):
         dtype: Attribute = i64,
         result_type: Attribute | None = None,
     ) -> None:
-        dims = tensor_shape(SSAValue.get(x).type)
-        result_type = result_or(result_type, dtype, lambda: None if dims is None else (len(dims),))
-        super().__init__(operands=[x], result_types=[result_type])
+        props: dict[str, Attribute] = {"dtype": dtype}
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 1)
+        dims = tensor_shape(operand_types[0])
+        return (tensor_of(index_dtype(cls, properties), (-1 if dims is None else len(dims),)),)
 
     def verify_(self) -> None:
         verify_index_tensor(self, "result", self.y.type, 1)
-        dims = tensor_shape(self.x.type)
-        verify_result_shape(self, None if dims is None else (len(dims),), "the rank of x")
+        verify_dtype(self, self.dtype, self.y.type)
+        verify_inferred(self, "the rank of x")
 
 
 @irdl_op_definition
 class SizeOp(GEOp, NodeSyntax):
     """GE Size: the element count of `x` as an int32 or int64 scalar.
 
-    %n = graph.size %x : (tensor<2x3xf32>) -> tensor<i64>
+    `dtype` (GE's attribute) is the result element type; int64 by default (GE's is int32).
+
+        %n = graph.size %x : (tensor<2x3xf32>) -> tensor<i64>
     """
 
     name = "graph.size"
@@ -797,6 +944,8 @@ class SizeOp(GEOp, NodeSyntax):
     x = operand_def(AnyTensor)
     y = result_def(AnyTensor)
 
+    dtype = prop_def(IntegerType, default_value=i64)
+
     traits = traits_def(Pure())
 
     def __init__(
@@ -806,10 +955,25 @@ class SizeOp(GEOp, NodeSyntax):
         dtype: Attribute = i64,
         result_type: Attribute | None = None,
     ) -> None:
-        super().__init__(operands=[x], result_types=[result_or(result_type, dtype, lambda: ())])
+        props: dict[str, Attribute] = {"dtype": dtype}
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 1)
+        return (tensor_of(index_dtype(cls, properties), ()),)
 
     def verify_(self) -> None:
         verify_index_tensor(self, "result", self.y.type, 0)
+        verify_dtype(self, self.dtype, self.y.type)
+        verify_inferred(self, "a scalar")
 
 
 __all__ = [

@@ -6,7 +6,7 @@ Split from `array.py` to keep modules short; the helpers come from there.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -29,27 +29,31 @@ from xdsl.traits import (
 from gedialects.base import (
     GEOp,
     NodeSyntax,
+    OperandValues,
     element_type,
     tensor_shape,
 )
 from gedialects.graph.array import (
     Shape,
     const_ints,
-    const_values,
     known_dims,
     normalize_axis,
-    result_or,
+    operand_count,
+    prop_bool,
     vector_length,
     verify_index_tensor,
     verify_same_type,
 )
 from gedialects.graph.common import (
     AnyTensor,
+    build_result_types,
     fail,
     format_shape,
     product,
+    same_element_type,
+    tensor_of,
     verify_element_types,
-    verify_result_shape,
+    verify_inferred,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -58,18 +62,22 @@ from gedialects.graph.common import (
 
 
 def expand_shape(dims: Sequence[int], target: Sequence[int]) -> Shape:
-    """ONNX Expand: numpy broadcast of `dims` and `target` (a 1 in either takes the other)."""
+    """ONNX Expand: numpy broadcast of `dims` and `target` (a 1 in either takes the other).
+
+    A `?` on one side gives the other side's dim when that is not 1 (the only size that can
+    broadcast with it), else `?`.
+    """
     rank = max(len(dims), len(target))
     a = (1,) * (rank - len(dims)) + tuple(dims)
     b = (1,) * (rank - len(target)) + tuple(target)
     out: list[int] = []
     for x, y in zip(a, b, strict=True):
         if x == 1:
-            out.append(y)
+            out.append(y if y >= 0 else -1)
         elif y == 1 or x == y:
-            out.append(x)
+            out.append(x if x >= 0 else -1)
         elif x < 0 or y < 0:
-            out.append(max(x, y) if min(x, y) == -1 and max(x, y) > 1 else -1)
+            out.append(max(x, y))  # the known side (> 1 or 0) is the only fit; else `?`
         else:
             raise ValueError(f"cannot expand {format_shape(dims)} to {format_shape(target)}")
     return tuple(out)
@@ -101,28 +109,33 @@ class ExpandOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        tx = SSAValue.get(x).type
-        result_type = result_or(result_type, element_type(tx), lambda: self._infer(tx, shape))
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x, shape], {})
         super().__init__(operands=[x, shape], result_types=[result_type])
 
-    @staticmethod
-    def _infer(tx: Attribute, shape: SSAValue | Operation) -> Shape | None:
-        dims, target = tensor_shape(tx), const_ints(shape)
-        length = vector_length(SSAValue.get(shape).type)
-        if dims is None or length is None:
-            return None
-        if target is None:
-            return (-1,) * max(len(dims), length)
-        return expand_shape(dims, target)
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """An unknown `shape` of known length still keeps the dims of x that are > 1."""
+        operand_count(cls, operand_types, 2)
+        tx, ts = operand_types
+        dims, target = tensor_shape(tx), const_ints(values, 1)
+        length = len(target) if target is not None else vector_length(ts)
+        out: Shape | None = None
+        if dims is not None and length is not None:
+            if target is None:
+                target = (-1,) * length
+            out = expand_shape(dims, target)
+        return (tensor_of(element_type(tx), out),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
         verify_index_tensor(self, "shape", self.shape.type, 1)
-        try:
-            expected = self._infer(self.x.type, self.shape)
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "the expanded shape")
+        verify_inferred(self, "the expanded shape")
 
 
 @irdl_op_definition
@@ -149,51 +162,65 @@ class TileOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        tx = SSAValue.get(x).type
-        result_type = result_or(result_type, element_type(tx), lambda: self._infer(tx, multiples))
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x, multiples], {})
         super().__init__(operands=[x, multiples], result_types=[result_type])
 
-    @staticmethod
-    def _infer(tx: Attribute, multiples: SSAValue | Operation) -> Shape | None:
-        dims, reps = tensor_shape(tx), const_ints(multiples)
-        if dims is None:
-            return None
-        if reps is None:
-            return (-1,) * len(dims)
-        if len(reps) != len(dims):
-            raise ValueError(f"multiples has {len(reps)} values for rank {len(dims)}")
-        if any(r < 0 for r in reps):
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """`dims[i] * multiples[i]`; the length of `multiples` gives the rank of an unranked x."""
+        operand_count(cls, operand_types, 2)
+        tx, tm = operand_types
+        dims, reps = tensor_shape(tx), const_ints(values, 1)
+        if reps is not None and any(r < 0 for r in reps):
             raise ValueError(f"multiples {list(reps)} has a negative value")
-        return tuple(
-            d * r if d >= 0 else (0 if r == 0 else -1) for d, r in zip(dims, reps, strict=True)
-        )
+        length = len(reps) if reps is not None else vector_length(tm)
+        if dims is None and length is not None:
+            dims = (-1,) * length
+        out: Shape | None = None
+        if dims is not None:
+            if length is not None and length != len(dims):
+                raise ValueError(f"multiples has {length} values for rank {len(dims)}")
+            out = tuple(
+                0 if d == 0 or r == 0 else (d * r if d >= 0 and r >= 0 else -1)
+                for d, r in zip(dims, reps or (-1,) * len(dims), strict=True)
+            )
+        return (tensor_of(element_type(tx), out),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
         verify_index_tensor(self, "multiples", self.multiples.type, 1)
-        length, dims = vector_length(self.multiples.type), tensor_shape(self.x.type)
-        if length is not None and dims is not None and length != len(dims):
-            fail(self, f"multiples has {length} values for rank {len(dims)}")
-        try:
-            expected = self._infer(self.x.type, self.multiples)
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "the tiled shape")
+        verify_inferred(self, "the tiled shape")
 
 
 PAD_MODES = ("constant", "reflect", "edge", "wrap")
 
 
 def pad_shape(
-    dims: Sequence[int], pads: Sequence[int], axes: Sequence[int] | None, contiguous: bool
+    dims: Sequence[int],
+    pads: Sequence[int] | None,
+    axes: Sequence[int] | None,
+    contiguous: bool,
 ) -> Shape:
-    """The padded shape; `pads` holds a (begin, end) pair per axis in `axes` (all when None)."""
+    """The padded shape; `pads` holds a (begin, end) pair per axis in `axes` (all when None).
+
+    Unknown `pads` make the padded axes `?`.
+    """
     rank = len(dims)
     axes = list(range(rank)) if axes is None else [normalize_axis(None, a, rank) for a in axes]
+    out = list(dims)
+    if pads is None:
+        for a in axes:
+            out[a] = -1
+        return tuple(out)
     if len(pads) != 2 * len(axes):
         raise ValueError(f"paddings has {len(pads)} values for {len(axes)} axes")
     n = len(axes)
-    out = list(dims)
     for i, a in enumerate(axes):
         begin, end = (pads[2 * i], pads[2 * i + 1]) if contiguous else (pads[i], pads[n + i])
         if out[a] >= 0:
@@ -243,36 +270,46 @@ class PadV3Op(GEOp, NodeSyntax):
         paddings_contiguous: bool = True,
         result_type: Attribute | None = None,
     ) -> None:
-        tx = SSAValue.get(x).type
+        props: dict[str, Attribute] = {
+            "mode": StringAttr(mode),
+            "paddings_contiguous": BoolAttr.from_bool(paddings_contiguous),
+        }
+        operands = [x, paddings, constant_values, *([] if axes is None else [axes])]
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), operands, props)
         super().__init__(
             operands=[x, paddings, constant_values, [] if axes is None else [axes]],
-            result_types=[
-                result_or(
-                    result_type,
-                    element_type(tx),
-                    lambda: self._infer(tx, paddings, axes, paddings_contiguous),
-                )
-            ],
-            properties={
-                "mode": StringAttr(mode),
-                "paddings_contiguous": BoolAttr.from_bool(paddings_contiguous),
-            },
+            result_types=[result_type],
+            properties=props,
         )
 
-    @staticmethod
-    def _infer(
-        tx: Attribute,
-        paddings: SSAValue | Operation,
-        axes: SSAValue | Operation | None,
-        contiguous: bool,
-    ) -> Shape | None:
-        dims, pads = tensor_shape(tx), const_ints(paddings)
-        axis_values = None if axes is None else const_ints(axes)
-        if dims is None:
-            return None
-        if pads is None or (axes is not None and axis_values is None):
-            return (-1,) * len(dims)
-        return pad_shape(dims, pads, axis_values, contiguous)
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """Without `axes`, the length of `paddings` gives the rank of an unranked x."""
+        count = operand_count(cls, operand_types, 3, 4)
+        tx, tp = operand_types[0], operand_types[1]
+        elem = same_element_type(operand_types[0:3:2], "x and constant_values")
+        contiguous = prop_bool(cls, properties, "paddings_contiguous")
+        dims, pads = tensor_shape(tx), const_ints(values, 1)
+        axes = const_ints(values, 3) if count == 4 else None
+        out: Shape | None = None
+        if dims is None and count == 3:
+            length = len(pads) if pads is not None else vector_length(tp)
+            if length is not None:
+                if length % 2:
+                    raise ValueError(f"paddings has {length} values, not a pair per dim")
+                out = (-1,) * (length // 2)
+        elif dims is not None:
+            if count == 4 and axes is None:
+                out = (-1,) * len(dims) if pads is None or any(pads) else tuple(dims)
+            else:
+                out = pad_shape(dims, pads, axes, contiguous)
+        return (tensor_of(elem, out),)
 
     def verify_(self) -> None:
         verify_element_types(
@@ -288,13 +325,7 @@ class PadV3Op(GEOp, NodeSyntax):
         cv = tensor_shape(self.constant_values.type)
         if cv is not None and product(cv) != 1 and known_dims(cv):
             fail(self, f"constant_values must hold one value, got {self.constant_values.type}")
-        try:
-            expected = self._infer(
-                self.x.type, self.paddings, self.axes, self.paddings_contiguous.value.data != 0
-            )
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "the padded shape")
+        verify_inferred(self, "the padded shape")
 
 
 # --------------------------------------------------------------------------------------------
@@ -329,19 +360,27 @@ class FillOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        elem = element_type(SSAValue.get(value).type)
-        result_type = result_or(result_type, elem, lambda: self._infer(dims))
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [dims, value], {})
         super().__init__(operands=[dims, value], result_types=[result_type])
 
-    @staticmethod
-    def _infer(dims: SSAValue | Operation) -> Shape | None:
-        values = const_ints(dims)
-        if values is not None:
-            if any(d < 0 for d in values):
-                raise ValueError(f"dims {list(values)} has a negative dim")
-            return values
-        length = vector_length(SSAValue.get(dims).type)
-        return None if length is None else (-1,) * length
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 2)
+        td, tv = operand_types
+        out = const_ints(values, 0)
+        if out is not None:
+            if any(d < 0 for d in out):
+                raise ValueError(f"dims {list(out)} has a negative dim")
+        else:
+            length = vector_length(td)
+            out = None if length is None else (-1,) * length
+        return (tensor_of(element_type(tv), out),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.value.type, self.y.type), "value and result")
@@ -349,11 +388,7 @@ class FillOp(GEOp, NodeSyntax):
         v = tensor_shape(self.value.type)
         if v is not None and known_dims(v) and product(v) != 1:
             fail(self, f"value must hold one element, got {self.value.type}")
-        try:
-            expected = self._infer(self.dims)
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "dims")
+        verify_inferred(self, "dims")
 
 
 def range_length(start: float, limit: float, delta: float) -> int:
@@ -392,17 +427,24 @@ class RangeOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        elem = element_type(SSAValue.get(start).type)
-        result_type = result_or(result_type, elem, lambda: self._infer(start, limit, delta))
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [start, limit, delta], {})
         super().__init__(operands=[start, limit, delta], result_types=[result_type])
 
-    @staticmethod
-    def _infer(*inputs: SSAValue | Operation) -> Shape:
-        values = [const_values(v) for v in inputs]
-        if any(v is None or len(v) != 1 for v in values):
-            return (-1,)
-        start, limit, delta = (float(v[0]) for v in values if v is not None)
-        return (range_length(start, limit, delta),)
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 3)
+        known = [values(i) for i in range(3)]
+        length = -1
+        if all(v is not None and len(v) == 1 for v in known):
+            start, limit, delta = (float(v[0]) for v in known if v is not None)
+            length = range_length(start, limit, delta)
+        return (tensor_of(element_type(operand_types[0]), (length,)),)
 
     def verify_(self) -> None:
         types = (self.start.type, self.limit.type, self.delta.type, self.y.type)
@@ -411,11 +453,7 @@ class RangeOp(GEOp, NodeSyntax):
             shape = tensor_shape(t)
             if shape is not None and len(shape) != 0:
                 fail(self, f"{what} must be a scalar, got {t}")
-        try:
-            expected = self._infer(self.start, self.limit, self.delta)
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "the range length")
+        verify_inferred(self, "the range length")
 
 
 @irdl_op_definition
@@ -447,11 +485,25 @@ class TriluOp(GEOp, NodeSyntax):
         upper: bool = True,
         result_type: Attribute | None = None,
     ) -> None:
+        props: dict[str, Attribute] = {"upper": BoolAttr.from_bool(upper)}
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x] if k is None else [x, k], props)
         super().__init__(
-            operands=[x, [] if k is None else [k]],
-            result_types=[result_type or SSAValue.get(x).type],
-            properties={"upper": BoolAttr.from_bool(upper)},
+            operands=[x, [] if k is None else [k]], result_types=[result_type], properties=props
         )
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 1, 2)
+        dims = tensor_shape(operand_types[0])
+        if dims is not None and len(dims) < 2:
+            raise ValueError(f"x must have rank 2 or more, got {operand_types[0]}")
+        return (operand_types[0],)
 
     def verify_(self) -> None:
         verify_same_type(self, self.x.type, self.y.type)

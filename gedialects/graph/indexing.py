@@ -6,13 +6,14 @@ Split from `array.py` to keep modules short; the helpers come from there.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
     BoolAttr,
     IntegerAttr,
+    IntegerType,
     StringAttr,
     i64,
 )
@@ -31,6 +32,7 @@ from xdsl.traits import (
 from gedialects.base import (
     GEOp,
     NodeSyntax,
+    OperandValues,
     element_type,
     tensor_shape,
 )
@@ -38,19 +40,25 @@ from gedialects.graph.array import (
     Shape,
     const_ints,
     i64_attr,
+    index_dtype,
     normalize_axis,
-    result_or,
+    operand_count,
+    prop_bool,
+    prop_int,
     vector_length,
+    verify_dtype,
     verify_index_tensor,
     verify_same_type,
 )
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
+    build_result_types,
     fail,
     format_shape,
+    tensor_of,
     verify_element_types,
-    verify_result_shape,
+    verify_inferred,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -81,7 +89,10 @@ def slice_shape(
     end: Sequence[int],
     axes: Sequence[int],
     strides: Sequence[int],
+    *,
+    bounds_known: bool = True,
 ) -> Shape:
+    """The sliced shape; without `bounds_known` the sliced axes are `?`."""
     if not len(begin) == len(end) == len(axes) == len(strides):
         raise ValueError("begin, end, axes and strides differ in length")
     out = list(dims)
@@ -93,7 +104,10 @@ def slice_shape(
         seen.add(axis)
         if s == 0:
             raise ValueError("strides must not be 0")
-        out[axis] = -1 if dims[axis] < 0 else slice_bounds(dims[axis], b, e, s)[2]
+        if dims[axis] < 0 or not bounds_known:
+            out[axis] = -1 if dims[axis] != 0 else 0
+        else:
+            out[axis] = slice_bounds(dims[axis], b, e, s)[2]
     return tuple(out)
 
 
@@ -133,32 +147,36 @@ class StridedSliceV2Op(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        tx = SSAValue.get(x).type
-        super().__init__(
-            operands=[x, begin, end, axes, strides],
-            result_types=[
-                result_or(
-                    result_type,
-                    element_type(tx),
-                    lambda: self._infer(tx, begin, end, axes, strides),
-                )
-            ],
-        )
+        operands = [x, begin, end, axes, strides]
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), operands, {})
+        super().__init__(operands=operands, result_types=[result_type])
 
-    @staticmethod
-    def _infer(tx: Attribute, *args: SSAValue | Operation) -> Shape | None:
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """Unknown bounds make the sliced axes `?`; unknown axes make every dim `?`."""
+        operand_count(cls, operand_types, 5)
+        tx = operand_types[0]
         dims = tensor_shape(tx)
-        if dims is None:
-            return None
-        begin, end, axes, strides = (const_ints(a) for a in args)
-        if axes is None:
-            return (-1,) * len(dims)
-        if begin is None or end is None or strides is None:
-            out = list(dims)
-            for a in axes:
-                out[normalize_axis(None, a, len(dims))] = -1
-            return tuple(out)
-        return slice_shape(dims, begin, end, axes, strides)
+        begin, end, axes, strides = (const_ints(values, i) for i in range(1, 5))
+        out: Shape | None = None
+        if dims is not None and axes is None:
+            out = (-1,) * len(dims)
+        elif dims is not None and axes is not None:
+            if begin is None or end is None or strides is None:
+                known = [len(v) for v in (begin, end, strides) if v is not None]
+                if any(n != len(axes) for n in known):
+                    raise ValueError("begin, end, axes and strides differ in length")
+                zeros, ones = (0,) * len(axes), (1,) * len(axes)
+                out = slice_shape(dims, zeros, zeros, axes, ones, bounds_known=False)
+            else:
+                out = slice_shape(dims, begin, end, axes, strides)
+        return (tensor_of(element_type(tx), out),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
@@ -169,11 +187,7 @@ class StridedSliceV2Op(GEOp, NodeSyntax):
         lengths = {vector_length(v.type) for v in operands} - {None}
         if len(lengths) > 1:
             fail(self, "begin, end, axes and strides differ in length")
-        try:
-            expected = self._infer(self.x.type, *operands)
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "the sliced shape")
+        verify_inferred(self, "the sliced shape")
 
 
 # --------------------------------------------------------------------------------------------
@@ -217,17 +231,23 @@ class GatherV2DOp(GEOp, NodeSyntax):
         axis: int = 0,
         result_type: Attribute | None = None,
     ) -> None:
-        tx, ti = SSAValue.get(x).type, SSAValue.get(indices).type
-        super().__init__(
-            operands=[x, indices],
-            result_types=[
-                result_or(
-                    result_type,
-                    element_type(tx),
-                    lambda: gather_shape(tensor_shape(tx), tensor_shape(ti), axis),
-                )
-            ],
-            properties={"axis": i64_attr(axis)},
+        props: dict[str, Attribute] = {"axis": i64_attr(axis)}
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x, indices], props)
+        super().__init__(operands=[x, indices], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 2)
+        tx, ti = operand_types
+        axis = prop_int(cls, properties, "axis")
+        return (
+            tensor_of(element_type(tx), gather_shape(tensor_shape(tx), tensor_shape(ti), axis)),
         )
 
     def verify_(self) -> None:
@@ -236,8 +256,7 @@ class GatherV2DOp(GEOp, NodeSyntax):
         x = tensor_shape(self.x.type)
         if x is not None:
             normalize_axis(self, self.axis.value.data, len(x))
-        expected = gather_shape(x, tensor_shape(self.indices.type), self.axis.value.data)
-        verify_result_shape(self, expected, "the gathered shape")
+        verify_inferred(self, "the gathered shape")
 
 
 @irdl_op_definition
@@ -270,12 +289,28 @@ class GatherElementsOp(GEOp, NodeSyntax):
         dim: int = 0,
         result_type: Attribute | None = None,
     ) -> None:
-        tx, ti = SSAValue.get(x).type, SSAValue.get(index).type
-        super().__init__(
-            operands=[x, index],
-            result_types=[result_or(result_type, element_type(tx), lambda: tensor_shape(ti))],
-            properties={"dim": i64_attr(dim)},
-        )
+        props: dict[str, Attribute] = {"dim": i64_attr(dim)}
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x, index], props)
+        super().__init__(operands=[x, index], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The shape of `index`, whose rank is that of x."""
+        operand_count(cls, operand_types, 2)
+        tx, ti = operand_types
+        x, index = tensor_shape(tx), tensor_shape(ti)
+        if x is not None:
+            normalize_axis(None, prop_int(cls, properties, "dim"), len(x), "dim")
+            if index is not None and len(index) != len(x):
+                raise ValueError(f"index rank {len(index)} differs from x rank {len(x)}")
+        out = index if index is not None else None if x is None else (-1,) * len(x)
+        return (tensor_of(element_type(tx), out),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
@@ -285,11 +320,16 @@ class GatherElementsOp(GEOp, NodeSyntax):
             normalize_axis(self, self.dim.value.data, len(x), "dim")
             if index is not None and len(index) != len(x):
                 fail(self, f"index rank {len(index)} differs from x rank {len(x)}")
-        verify_result_shape(self, index, "the index shape")
+        verify_inferred(self, "the index shape")
 
 
 def gather_nd_shape(x: Shape | None, indices: Shape | None, batch_dims: int) -> Shape | None:
-    if x is None or indices is None or not indices or indices[-1] < 0:
+    """`indices.shape[:-1] + x.shape[batch_dims + depth:]`; unranked when the depth is unknown."""
+    if indices is not None and not indices:
+        raise ValueError("indices must have rank 1 or more")
+    if batch_dims < 0 or (x is not None and batch_dims >= len(x)):
+        raise ValueError(f"batch_dims {batch_dims} is out of range")
+    if x is None or indices is None or indices[-1] < 0:
         return None
     depth = indices[-1]
     if batch_dims + depth > len(x):
@@ -328,18 +368,23 @@ class GatherNdOp(GEOp, NodeSyntax):
         batch_dims: int = 0,
         result_type: Attribute | None = None,
     ) -> None:
-        tx, ti = SSAValue.get(x).type, SSAValue.get(indices).type
-        super().__init__(
-            operands=[x, indices],
-            result_types=[
-                result_or(
-                    result_type,
-                    element_type(tx),
-                    lambda: gather_nd_shape(tensor_shape(tx), tensor_shape(ti), batch_dims),
-                )
-            ],
-            properties={"batch_dims": i64_attr(batch_dims)},
-        )
+        props: dict[str, Attribute] = {"batch_dims": i64_attr(batch_dims)}
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x, indices], props)
+        super().__init__(operands=[x, indices], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 2)
+        tx, ti = operand_types
+        batch_dims = prop_int(cls, properties, "batch_dims")
+        out = gather_nd_shape(tensor_shape(tx), tensor_shape(ti), batch_dims)
+        return (tensor_of(element_type(tx), out),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
@@ -350,11 +395,7 @@ class GatherNdOp(GEOp, NodeSyntax):
             fail(self, "indices must have rank 1 or more")
         if batch_dims < 0 or (x is not None and batch_dims >= len(x)):
             fail(self, f"batch_dims {batch_dims} is out of range")
-        try:
-            expected = gather_nd_shape(x, indices, batch_dims)
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "the gathered shape")
+        verify_inferred(self, "the gathered shape")
 
 
 # --------------------------------------------------------------------------------------------
@@ -405,11 +446,29 @@ class ScatterElementsOp(GEOp, NodeSyntax):
         reduction: str = "none",
         result_type: Attribute | None = None,
     ) -> None:
+        props: dict[str, Attribute] = {
+            "axis": i64_attr(axis),
+            "reduction": StringAttr(reduction),
+        }
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [data, indices, updates], props)
         super().__init__(
-            operands=[data, indices, updates],
-            result_types=[result_type or SSAValue.get(data).type],
-            properties={"axis": i64_attr(axis), "reduction": StringAttr(reduction)},
+            operands=[data, indices, updates], result_types=[result_type], properties=props
         )
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The type of `data`."""
+        operand_count(cls, operand_types, 3)
+        data = tensor_shape(operand_types[0])
+        if data is not None:
+            normalize_axis(None, prop_int(cls, properties, "axis"), len(data))
+        return (operand_types[0],)
 
     def verify_(self) -> None:
         verify_same_type(self, self.data.type, self.y.type)
@@ -471,11 +530,23 @@ class TensorScatterUpdateOp(GEOp, NodeSyntax):
         reduction: str = "none",
         result_type: Attribute | None = None,
     ) -> None:
+        props: dict[str, Attribute] = {"reduction": StringAttr(reduction)}
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x, indices, updates], props)
         super().__init__(
-            operands=[x, indices, updates],
-            result_types=[result_type or SSAValue.get(x).type],
-            properties={"reduction": StringAttr(reduction)},
+            operands=[x, indices, updates], result_types=[result_type], properties=props
         )
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The type of `x`."""
+        operand_count(cls, operand_types, 3)
+        return (operand_types[0],)
 
     def verify_(self) -> None:
         verify_same_type(self, self.x.type, self.y.type)
@@ -508,7 +579,7 @@ class NonZeroOp(GEOp, NodeSyntax):
     """GE NonZero: the indices of the non-zero elements of `x`, as int64 `[rank, n]`.
 
     `n` depends on the data, so that dim is `?`. With `transpose` the layout is `[n, rank]`.
-    GE's `dtype` attribute is the result element type.
+    `dtype` (GE's attribute, int64 by default) is the result element type.
 
         %y = graph.non_zero %x : (tensor<2x3xf32>) -> tensor<2x?xi64>
     """
@@ -520,6 +591,7 @@ class NonZeroOp(GEOp, NodeSyntax):
     y = result_def(AnyTensor)
 
     transpose = prop_def(BoolAttr, default_value=FALSE)
+    dtype = prop_def(IntegerType, default_value=i64)
 
     traits = traits_def(Pure())
 
@@ -528,23 +600,32 @@ class NonZeroOp(GEOp, NodeSyntax):
         x: SSAValue | Operation,
         *,
         transpose: bool = False,
+        dtype: Attribute = i64,
         result_type: Attribute | None = None,
     ) -> None:
-        dims = tensor_shape(SSAValue.get(x).type)
-        shape = None if dims is None else ((-1, len(dims)) if transpose else (len(dims), -1))
-        super().__init__(
-            operands=[x],
-            result_types=[result_or(result_type, i64, lambda: shape)],
-            properties={"transpose": BoolAttr.from_bool(transpose)},
-        )
+        props: dict[str, Attribute] = {"transpose": BoolAttr.from_bool(transpose), "dtype": dtype}
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """`[rank, ?]` (`[?, rank]` transposed): the count of non-zeros is data-dependent."""
+        operand_count(cls, operand_types, 1)
+        dims = tensor_shape(operand_types[0])
+        rank = -1 if dims is None else len(dims)
+        shape = (-1, rank) if prop_bool(cls, properties, "transpose") else (rank, -1)
+        return (tensor_of(index_dtype(cls, properties), shape),)
 
     def verify_(self) -> None:
         verify_index_tensor(self, "result", self.y.type, 2)
-        dims = tensor_shape(self.x.type)
-        if dims is not None:
-            rank = len(dims)
-            shape = (-1, rank) if self.transpose.value.data else (rank, -1)
-            verify_result_shape(self, shape, "the index layout")
+        verify_dtype(self, self.dtype, self.y.type)
+        verify_inferred(self, "the index layout")
 
 
 def one_hot_shape(indices: Shape | None, depth: int, axis: int) -> Shape | None:
@@ -590,23 +671,28 @@ class OneHotOp(GEOp, NodeSyntax):
         axis: int = -1,
         result_type: Attribute | None = None,
     ) -> None:
-        tx, ton = SSAValue.get(x).type, SSAValue.get(on_value).type
-        super().__init__(
-            operands=[x, depth, on_value, off_value],
-            result_types=[
-                result_or(
-                    result_type,
-                    element_type(ton),
-                    lambda: one_hot_shape(tensor_shape(tx), self._depth(depth), axis),
-                )
-            ],
-            properties={"axis": i64_attr(axis)},
-        )
+        props: dict[str, Attribute] = {"axis": i64_attr(axis)}
+        operands = [x, depth, on_value, off_value]
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), operands, props)
+        super().__init__(operands=operands, result_types=[result_type], properties=props)
 
-    @staticmethod
-    def _depth(depth: SSAValue | Operation) -> int:
-        values = const_ints(depth)
-        return values[0] if values is not None and len(values) == 1 else -1
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """`depth` inserted at `axis` of the shape of x; `?` when depth is not a constant."""
+        operand_count(cls, operand_types, 4)
+        known = const_ints(values, 1)
+        depth = known[0] if known is not None and len(known) == 1 else -1
+        if known is not None and len(known) == 1 and depth < 0:
+            raise ValueError(f"depth must be non-negative, got {depth}")
+        axis = prop_int(cls, properties, "axis")
+        out = one_hot_shape(tensor_shape(operand_types[0]), depth, axis)
+        return (tensor_of(element_type(operand_types[2]), out),)
 
     def verify_(self) -> None:
         types = (self.on_value.type, self.off_value.type, self.y.type)
@@ -615,13 +701,7 @@ class OneHotOp(GEOp, NodeSyntax):
             shape = tensor_shape(v.type)
             if shape is not None and len(shape) != 0:
                 fail(self, f"{what} must be a scalar, got {v.type}")
-        try:
-            expected = one_hot_shape(
-                tensor_shape(self.x.type), self._depth(self.depth), self.axis.value.data
-            )
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "the one-hot shape")
+        verify_inferred(self, "the one-hot shape")
 
 
 @irdl_op_definition
@@ -654,11 +734,24 @@ class ReverseSequenceOp(GEOp, NodeSyntax):
         batch_dim: int = 0,
         result_type: Attribute | None = None,
     ) -> None:
-        super().__init__(
-            operands=[x, seq_lengths],
-            result_types=[result_type or SSAValue.get(x).type],
-            properties={"seq_dim": i64_attr(seq_dim), "batch_dim": i64_attr(batch_dim)},
-        )
+        props: dict[str, Attribute] = {
+            "seq_dim": i64_attr(seq_dim),
+            "batch_dim": i64_attr(batch_dim),
+        }
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x, seq_lengths], props)
+        super().__init__(operands=[x, seq_lengths], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The type of `x`."""
+        operand_count(cls, operand_types, 2)
+        return (operand_types[0],)
 
     def verify_(self) -> None:
         verify_same_type(self, self.x.type, self.y.type)

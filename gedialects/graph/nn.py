@@ -3,14 +3,12 @@ transformation_ops.h)."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
     DenseArrayBase,
-    DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -34,21 +32,33 @@ from xdsl.traits import (
 from gedialects.base import (
     GEOp,
     NodeSyntax,
+    OperandValues,
+    const_values,
     element_type,
     int_array,
     int_array_values,
     shapes_compatible,
     tensor_shape,
 )
+from gedialects.graph.array import (
+    const_ints,
+    operand_count,
+    prop_floats,
+    prop_int,
+    prop_ints,
+    prop_str,
+    vector_length,
+)
 from gedialects.graph.common import (
     AnyTensor,
+    build_result_types,
     fail,
+    format_shape,
     tensor_of,
     verify_element_types,
+    verify_inferred,
     verify_rank,
-    verify_result_shape,
 )
-from gedialects.graph.structure import ConstOp
 
 # --------------------------------------------------------------------------------------------
 # Layout helpers shared with the pooling and normalisation ops and the kernels
@@ -89,10 +99,50 @@ def _ints_or_dynamic(x: Sequence[int], axis: int) -> int:
     return x[axis] if x[axis] >= 0 else -1
 
 
+def _format_error(data_format: str, formats: Sequence[str]) -> str | None:
+    if data_format in formats:
+        return None
+    choices = " or ".join(f'"{f}"' for f in formats)
+    return f'data_format must be {choices}, got "{data_format}"'
+
+
 def _verify_format(op: Operation, data_format: StringAttr, formats: Sequence[str]) -> None:
-    if data_format.data not in formats:
-        choices = " or ".join(f'"{f}"' for f in formats)
-        fail(op, f'data_format must be {choices}, got "{data_format.data}"')
+    if (message := _format_error(data_format.data, formats)) is not None:
+        fail(op, message)
+
+
+def ranked_dims(t: Attribute, rank: int, what: str) -> tuple[int, ...]:
+    """The dims of operand type `t`, which must have `rank` dims; all `?` when unranked."""
+    shape = tensor_shape(t)
+    if shape is None:
+        return (-1,) * rank
+    if len(shape) != rank:
+        raise ValueError(f"{what} must be {rank}-D, got {t}")
+    return shape
+
+
+def window_props(
+    cls: type[GEOp], properties: Mapping[str, Attribute], rank: int, formats: Sequence[str]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]:
+    """strides, pads, dilations and data_format of a convolution, checked enough to compute
+    with (ValueError otherwise)."""
+    data_format = prop_str(cls, properties, "data_format")
+    if (message := _format_error(data_format, formats)) is not None:
+        raise ValueError(message)
+    strides = prop_ints(cls, properties, "strides")
+    pads = prop_ints(cls, properties, "pads")
+    dilations = prop_ints(cls, properties, "dilations")
+    for what, values, count in (
+        ("strides", strides, rank),
+        ("pads", pads, 2 * (rank - 2)),
+        ("dilations", dilations, rank),
+    ):
+        if len(values) != count:
+            raise ValueError(f"{what} must have {count} values, got {list(values)}")
+    for what, values in (("strides", strides), ("dilations", dilations)):
+        if any(v < 1 for v in values):
+            raise ValueError(f"{what} must be positive, got {list(values)}")
+    return strides, pads, dilations, data_format
 
 
 # --------------------------------------------------------------------------------------------
@@ -110,8 +160,8 @@ def conv_output_shape(
 ) -> tuple[int, ...]:
     """Result shape of a convolution in `data_format` order, -1 where an input dim is unknown.
 
-    Spatial dim i: `(in + pads[2i] + pads[2i+1] - dilation * (k - 1) - 1) // stride + 1`, 0 when
-    the dilated kernel is larger than the padded input (the verifier rejects that).
+    Spatial dim i: `(in + pads[2i] + pads[2i+1] - dilation * (k - 1) - 1) // stride + 1`.
+    Raises ValueError when the dilated kernel is larger than the padded input.
     """
     rank = len(x)
     last = channels_last(data_format)
@@ -132,19 +182,20 @@ def conv_output_shape(
                 pads[2 * i + 1],
                 False,
             )
+    axes = spatial_axes(data_format, rank)
+    if any(out[a] == 0 for a in axes):
+        kernel = [
+            "?" if filter[k] < 0 else str(dilations[a] * (filter[k] - 1) + 1)
+            for a, k in zip(axes, taps, strict=True)
+        ]
+        padded = [
+            "?" if x[a] < 0 else str(x[a] + pads[2 * i] + pads[2 * i + 1])
+            for i, a in enumerate(axes)
+        ]
+        raise ValueError(
+            f"dilated {'x'.join(kernel)} kernel exceeds the padded {'x'.join(padded)} input"
+        )
     return tuple(out)
-
-
-def conv2d_output_shape(
-    x: Sequence[int],
-    filter: Sequence[int],
-    strides: Sequence[int],
-    pads: Sequence[int],
-    dilations: Sequence[int],
-    data_format: str,
-) -> tuple[int, ...]:
-    """`conv_output_shape` for 4-D tensors (kept for callers that name the 2-D case)."""
-    return conv_output_shape(x, filter, strides, pads, dilations, data_format)
 
 
 class ConvOpBase(GEOp, NodeSyntax):
@@ -176,24 +227,40 @@ class ConvOpBase(GEOp, NodeSyntax):
         pads = (0,) * (2 * self.SPATIAL) if pads is None else tuple(pads)
         dilations = (1,) * rank if dilations is None else tuple(dilations)
         data_format = CONV_FORMATS[self.SPATIAL][0] if data_format is None else data_format
+        props: dict[str, Attribute] = {
+            "strides": int_array(strides),
+            "pads": int_array(pads),
+            "dilations": int_array(dilations),
+            "groups": IntegerAttr(groups, i64),
+            "data_format": StringAttr(data_format),
+        }
         if result_type is None:
-            tx, tf = SSAValue.get(x).type, SSAValue.get(filter).type
-            sx, sf = tensor_shape(tx), tensor_shape(tf)
-            shape = None
-            if sx is not None and sf is not None and len(sx) == len(sf) == rank:
-                shape = conv_output_shape(sx, sf, strides, pads, dilations, data_format)
-            result_type = tensor_of(element_type(tx), shape)
+            operands = [x, filter] if bias is None else [x, filter, bias]
+            (result_type,) = build_result_types(type(self), operands, props)
         super().__init__(
             operands=[x, filter, [] if bias is None else [bias]],
             result_types=[result_type],
-            properties={
-                "strides": int_array(strides),
-                "pads": int_array(pads),
-                "dilations": int_array(dilations),
-                "groups": IntegerAttr(groups, i64),
-                "data_format": StringAttr(data_format),
-            },
+            properties=props,
         )
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """N from x, C_out from the filter, the spatial dims by the window rule; a `?` input
+        dim gives a `?` result dim, and the rank is known even for unranked operands."""
+        operand_count(cls, operand_types, 2, 3)
+        rank = cls.SPATIAL + 2
+        strides, pads, dilations, data_format = window_props(
+            cls, properties, rank, CONV_FORMATS[cls.SPATIAL]
+        )
+        x = ranked_dims(operand_types[0], rank, "x")
+        filt = ranked_dims(operand_types[1], rank, "filter")
+        shape = conv_output_shape(x, filt, strides, pads, dilations, data_format)
+        return (tensor_of(element_type(operand_types[0]), shape),)
 
     def verify_(self) -> None:
         rank = self.SPATIAL + 2
@@ -241,19 +308,7 @@ class ConvOpBase(GEOp, NodeSyntax):
             bias = verify_rank(self, "bias", self.bias.type, 1)
             if bias is not None and not shapes_compatible(bias, (c_out,)):
                 fail(self, f"bias has length {bias[0]}, expected C_out = {c_out}")
-        if x is not None and filt is not None:
-            shape = conv_output_shape(x, filt, strides, pads, dilations, data_format.data)
-            axes = spatial_axes(data_format.data, rank)
-            if any(shape[a] == 0 for a in axes):
-                taps = filt[: rank - 2] if last else filt[2:]
-                kernel = [dilations[a] * (k - 1) + 1 for a, k in zip(axes, taps, strict=True)]
-                padded = [x[a] + pads[2 * i] + pads[2 * i + 1] for i, a in enumerate(axes)]
-                fail(
-                    self,
-                    f"dilated {'x'.join(map(str, kernel))} kernel exceeds the padded "
-                    f"{'x'.join(map(str, padded))} input",
-                )
-            verify_result_shape(self, shape, "the computed shape")
+        verify_inferred(self, "the computed shape")
 
 
 @irdl_op_definition
@@ -317,19 +372,26 @@ def conv_transpose_output_shape(
     data_format: str,
 ) -> tuple[int, ...]:
     """Result shape of a transposed convolution; spatial dim i is
-    `(in - 1) * stride + dilation * (k - 1) + 1 - pads[2i] - pads[2i+1] + output_padding`."""
+    `(in - 1) * stride + dilation * (k - 1) + 1 - pads[2i] - pads[2i+1] + output_padding`.
+
+    Raises ValueError when the pads leave no output.
+    """
     rank = len(x)
     last = channels_last(data_format)
     c, o = (rank - 1, rank - 2) if last else (1, 1)
     taps = range(0, rank - 2) if last else range(2, rank)
     out = [_ints_or_dynamic(x, 0)] + [0] * (rank - 1)
     out[c] = filter[o] * groups if filter[o] >= 0 else -1
+    cropped: list[bool] = []
     for i, (axis, k) in enumerate(zip(spatial_axes(data_format, rank), taps, strict=True)):
         if x[axis] < 0 or filter[k] < 0:
             out[axis] = -1
         else:
             full = (x[axis] - 1) * strides[axis] + dilations[axis] * (filter[k] - 1) + 1
             out[axis] = full - pads[2 * i] - pads[2 * i + 1] + output_padding[axis]
+            cropped.append(out[axis] <= 0)
+    if any(cropped):
+        raise ValueError(f"pads leave no output: computed shape {list(out)}")
     return tuple(out)
 
 
@@ -361,36 +423,61 @@ class ConvTransposeOpBase(GEOp, NodeSyntax):
         output_padding: Sequence[int] | None = None,
         result_type: Attribute | None = None,
     ) -> None:
-        """The result shape is the value of `input_size` when it is a `graph.const`."""
         rank = self.SPATIAL + 2
         pads = (0,) * (2 * self.SPATIAL) if pads is None else tuple(pads)
         dilations = (1,) * rank if dilations is None else tuple(dilations)
         output_padding = (0,) * rank if output_padding is None else tuple(output_padding)
         data_format = CONV_FORMATS[self.SPATIAL][0] if data_format is None else data_format
+        props: dict[str, Attribute] = {
+            "strides": int_array(strides),
+            "pads": int_array(pads),
+            "dilations": int_array(dilations),
+            "groups": IntegerAttr(groups, i64),
+            "data_format": StringAttr(data_format),
+            "output_padding": int_array(output_padding),
+        }
         if result_type is None:
-            tx, tf = SSAValue.get(x).type, SSAValue.get(filter).type
-            sx, sf = tensor_shape(tx), tensor_shape(tf)
-            shape: Sequence[int] | None = None
-            size = SSAValue.get(input_size)
-            if isinstance(size.owner, ConstOp):
-                shape = dense_ints(size.owner.value)
-            elif sx is not None and sf is not None and len(sx) == len(sf) == rank:
-                shape = conv_transpose_output_shape(
-                    sx, sf, strides, pads, dilations, output_padding, groups, data_format
-                )
-            result_type = tensor_of(element_type(tx), shape)
+            operands = [input_size, x, filter, *([] if bias is None else [bias])]
+            (result_type,) = build_result_types(type(self), operands, props)
         super().__init__(
             operands=[input_size, x, filter, [] if bias is None else [bias]],
             result_types=[result_type],
-            properties={
-                "strides": int_array(strides),
-                "pads": int_array(pads),
-                "dilations": int_array(dilations),
-                "groups": IntegerAttr(groups, i64),
-                "data_format": StringAttr(data_format),
-                "output_padding": int_array(output_padding),
-            },
+            properties=props,
         )
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The computed shape (N from x, C_out = filter's O * groups, the scattered spatial
+        extent), which a constant `input_size` must match and then fixes completely."""
+        operand_count(cls, operand_types, 3, 4)
+        rank = cls.SPATIAL + 2
+        strides, pads, dilations, data_format = window_props(
+            cls, properties, rank, CONV_FORMATS[cls.SPATIAL]
+        )
+        output_padding = prop_ints(cls, properties, "output_padding")
+        if len(output_padding) != rank:
+            raise ValueError(f"output_padding must have {rank} values, got {list(output_padding)}")
+        groups = prop_int(cls, properties, "groups")
+        if groups < 1:
+            raise ValueError(f"groups must be positive, got {groups}")
+        x = ranked_dims(operand_types[1], rank, "x")
+        filt = ranked_dims(operand_types[2], rank, "filter")
+        shape = conv_transpose_output_shape(
+            x, filt, strides, pads, dilations, output_padding, groups, data_format
+        )
+        size = const_ints(values, 0)
+        if size is not None:
+            if len(size) != rank or not shapes_compatible(size, shape):
+                raise ValueError(
+                    f"input_size {list(size)} differs from the computed shape {format_shape(shape)}"
+                )
+            shape = size
+        return (tensor_of(element_type(operand_types[1]), shape),)
 
     def verify_(self) -> None:
         rank = self.SPATIAL + 2
@@ -446,24 +533,8 @@ class ConvTransposeOpBase(GEOp, NodeSyntax):
             bias = verify_rank(self, "bias", self.bias.type, 1)
             if bias is not None and not shapes_compatible(bias, (c_out,)):
                 fail(self, f"bias has length {bias[0]}, expected C_out = {c_out}")
-        if isinstance(self.input_size.owner, ConstOp):
-            verify_result_shape(self, dense_ints(self.input_size.owner.value), "input_size")
-        if x is not None and filt is not None:
-            shape = conv_transpose_output_shape(
-                x, filt, strides, pads, dilations, output_padding, groups, data_format.data
-            )
-            if any(d == 0 or d < -1 for d in shape):
-                fail(self, f"pads leave no output: computed shape {list(shape)}")
-            verify_result_shape(self, shape, "the computed shape")
-
-
-def dense_ints(value: DenseIntOrFPElementsAttr) -> tuple[int, ...]:
-    """The integers of a dense constant (a splat is repeated to the element count)."""
-    values = tuple(int(v) for v in value.get_values())
-    count = 1
-    for d in value.get_shape() or ():
-        count *= d
-    return values * count if len(values) == 1 and count != 1 else values
+        known_size = const_values(self.input_size) is not None
+        verify_inferred(self, "input_size" if known_size else "the computed shape")
 
 
 @irdl_op_definition
@@ -609,31 +680,46 @@ class ResizeDOp(GEOp, NodeSyntax):
         antialias: int = 0,
         result_type: Attribute | None = None,
     ) -> None:
+        props: dict[str, Attribute] = {
+            "sizes": int_array(sizes),
+            "scales": DenseArrayBase.from_list(f32, tuple(float(s) for s in scales)),
+            "roi": DenseArrayBase.from_list(f32, tuple(float(r) for r in roi)),
+            "coordinate_transformation_mode": StringAttr(coordinate_transformation_mode),
+            "cubic_coeff_a": FloatAttr(cubic_coeff_a, f32),
+            "exclude_outside": IntegerAttr(exclude_outside, i64),
+            "extrapolation_value": FloatAttr(extrapolation_value, f32),
+            "mode": StringAttr(mode),
+            "nearest_mode": StringAttr(nearest_mode),
+            "antialias": IntegerAttr(antialias, i64),
+        }
         if result_type is None:
-            tx = SSAValue.get(x).type
-            sx = tensor_shape(tx)
-            shape = None
-            if sizes:
-                shape = tuple(sizes)
-            elif sx is not None and len(sx) == len(scales):
-                shape = resize_output_shape(sx, sizes, scales)
-            result_type = tensor_of(element_type(tx), shape)
-        super().__init__(
-            operands=[x],
-            result_types=[result_type],
-            properties={
-                "sizes": int_array(sizes),
-                "scales": DenseArrayBase.from_list(f32, tuple(float(s) for s in scales)),
-                "roi": DenseArrayBase.from_list(f32, tuple(float(r) for r in roi)),
-                "coordinate_transformation_mode": StringAttr(coordinate_transformation_mode),
-                "cubic_coeff_a": FloatAttr(cubic_coeff_a, f32),
-                "exclude_outside": IntegerAttr(exclude_outside, i64),
-                "extrapolation_value": FloatAttr(extrapolation_value, f32),
-                "mode": StringAttr(mode),
-                "nearest_mode": StringAttr(nearest_mode),
-                "antialias": IntegerAttr(antialias, i64),
-            },
-        )
+            (result_type,) = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """`sizes`, else `floor(in * scale)`; the rank comes from them when x is unranked."""
+        operand_count(cls, operand_types, 1)
+        (tx,) = operand_types
+        sizes = prop_ints(cls, properties, "sizes")
+        scales = prop_floats(cls, properties, "scales")
+        if not sizes and not scales:
+            raise ValueError("needs sizes or scales")
+        if any(s < 0 for s in sizes):
+            raise ValueError(f"sizes must be non-negative, got {list(sizes)}")
+        if sizes and scales and len(sizes) != len(scales):
+            raise ValueError(f"has {len(sizes)} sizes but {len(scales)} scales")
+        rank = len(sizes or scales)
+        x = tensor_shape(tx)
+        if x is not None and len(x) != rank:
+            raise ValueError(f"has {rank} sizes/scales for the {len(x)} dims of x")
+        shape = resize_output_shape((-1,) * rank if x is None else x, sizes, scales)
+        return (tensor_of(element_type(tx), shape),)
 
     def verify_(self) -> None:
         _verify_resize_modes(self)
@@ -641,22 +727,11 @@ class ResizeDOp(GEOp, NodeSyntax):
         sizes = int_array_values(self.sizes)
         scales = [float(s) for s in self.scales.get_values()]
         roi = [float(r) for r in self.roi.get_values()]
-        if not sizes and not scales:
-            fail(self, "needs sizes or scales")
-        if any(s < 0 for s in sizes):
-            fail(self, f"sizes must be non-negative, got {list(sizes)}")
         if any(not s > 0 for s in scales):
             fail(self, f"scales must be positive, got {scales}")
-        x = tensor_shape(self.x.type)
-        rank = len(sizes or scales)
-        if sizes and scales and len(sizes) != len(scales):
-            fail(self, f"has {len(sizes)} sizes but {len(scales)} scales")
-        if x is not None and len(x) != rank:
-            fail(self, f"has {rank} sizes/scales for the {len(x)} dims of x")
-        if roi and len(roi) != 2 * rank:
-            fail(self, f"roi must have {2 * rank} values, got {len(roi)}")
-        if x is not None:
-            verify_result_shape(self, resize_output_shape(x, sizes, scales), "the resized shape")
+        if roi and len(roi) != 2 * len(sizes or scales):
+            fail(self, f"roi must have {2 * len(sizes or scales)} values, got {len(roi)}")
+        verify_inferred(self, "the resized shape")
 
 
 def resize_plan(
@@ -708,18 +783,6 @@ def resize_plan(
     full_scales = [scale if i in axes else 1.0 for i in range(rank)]
     full_sizes = [int(scale * shape[i] + 0.5) if i in axes else full_sizes[i] for i in range(rank)]
     return full_sizes, full_scales, full_roi
-
-
-def _dense_floats(value: SSAValue) -> list[float] | None:
-    """The values of a `graph.const` (a splat repeated), None for any other producer."""
-    owner = value.owner
-    if not isinstance(owner, ConstOp):
-        return None
-    values = [float(v) for v in owner.value.get_values()]
-    count = 1
-    for d in owner.value.get_shape() or ():
-        count *= d
-    return values * count if len(values) == 1 and count != 1 else values
 
 
 @irdl_op_definition
@@ -776,39 +839,59 @@ class ResizeOp(GEOp, NodeSyntax):
         keep_aspect_ratio_policy: str = "stretch",
         result_type: Attribute | None = None,
     ) -> None:
+        props: dict[str, Attribute] = {
+            "coordinate_transformation_mode": StringAttr(coordinate_transformation_mode),
+            "cubic_coeff_a": FloatAttr(cubic_coeff_a, f32),
+            "exclude_outside": IntegerAttr(exclude_outside, i64),
+            "extrapolation_value": FloatAttr(extrapolation_value, f32),
+            "mode": StringAttr(mode),
+            "nearest_mode": StringAttr(nearest_mode),
+            "antialias": IntegerAttr(antialias, i64),
+            "axes": int_array(axes),
+            "keep_aspect_ratio_policy": StringAttr(keep_aspect_ratio_policy),
+        }
+        operands = [x, roi, scales, sizes]
         if result_type is None:
-            tx = SSAValue.get(x).type
-            sx = tensor_shape(tx)
-            shape = None if sx is None else (-1,) * len(sx)
-            known = [_dense_floats(SSAValue.get(v)) for v in (roi, scales, sizes)]
-            if sx is not None and all(k is not None for k in known):
-                with contextlib.suppress(ValueError):  # the verifier names the problem
-                    shape = tuple(
-                        resize_plan(
-                            sx,
-                            known[0] or (),
-                            known[1] or (),
-                            [int(v) for v in known[2] or ()],
-                            axes,
-                            keep_aspect_ratio_policy,
-                        )[0]
-                    )
-            result_type = tensor_of(element_type(tx), shape)
-        super().__init__(
-            operands=[x, roi, scales, sizes],
-            result_types=[result_type],
-            properties={
-                "coordinate_transformation_mode": StringAttr(coordinate_transformation_mode),
-                "cubic_coeff_a": FloatAttr(cubic_coeff_a, f32),
-                "exclude_outside": IntegerAttr(exclude_outside, i64),
-                "extrapolation_value": FloatAttr(extrapolation_value, f32),
-                "mode": StringAttr(mode),
-                "nearest_mode": StringAttr(nearest_mode),
-                "antialias": IntegerAttr(antialias, i64),
-                "axes": int_array(axes),
-                "keep_aspect_ratio_policy": StringAttr(keep_aspect_ratio_policy),
-            },
-        )
+            (result_type,) = build_result_types(type(self), operands, props)
+        super().__init__(operands=operands, result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The dims outside `axes` keep x's; the resized ones follow `resize_plan` when
+        scales and sizes are known (an empty tensor type is known to be empty), else `?`."""
+        operand_count(cls, operand_types, 4)
+        tx = operand_types[0]
+        x = tensor_shape(tx)
+        if x is None:
+            return (tensor_of(element_type(tx), None),)
+        rank = len(x)
+        axes = prop_ints(cls, properties, "axes")
+        if any(not -rank <= a < rank for a in axes) or len({a % rank for a in axes}) != len(axes):
+            raise ValueError(f"axes {list(axes)} are not distinct dims of x")
+        resized = {a % rank for a in axes} if axes else set(range(rank))
+        policy = prop_str(cls, properties, "keep_aspect_ratio_policy")
+
+        def known(i: int) -> tuple[float | int, ...] | None:
+            found = values(i)
+            return () if found is None and vector_length(operand_types[i]) == 0 else found
+
+        scales, sizes = known(2), known(3)
+        if (
+            scales is None
+            or sizes is None
+            or (policy != "stretch" and sizes and any(x[a] < 0 for a in resized))
+        ):
+            shape = tuple(-1 if i in resized else d for i, d in enumerate(x))
+        else:
+            roi = known(1) or ()
+            plan = resize_plan(x, roi, scales, [int(v) for v in sizes], axes, policy)
+            shape = tuple(plan[0])
+        return (tensor_of(element_type(tx), shape),)
 
     def verify_(self) -> None:
         _verify_resize_modes(self)
@@ -839,6 +922,7 @@ class ResizeOp(GEOp, NodeSyntax):
             axes
         ):
             fail(self, f"axes {list(axes)} are not distinct dims of x")
+        verify_inferred(self, "the resized shape")
 
 
 # --------------------------------------------------------------------------------------------
@@ -876,28 +960,61 @@ class DepthSpaceOpBase(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        block_size: int,
+        mode: str = "DCR",
+        data_format: str = "NCHW",
+        result_type: Attribute | None = None,
+    ) -> None:
+        props: dict[str, Attribute] = {
+            "block_size": IntegerAttr(block_size, i64),
+            "mode": StringAttr(mode),
+            "data_format": StringAttr(data_format),
+        }
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """4-D always; the blocks that must divide a dim are checked where it is known."""
+        operand_count(cls, operand_types, 1)
+        (tx,) = operand_types
+        block = prop_int(cls, properties, "block_size")
+        if block < 1:
+            raise ValueError(f"block_size must be positive, got {block}")
+        data_format = prop_str(cls, properties, "data_format")
+        if (message := _format_error(data_format, CONV_FORMATS[2])) is not None:
+            raise ValueError(message)
+        x = ranked_dims(tx, 4, "x")
+        c, h, w = (3, 1, 2) if data_format == "NHWC" else (1, 2, 3)
+        if cls.TO_SPACE and x[c] >= 0 and x[c] % (block * block):
+            raise ValueError(
+                f"{x[c]} channels are not a multiple of block_size^2 = {block * block}"
+            )
+        if not cls.TO_SPACE:
+            for axis in (h, w):
+                if x[axis] >= 0 and x[axis] % block:
+                    raise ValueError(
+                        f"spatial dim {x[axis]} is not a multiple of block_size {block}"
+                    )
+        shape = depth_space_shape(x, block, data_format, cls.TO_SPACE)
+        return (tensor_of(element_type(tx), shape),)
+
     def verify_(self) -> None:
         mode = self.mode.data  # type: ignore[attr-defined]
         if mode not in ("DCR", "CRD"):
             fail(self, f'mode must be "DCR" or "CRD", got "{mode}"')
-        block = self.block_size.value.data
-        if block < 1:
-            fail(self, f"block_size must be positive, got {block}")
-        data_format: StringAttr = self.data_format
-        _verify_format(self, data_format, CONV_FORMATS[2])
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
-        x = verify_rank(self, "x", self.x.type, 4)
-        if x is None:
-            return
-        c, h, w = (3, 1, 2) if data_format.data == "NHWC" else (1, 2, 3)
-        if self.TO_SPACE and x[c] >= 0 and x[c] % (block * block):
-            fail(self, f"{x[c]} channels are not a multiple of block_size^2 = {block * block}")
-        if not self.TO_SPACE:
-            for axis in (h, w):
-                if x[axis] >= 0 and x[axis] % block:
-                    fail(self, f"spatial dim {x[axis]} is not a multiple of block_size {block}")
-        shape = depth_space_shape(x, block, data_format.data, self.TO_SPACE)
-        verify_result_shape(self, shape, "the rearranged shape")
+        verify_inferred(self, "the rearranged shape")
 
 
 @irdl_op_definition
@@ -919,32 +1036,6 @@ class DepthToSpaceOp(DepthSpaceOpBase):
     mode = prop_def(StringAttr, default_value=StringAttr("DCR"))
     data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
 
-    def __init__(
-        self,
-        x: SSAValue | Operation,
-        *,
-        block_size: int,
-        mode: str = "DCR",
-        data_format: str = "NCHW",
-        result_type: Attribute | None = None,
-    ) -> None:
-        if result_type is None:
-            tx = SSAValue.get(x).type
-            sx = tensor_shape(tx)
-            shape = None
-            if sx is not None and len(sx) == 4:
-                shape = depth_space_shape(sx, block_size, data_format, True)
-            result_type = tensor_of(element_type(tx), shape)
-        super().__init__(
-            operands=[x],
-            result_types=[result_type],
-            properties={
-                "block_size": IntegerAttr(block_size, i64),
-                "mode": StringAttr(mode),
-                "data_format": StringAttr(data_format),
-            },
-        )
-
 
 @irdl_op_definition
 class SpaceToDepthOp(DepthSpaceOpBase):
@@ -965,32 +1056,6 @@ class SpaceToDepthOp(DepthSpaceOpBase):
     mode = prop_def(StringAttr, default_value=StringAttr("DCR"))
     data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
 
-    def __init__(
-        self,
-        x: SSAValue | Operation,
-        *,
-        block_size: int,
-        mode: str = "DCR",
-        data_format: str = "NCHW",
-        result_type: Attribute | None = None,
-    ) -> None:
-        if result_type is None:
-            tx = SSAValue.get(x).type
-            sx = tensor_shape(tx)
-            shape = None
-            if sx is not None and len(sx) == 4:
-                shape = depth_space_shape(sx, block_size, data_format, False)
-            result_type = tensor_of(element_type(tx), shape)
-        super().__init__(
-            operands=[x],
-            result_types=[result_type],
-            properties={
-                "block_size": IntegerAttr(block_size, i64),
-                "mode": StringAttr(mode),
-                "data_format": StringAttr(data_format),
-            },
-        )
-
 
 # --------------------------------------------------------------------------------------------
 
@@ -1005,7 +1070,6 @@ __all__ = [
     "ResizeOp",
     "SpaceToDepthOp",
     "channels_last",
-    "conv2d_output_shape",
     "conv_output_shape",
     "conv_transpose_output_shape",
     "resize_plan",

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
+    BFloat16Type,
     BoolAttr,
     DenseArrayBase,
+    Float16Type,
     FloatAttr,
     IntegerAttr,
     StringAttr,
@@ -30,20 +32,25 @@ from xdsl.traits import (
 from gedialects.base import (
     GEOp,
     NodeSyntax,
+    OperandValues,
     element_type,
     int_array,
-    int_array_values,
     shapes_compatible,
     tensor_shape,
     types_compatible,
 )
+from gedialects.graph.array import operand_count, prop_int, prop_ints, prop_str
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
+    build_result_types,
     fail,
+    format_shape,
+    infer_or_fail,
     tensor_of,
     verify_data_format,
     verify_element_types,
+    verify_inferred,
     verify_rank,
     verify_result_shape,
 )
@@ -61,6 +68,33 @@ def channel_axis(data_format: str, rank: int) -> int:
 def _verify_float(op: Operation, what: str, value: float, minimum: float = 0.0) -> None:
     if not value >= minimum:
         fail(op, f"{what} must be non-negative, got {value}")
+
+
+def refine_dims(
+    dims: tuple[int, ...], start: int, known: tuple[int, ...] | None
+) -> tuple[int, ...]:
+    """`dims` with its `?` dims from `start` on taken from `known` (a parameter's shape)."""
+    if known is None:
+        return dims
+    out = list(dims)
+    for i, d in enumerate(known):
+        if start + i < len(out) and out[start + i] < 0 and d >= 0:
+            out[start + i] = d
+    return tuple(out)
+
+
+def per_channel_type(x: Attribute, axis: int | None, params: Sequence[Attribute]) -> Attribute:
+    """The type of x with a `?` channel dim (at `axis`) taken from a 1-D parameter's length."""
+    shape = tensor_shape(x)
+    if shape is None or axis is None:
+        return x
+    for param in params:
+        pshape = tensor_shape(param)
+        if pshape is not None and len(pshape) == 1:
+            if shape[axis] >= 0 and pshape[0] >= 0 and shape[axis] != pshape[0]:
+                raise ValueError(f"a parameter has length {pshape[0]}, expected C = {shape[axis]}")
+            shape = refine_dims(shape, axis, pshape)
+    return tensor_of(element_type(x), shape)
 
 
 def _verify_per_channel(
@@ -117,14 +151,33 @@ class BatchNormOp(GEOp, NodeSyntax):
         data_format: str = "NCHW",
         result_type: Attribute | None = None,
     ) -> None:
-        super().__init__(
-            operands=[x, scale, offset, mean, variance],
-            result_types=[SSAValue.get(x).type if result_type is None else result_type],
-            properties={
-                "epsilon": FloatAttr(epsilon, f32),
-                "data_format": StringAttr(data_format),
-            },
-        )
+        props: dict[str, Attribute] = {
+            "epsilon": FloatAttr(epsilon, f32),
+            "data_format": StringAttr(data_format),
+        }
+        operands = [x, scale, offset, mean, variance]
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), operands, props)
+        super().__init__(operands=operands, result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The type of x, a `?` channel dim taken from the parameters' length."""
+        operand_count(cls, operand_types, 5)
+        tx = operand_types[0]
+        data_format = prop_str(cls, properties, "data_format")
+        shape = tensor_shape(tx)
+        if shape is not None and (
+            len(shape) < 2 or (data_format == "NHWC" and len(shape) not in (2, 4))
+        ):
+            raise ValueError(f"x must be 2-D, 4-D, or [N, C, ...] in NCHW, got {tx}")
+        axis = None if shape is None else channel_axis(data_format, len(shape))
+        return (per_channel_type(tx, axis, operand_types[1:]),)
 
     def verify_(self) -> None:
         if self.is_training.value.data:
@@ -143,6 +196,7 @@ class BatchNormOp(GEOp, NodeSyntax):
         axis = 1 if shape is None else channel_axis(self.data_format.data, len(shape))
         names = ("scale", "offset", "mean", "variance")
         _verify_per_channel(self, shape, axis, list(zip(names, params, strict=True)))
+        verify_inferred(self, "the normalised shape")
 
 
 class _AffineNormOpBase(GEOp, NodeSyntax):
@@ -155,6 +209,21 @@ class _AffineNormOpBase(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The type of x, a `?` channel dim taken from gamma's or beta's length."""
+        operand_count(cls, operand_types, 3)
+        tx = operand_types[0]
+        shape = tensor_shape(tx)
+        if shape is not None and len(shape) < 3:
+            raise ValueError(f"x must be [N, C, spatial...], got {tx}")
+        return (per_channel_type(tx, None if shape is None else 1, operand_types[1:]),)
+
     def verify_common(self, epsilon: float) -> tuple[int, ...] | None:
         _verify_float(self, "epsilon", epsilon)
         if not types_compatible(self.x.type, self.y.type):
@@ -164,6 +233,7 @@ class _AffineNormOpBase(GEOp, NodeSyntax):
         if shape is not None and len(shape) < 3:
             fail(self, f"x must be [N, C, spatial...], got {self.x.type}")
         _verify_per_channel(self, shape, 1, [("gamma", self.gamma), ("beta", self.beta)])
+        verify_inferred(self, "the normalised shape")
         return shape
 
 
@@ -195,11 +265,10 @@ class InstanceNormOp(_AffineNormOpBase):
         epsilon: float = 1e-6,
         result_type: Attribute | None = None,
     ) -> None:
-        super().__init__(
-            operands=[x, gamma, beta],
-            result_types=[SSAValue.get(x).type if result_type is None else result_type],
-            properties={"epsilon": FloatAttr(epsilon, f32)},
-        )
+        props: dict[str, Attribute] = {"epsilon": FloatAttr(epsilon, f32)}
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x, gamma, beta], props)
+        super().__init__(operands=[x, gamma, beta], result_types=[result_type], properties=props)
 
     def verify_(self) -> None:
         if self.data_format.data != "NCHW":
@@ -236,11 +305,13 @@ class GroupNormOp(_AffineNormOpBase):
         eps: float = 1e-4,
         result_type: Attribute | None = None,
     ) -> None:
-        super().__init__(
-            operands=[x, gamma, beta],
-            result_types=[SSAValue.get(x).type if result_type is None else result_type],
-            properties={"num_groups": IntegerAttr(num_groups, i64), "eps": FloatAttr(eps, f32)},
-        )
+        props: dict[str, Attribute] = {
+            "num_groups": IntegerAttr(num_groups, i64),
+            "eps": FloatAttr(eps, f32),
+        }
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x, gamma, beta], props)
+        super().__init__(operands=[x, gamma, beta], result_types=[result_type], properties=props)
 
     def verify_(self) -> None:
         if self.data_format.data != "NCHW":
@@ -300,24 +371,54 @@ class LayerNormV3Op(GEOp, NodeSyntax):
         stats_type: Attribute | None = None,
         result_types: Sequence[Attribute] | None = None,
     ) -> None:
-        """`stats_type` is the element type of mean and rstd (default: that of x)."""
+        """`stats_type` overrides the element type of mean and rstd (see the rule)."""
+        props: dict[str, Attribute] = {
+            "begin_norm_axis": IntegerAttr(begin_norm_axis, i64),
+            "begin_params_axis": IntegerAttr(begin_params_axis, i64),
+            "epsilon": FloatAttr(epsilon, f32),
+        }
         if result_types is None:
-            tx = SSAValue.get(x).type
-            sx = tensor_shape(tx)
-            stats = None
-            if sx is not None and -len(sx) <= begin_norm_axis < len(sx):
-                stats = layer_norm_stats_shape(sx, begin_norm_axis % len(sx))
-            elem = element_type(tx) if stats_type is None else stats_type
-            result_types = (tx, tensor_of(elem, stats), tensor_of(elem, stats))
+            y, mean, rstd = build_result_types(type(self), [x, gamma, beta], props)
+            if stats_type is not None:
+                mean = rstd = tensor_of(stats_type, tensor_shape(mean))
+            result_types = (y, mean, rstd)
         super().__init__(
-            operands=[x, gamma, beta],
-            result_types=list(result_types),
-            properties={
-                "begin_norm_axis": IntegerAttr(begin_norm_axis, i64),
-                "begin_params_axis": IntegerAttr(begin_params_axis, i64),
-                "epsilon": FloatAttr(epsilon, f32),
-            },
+            operands=[x, gamma, beta], result_types=list(result_types), properties=props
         )
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """y of x's type (`?` dims refined by gamma/beta), mean and rstd of the stats shape.
+
+        The stats are float32 for a 16-bit float x (GE computes LayerNormV3's statistics in
+        float32, as ONNX's default stash_type does), else of x's element type.
+        """
+        operand_count(cls, operand_types, 3)
+        tx = operand_types[0]
+        elem = element_type(tx)
+        stats_elem = f32 if isinstance(elem, Float16Type | BFloat16Type) else elem
+        x = tensor_shape(tx)
+        if x is None:
+            return (tx, tensor_of(stats_elem, None), tensor_of(stats_elem, None))
+        rank = len(x)
+        axes = []
+        for what in ("begin_norm_axis", "begin_params_axis"):
+            axis = prop_int(cls, properties, what)
+            if not -rank <= axis < rank:
+                raise ValueError(f"{what} {axis} is out of range for the {rank} dims of x")
+            axes.append(axis % rank)
+        norm_axis, params_axis = axes
+        for param in operand_types[1:]:
+            pshape = tensor_shape(param)
+            if shapes_compatible(pshape, x[params_axis:]):  # else the verifier names it
+                x = refine_dims(x, params_axis, pshape)
+        stats = layer_norm_stats_shape(x, norm_axis)
+        return (tensor_of(elem, x), tensor_of(stats_elem, stats), tensor_of(stats_elem, stats))
 
     def verify_(self) -> None:
         _verify_float(self, "epsilon", self.epsilon.value.data)
@@ -326,24 +427,26 @@ class LayerNormV3Op(GEOp, NodeSyntax):
         verify_element_types(self, (self.gamma.type, self.beta.type), "gamma and beta")
         verify_element_types(self, (self.mean.type, self.rstd.type), "mean and rstd")
         x = tensor_shape(self.x.type)
-        if x is None:
-            return
-        rank = len(x)
-        norm_axis = self.begin_norm_axis.value.data
         params_axis = self.begin_params_axis.value.data
-        for what, axis in (("begin_norm_axis", norm_axis), ("begin_params_axis", params_axis)):
-            if not -rank <= axis < rank:
-                fail(self, f"{what} {axis} is out of range for the {rank} dims of x")
-        params_shape = x[params_axis % rank :]
-        for what, param in (("gamma", self.gamma), ("beta", self.beta)):
-            pshape = tensor_shape(param.type)
-            if pshape is not None and not shapes_compatible(pshape, params_shape):
-                fail(self, f"{what} shape {list(pshape)} differs from the normalised dims")
-        stats = layer_norm_stats_shape(x, norm_axis % rank)
+        if x is not None and -len(x) <= params_axis < len(x):
+            for what, param in (("gamma", self.gamma), ("beta", self.beta)):
+                pshape = tensor_shape(param.type)
+                if not shapes_compatible(pshape, x[params_axis % len(x) :]):
+                    fail(
+                        self, f"{what} shape {list(pshape or ())} differs from the normalised dims"
+                    )
+        # the stats' element type is free (ONNX stash_type): shapes only
+        y, stats, _ = infer_or_fail(self)
+        verify_result_shape(self, tensor_shape(y), "the normalised shape")
+        expected = tensor_shape(stats)
         for what, value in (("mean", self.mean), ("rstd", self.rstd)):
             vshape = tensor_shape(value.type)
-            if not shapes_compatible(vshape, stats):
-                fail(self, f"{what} shape {list(vshape or ())} differs from {list(stats)}")
+            if not shapes_compatible(vshape, expected):
+                assert vshape is not None and expected is not None
+                fail(
+                    self,
+                    f"{what} shape {format_shape(vshape)} differs from {format_shape(expected)}",
+                )
 
 
 # --------------------------------------------------------------------------------------------
@@ -368,26 +471,37 @@ class AxesOpBase(GEOp, NodeSyntax):
         axes: Sequence[int] = (-1,),
         result_type: Attribute | None = None,
     ) -> None:
-        super().__init__(
-            operands=[x],
-            result_types=[SSAValue.get(x).type if result_type is None else result_type],
-            properties={"axes": int_array(axes)},
-        )
+        props: dict[str, Attribute] = {"axes": int_array(axes)}
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The type of x (the axes are checked against its rank)."""
+        operand_count(cls, operand_types, 1)
+        (tx,) = operand_types
+        axes = prop_ints(cls, properties, "axes")
+        if not axes:
+            raise ValueError("axes must not be empty")
+        x = tensor_shape(tx)
+        if x is not None:
+            rank = max(len(x), 1)
+            if any(not -rank <= a < rank for a in axes):
+                raise ValueError(f"axes {list(axes)} are out of range for the {len(x)} dims of x")
+            if len({a % rank for a in axes}) != len(axes):
+                raise ValueError(f"axes {list(axes)} repeat a dim")
+        return (tx,)
 
     def verify_(self) -> None:
         if not types_compatible(self.x.type, self.y.type):
             fail(self, f"result type {self.y.type} differs from the operand type {self.x.type}")
-        axes = int_array_values(self.axes)
-        if not axes:
-            fail(self, "axes must not be empty")
-        x = tensor_shape(self.x.type)
-        if x is None:
-            return
-        rank = max(len(x), 1)
-        if any(not -rank <= a < rank for a in axes):
-            fail(self, f"axes {list(axes)} are out of range for the {len(x)} dims of x")
-        if len({a % rank for a in axes}) != len(axes):
-            fail(self, f"axes {list(axes)} repeat a dim")
+        infer_or_fail(self)
 
 
 @irdl_op_definition
@@ -464,16 +578,30 @@ class LRNOp(GEOp, NodeSyntax):
         beta: float = 0.5,
         result_type: Attribute | None = None,
     ) -> None:
-        super().__init__(
-            operands=[x],
-            result_types=[SSAValue.get(x).type if result_type is None else result_type],
-            properties={
-                "depth_radius": IntegerAttr(depth_radius, i64),
-                "bias": FloatAttr(bias, f32),
-                "alpha": FloatAttr(alpha, f32),
-                "beta": FloatAttr(beta, f32),
-            },
-        )
+        props: dict[str, Attribute] = {
+            "depth_radius": IntegerAttr(depth_radius, i64),
+            "bias": FloatAttr(bias, f32),
+            "alpha": FloatAttr(alpha, f32),
+            "beta": FloatAttr(beta, f32),
+        }
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The type of x, an [N, C, spatial...] tensor."""
+        operand_count(cls, operand_types, 1)
+        (tx,) = operand_types
+        x = tensor_shape(tx)
+        if x is not None and len(x) < 3:
+            raise ValueError(f"x must be [N, C, spatial...], got {tx}")
+        return (tx,)
 
     def verify_(self) -> None:
         if self.norm_region.data != "ACROSS_CHANNELS":
@@ -484,10 +612,7 @@ class LRNOp(GEOp, NodeSyntax):
             fail(self, f"depth_radius must be non-negative, got {self.depth_radius.value.data}")
         if not types_compatible(self.x.type, self.y.type):
             fail(self, f"result type {self.y.type} differs from the operand type {self.x.type}")
-        x = tensor_shape(self.x.type)
-        if x is not None and len(x) < 3:
-            fail(self, f"x must be [N, C, spatial...], got {self.x.type}")
-        verify_result_shape(self, x, "the shape of x")
+        verify_inferred(self, "the shape of x")
 
 
 # --------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -30,20 +30,24 @@ from xdsl.traits import (
 from gedialects.base import (
     GEOp,
     NodeSyntax,
+    OperandValues,
     element_type,
     int_array,
-    int_array_values,
     tensor_shape,
     types_compatible,
 )
+from gedialects.graph.array import operand_count, prop_bool, prop_ints, prop_str
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
     bool_attr,
+    build_result_types,
     fail,
     format_shape,
+    infer_or_fail,
     tensor_of,
     verify_element_types,
+    verify_inferred,
     verify_result_shape,
 )
 from gedialects.graph.nn import spatial_axes, window_output_size
@@ -116,86 +120,76 @@ class PoolOpBase(GEOp, NodeSyntax):
         result_types: Sequence[Attribute] | None = None,
         extra_properties: dict[str, Attribute] | None = None,
     ) -> None:
-        rank = len(ksize)
         pads = () if pads is None or not any(pads) else tuple(pads)
         dilations = () if dilations is None or all(d == 1 for d in dilations) else tuple(dilations)
+        props: dict[str, Attribute] = {
+            "ksize": int_array(ksize),
+            "strides": int_array(strides),
+            "pads": int_array(pads),
+            "dilations": int_array(dilations),
+            "data_format": StringAttr(data_format),
+            "ceil_mode": bool_attr(ceil_mode),
+            **(extra_properties or {}),
+        }
         if result_types is None:
-            tx = SSAValue.get(x).type
-            sx = tensor_shape(tx)
-            shape = None
-            if sx is not None and len(sx) == rank:
-                shape = pool_output_shape(
-                    sx,
-                    ksize,
-                    strides,
-                    pads or (0,) * (2 * rank - 4),
-                    dilations or (1,) * rank,
-                    ceil_mode,
-                    data_format,
-                )
-            result_types = self.infer_result_types(element_type(tx), shape)
-        super().__init__(
-            operands=[x],
-            result_types=list(result_types),
-            properties={
-                "ksize": int_array(ksize),
-                "strides": int_array(strides),
-                "pads": int_array(pads),
-                "dilations": int_array(dilations),
-                "data_format": StringAttr(data_format),
-                "ceil_mode": bool_attr(ceil_mode),
-                **(extra_properties or {}),
-            },
-        )
+            result_types = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=list(result_types), properties=props)
 
     @classmethod
     def infer_result_types(
-        cls, elem: Attribute, shape: Sequence[int] | None
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
     ) -> tuple[Attribute, ...]:
-        return (tensor_of(elem, shape),)
-
-    def verify_(self) -> None:
-        data_format = self.data_format.data
+        """The pooled shape; `ksize` gives the rank of an unranked x."""
+        operand_count(cls, operand_types, 1)
+        (tx,) = operand_types
+        data_format = prop_str(cls, properties, "data_format")
         if data_format not in POOL_FORMATS:
-            fail(self, f'data_format must be "NCHW" or "NHWC", got "{data_format}"')
-        ksize = int_array_values(self.ksize)
-        strides = int_array_values(self.strides)
+            raise ValueError(f'data_format must be "NCHW" or "NHWC", got "{data_format}"')
+        ksize = prop_ints(cls, properties, "ksize")
+        strides = prop_ints(cls, properties, "strides")
         rank = len(ksize)
-        pads = int_array_values(self.pads) or (0,) * max(2 * rank - 4, 0)
-        dilations = int_array_values(self.dilations) or (1,) * rank
         if rank < 3 or (data_format == "NHWC" and rank != 4):
-            fail(self, f"ksize must have one entry per dim of a 3-D or higher x, got {list(ksize)}")
+            raise ValueError(
+                f"ksize must have one entry per dim of a 3-D or higher x, got {list(ksize)}"
+            )
+        pads = prop_ints(cls, properties, "pads") or (0,) * (2 * rank - 4)
+        dilations = prop_ints(cls, properties, "dilations") or (1,) * rank
         for what, values, count in (
             ("strides", strides, rank),
             ("pads", pads, 2 * (rank - 2)),
             ("dilations", dilations, rank),
         ):
             if len(values) != count:
-                fail(self, f"{what} must have {count} values, got {list(values)}")
+                raise ValueError(f"{what} must have {count} values, got {list(values)}")
         channel = rank - 1 if data_format == "NHWC" else 1
         for what, values in (("ksize", ksize), ("strides", strides), ("dilations", dilations)):
             if any(v < 1 for v in values):
-                fail(self, f"{what} must be positive, got {list(values)}")
+                raise ValueError(f"{what} must be positive, got {list(values)}")
             if values[0] != 1 or values[channel] != 1:
-                fail(self, f"{what} must be 1 in the N and C dims, got {list(values)}")
+                raise ValueError(f"{what} must be 1 in the N and C dims, got {list(values)}")
         if any(p < 0 for p in pads):
-            fail(self, f"pads must be non-negative, got {list(pads)}")
+            raise ValueError(f"pads must be non-negative, got {list(pads)}")
         for i, axis in enumerate(spatial_axes(data_format, rank)):
             window = dilations[axis] * (ksize[axis] - 1) + 1
             if pads[2 * i] >= window or pads[2 * i + 1] >= window:
-                fail(self, f"pads {list(pads)} must be smaller than the window {list(ksize)}")
-        verify_element_types(self, (self.x.type, self.y.type), "x and result")
-        x = tensor_shape(self.x.type)
-        if x is None:
-            return
-        if len(x) != rank:
-            fail(self, f"x has rank {len(x)}, but ksize has {rank} entries")
-        shape = pool_output_shape(
-            x, ksize, strides, pads, dilations, self.ceil_mode.value.data, data_format
-        )
+                raise ValueError(f"pads {list(pads)} must be smaller than the window {list(ksize)}")
+        x = tensor_shape(tx)
+        if x is not None and len(x) != rank:
+            raise ValueError(f"x has rank {len(x)}, but ksize has {rank} entries")
+        x = (-1,) * rank if x is None else x
+        ceil_mode = prop_bool(cls, properties, "ceil_mode")
+        shape = pool_output_shape(x, ksize, strides, pads, dilations, ceil_mode, data_format)
         if any(d == 0 for d in shape) and 0 not in x:
-            fail(self, f"the window does not fit the padded input {format_shape(x)}")
-        verify_result_shape(self, shape, "the pooled shape")
+            raise ValueError(f"the window does not fit the padded input {format_shape(x)}")
+        return (tensor_of(element_type(tx), shape),)
+
+    def verify_(self) -> None:
+        verify_element_types(self, (self.x.type, self.y.type), "x and result")
+        (y, *_) = infer_or_fail(self)
+        verify_result_shape(self, tensor_shape(y), "the pooled shape")
 
 
 @irdl_op_definition
@@ -261,9 +255,14 @@ class MaxPoolWithArgmaxOp(PoolOpBase):
 
     @classmethod
     def infer_result_types(
-        cls, elem: Attribute, shape: Sequence[int] | None
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
     ) -> tuple[Attribute, ...]:
-        return (tensor_of(elem, shape), tensor_of(i64, shape))
+        """y as for the other pools, and int64 argmax of its shape."""
+        (y, *_) = super().infer_result_types(operand_types, properties, values)
+        return (y, tensor_of(i64, tensor_shape(y)))
 
     def verify_(self) -> None:
         super().verify_()
@@ -396,20 +395,28 @@ class GlobalPoolOpBase(GEOp, NodeSyntax):
         properties: dict[str, Attribute] | None = None,
     ) -> None:
         if result_type is None:
-            tx = SSAValue.get(x).type
-            sx = tensor_shape(tx)
-            shape = None if sx is None else (*sx[:2], *(1 for _ in sx[2:]))
-            result_type = tensor_of(element_type(tx), shape)
+            (result_type,) = build_result_types(type(self), [x], properties or {})
         super().__init__(operands=[x], result_types=[result_type], properties=properties or {})
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """N, C, then 1 per spatial dim."""
+        operand_count(cls, operand_types, 1)
+        (tx,) = operand_types
+        x = tensor_shape(tx)
+        if x is not None and len(x) < 3:
+            raise ValueError(f"x must be N, C and at least one spatial dim, got {tx}")
+        shape = None if x is None else (*x[:2], *(1 for _ in x[2:]))
+        return (tensor_of(element_type(tx), shape),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
-        x = tensor_shape(self.x.type)
-        if x is None:
-            return
-        if len(x) < 3:
-            fail(self, f"x must be N, C and at least one spatial dim, got {self.x.type}")
-        verify_result_shape(self, (*x[:2], *(1 for _ in x[2:])), "the pooled shape")
+        verify_inferred(self, "the pooled shape")
 
 
 @irdl_op_definition

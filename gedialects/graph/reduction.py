@@ -3,13 +3,14 @@ selection_ops.h)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
     BoolAttr,
     IntegerAttr,
+    IntegerType,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -28,6 +29,7 @@ from xdsl.traits import (
 from gedialects.base import (
     GEOp,
     NodeSyntax,
+    OperandValues,
     element_type,
     tensor_shape,
 )
@@ -35,18 +37,25 @@ from gedialects.graph.array import (
     Shape,
     const_ints,
     i64_attr,
+    index_dtype,
     normalize_axis,
-    result_or,
+    operand_count,
+    prop_bool,
+    prop_int,
     vector_length,
+    verify_dtype,
     verify_index_tensor,
     verify_same_type,
 )
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
+    build_result_types,
     fail,
+    infer_or_fail,
     tensor_of,
     verify_element_types,
+    verify_inferred,
     verify_result_shape,
 )
 
@@ -64,6 +73,8 @@ def reduce_shape(
             return tuple(dims)
         return (1,) * len(dims) if keep_dims else ()
     norm = {normalize_axis(None, a, len(dims)) for a in axes}
+    if len(norm) != len(axes):
+        raise ValueError(f"axes {list(axes)} repeat an axis")
     if keep_dims:
         return tuple(1 if i in norm else d for i, d in enumerate(dims))
     return tuple(d for i, d in enumerate(dims) if i not in norm)
@@ -99,55 +110,54 @@ class ReduceOp(GEOp, NodeSyntax):
         noop_with_empty_axes: bool = False,
         result_type: Attribute | None = None,
     ) -> None:
-        tx = SSAValue.get(x).type
+        props: dict[str, Attribute] = {
+            "keep_dims": BoolAttr.from_bool(keep_dims),
+            "noop_with_empty_axes": BoolAttr.from_bool(noop_with_empty_axes),
+        }
+        operands = [x] if axes is None else [x, axes]
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), operands, props)
         super().__init__(
             operands=[x, [] if axes is None else [axes]],
-            result_types=[
-                result_or(
-                    result_type,
-                    element_type(tx),
-                    lambda: self._infer(tx, axes, keep_dims, noop_with_empty_axes),
-                )
-            ],
-            properties={
-                "keep_dims": BoolAttr.from_bool(keep_dims),
-                "noop_with_empty_axes": BoolAttr.from_bool(noop_with_empty_axes),
-            },
+            result_types=[result_type],
+            properties=props,
         )
 
-    @staticmethod
-    def _infer(
-        tx: Attribute, axes: SSAValue | Operation | None, keep_dims: bool, noop: bool
-    ) -> Shape | None:
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """Unknown axes of known length L: with keep_dims the 1 dims stay 1 and the rest are
+        `?`; without, the rank drops by L. An empty axes tensor is known to be empty."""
+        count = operand_count(cls, operand_types, 1, 2)
+        tx = operand_types[0]
+        keep_dims = prop_bool(cls, properties, "keep_dims")
+        noop = prop_bool(cls, properties, "noop_with_empty_axes")
         dims = tensor_shape(tx)
-        if dims is None:
-            return None
-        if axes is None:
-            return reduce_shape(dims, None, keep_dims, noop)
-        values = const_ints(axes)
-        if values is not None:
-            return reduce_shape(dims, values, keep_dims, noop)
-        length = vector_length(SSAValue.get(axes).type)
-        if keep_dims:
-            return (-1,) * len(dims)
-        if length is None or (length == 0 and noop):
-            return None
-        return () if length == 0 else (-1,) * (len(dims) - length)
+        axes = None if count == 1 else const_ints(values, 1)
+        length = None if count == 1 else vector_length(operand_types[1])
+        if count == 2 and axes is None and length == 0:
+            axes = ()
+        out: Shape | None = None
+        if dims is not None:
+            if count == 1 or axes is not None:
+                out = reduce_shape(dims, axes, keep_dims, noop)
+            elif keep_dims:
+                out = tuple(1 if d == 1 else -1 for d in dims)
+            elif length is not None:
+                if length > len(dims):
+                    raise ValueError(f"axes has {length} values for rank {len(dims)}")
+                out = (-1,) * (len(dims) - length)
+        return (tensor_of(element_type(tx), out),)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
         if self.axes is not None:
             verify_index_tensor(self, "axes", self.axes.type, 1)
-        try:
-            expected = self._infer(
-                self.x.type,
-                self.axes,
-                self.keep_dims.value.data != 0,
-                self.noop_with_empty_axes.value.data != 0,
-            )
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "the reduced shape")
+        verify_inferred(self, "the reduced shape")
 
 
 @irdl_op_definition
@@ -271,7 +281,8 @@ class ArgReduceOp(GEOp, NodeSyntax):
     """Base of ArgMaxD/ArgMinD: the int64 index of the extreme value along `dimension`.
 
     `keep_dims` and `select_last_index` (ties give the last index instead of the first) are
-    ONNX attributes GE's ArgMaxD lacks; GE's `dtype` is the result element type.
+    ONNX attributes GE's ArgMaxD lacks; `dtype` (GE's attribute, int64 by default) is the
+    result element type.
     """
 
     x = operand_def(AnyTensor)
@@ -280,6 +291,7 @@ class ArgReduceOp(GEOp, NodeSyntax):
     dimension = prop_def(IntegerAttr[I64], default_value=i64_attr(0))
     keep_dims = prop_def(BoolAttr, default_value=FALSE)
     select_last_index = prop_def(BoolAttr, default_value=FALSE)
+    dtype = prop_def(IntegerType, default_value=i64)
 
     traits = traits_def(Pure())
 
@@ -290,35 +302,40 @@ class ArgReduceOp(GEOp, NodeSyntax):
         dimension: int = 0,
         keep_dims: bool = False,
         select_last_index: bool = False,
+        dtype: Attribute = i64,
         result_type: Attribute | None = None,
     ) -> None:
-        dims = tensor_shape(SSAValue.get(x).type)
-        super().__init__(
-            operands=[x],
-            result_types=[
-                result_or(
-                    result_type,
-                    i64,
-                    lambda: (
-                        None if dims is None else reduce_shape(dims, (dimension,), keep_dims, False)
-                    ),
-                )
-            ],
-            properties={
-                "dimension": i64_attr(dimension),
-                "keep_dims": BoolAttr.from_bool(keep_dims),
-                "select_last_index": BoolAttr.from_bool(select_last_index),
-            },
-        )
+        props: dict[str, Attribute] = {
+            "dimension": i64_attr(dimension),
+            "keep_dims": BoolAttr.from_bool(keep_dims),
+            "select_last_index": BoolAttr.from_bool(select_last_index),
+            "dtype": dtype,
+        }
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x], props)
+        super().__init__(operands=[x], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        operand_count(cls, operand_types, 1)
+        dims = tensor_shape(operand_types[0])
+        out: Shape | None = None
+        if dims is not None:
+            axis = normalize_axis(
+                None, prop_int(cls, properties, "dimension"), len(dims), "dimension"
+            )
+            out = reduce_shape(dims, (axis,), prop_bool(cls, properties, "keep_dims"), False)
+        return (tensor_of(index_dtype(cls, properties), out),)
 
     def verify_(self) -> None:
         verify_index_tensor(self, "result", self.y.type)
-        dims = tensor_shape(self.x.type)
-        if dims is None:
-            return
-        axis = normalize_axis(self, self.dimension.value.data, len(dims), "dimension")
-        expected = reduce_shape(dims, (axis,), self.keep_dims.value.data != 0, False)
-        verify_result_shape(self, expected, "the reduced shape")
+        verify_dtype(self, self.dtype, self.y.type)
+        verify_inferred(self, "the reduced shape")
 
 
 @irdl_op_definition
@@ -384,41 +401,45 @@ class TopKV2Op(GEOp, NodeSyntax):
         sorted: bool = True,
         result_types: Sequence[Attribute] | None = None,
     ) -> None:
+        props: dict[str, Attribute] = {
+            "sorted": BoolAttr.from_bool(sorted),
+            "dim": i64_attr(dim),
+            "largest": BoolAttr.from_bool(largest),
+        }
         if result_types is None:
-            tx = SSAValue.get(x).type
-            shape = self._infer(tx, k, dim)
-            result_types = [tensor_of(element_type(tx), shape), tensor_of(i64, shape)]
-        super().__init__(
-            operands=[x, k],
-            result_types=list(result_types),
-            properties={
-                "sorted": BoolAttr.from_bool(sorted),
-                "dim": i64_attr(dim),
-                "largest": BoolAttr.from_bool(largest),
-            },
-        )
+            result_types = build_result_types(type(self), [x, k], props)
+        super().__init__(operands=[x, k], result_types=list(result_types), properties=props)
 
-    @staticmethod
-    def _infer(tx: Attribute, k: SSAValue | Operation, dim: int) -> Shape | None:
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """Values and int64 indices of x's shape with `k` along `dim` (`?` unless constant)."""
+        operand_count(cls, operand_types, 2)
+        tx = operand_types[0]
         dims = tensor_shape(tx)
-        if dims is None:
-            return None
-        axis = normalize_axis(None, dim, len(dims), "dim")
-        values = const_ints(k)
-        count = values[0] if values is not None and len(values) == 1 else -1
-        if count >= 0 and dims[axis] >= 0 and count > dims[axis]:
-            raise ValueError(f"k {count} exceeds dim {axis} ({dims[axis]})")
-        return (*dims[:axis], count, *dims[axis + 1 :])
+        known = const_ints(values, 1)
+        count = known[0] if known is not None and len(known) == 1 else -1
+        if known is not None and len(known) == 1 and count < 0:
+            raise ValueError(f"k must be non-negative, got {count}")
+        shape: Shape | None = None
+        if dims is not None:
+            axis = normalize_axis(None, prop_int(cls, properties, "dim"), len(dims), "dim")
+            if count >= 0 and dims[axis] >= 0 and count > dims[axis]:
+                raise ValueError(f"k {count} exceeds dim {axis} ({dims[axis]})")
+            shape = (*dims[:axis], count, *dims[axis + 1 :])
+        return (tensor_of(element_type(tx), shape), tensor_of(i64, shape))
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.values.type), "x and values")
         verify_index_tensor(self, "indices", self.indices.type)
         verify_index_tensor(self, "k", self.k.type, 0, 1)
-        try:
-            expected = self._infer(self.x.type, self.k, self.dim.value.data)
-        except ValueError as e:
-            fail(self, str(e))
-        verify_result_shape(self, expected, "the top-k shape")
+        # indices may be int32 (GE's TopKV2) or int64 (the rule's, ONNX's): shapes only
+        values = infer_or_fail(self)[0]
+        verify_result_shape(self, tensor_shape(values), "the top-k shape")
         if tensor_shape(self.indices.type) != tensor_shape(self.values.type):
             fail(self, f"indices type {self.indices.type} differs in shape from the values")
 
@@ -454,21 +475,32 @@ class CumsumOp(GEOp, NodeSyntax):
         reverse: bool = False,
         result_type: Attribute | None = None,
     ) -> None:
-        super().__init__(
-            operands=[x, axis],
-            result_types=[result_type or SSAValue.get(x).type],
-            properties={
-                "exclusive": BoolAttr.from_bool(exclusive),
-                "reverse": BoolAttr.from_bool(reverse),
-            },
-        )
+        props: dict[str, Attribute] = {
+            "exclusive": BoolAttr.from_bool(exclusive),
+            "reverse": BoolAttr.from_bool(reverse),
+        }
+        if result_type is None:
+            (result_type,) = build_result_types(type(self), [x, axis], props)
+        super().__init__(operands=[x, axis], result_types=[result_type], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The type of `x` (a constant `axis` is checked against its rank)."""
+        operand_count(cls, operand_types, 2)
+        dims, axis = tensor_shape(operand_types[0]), const_ints(values, 1)
+        if dims is not None and axis is not None and len(axis) == 1:
+            normalize_axis(None, axis[0], len(dims))
+        return (operand_types[0],)
 
     def verify_(self) -> None:
         verify_same_type(self, self.x.type, self.y.type)
         verify_index_tensor(self, "axis", self.axis.type, 0, 1)
-        dims, axis = tensor_shape(self.x.type), const_ints(self.axis)
-        if dims is not None and axis is not None and len(axis) == 1:
-            normalize_axis(self, axis[0], len(dims))
+        infer_or_fail(self)
 
 
 __all__ = [

@@ -13,7 +13,7 @@
 // CHECK:         graph.squeeze_v3 %{{.*}} : (tensor<1x3x1xf32>) -> tensor<3xf32>
 // CHECK:         graph.unsqueeze_v3 %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x3x1xf32>
 // CHECK:         graph.shape %{{.*}} : (tensor<2x?xf32>) -> tensor<2xi64>
-// CHECK:         graph.size %{{.*}} : (tensor<2x3xf32>) -> tensor<i32>
+// CHECK:         graph.size %{{.*}} dtype i32 : (tensor<2x3xf32>) -> tensor<i32>
 // GENERIC-LABEL: "graph.graph"() <{sym_name = "reshaping"
 // GENERIC:       "graph.reshape"(%{{.*}}, %{{.*}}) <{allowzero = true}> : (tensor<0x3xf32>, tensor<2xi64>) -> tensor<3x0xf32>
 // GENERIC:       "graph.flatten"(%{{.*}}) <{axis = 0 : i64}> : (tensor<2x3xf32>) -> tensor<1x6xf32>
@@ -29,7 +29,7 @@ graph.graph @reshaping(%e: tensor<0x3xf32>, %x: tensor<2x3xf32>, %o: tensor<1x3x
   %qa = graph.squeeze_v3 %o : (tensor<1x3x1xf32>) -> tensor<3xf32>
   %u = graph.unsqueeze_v3 %x, %a : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x3x1xf32>
   %sh = graph.shape %d : (tensor<2x?xf32>) -> tensor<2xi64>
-  %n = graph.size %x : (tensor<2x3xf32>) -> tensor<i32>
+  %n = graph.size %x dtype i32 : (tensor<2x3xf32>) -> tensor<i32>
   graph.net_output %r : tensor<3x0xf32>
 }
 

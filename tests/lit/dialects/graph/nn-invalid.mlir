@@ -120,12 +120,12 @@ graph.graph @g(%s: tensor<4xi64>, %x: tensor<1x2x1x1xf32>, %w: tensor<2x1x1x1xf3
 
 // -----
 
-// Tests a result that differs from a constant input_size.
+// Tests a constant input_size that differs from the computed shape.
 
 graph.graph @g(%x: tensor<1x2x4x4xf32>, %w: tensor<2x1x3x3xf32>) {
   %s = graph.const dense<[1, 1, 7, 6]> : tensor<4xi64>
   %y = graph.conv2d_transpose %s, %x, %w strides [1, 1, 1, 1] : (tensor<4xi64>, tensor<1x2x4x4xf32>, tensor<2x1x3x3xf32>) -> tensor<1x1x6x6xf32>
-  // CHECK: 'graph.conv2d_transpose' result shape [1, 1, 6, 6] differs from input_size [1, 1, 7, 6]
+  // CHECK: 'graph.conv2d_transpose' input_size [1, 1, 7, 6] differs from the computed shape [1, 1, 6, 6]
   graph.net_output
 }
 
