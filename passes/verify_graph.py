@@ -99,7 +99,9 @@ def check_acyclic(graph: GraphOp) -> None:
             position[node] = len(path)
             path.append(node)
             node = next(j for j in preds[node] if pending[j] > 0)
-        cycle = path[position[node] :][::-1]
+        cycle = path[position[node] :][::-1]  # in data-flow order
+        first = cycle.index(min(cycle))
+        cycle = cycle[first:] + cycle[:first]  # starting at the earliest op of the block
         text = " -> ".join(describe(ops[i]) for i in [*cycle, cycle[0]])
         raise GraphError(f"@{name}: the graph has a cycle: {text}")
     for i, op in enumerate(ops):
