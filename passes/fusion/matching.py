@@ -1,0 +1,221 @@
+"""What the fusion patterns share: constants, the group check, and the group replacement.
+
+A fusion matches a *group*: a root op (whose result the fused op takes over) and interior
+ops that feed it. `fusable` accepts a group only when every result of an interior op is used
+inside the group. That is the rule that keeps values alive (an intermediate another op
+still reads blocks the fusion), and it is also what rules out cycles: the fused node then
+has the root's result as its only output, so a path leaving it starts at the root; a path
+that came back into the group would reach an interior op, which itself reaches the root, so
+the original graph would already have had a cycle. Graph blocks are topologically ordered
+(the verifier checks it), so every operand of the group is defined before the root and the
+fused op can take the root's place. The checks cost O(group size) per match, which keeps the
+passes linear in the graph size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+
+from gedialects.base import NODE_NAME, element_type
+from gedialects.graph import (
+    ClipByValueOp,
+    ConstOp,
+    GeluOp,
+    HardSwishOp,
+    ReluOp,
+    SigmoidOp,
+)
+from gedialects.graph.elementwise import is_float
+from gedialects.tensors import dense_from_numpy, numpy_from_dense
+
+# --------------------------------------------------------------------------------------------
+# Constants
+# --------------------------------------------------------------------------------------------
+
+
+def const_array(value: SSAValue) -> np.ndarray | None:
+    """The value of a `graph.const` result as a numpy array, else None."""
+    owner = value.owner
+    if isinstance(owner, ConstOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
+        return numpy_from_dense(owner.value)
+    return None
+
+
+def const_scalar(value: SSAValue) -> float | None:
+    """The single value of a constant whose elements are all equal (a splat), else None."""
+    array = const_array(value)
+    if array is None or array.size == 0:
+        return None
+    first = array.flat[0]
+    if array.size > 1 and not np.all(array == first):
+        return None
+    return float(first)
+
+
+def is_close(value: float | None, expected: float, rel: float = 1e-5) -> bool:
+    """`value` is `expected` up to float32 rounding of the exporter's literal."""
+    return value is not None and abs(value - expected) <= rel * max(1.0, abs(expected))
+
+
+def new_const(array: np.ndarray, near: Operation, suffix: str) -> ConstOp:
+    """A `graph.const` for a tensor computed at rewrite time, named after `near`'s node."""
+    op = ConstOp(dense_from_numpy(np.ascontiguousarray(array)))
+    name = near.attributes.get(NODE_NAME)
+    if name is not None:
+        op.attributes[NODE_NAME] = type(name)(f"{name.data}/{suffix}")  # type: ignore[attr-defined]
+    return op
+
+
+# --------------------------------------------------------------------------------------------
+# Navigating the graph
+# --------------------------------------------------------------------------------------------
+
+
+def producer(value: SSAValue, *op_types: type[Operation]) -> Operation | None:
+    """The op of one of `op_types` that defines `value`, else None."""
+    owner = value.owner
+    return owner if isinstance(owner, op_types) else None
+
+
+def single_user_producer(value: SSAValue, *op_types: type[Operation]) -> Operation | None:
+    """`producer(value, ...)` when `value` has no other use (so fusing it drops nothing)."""
+    if not value.has_one_use():
+        return None
+    return producer(value, *op_types)
+
+
+def other_operand(op: Operation, value: SSAValue) -> SSAValue:
+    """The operand of a binary op that is not `value` (the first one if both are)."""
+    a, b = op.operands
+    return b if a is value else a
+
+
+def fusable(root: Operation, interior: Iterable[Operation]) -> bool:
+    """True when the group (root + interior) can become one node; see the module docstring."""
+    interior = tuple(interior)
+    group = {root, *interior}
+    if len(group) != len(interior) + 1:
+        return False
+    block = root.parent_block()
+    for op in interior:
+        if op.parent_block() is not block:
+            return False
+        for result in op.results:
+            if any(use.operation not in group for use in result.uses):
+                return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# Rewriting
+# --------------------------------------------------------------------------------------------
+
+
+def replace_group(
+    rewriter: PatternRewriter,
+    root: Operation,
+    new_ops: Sequence[Operation],
+    new_value: SSAValue,
+    interior: Iterable[Operation],
+) -> None:
+    """Puts `new_ops` at the root, then erases the interior and the constants only the group
+    read (the fused op reads what it still needs)."""
+    root_consts = [v.owner for v in root.operands if isinstance(v.owner, ConstOp)]
+    rewriter.replace(root, list(new_ops), [new_value])
+    erase_dead(rewriter, [*interior, *dict.fromkeys(root_consts)])
+
+
+def erase_dead(rewriter: PatternRewriter, ops: Iterable[Operation]) -> None:
+    """Erases `ops` users first, then the `graph.const` ops they read that have no use left;
+    a `graph.const` in `ops` that is still used stays."""
+    pending = [op for op in ops if op.parent is not None]
+    feeds: list[Operation] = []
+    while pending:
+        dead = [op for op in pending if all(not r.uses for r in op.results)]
+        if not dead:
+            break  # the rest is still used (constants the fused op reads)
+        for op in dead:
+            feeds.extend(v.owner for v in op.operands if isinstance(v.owner, ConstOp))
+            rewriter.erase(op)
+        pending = [op for op in pending if op not in dead]
+    for const in dict.fromkeys(feeds):
+        if const.parent is not None and not const.y.uses:
+            rewriter.erase(const)
+
+
+def carry_attributes(new: Operation, old: Operation) -> Operation:
+    """Gives `new` the discardable attributes (node name, stream label, ...) of `old`."""
+    new.attributes |= dict(old.attributes)
+    return new
+
+
+# --------------------------------------------------------------------------------------------
+# Activations a producer can absorb (`graph.fused_conv2d`, `graph.fused_mat_mul`)
+# --------------------------------------------------------------------------------------------
+
+
+def match_activation(op: Operation) -> tuple[str, float | None, float | None] | None:
+    """`(activation, clip_min, clip_max)` for an op a fused op can apply, else None.
+
+    Relu, Sigmoid, HardSwish and Gelu map to their name; ClipByValue with constant scalar
+    bounds is "relu6" for [0, 6] and "clip" otherwise (bounds must be float32 values and
+    ordered: a clip with min > max is not an activation).
+    """
+    if isinstance(op, ReluOp):
+        return ("relu", None, None)
+    if isinstance(op, SigmoidOp):
+        return ("sigmoid", None, None)
+    if isinstance(op, HardSwishOp):
+        return ("hard_swish", None, None)
+    if isinstance(op, GeluOp):
+        return ("gelu" if op.approximate.data == "none" else "gelu_tanh", None, None)
+    if isinstance(op, ClipByValueOp):
+        if not is_float(element_type(op.x.type)):
+            return None  # integer clips keep their exact integer bounds
+        lo, hi = const_scalar(op.clip_value_min), const_scalar(op.clip_value_max)
+        if lo is None or hi is None or lo > hi:
+            return None  # bounds unknown, or every element would become clip_max
+        if float(np.float32(lo)) != lo or float(np.float32(hi)) != hi:
+            return None  # the fused op stores f32 bounds
+        if lo == 0.0 and hi == 6.0:
+            return ("relu6", None, None)
+        return ("clip", lo, hi)
+    return None
+
+
+def activation_input(op: Operation) -> SSAValue:
+    """The tensor an activation op (see `match_activation`) applies to."""
+    return op.operands[0]
+
+
+def rewrite_with(module: ModuleOp, patterns: Sequence[RewritePattern]) -> None:
+    """Applies `patterns` until none matches (each pattern removes ops, so this terminates).
+
+    xDSL's dead-code elimination is off: a fusion pass erases what it fused and nothing else.
+    """
+    applier = GreedyRewritePatternApplier(list(patterns), dce_enabled=False)
+    PatternRewriteWalker(applier).rewrite_module(module)
+
+
+def channel_vector(array: np.ndarray, rank: int, axis: int, length: int) -> np.ndarray | None:
+    """`array` as a vector along `axis` of a rank-`rank` tensor with `length` there, when it
+    broadcasts against that tensor only along `axis` (e.g. [1, C, 1, 1] or [C, 1, 1] for
+    NCHW channels, [C] or [1, 1, C] for the last axis); else None."""
+    if array.ndim > rank:
+        return None
+    padded = (1,) * (rank - array.ndim) + array.shape
+    if any(d != 1 for i, d in enumerate(padded) if i != axis):
+        return None
+    if length < 0 or padded[axis] not in (1, length):
+        return None
+    return np.broadcast_to(array.reshape(-1), (length,))
