@@ -398,12 +398,15 @@ class SelectV2Op(GEOp, NodeSyntax):
     ) -> tuple[Attribute, ...]:
         elem = same_element_type(operand_types[1:], "x1 and x2")
         shapes = [tensor_shape(t) for t in operand_types]
+        shape: tuple[int, ...] | None = ()
         try:
-            shape = broadcast_shape(shapes[0], broadcast_shape(shapes[1], shapes[2]))
+            for s in shapes:  # the ranked ones must broadcast even when one is unranked
+                if s is not None:
+                    shape = broadcast_shape(shape, s)
         except ValueError:
             known = ", ".join("*" if s is None else format_shape(s) for s in shapes)
             raise ValueError(f"condition, x1 and x2 shapes {known} do not broadcast") from None
-        return (tensor_of(elem, shape),)
+        return (tensor_of(elem, None if None in shapes else shape),)
 
     def __init__(
         self,
