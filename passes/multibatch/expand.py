@@ -133,7 +133,10 @@ class _Expansion:
         root = self.root
         name = root.sym_name.data
         types = root.function_type.inputs.data
-        dims = [tuple(t.get_shape()) if isinstance(t, TensorType) else None for t in types]
+        dims = [
+            tuple(-1 if d < 0 else d for d in t.get_shape()) if isinstance(t, TensorType) else None
+            for t in types
+        ]
         try:
             check_graph_inputs(self.config, name, root.input_names, dims)
         except GearError as e:
