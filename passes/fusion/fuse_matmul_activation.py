@@ -12,6 +12,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import VerifyException
 
+from gedialects.base import tensor_shape
 from gedialects.graph import BatchMatMulV2Op, FusedMatMulOp, MatMulOp
 from gedialects.graph.fused import activation_properties
 from passes.fusion.fuse_matmul_transpose import FLAGS
@@ -45,10 +46,12 @@ class FuseMatMulActivation(RewritePattern):
             result_types=[op.results[0].type],
             properties=props | activation_properties(*activation),
         )
-        try:
-            fused.verify()
-        except VerifyException:
-            return  # a BatchMatMulV2 bias that widens the product has no fused form
+        bias = product.operands[2:]
+        if bias and tensor_shape(bias[0].type) != (tensor_shape(fused.y.type) or (0,))[-1:]:
+            try:
+                fused.verify()
+            except VerifyException:
+                return  # a BatchMatMulV2 bias that widens the product has no fused form
         carry_attributes(fused, product)
         replace_group(rewriter, op, [fused], fused.y, [product])
 
