@@ -170,9 +170,26 @@ def dense_of(array: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
     return DenseIntOrFPElementsAttr(t, BytesAttr(flat.tobytes()))
 
 
+_TRAITS: dict[type[Operation], tuple[bool, bool]] = {}
+
+
+def _pure_and_const(op: Operation) -> tuple[bool, bool]:
+    """(Pure, ConstantLike) of the op's class, cached: trait lookups are slow."""
+    cls = type(op)
+    if cls not in _TRAITS:
+        _TRAITS[cls] = (op.has_trait(Pure), op.has_trait(ConstantLike))
+    return _TRAITS[cls]
+
+
+def _is_const(value: SSAValue) -> bool:
+    owner = value.owner
+    return isinstance(owner, Operation) and _pure_and_const(owner)[1]
+
+
 def foldable(op: Operation, max_size: int) -> bool:
     """A pure GE op with a kernel, not a constant, whose static results fit in `max_size`."""
-    if not isinstance(op, GEOp) or op.has_trait(ConstantLike) or not op.has_trait(Pure):
+    pure, const = _pure_and_const(op)
+    if not isinstance(op, GEOp) or const or not pure:
         return False
     if not op.results or op.regions or op.GE_TYPE not in _kernel_set():
         return False
@@ -191,13 +208,15 @@ def fold_block(block: Block, max_size: int) -> int:
         assert isinstance(op, GEOp)
         if op.GE_TYPE in SHAPE_ONLY_TYPES:
             inputs = shape_views(op)
+        elif not all(_is_const(v) for v in op.operands):
+            continue  # an operand is not a constant
         else:
             arrays = [_const_array(v) for v in op.operands]
             inputs = (
                 None if any(a is None for a in arrays) else [a for a in arrays if a is not None]
             )
         if inputs is None:
-            continue  # an operand is not a constant (or, for Shape/Size, not static)
+            continue  # a kernel input is unsupported (or, for Shape/Size, not static)
         outputs = run_node(op, inputs)
         if outputs is None:
             continue  # the kernel rejects these inputs: the runtime reports it
@@ -238,7 +257,7 @@ def eliminate_common_subexpressions(block: Block) -> int:
     seen: dict[tuple[object, ...], Operation] = {}
     merged = 0
     for op in list(block.ops):
-        if op.regions or not op.results or not op.has_trait(Pure):
+        if op.regions or not op.results or not _pure_and_const(op)[0]:
             continue
         key = _cse_key(op)
         first = seen.setdefault(key, op)

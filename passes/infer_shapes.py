@@ -16,8 +16,8 @@ takes its callee's output types and a `multibatch.case` the join of its branches
 `graph.net_output`.
 
 Shape arithmetic works through chains where values are constant: Shape/Size of a static tensor
-and any op whose operands are all known small constants (at most `SMALL_CONSTANT_LIMIT`
-elements) are evaluated with the interpreter's kernels during inference, so a
+and any op with a small integer result (at most `SMALL_CONSTANT_LIMIT` elements) whose operands
+are all known are evaluated with the interpreter's kernels during inference, so a
 Shape -> Gather -> Concat -> Reshape chain gives the Reshape a static result without folding.
 
 Option `input-shape="x:1,3,224,224;y:2,-1"` (atc's `--input_shape` grammar: items split on `;`,
@@ -28,6 +28,7 @@ anything that is not an integer are errors.
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     FunctionType,
+    IndexType,
+    IntegerType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
@@ -73,6 +76,12 @@ def _dims(t: Attribute) -> tuple[int, ...] | None:
 
 
 def _tensor(elem: Attribute, dims: Sequence[int] | None) -> Attribute:
+    return _make_tensor(elem, None if dims is None else tuple(d if d >= 0 else -1 for d in dims))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _make_tensor(elem: Attribute, dims: tuple[int, ...] | None) -> Attribute:
+    """Types are immutable and building one verifies it (slow): graphs reuse a few types."""
     if dims is None:
         return UnrankedTensorType(elem)
     return TensorType(elem, [d if d >= 0 else DYNAMIC_INDEX for d in dims])
@@ -433,12 +442,13 @@ class ShapeInference:
 
     def evaluate(self, op: GEOp) -> None:
         """Records the values of small results computable now (shape arithmetic)."""
-        if not op.results or not op.has_trait(Pure) or all(r in self.known for r in op.results):
+        if not op.results:
             return
-        if _const_like(op):
-            return
-        counts = [_static_count(r.type) for r in op.results]
-        if any(c is None or c > SMALL_CONSTANT_LIMIT for c in counts):
+        for r in op.results:
+            count = _static_count(r.type)
+            if count is None or count > SMALL_CONSTANT_LIMIT or not _is_index_like(r.type):
+                return  # only small integer results take part in shape arithmetic
+        if all(r in self.known for r in op.results) or not op.has_trait(Pure) or _const_like(op):
             return
         shape_only = op.GE_TYPE in SHAPE_ONLY_TYPES
         if not shape_only and not op.operands:
@@ -457,6 +467,10 @@ def _const_like(op: Operation) -> bool:
     from xdsl.traits import ConstantLike
 
     return op.has_trait(ConstantLike)
+
+
+def _is_index_like(t: Attribute) -> bool:
+    return isinstance(t, TensorType) and isinstance(t.element_type, IntegerType | IndexType)
 
 
 def _static_count(t: Attribute) -> int | None:

@@ -383,3 +383,24 @@ def test_subgraph_graph_keeps_its_numbers() -> None:
     module = parse(CALLS)
     result = check_pass_keeps_numbers(module, InferShapesPass(input_shape="x:2,4"), rtol=0, atol=0)
     assert result.runs == 3
+
+
+def test_pinned_transformer_becomes_static_and_keeps_its_numbers() -> None:
+    import numpy as np
+
+    from gedialects.frontend.onnx import import_model
+    from tests.conftest import ROOT
+
+    models = ROOT / "tests" / "models"
+    if not (models / "transformer.onnx").exists():
+        pytest.skip("tests/models/transformer.onnx is not exported")
+    module = import_model(models / "transformer.onnx")
+    inputs = dict(np.load(models / "transformer.inputs.npz"))
+    dims = ",".join(str(d) for d in inputs["tokens"].shape)
+    pipeline = f'ge-infer-shapes{{input-shape="tokens:{dims}"}},ge-fold-constants'
+    result = check_pass_keeps_numbers(module, pipeline, seeds=(0, 1), inputs=inputs)
+    ops = list(result.after.walk())
+    # The Shape -> Gather -> Concat -> Reshape chains of the attention heads all became static
+    # and folded away.
+    assert not any("?" in str(t) for op in ops for t in (*op.operand_types, *op.result_types))
+    assert not [op.name for op in ops if op.name in ("graph.shape", "graph.gather_v2d")]
