@@ -1,0 +1,238 @@
+"""ge-plan-memory: reuse keeps the numbers, plans respect liveness, broken plans are caught."""
+
+from __future__ import annotations
+
+import gc
+import importlib.util
+import itertools
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import PassFailedException
+
+from gedialects import make_context
+from gedialects.ascend import BufferAttr, KernelOp, ModelOp
+from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
+from gedialects.interpreters.run import find_entry, random_inputs, run, signature
+from passes.assign_streams import assign_model
+from passes.convert_graph_to_ascend import ConvertGraphToAscendPass
+from passes.memory_plan import ge_lifetime, greedy_by_size, size_classes
+from passes.plan_memory import PlanMemoryPass, plan_model
+from passes.task_graph import TaskGraph
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location(
+        "bench_memory_streams", ROOT / "bench" / "bench_memory_streams.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _bench()
+EXAMPLE = (ROOT / "examples" / "conv_block.mlir").read_text()
+
+
+def parse(text: str) -> ModuleOp:
+    return Parser(make_context(), text).parse_module()
+
+
+def lower(text: str) -> tuple[ModuleOp, ModelOp]:
+    module = parse(text)
+    ConvertGraphToAscendPass().apply(make_context(), module)
+    return module, next(op for op in module.walk() if isinstance(op, ModelOp))
+
+
+def inputs_of(text: str, seed: int, index: int = 1) -> dict[str, np.ndarray]:
+    values = random_inputs(signature(find_entry(parse(text))), seed)
+    if "i" in values:
+        values["i"] = np.array(index, np.int32)
+    return values
+
+
+def reference(text: str, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return run(parse(text), inputs)
+
+
+def feature_ranges(model: ModelOp) -> dict[tuple[int, int], list[int]]:
+    """(offset, end) of every task buffer outside weights and I/O -> task positions using it."""
+    io = {(op.buffer.offset_value, op.buffer.end) for op in [*model.inputs(), *model.outputs()]}
+    graph = TaskGraph.of(model)
+    found: dict[tuple[int, int], list[int]] = {}
+    for pos in range(len(graph.tasks)):
+        for b in (*graph.reads[pos], *graph.writes[pos]):
+            key = (b.offset_value, b.end)
+            if b.offset_value >= model.weight_size.value.data and key not in io:
+                found.setdefault(key, []).append(pos)
+    return found
+
+
+GRAPHS = [("example", EXAMPLE)] + [
+    (f"branchy{s}", BENCH.branchy_graph(s, blocks=3)) for s in range(4)
+]
+
+
+@pytest.mark.parametrize(("name", "text"), GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"strategy": "ge-lifetime"}, {"reuse": False}, {"in_place": False}],
+    ids=["greedy", "ge-lifetime", "no-reuse", "no-in-place"],
+)
+def test_reuse_keeps_the_graph_level_numbers(name: str, text: str, options: dict) -> None:
+    _, model = lower(text)
+    stats = plan_model(model, **options)
+    model.verify()
+    assert stats.lower_bound <= stats.features <= stats.no_reuse
+    for index in (0, 1, 2) if "branchy" in name else (0,):
+        inputs = inputs_of(text, 3, index)
+        want = reference(text, inputs)
+        got = execute_model(model, inputs, check_uninitialized=True).outputs
+        for key, value in want.items():
+            np.testing.assert_array_equal(got[key], value, err_msg=f"{name} gear {index}")
+
+
+def test_reuse_shrinks_the_arena_and_reaches_the_bound_on_the_example() -> None:
+    _, plain = lower(EXAMPLE)
+    _, reused = lower(EXAMPLE)
+    no_reuse = plan_model(plain, reuse=False)
+    stats = plan_model(reused)
+    assert stats.arena < no_reuse.arena
+    assert stats.features == stats.lower_bound
+    assert stats.in_place > 0
+
+
+def _operands(model: ModelOp) -> list[tuple[int, int, BufferAttr]]:
+    """(task position, operand number, buffer) of every kernel and memcpy operand."""
+    graph = TaskGraph.of(model)
+    return [
+        (pos, i, b)
+        for pos in range(len(graph.tasks))
+        for i, b in enumerate((*graph.reads[pos], *graph.writes[pos]))
+    ]
+
+
+def test_single_stream_plan_never_overlaps_live_tensors_without_cases() -> None:
+    # Oracle: tensors are the buffers of the unplanned model; after planning, any two whose
+    # new ranges share bytes have disjoint program-order lifetimes, or touch at one task
+    # (in place: the last reader of one is the first writer of the other).
+    for seed in range(3):
+        _, model = lower(BENCH.branchy_graph(seed, blocks=4, case=False))
+        io = {(op.buffer.offset_value) for op in [*model.inputs(), *model.outputs()]}
+        before = _operands(model)
+        plan_model(model)
+        after = _operands(model)
+        lifetimes: dict[tuple[int, int], list[int]] = {}
+        placed: dict[tuple[int, int], tuple[int, int]] = {}
+        for (pos, _, old), (_, _, new) in zip(before, after, strict=True):
+            if old.offset_value < model.weight_size.value.data or old.offset_value in io:
+                continue
+            key = (old.offset_value, old.end)
+            lifetimes.setdefault(key, []).append(pos)
+            placed[key] = (new.offset_value, new.end)
+        assert len(set(placed.values())) < len(placed), "no reuse happened"
+        for a, b in itertools.combinations(placed, 2):
+            (sa, ea), (sb, eb) = placed[a], placed[b]
+            if sa < eb and sb < ea:
+                pa, pb = lifetimes[a], lifetimes[b]
+                assert max(pa) <= min(pb) or max(pb) <= min(pa), (a, b)
+
+
+def test_multi_stream_plan_keeps_numbers_under_random_schedules() -> None:
+    text = BENCH.branchy_graph(7, blocks=4)
+    for first in ("streams", "memory"):
+        _, model = lower(text)
+        if first == "streams":
+            assign_model(model)
+            plan_model(model)
+        else:
+            plan_model(model)
+            assign_model(model)
+        assert len(model.streams()) > 1
+        inputs = inputs_of(text, 1, 2)
+        want = reference(text, inputs)
+        for seed in [None, *range(15)]:
+            got = execute_model(model, inputs, schedule_seed=seed, check_uninitialized=True)
+            np.testing.assert_array_equal(got.outputs["y"], want["y"], err_msg=f"{first} {seed}")
+
+
+def _move(model: ModelOp, kernel: KernelOp, offset: int) -> None:
+    old = kernel.outputs.data[0]
+    new = BufferAttr(offset, old.type)
+    for task in model.tasks():
+        if isinstance(task, KernelOp):
+            task.inputs = type(task.inputs)([new if b == old else b for b in task.inputs.data])
+            task.outputs = type(task.outputs)([new if b == old else b for b in task.outputs.data])
+
+
+def _broken(shift: int) -> tuple[ModelOp, dict, dict]:
+    """The example without reuse, with relu1's output moved over conv1's, which "skip" reads
+    after relu1 ran: a plan that lets two live tensors share bytes."""
+    _, model = lower(EXAMPLE)
+    plan_model(model, reuse=False)
+    kernels = {k.node_name.data: k for k in model.tasks() if isinstance(k, KernelOp)}
+    _move(model, kernels["relu1"], kernels["conv1"].outputs.data[0].offset_value + shift)
+    inputs = inputs_of(EXAMPLE, 0)
+    return model, inputs, reference(EXAMPLE, inputs)
+
+
+def test_a_broken_plan_changes_the_results() -> None:
+    model, inputs, want = _broken(0)
+    assert not np.array_equal(execute_model(model, inputs).outputs["logits"], want["logits"])
+
+
+def test_a_broken_plan_is_caught_by_the_debug_mode() -> None:
+    model, inputs, _ = _broken(512)
+    pattern = r'"skip" reads arena\[\d+\] .* last written through .* by .ascend.kernel. "relu1"'
+    with pytest.raises(AscendRuntimeError, match=pattern):
+        execute_model(model, inputs, check_uninitialized=True)
+
+
+def test_planned_models_are_refused() -> None:
+    _, model = lower(EXAMPLE)
+    plan_model(model)
+    with pytest.raises(PassFailedException, match="is already planned: feature buffers"):
+        plan_model(model)
+
+
+def test_device_memory_names_the_largest_tensor() -> None:
+    module, _ = lower(EXAMPLE)
+    pattern = (
+        r"more than device-memory=1024; largest tensors: arena\[\d+\] : "
+        r'tensor<1x8x16x16xf32> written by .ascend.kernel. "conv1"'
+    )
+    with pytest.raises(PassFailedException, match=pattern):
+        PlanMemoryPass(device_memory=1024).apply(make_context(), module)
+
+
+def test_pass_leaves_garbage_collection_enabled() -> None:
+    module, _ = lower(EXAMPLE)
+    assert gc.isenabled()
+    PlanMemoryPass().apply(make_context(), module)
+    assert gc.isenabled()
+
+
+def test_greedy_by_size_takes_the_best_fitting_gap() -> None:
+    # 0 conflicts with 1, 2 and 3; 1 and 3 conflict; 2 fits the gap 0 leaves behind.
+    sizes = [4, 2, 1, 2]
+    neighbours = [{1, 2, 3}, {0, 3}, {0}, {0, 1}]
+    offsets, top = greedy_by_size(sizes, [0, 1, 2, 3], neighbours)
+    assert offsets == [0, 4, 4, 6]
+    assert top == 8
+
+
+def test_size_classes_halve_from_the_largest() -> None:
+    assert size_classes([512, 1024, 4096], 512) == [512, 1024, 2048, 4096]
+    # Blocks reuse only within their class: the two 512s share unless they conflict.
+    offsets, top = ge_lifetime([512, 512, 4096], [0, 1, 2], [set(), set(), set()], 512)
+    assert top == 4096 + 512 and offsets[0] == offsets[1]
+    offsets, top = ge_lifetime([512, 512, 4096], [0, 1, 2], [{1}, {0}, set()], 512)
+    assert top == 4096 + 1024 and offsets[0] != offsets[1]
