@@ -412,7 +412,9 @@ class GearConfig:
     dynamic_type: DynamicType
     gears: tuple[tuple[int, ...], ...] = ()
     input_format: str = "NCHW"
-    _slices: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    _slices: dict[str, tuple[int, int]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         if self.dynamic_type is DynamicType.FIXED:
