@@ -137,11 +137,13 @@ def assert_same_outputs(module: ModuleOp, expected: dict[str, np.ndarray], n_inp
 def canonical(
     module: ModuleOp, ignore: frozenset[str] = frozenset(), name: str = "g"
 ) -> tuple[Counter, int]:
-    """Graph `name` up to op order: a multiset of hash-consed op keys and the output key."""
-    table: dict[object, int] = {}
+    """Graph `name` up to op order: a multiset of structural op hashes and the output's.
+
+    A value's hash covers its op and, recursively, the hashes of the op's operands, so it does
+    not depend on the order in which ops are visited."""
 
     def intern(key: object) -> int:
-        return table.setdefault(key, len(table))
+        return hash(key)
 
     (root,) = [g for g in module.ops if isinstance(g, GraphOp) and g.sym_name.data == name]
     ids: dict[SSAValue, int] = {

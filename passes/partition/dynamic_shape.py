@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import BoolAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
@@ -34,6 +34,7 @@ from passes.partition.clusters import ClusterGraph, Clustering
 from passes.partition.graph_view import (
     GraphNodes,
     bool_attr,
+    bool_value,
     called_symbols,
     ge_type,
     int_attr,
@@ -247,7 +248,7 @@ def analyse(
 
 
 def _set_bool(op: Operation, name: str, value: bool) -> None:
-    op.attributes[name] = BoolAttr.from_bool(value)
+    op.attributes[name] = bool_value(value)
 
 
 def materialise(analysis: ShapeAnalysis, module: ModuleOp) -> None:

@@ -49,7 +49,13 @@ from passes.partition.engine_tables import (
     INPUT_NODES_SUBGRAPH,
     composite_engine,
 )
-from passes.partition.graph_view import GraphNodes, bool_attr, str_attr
+from passes.partition.graph_view import (
+    GraphNodes,
+    bool_attr,
+    i64_value,
+    str_attr,
+    string_value,
+)
 from passes.partition.place_engines import select_engine
 
 _NAME = "ge-partition-engine"
@@ -93,7 +99,7 @@ def analyse(graph: GraphOp, mode: str) -> EngineAnalysis:
         engine = str_attr(op, ENGINE_NAME)
         if engine is None:
             engine = select_engine(op, frozenset())
-            op.attributes[ENGINE_NAME] = StringAttr(engine)
+            op.attributes[ENGINE_NAME] = string_value(engine)
         labels.append(str_attr(op, STREAM_LABEL) or "")
         engines.append(engine)
         if not op.operands and nodes.node_type(i) in DATA_LIKE_TYPES:
@@ -225,26 +231,33 @@ def materialise(analysis: EngineAnalysis, module: ModuleOp, times: int, peer: in
         k = counter[0]
         counter[0] += 1
         end_name = f"{src_name}_End{k}"
-        end = EndOp(
-            local.get(value, value),
-            peer_index=k,
-            parent_op_type=nodes.node_type(consumer),
-            end_rear_node_engine_name=analysis.engines[consumer],
+        peer_attr = i64_value(k)
+        end = EndOp.create(
+            operands=[local.get(value, value)],
+            properties={
+                "peerIndex": peer_attr,
+                "parentOpType": string_value(nodes.node_type(consumer)),
+                "end_rear_node_engine_name": string_value(analysis.engines[consumer]),
+            },
+            attributes={NODE_NAME: StringAttr(end_name)},
         )
-        end.attributes[NODE_NAME] = StringAttr(end_name)
         split.ends[src_r].append(end)
         anchor = value.index if producer >= n_args else 0
-        pld = PlaceHolderOp(
-            value.type,
-            peer_index=k,
-            parent_op_type=nodes.node_type(producer),
-            parent_node_name=nodes.names[producer],
-            anchor_index=anchor,
-            pld_front_node_engine_name=analysis.engines[producer],
-            peer_node_name=end_name,
+        pld = PlaceHolderOp.create(
+            result_types=[value.type],
+            properties={
+                "peerIndex": peer_attr,
+                "parentOpType": string_value(nodes.node_type(producer)),
+                "_parentNodeName": StringAttr(nodes.names[producer]),
+                "anchorIndex": i64_value(anchor),
+                "pld_front_node_engine_name": string_value(analysis.engines[producer]),
+                "_peerNodeName": StringAttr(end_name),
+            },
+            attributes={
+                NODE_NAME: StringAttr(f"{dst_name}_PlaceHolder{k}"),
+                PARENT_ID: StringAttr(f"{src_name}:{producer}"),
+            },
         )
-        pld.attributes[NODE_NAME] = StringAttr(f"{dst_name}_PlaceHolder{k}")
-        pld.attributes[PARENT_ID] = StringAttr(f"{src_name}:{producer}")
         split.placeholders[dst_r].append(pld)
         return pld.y
 

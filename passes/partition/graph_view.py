@@ -9,14 +9,17 @@ anchor pair); the cluster framework works on these indices.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BoolAttr,
     IntegerAttr,
     StringAttr,
     SymbolRefAttr,
     TensorType,
     UnrankedTensorType,
+    i64,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
@@ -24,6 +27,24 @@ from gedialects.base import NODE_NAME, GEOp
 from gedialects.graph import GraphOp
 
 DATA_TYPE = "Data"
+TRUE = BoolAttr.from_bool(True)
+FALSE = BoolAttr.from_bool(False)
+
+
+def bool_value(value: bool) -> BoolAttr:
+    """A shared `true`/`false` attribute (attributes are immutable; building one costs)."""
+    return TRUE if value else FALSE
+
+
+@lru_cache(maxsize=4096)
+def i64_value(value: int) -> IntegerAttr:
+    """A shared i64 attribute (xDSL verifies the range of every new IntegerAttr)."""
+    return IntegerAttr(value, i64)
+
+
+@lru_cache(maxsize=4096)
+def string_value(value: str) -> StringAttr:
+    return StringAttr(value)
 
 
 def ge_type(op: Operation) -> str:

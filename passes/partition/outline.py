@@ -19,13 +19,14 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping, Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr, i64
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from gedialects.base import NODE_NAME, PARENT_NODE_INDEX
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import PartitionedCallOp
+from passes.partition.graph_view import i64_value
 
 
 def outline_cluster(
@@ -52,14 +53,14 @@ def outline_cluster(
             DictionaryAttr(
                 {
                     NODE_NAME: StringAttr(f"{subgraph}_Data_{i}"),
-                    PARENT_NODE_INDEX: IntegerAttr(i, i64),
+                    PARENT_NODE_INDEX: i64_value(i),
                 }
             )
             for i in range(len(inputs))
         ]
     )
     graph.res_attrs = ArrayAttr(
-        [DictionaryAttr({PARENT_NODE_INDEX: IntegerAttr(i, i64)}) for i in range(len(outputs))]
+        [DictionaryAttr({PARENT_NODE_INDEX: i64_value(i)}) for i in range(len(outputs))]
     )
     block = graph.body.block
     args = block.args

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
@@ -13,7 +13,7 @@ from xdsl.utils.exceptions import PassFailedException
 from gedialects.base import ENGINE_NAME, NODE_NAME, SPECIFIED_ENGINE_NAME, GEOp
 from gedialects.graph import GraphOp
 from passes.partition.engine_tables import ENGINE_BY_NAME, ENGINE_SPECS
-from passes.partition.graph_view import ge_type, str_attr
+from passes.partition.graph_view import ge_type, str_attr, string_value
 
 _NAME = "ge-place-engines"
 
@@ -90,4 +90,4 @@ class PlaceEnginesPass(ModulePass):
             for node in graph.body.block.ops:
                 if isinstance(node, GEOp):
                     engine = select_engine(node, excluded)
-                    node.attributes[ENGINE_NAME] = StringAttr(engine)
+                    node.attributes[ENGINE_NAME] = string_value(engine)
