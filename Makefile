@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 EXAMPLE ?= examples/conv_block.mlir
 OUT ?= out
 
-.PHONY: demo test pytest lit lint bench bench-full clean onnx-conformance models bench-onnx
+.PHONY: demo test pytest lit lint bench bench-full clean partition-picture onnx-conformance models bench-onnx
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,3 +68,11 @@ onnx-conformance: $(VENV)/.installed
 
 clean:
 	rm -rf $(OUT) .pytest_cache tests/lit/**/Output
+
+# The partitioning picture of docs/design/partitioning.md: DOT from ge-dump-dot (checked by
+# tests/test_partition_passes.py), SVG from Graphviz (`apt-get install graphviz`), committed.
+PARTITION_PIPELINE := ge-place-engines,ge-partition-dynamic-shape{static-model-ops-lower-limit=2}
+partition-picture: $(VENV)/.installed
+	ge-opt docs/design/partitioning-example.mlir -o /dev/null \
+	  -p '$(PARTITION_PIPELINE),ge-dump-dot{file="docs/design/partitioning.dot"}'
+	dot -Tsvg docs/design/partitioning.dot -o docs/design/partitioning.svg

@@ -306,3 +306,17 @@ def test_partition_engine_twice_is_an_error() -> None:
     assert _calls(module)
     with pytest.raises(PassFailedException, match="already engine-partitioned"):
         apply(module, PartitionEnginePass())
+
+
+def test_docs_picture_source_is_current() -> None:
+    """docs/design/partitioning.dot is what `make partition-picture` makes from the example."""
+    with open("docs/design/partitioning-example.mlir", encoding="utf-8") as f:
+        module = parse(f.read())
+    apply(
+        module,
+        PlaceEnginesPass(),
+        PartitionDynamicShapePass(static_model_ops_lower_limit=2),
+    )
+    with open("docs/design/partitioning.dot", encoding="utf-8") as f:
+        committed = f.read()
+    assert to_dot(module) == committed, "run `make partition-picture`"
