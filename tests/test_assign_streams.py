@@ -1,0 +1,156 @@
+"""ge-assign-streams: several streams, events for every dependency, pruning, same numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_plan_memory import BENCH, EXAMPLE, inputs_of, lower, reference
+from xdsl.utils.exceptions import PassFailedException
+
+from gedialects.ascend import (
+    EventRecordOp,
+    EventWaitOp,
+    KernelOp,
+    LabelGotoOp,
+    LabelSetOp,
+    LabelSwitchByIndexOp,
+    ModelOp,
+)
+from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
+from passes.assign_streams import AssignStreamsPass, assign_model
+from passes.plan_memory import plan_model
+from passes.stream_plan import plan_events
+from passes.task_graph import TaskGraph
+
+
+def _same_under_schedules(model: ModelOp, text: str, seeds: int = 25) -> None:
+    for index in (0, 2):
+        inputs = inputs_of(text, 4, index)
+        want = reference(text, inputs)
+        for seed in [None, *range(seeds)]:
+            got = execute_model(model, inputs, schedule_seed=seed).outputs
+            for key, value in want.items():
+                np.testing.assert_array_equal(got[key], value, err_msg=f"seed {seed}")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_streams_keep_the_numbers_under_random_schedules(seed: int) -> None:
+    text = BENCH.branchy_graph(seed, blocks=3)
+    _, model = lower(text)
+    stats = assign_model(model)
+    model.verify()
+    assert stats.streams > 1 and stats.events_after > 0
+    assert stats.events_after <= stats.events_before
+    _same_under_schedules(model, text)
+
+
+def test_every_buffer_dependency_is_ordered_by_streams_or_events() -> None:
+    text = BENCH.branchy_graph(11, blocks=3, case=False)
+    _, model = lower(text)
+    plan_model(model)  # reuse first: write-after-read hazards appear between streams
+    assign_model(model)
+    graph = TaskGraph.of(model)
+    last_writer: dict[int, int] = {}
+    readers: dict[int, list[int]] = {}
+    for pos in range(len(graph.tasks)):
+        reads = [b for b in graph.reads[pos] if b.offset_value >= model.weight_size.value.data]
+        for b in reads:
+            for byte in range(b.offset_value, b.end, 256):
+                if byte in last_writer:
+                    assert graph.happens_before(last_writer[byte], pos)
+        for b in graph.writes[pos]:
+            for byte in range(b.offset_value, b.end, 256):
+                for r in readers.get(byte, ()):
+                    assert r == pos or graph.happens_before(r, pos)
+                if byte in last_writer:
+                    assert graph.happens_before(last_writer[byte], pos)
+        for b in reads:
+            for byte in range(b.offset_value, b.end, 256):
+                readers.setdefault(byte, []).append(pos)
+        for b in graph.writes[pos]:
+            for byte in range(b.offset_value, b.end, 256):
+                last_writer[byte] = pos
+                readers[byte] = []
+    _same_under_schedules(model, text, seeds=10)
+
+
+def test_removing_an_event_breaks_some_schedule() -> None:
+    _, model = lower(EXAMPLE)
+    assign_model(model)
+    inputs = inputs_of(EXAMPLE, 0)
+    want = reference(EXAMPLE, inputs)["logits"]
+    wait = next(t for t in model.tasks() if isinstance(t, EventWaitOp))
+    model.body.block.erase_op(wait)
+    outcomes = set()
+    for seed in range(40):
+        try:
+            got = execute_model(model, inputs, schedule_seed=seed).outputs["logits"]
+            outcomes.add(bool(np.array_equal(got, want)))
+        except AscendRuntimeError:
+            outcomes.add(False)
+    assert outcomes == {True, False}
+
+
+def test_single_stream_and_max_streams() -> None:
+    text = BENCH.branchy_graph(2, blocks=3)
+    _, single = lower(text)
+    stats = assign_model(single, single_stream=True)
+    assert stats.streams == 1 and stats.events_after == 0 and not single.events()
+    _, capped = lower(text)
+    assert assign_model(capped, max_streams=2).streams <= 2
+    _same_under_schedules(capped, text, seeds=5)
+
+
+def test_case_stays_on_the_stream_of_its_switch() -> None:
+    text = BENCH.branchy_graph(5, blocks=3)
+    _, model = lower(text)
+    assign_model(model)
+    tasks = model.tasks()
+    start = next(i for i, t in enumerate(tasks) if isinstance(t, LabelSwitchByIndexOp))
+    end = max(i for i, t in enumerate(tasks) if isinstance(t, LabelSetOp))
+    inside = tasks[start : end + 1]
+    assert {t.stream.value.data for t in inside} == {tasks[start].stream.value.data}
+    assert any(isinstance(t, LabelGotoOp) for t in inside)
+    assert not any(isinstance(t, EventRecordOp | EventWaitOp) for t in inside)
+
+
+def test_events_are_pruned_through_transitive_order() -> None:
+    # a (stream 0) -> b (stream 1) -> c (stream 2), and a -> c: c's wait on a is implied.
+    preds = [set(), {0}, {0, 1}]
+    plan = plan_events(preds, [0, 1, 2], 3)
+    assert plan.cross_edges == 3
+    assert plan.events == [(0, 1), (1, 2)]
+    # Two sends from one stream to one receiver: only the last is waited for.
+    plan = plan_events([set(), set(), {0, 1}], [0, 0, 1], 2)
+    assert plan.events == [(1, 2)]
+
+
+def test_bad_options_and_inputs_are_pass_failures() -> None:
+    module, model = lower(EXAMPLE)
+    with pytest.raises(PassFailedException, match="max-streams must be positive, got 0"):
+        AssignStreamsPass(max_streams=0).apply(None, module)  # type: ignore[arg-type]
+    assign_model(model)
+    wait = next(t for t in model.tasks() if isinstance(t, EventWaitOp))
+    record = next(
+        t
+        for t in model.tasks()
+        if isinstance(t, EventRecordOp) and t.event.value.data == wait.event.value.data
+    )
+    record.detach()
+    model.body.block.add_op(record)
+    with pytest.raises(PassFailedException, match="precedes every record of event"):
+        assign_model(model)
+
+
+def test_kernel_stream_label_gets_its_own_stream() -> None:
+    from xdsl.dialects.builtin import StringAttr
+
+    _, model = lower(EXAMPLE)
+    kernels = [t for t in model.tasks() if isinstance(t, KernelOp)]
+    for k in kernels[-3:]:
+        k.attributes["_stream_label"] = StringAttr("head")
+    assign_model(model)
+    labelled = {k.stream.value.data for k in kernels[-3:]}
+    others = {k.stream.value.data for k in kernels[:-3]}
+    assert len(labelled) == 1 and not labelled & others
+    _same_under_schedules(model, EXAMPLE, seeds=5)
