@@ -267,13 +267,14 @@ def materialise(analysis: ShapeAnalysis, module: ModuleOp) -> None:
     frames.sort(key=lambda c: clustering.ids[c])
     position = {op: k for k, op in enumerate(nodes.ops)}
     placed: list[tuple[Operation, int]] = []
+    taken = {g.sym_name.data for g in module.ops if isinstance(g, GraphOp)}
     insert_after = graph
     for n, c in enumerate(frames):
         kind = clustering.kinds[c]
         unknown = kind == UNKNOWN_SHAPE
         suffix = "_input" if kind == INPUT_NODE else "_unknow" if unknown else "_know"
         name = f"{root}_sub_{n}{suffix}"
-        if SymbolTable.lookup_symbol(module, name) is not None:
+        if name in taken:
             raise PassFailedException(f"{_NAME}: @{root}: symbol @{name} already exists")
         ops = [op for i in clustering.members[c] if (op := nodes.op(i)) is not None]
         subgraph, call = outline_cluster(ops, name, f"{name}_PartitionedCall_{n}")

@@ -30,6 +30,7 @@ PlaceHolder and drops both; nodes without `_stream_label` inherit their subgraph
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -37,7 +38,6 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
-from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import ENGINE_NAME, GE_LOCAL_ENGINE, NODE_NAME, STREAM_LABEL
@@ -52,6 +52,7 @@ from passes.partition.engine_tables import (
 from passes.partition.graph_view import (
     GraphNodes,
     bool_attr,
+    called_symbols,
     i64_value,
     str_attr,
     string_value,
@@ -162,11 +163,16 @@ def _partition_times(module: ModuleOp) -> int:
     return times + 1
 
 
-def is_engine_partitioned(graph: GraphOp, module: ModuleOp) -> bool:
+def graphs_by_name(module: ModuleOp) -> dict[str, GraphOp]:
+    """The module's graphs by symbol (one scan; `SymbolTable.lookup_symbol` scans per call)."""
+    return {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
+
+
+def is_engine_partitioned(graph: GraphOp, graphs: dict[str, GraphOp]) -> bool:
     for op in graph.body.block.ops:
         if isinstance(op, PartitionedCallOp):
-            callee = SymbolTable.lookup_symbol(module, op.callee)
-            if isinstance(callee, GraphOp) and ENGINE_NAME in callee.attributes:
+            callee = graphs.get(op.callee.root_reference.data)
+            if callee is not None and ENGINE_NAME in callee.attributes:
                 return True
     return False
 
@@ -180,7 +186,9 @@ class _Split:
     ends: list[list[Operation]]
 
 
-def materialise(analysis: EngineAnalysis, module: ModuleOp, times: int, peer: int) -> int:
+def materialise(
+    analysis: EngineAnalysis, module: ModuleOp, times: int, peer: int, taken: set[str]
+) -> int:
     """Builds the subgraphs, the End/PlaceHolder pairs and the calls; returns the next peer."""
     nodes, clustering = analysis.nodes, analysis.clustering
     graph = nodes.graph
@@ -206,8 +214,9 @@ def materialise(analysis: EngineAnalysis, module: ModuleOp, times: int, peer: in
     graphs: list[GraphOp] = []
     for r in range(rank_count):
         name = f"partition{times}_rank{r}_{rank_name[r]}"
-        if SymbolTable.lookup_symbol(module, name) is not None:
+        if name in taken:
             raise PassFailedException(f"{_NAME}: symbol @{name} already exists")
+        taken.add(name)
         outs = list(terminator.outputs.types) if r == out_rank else []
         sub = GraphOp(name, input_types if (data_clusters and r == 0) else [], outs)
         if data_clusters and r == 0:
@@ -375,11 +384,13 @@ class PartitionEnginePass(ModulePass):
                 f"{_NAME}: mode must be atomic or composite, got '{self.mode}'"
             )
         graphs = [g for g in op.ops if isinstance(g, GraphOp)]
+        by_name = graphs_by_name(op)
+        taken = {sym.sym_name.data for sym in op.ops if isinstance(sym, GraphOp)}
         todo = []
         for graph in graphs:
             if ENGINE_NAME in graph.attributes or bool_attr(graph, NO_NEED_PARTITION):
                 continue
-            if is_engine_partitioned(graph, op):
+            if is_engine_partitioned(graph, by_name):
                 raise PassFailedException(
                     f"{_NAME}: @{graph.sym_name.data} is already engine-partitioned; "
                     "run ge-merge-engine-partitions first"
@@ -389,18 +400,21 @@ class PartitionEnginePass(ModulePass):
         peer = _next_peer_index(op)
         for graph in todo:
             analysis = analyse(graph, self.mode)
-            peer = materialise(analysis, op, times, peer)
+            peer = materialise(analysis, op, times, peer, taken)
             times += 1
 
 
-def merge_partitions(graph: GraphOp, module: ModuleOp) -> bool:
-    """GE `MergeSubGraph` for one graph; returns whether it was engine-partitioned."""
+def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[str]) -> bool:
+    """GE `MergeSubGraph` for one graph; returns whether it was engine-partitioned.
+
+    `uses` counts the calls of each graph in the module; callees left without one are erased.
+    """
     block = graph.body.block
     calls = [op for op in block.ops if isinstance(op, PartitionedCallOp)]
     subs: list[tuple[PartitionedCallOp, GraphOp]] = []
     for call in calls:
-        callee = SymbolTable.lookup_symbol(module, call.callee)
-        if isinstance(callee, GraphOp) and ENGINE_NAME in callee.attributes:
+        callee = graphs.get(call.callee.root_reference.data)
+        if callee is not None and ENGINE_NAME in callee.attributes:
             subs.append((call, callee))
     if not subs:
         return False
@@ -435,16 +449,11 @@ def merge_partitions(graph: GraphOp, module: ModuleOp) -> bool:
             block.insert_op_before(op, call)
     for call, sub in subs:
         Rewriter.erase_op(call)
-        if not _referenced(sub.sym_name.data, module):
+        name = sub.sym_name.data
+        uses[name] -= 1
+        if uses[name] == 0:
             Rewriter.erase_op(sub, safe_erase=False)
     return True
-
-
-def _referenced(name: str, module: ModuleOp) -> bool:
-    for op in module.walk():
-        if isinstance(op, PartitionedCallOp) and op.callee.root_reference.data == name:
-            return True
-    return False
 
 
 @dataclass(frozen=True)
@@ -460,9 +469,13 @@ class MergeEnginePartitionsPass(ModulePass):
     name = "ge-merge-engine-partitions"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for graph in [g for g in op.ops if isinstance(g, GraphOp)]:
+        graphs = graphs_by_name(op)
+        uses: Counter[str] = Counter()
+        for o in op.walk():
+            uses.update(called_symbols(o))
+        for graph in list(graphs.values()):
             if ENGINE_NAME not in graph.attributes:
-                merge_partitions(graph, op)
+                merge_partitions(graph, graphs, uses)
 
 
 __all__ = ["EngineAnalysis", "MergeEnginePartitionsPass", "PartitionEnginePass", "analyse"]

@@ -9,7 +9,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
-from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.graph import GraphOp, NetOutputOp
@@ -52,6 +51,7 @@ class InlinePartitionsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         callees: set[str] = set()
         graphs = [g for g in op.ops if isinstance(g, GraphOp)]
+        by_name = {g.sym_name.data: g for g in graphs}
         for graph in graphs:
             worklist = [c for c in graph.body.block.ops if isinstance(c, PartitionedCallOp)]
             active: list[tuple[PartitionedCallOp, tuple[str, ...]]] = [
@@ -62,8 +62,8 @@ class InlinePartitionsPass(ModulePass):
                 name = call.callee.root_reference.data
                 if name in stack:
                     raise PassFailedException(f"{_NAME}: @{name} calls itself")
-                callee = SymbolTable.lookup_symbol(op, call.callee)
-                if not isinstance(callee, GraphOp):
+                callee = by_name.get(name)
+                if callee is None:
                     raise PassFailedException(f"{_NAME}: @{name} is not a graph.graph")
                 callees.add(name)
                 for copy in inline_call(call, callee):
