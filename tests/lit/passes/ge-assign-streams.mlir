@@ -99,16 +99,18 @@ graph.graph @cube(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // CHECK:         ascend.kernel "MatMul" "v" engine "AIcoreEngine" stream 0
 // CHECK-NEXT:    ascend.event_record 0 stream 0
 // CHECK-NEXT:    ascend.kernel "MatMul" "u" engine "VectorEngine" stream 1
-// CHECK-NEXT:    ascend.event_wait 0 stream 1
-// CHECK-NEXT:    ascend.label_switch_by_index {{.*}} labels [0, 1] stream 1
-// CHECK-NEXT:    ascend.label_set 0 stream 1
-// CHECK-NEXT:    ascend.kernel "Relu" "b" engine "VectorEngine" stream 1
-// CHECK-NEXT:    ascend.memcpy_async stream 1
-// CHECK-NEXT:    ascend.label_goto 2 stream 1
-// CHECK-NEXT:    ascend.label_set 1 stream 1
-// CHECK-NEXT:    ascend.kernel "MatMul" "d" engine "AIcoreEngine" stream 1
-// CHECK-NEXT:    ascend.memcpy_async stream 1
-// CHECK-NEXT:    ascend.label_set 2 stream 1
-// CHECK-NEXT:    ascend.event_record 1 stream 1
+// CHECK-NEXT:    ascend.event_record 2 stream 1
+// CHECK-NEXT:    ascend.event_wait 0 stream [[CASE:[0-9]+]]
+// CHECK-NEXT:    ascend.label_switch_by_index {{.*}} labels [0, 1] stream [[CASE]]
+// CHECK-NEXT:    ascend.label_set 0 stream [[CASE]]
+// CHECK-NEXT:    ascend.kernel "Relu" "b" engine "VectorEngine" stream [[CASE]]
+// CHECK-NEXT:    ascend.memcpy_async stream [[CASE]]
+// CHECK-NEXT:    ascend.label_goto 2 stream [[CASE]]
+// CHECK-NEXT:    ascend.label_set 1 stream [[CASE]]
+// CHECK-NEXT:    ascend.kernel "MatMul" "d" engine "AIcoreEngine" stream [[CASE]]
+// CHECK-NEXT:    ascend.memcpy_async stream [[CASE]]
+// CHECK-NEXT:    ascend.label_set 2 stream [[CASE]]
+// CHECK-NEXT:    ascend.event_record 1 stream [[CASE]]
 // CHECK-NEXT:    ascend.event_wait 1 stream 0
+// CHECK-NEXT:    ascend.event_wait 2 stream 0
 // CHECK-NEXT:    ascend.kernel "Add" "out" engine "AIcoreEngine" stream 0
