@@ -10,30 +10,56 @@ from xdsl.passes import ModulePass, PassPipeline
 
 from passes.assign_streams import AssignStreamsPass
 from passes.convert_graph_to_ascend import ConvertGraphToAscendPass
+from passes.fold_constants import DEFAULT_MAX_SIZE, FoldConstantsPass
+from passes.fusion.fuse import FusePass
+from passes.infer_shapes import InferShapesPass
+from passes.partition.place_engines import PlaceEnginesPass
 from passes.plan_memory import PlanMemoryPass
+from passes.verify_graph import VerifyGraphPass
 
 
 @dataclass(frozen=True)
 class CompilePipelinePass(ModulePass):
-    """The whole compilation, graph to tasks: `ge-compile` = `ge-convert-graph-to-ascend`,
-    `ge-assign-streams`, `ge-plan-memory`.
+    """The whole compilation, graph to tasks, in GE's order.
 
-    Streams before memory, as GE's build does (logical streams, then memory assignment that
-    respects them): reuse then never adds a dependency between streams. Later stages (shape
-    inference, fusion, partitioning) join this pipeline in GE's order. Options:
-    `default-engine`, `multi-stream` (false: `ge-assign-streams{single-stream}`),
+    Graph preparation and optimisation (`ge-infer-shapes`, `ge-verify-graph`,
+    `ge-fold-constants`, `ge-fuse`), engine placement (`ge-place-engines`), task generation
+    (`ge-convert-graph-to-ascend`), then the build stage: logical streams before memory, as
+    GE's ModelBuilder does (`ge-assign-streams`, `ge-plan-memory`), so that memory reuse
+    never adds a dependency between streams.
+
+    Options: `input-shape` (atc-style pins of `?` input dims), `device-memory` (bytes; 0 = no
+    check), `fold` and `fold-max-size`, `fusion` and `disable-fusion` (fusion kinds of
+    `ge-fuse`), `exclude-engines`, `default-engine`, `multi-stream` (false: one stream),
     `max-streams`, `memory-reuse` (false: GE's `ge.exec.disableReuseMemory`).
     """
 
     name = "ge-compile"
 
+    input_shape: str = ""
+    device_memory: int = 0
+    fold: bool = True
+    fold_max_size: int = DEFAULT_MAX_SIZE
+    fusion: bool = True
+    disable_fusion: tuple[str, ...] = ()
+    exclude_engines: tuple[str, ...] = ()
     default_engine: str = "AIcoreEngine"
     multi_stream: bool = True
     max_streams: int = 8
     memory_reuse: bool = True
 
     def passes(self) -> tuple[ModulePass, ...]:
+        graph: list[ModulePass] = [
+            InferShapesPass(input_shape=self.input_shape),
+            VerifyGraphPass(device_memory=self.device_memory),
+        ]
+        if self.fold:
+            graph.append(FoldConstantsPass(max_size=self.fold_max_size))
+        if self.fusion:
+            graph.append(FusePass(disable=self.disable_fusion))
         return (
+            *graph,
+            PlaceEnginesPass(exclude_engines=self.exclude_engines),
             ConvertGraphToAscendPass(default_engine=self.default_engine),
             AssignStreamsPass(max_streams=self.max_streams, single_stream=not self.multi_stream),
             PlanMemoryPass(reuse=self.memory_reuse),

@@ -73,10 +73,28 @@ def test_case_selects_the_gear_at_the_ascend_level() -> None:
 
 def test_ge_compile_pipeline_lowers_the_example() -> None:
     module = parse((EXAMPLES / "conv_block.mlir").read_text())
+    inputs = random_inputs(signature(find_entry(module)), 0)
+    expected = run(module, inputs)
     CompilePipelinePass().apply(make_context(), module)
     module.verify()
     assert [op.sym_name.data for op in module.ops] == ["conv_block"]
-    assert CompilePipelinePass().passes()[0].name == "ge-convert-graph-to-ascend"
+    np.testing.assert_allclose(run(module, inputs)["logits"], expected["logits"], rtol=1e-5)
+
+
+def test_ge_compile_runs_in_ge_order_with_switchable_stages() -> None:
+    names = [p.name for p in CompilePipelinePass().passes()]
+    assert names == [
+        "ge-infer-shapes",
+        "ge-verify-graph",
+        "ge-fold-constants",
+        "ge-fuse",
+        "ge-place-engines",
+        "ge-convert-graph-to-ascend",
+        "ge-assign-streams",
+        "ge-plan-memory",
+    ]
+    lean = [p.name for p in CompilePipelinePass(fold=False, fusion=False).passes()]
+    assert "ge-fold-constants" not in lean and "ge-fuse" not in lean
 
 
 def test_bad_alignment_is_a_pass_failure() -> None:
