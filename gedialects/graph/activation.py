@@ -265,7 +265,7 @@ class PReluOp(GEOp, NodeSyntax):
 
     `weight` broadcasts to the shape of `x` numpy-style (ONNX PRelu: a per-channel slope of
     an NCHW `x` is [C, 1, 1]); GE's PRelu takes a 1-D per-channel weight instead. The result
-    has the type of `x`.
+    has the type of `x`, where a `?` dim facing n > 1 in `weight` can only be n.
 
         %y = graph.prelu %x, %w : (tensor<1x3x4x4xf32>, tensor<3x1x1xf32>)
             -> tensor<1x3x4x4xf32>

@@ -370,9 +370,10 @@ class ClipByValueOp(GEOp, NodeSyntax):
     """GE ClipByValue: `min(max(x, clip_value_min), clip_value_max)` elementwise.
 
     The bounds have the element type of `x` and broadcast to its shape (ONNX passes scalars);
-    the result has the type of `x`. When `clip_value_min > clip_value_max` every element
-    becomes `clip_value_max`, as ONNX Clip specifies. ONNX Clip imports as this op, with
-    the dtype's lowest/highest value for an absent bound.
+    the result has the type of `x` (a `?` dim facing n > 1 in a bound is n). When
+    `clip_value_min > clip_value_max` every element becomes `clip_value_max`, as ONNX Clip
+    specifies. ONNX Clip imports as this op, with the dtype's lowest/highest value for an
+    absent bound.
 
         %y = graph.clip_by_value %x, %lo, %hi
             : (tensor<2x3xf32>, tensor<f32>, tensor<f32>) -> tensor<2x3xf32>
