@@ -8,11 +8,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from gedialects import make_context
+
+# CI (CI=true) replays the same examples on every run, so a red CI is always reproducible;
+# locally every run explores new ones.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
