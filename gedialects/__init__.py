@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from xdsl.context import Context
@@ -38,6 +38,7 @@ __all__ = [
     "Graph",
     "Multibatch",
     "Partition",
+    "Session",
     "dialect_factories",
     "make_context",
     "register_all",
@@ -76,7 +77,14 @@ def register_all(ctx: Context) -> None:
             ctx.register_dialect(name, factory)
 
 
-def __getattr__(name: str) -> Dialect:
+LAZY_ATTRIBUTES: dict[str, tuple[str, str]] = {"Session": ("gedialects.session", "Session")}
+"""Other public names, imported on first access so that `import gedialects` stays cheap."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in LAZY_ATTRIBUTES:
+        module, attr = LAZY_ATTRIBUTES[name]
+        return getattr(importlib.import_module(module), attr)
     for module, attr in DIALECTS.values():
         if attr == name:
             return getattr(importlib.import_module(module), attr)

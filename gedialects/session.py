@@ -1,0 +1,626 @@
+"""`Session`: GE's graph API in Python (create a session, add a graph with options, run it).
+
+    from gedialects import Session
+    session = Session({"ge.exec.disableReuseMemory": "0"})
+    session.add_graph(1, "model.onnx", {"ge.inputShape": "x:-1,3,16,16",
+                                         "ge.dynamicBatchSize": "1,4"})
+    outputs = session.run_graph(1, {"x": batch})  # {"y": array}
+
+Option names are GE's (`ge_api_types.h`); values are strings, as in GE. Graph options override
+session options. A graph is compiled on `compile_graph` or on its first run:
+
+    import -> [ge-multibatch-expand] -> ge-infer-shapes -> ge-verify-graph -> ge-fold-constants
+           -> ge-fuse -> ge-place-engines -> (ascend)  ge-convert-graph-to-ascend,
+                                                       ge-assign-streams, ge-plan-memory
+                                          or (graph)   ge-partition-dynamic-shape
+
+The level rule: a graph runs at the ascend level (tasks, streams, memory arena) when, after
+shape inference, every value of every graph has a static shape and the graph has no gears; a
+graph with gears runs at the graph level (root Case over static branches, one per gear), and a
+graph with data-dependent or unknown shapes runs at the graph level split into known and unknown
+partitions (`ge-partition-dynamic-shape`, limit `ge.exec.static_model_ops_lower_limit`). With
+`ge.compileHybridMode=1`, input shapes that are no gear run the graph compiled without gears
+instead of raising E13025. `stages(graph_id)` gives the
+printed IR after each step. Every user error is a `GEError` subclass with a one-line message and,
+where GE has one, GE's error code in `code`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
+
+    from gedialects.gears import GearConfig, GearInfo
+    from gedialects.interpreters.run import Signature
+
+
+class GEError(Exception):
+    """A session call GE would refuse; `code` is GE's error code (`E10001`, ...) or None."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        self.code = code
+        super().__init__(
+            message if code is None or message.startswith(code) else f"{code}: {message}"
+        )
+
+
+class OptionError(GEError):
+    """An unknown option name or an invalid option value (gear options carry GE's E10xxx)."""
+
+
+class GraphIdError(GEError):
+    """A graph id that is not an integer >= 0, already added, or never added."""
+
+
+class GraphError(GEError):
+    """A graph that cannot be read (ONNX import, IR parse) or compiled (a pass failed)."""
+
+
+class InputError(GEError):
+    """Run inputs with wrong names, count, shapes or dtypes, or an unknown output name."""
+
+
+class GearMismatchError(InputError):
+    """Input shapes that are no configured gear (GE's E13025), outside hybrid mode."""
+
+
+class ExecutionError(GEError):
+    """A kernel failed while running (e.g. an index out of range in the data)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Options
+# --------------------------------------------------------------------------------------------
+
+INVALID_PARAM = "E10001"
+"""GE's "Value %s for parameter %s is invalid. Reason: %s"."""
+
+
+def _text(name: str, value: str) -> str:
+    return value
+
+
+def _flag(name: str, value: str) -> str:
+    if value not in ("0", "1"):
+        raise OptionError(
+            f"Value {value} for parameter {name} is invalid. Reason: it must be 0 or 1.",
+            INVALID_PARAM,
+        )
+    return value
+
+
+def _bool_word(name: str, value: str) -> str:
+    if value not in ("true", "false"):
+        raise OptionError(
+            f"Value {value} for parameter {name} is invalid. Reason: it must be true or false.",
+            INVALID_PARAM,
+        )
+    return value
+
+
+def _lower_limit(name: str, value: str) -> str:
+    try:
+        number = int(value)
+    except ValueError:
+        number = -2
+    if number < -1:
+        raise OptionError(
+            f"Value {value} for parameter {name} is invalid. Reason: it must be an integer "
+            "in [-1, INT64_MAX].",
+            INVALID_PARAM,
+        )
+    return value
+
+
+def _stream_limit(name: str, value: str) -> str:
+    stream_count(value)
+    return value
+
+
+def stream_count(value: str) -> int:
+    """`ge.streamMaxParallelNum` ("ENGINE:N,ENGINE:N", or a bare N) -> the stream cap: the
+    sum of the per-engine counts (gedialects has one cap for all engines)."""
+    total = 0
+    for item in value.split(","):
+        _, _, count = item.rpartition(":")
+        if not count.strip().isdigit() or int(count) < 1:
+            raise OptionError(
+                f"Value {value} for parameter ge.streamMaxParallelNum is invalid. Reason: "
+                "expected ENGINE:N[,ENGINE:N...] with N >= 1 (e.g. AIcoreEngine:4).",
+                INVALID_PARAM,
+            )
+        total += int(count)
+    return total
+
+
+OPTIONS: dict[str, Callable[[str, str], str]] = {
+    "ge.inputShape": _text,
+    "ge.dynamicBatchSize": _text,
+    "ge.dynamicImageSize": _text,
+    "ge.dynamicDims": _text,
+    "ge.compileHybridMode": _flag,
+    "ge.exec.static_model_ops_lower_limit": _lower_limit,
+    "ge.exec.disableReuseMemory": _flag,
+    "ge.streamMaxParallelNum": _stream_limit,
+    "ge.enableSingleStream": _bool_word,
+}
+"""GE option name -> its value check. Gear options are checked together by `gears.parse_options`
+when the graph is added."""
+
+
+def check_options(options: Mapping[str, str] | None, where: str) -> dict[str, str]:
+    """Validated copy of `options`; OptionError for an unknown name or a bad value."""
+    checked: dict[str, str] = {}
+    for name, value in (options or {}).items():
+        if name not in OPTIONS:
+            known = ", ".join(OPTIONS)
+            raise OptionError(f"unknown {where} option '{name}' (known: {known})")
+        if not isinstance(value, str):
+            raise OptionError(
+                f"Value {value!r} for parameter {name} is invalid. Reason: option values are "
+                "strings, as in GE.",
+                INVALID_PARAM,
+            )
+        checked[name] = OPTIONS[name](name, value)
+    return checked
+
+
+def gear_config(options: Mapping[str, str]) -> GearConfig | None:
+    """The gears the options configure, or None without a gear option."""
+    from gedialects.gears import GearError, parse_options
+
+    keys = ("ge.dynamicBatchSize", "ge.dynamicImageSize", "ge.dynamicDims")
+    if not any(options.get(k) for k in keys):
+        return None
+    try:
+        return parse_options(
+            input_shape=options.get("ge.inputShape", ""),
+            dynamic_batch_size=options.get("ge.dynamicBatchSize", ""),
+            dynamic_image_size=options.get("ge.dynamicImageSize", ""),
+            dynamic_dims=options.get("ge.dynamicDims", ""),
+        )
+    except GearError as e:
+        raise OptionError(e.one_line, e.code) from None
+
+
+# --------------------------------------------------------------------------------------------
+# Graphs
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Graph:
+    module: ModuleOp
+    options: dict[str, str]
+    gears: GearConfig | None
+    stages: dict[str, str] = field(default_factory=dict)
+    compiled: ModuleOp | None = None
+    level: str = ""
+    signature: Signature | None = None
+    info: GearInfo | None = None
+    fallback: ModuleOp | None = None
+    """Hybrid mode: the graph without gears, run at the graph level for off-gear shapes."""
+
+
+def _print(module: ModuleOp) -> str:
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    out = StringIO()
+    Printer(stream=out).print_op(module)
+    out.write("\n")
+    return out.getvalue()
+
+
+def _parse_ir(text: str, label: str) -> ModuleOp:
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+    from gedialects import make_context
+
+    try:
+        module = Parser(make_context(), text, label).parse_module()
+        module.verify()
+    except ParseError as e:
+        raise GraphError(f"{label}: cannot parse the IR: {e.msg}") from None
+    except DiagnosticException as e:
+        raise GraphError(f"{label}: {_first_line(e)}") from None
+    return module
+
+
+def _first_line(error: BaseException) -> str:
+    lines = [line for line in str(error).strip().splitlines() if line.strip()]
+    return lines[0] if lines else type(error).__name__
+
+
+def load_graph(graph: Any) -> ModuleOp:
+    """An ONNX path or ModelProto, an IR file path, IR text, or a ModuleOp (copied) -> module."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    if isinstance(graph, ModuleOp):
+        return graph.clone()
+    if isinstance(graph, os.PathLike) or (
+        isinstance(graph, str) and "\n" not in graph and graph.endswith((".onnx", ".mlir"))
+    ):
+        path = os.fspath(graph)
+        if path.endswith(".onnx"):
+            return _import_onnx(path)
+        try:
+            with open(path, encoding="utf-8") as f:
+                return _parse_ir(f.read(), path)
+        except (OSError, UnicodeDecodeError) as e:
+            raise GraphError(f"cannot read {path}: {e}") from None
+    if isinstance(graph, str):
+        return _parse_ir(graph, "<graph text>")
+    if type(graph).__name__ == "ModelProto":
+        return _import_onnx(graph)
+    raise GraphError(
+        f"add_graph takes an ONNX path or ModelProto, an .mlir path, IR text or a ModuleOp, "
+        f"not {type(graph).__name__}"
+    )
+
+
+def _import_onnx(model: Any) -> ModuleOp:
+    from gedialects.frontend.onnx import OnnxImportError, import_model
+
+    try:
+        return import_model(model)
+    except OnnxImportError as e:
+        raise GraphError(str(e)) from None
+
+
+def _is_static(module: ModuleOp) -> bool:
+    from xdsl.dialects.builtin import TensorType
+
+    from gedialects.graph import GraphOp
+    from gedialects.multibatch import CaseOp
+
+    for op in module.walk():
+        if isinstance(op, CaseOp):
+            return False
+        types = [r.type for r in op.results]
+        if isinstance(op, GraphOp):
+            types += list(op.function_type.inputs.data) + list(op.function_type.outputs.data)
+        for t in types:
+            if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
+                return False
+    return True
+
+
+def _root_inputs(module: ModuleOp) -> tuple[str, list[str], list[tuple[int, ...] | None]]:
+    from xdsl.dialects.builtin import TensorType
+
+    from gedialects.graph import GraphOp
+    from gedialects.interpreters.run import RunError, find_entry
+
+    try:
+        root = find_entry(module)
+    except RunError as e:
+        raise GraphError(str(e)) from None
+    if not isinstance(root, GraphOp):
+        raise GraphError(f"@{root.sym_name.data} is a '{root.name}', not a graph.graph")  # type: ignore[attr-defined]
+    dims = [
+        tuple(t.get_shape()) if isinstance(t, TensorType) else None
+        for t in root.function_type.inputs.data
+    ]
+    return root.sym_name.data, list(root.input_names), dims
+
+
+class Session:
+    """GE's `ge::Session`: graphs added under ids, compiled with options, run on numpy arrays."""
+
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        self.options = check_options(options, "session")
+        self._graphs: dict[int, _Graph] = {}
+
+    # graph management ------------------------------------------------------------------------
+
+    def add_graph(
+        self, graph_id: int, graph: Any, options: Mapping[str, str] | None = None
+    ) -> None:
+        """Adds `graph` (ONNX path/ModelProto, .mlir path, IR text or ModuleOp) under `graph_id`;
+        graph options override the session's."""
+        self._check_id(graph_id)
+        if graph_id in self._graphs:
+            raise GraphIdError(f"graph id {graph_id} is already added; remove_graph it first")
+        merged = self.options | check_options(options, "graph")
+        gears = gear_config(merged)
+        module = load_graph(graph)
+        entry = _Graph(module, merged, gears)
+        entry.stages["import"] = _print(module)
+        self._graphs[graph_id] = entry
+
+    def remove_graph(self, graph_id: int) -> None:
+        self._graph(graph_id)
+        del self._graphs[graph_id]
+
+    @property
+    def graph_ids(self) -> tuple[int, ...]:
+        return tuple(self._graphs)
+
+    def compile_graph(self, graph_id: int) -> None:
+        """Compiles the graph (once); see the module docstring for the stages and the level."""
+        graph = self._graph(graph_id)
+        if graph.compiled is not None:
+            return
+        module = graph.module.clone()
+        stages: dict[str, str] = {"import": graph.stages["import"]}
+        fallback = None
+        if graph.gears is not None:
+            name, names, dims = _root_inputs(module)
+            from gedialects.gears import GearError, check_graph_inputs
+
+            try:
+                check_graph_inputs(graph.gears, name, names, dims)
+            except GearError as e:
+                raise OptionError(e.one_line, e.code) from None
+            if graph.options.get("ge.compileHybridMode") == "1":
+                fallback = module.clone()
+                self._run_passes(fallback, self._graph_passes(graph, gears=False), {})
+                self._run_passes(fallback, self._dynamic_passes(graph), {})
+        self._run_passes(module, self._graph_passes(graph, gears=True), stages)
+        if graph.gears is not None:
+            level, rest = "graph", []  # static branches under a Case: nothing to partition
+        elif _is_static(module):
+            level, rest = "ascend", self._ascend_passes(graph)
+        else:
+            level, rest = "graph", self._dynamic_passes(graph)
+        self._run_passes(module, rest, stages)
+        from gedialects.gears import GearInfo
+        from gedialects.interpreters.run import find_entry, signature
+
+        entry = find_entry(module)
+        graph.stages = stages
+        graph.compiled, graph.level, graph.fallback = module, level, fallback
+        graph.signature = signature(entry)
+        graph.info = GearInfo.find(entry) if level == "graph" else None  # type: ignore[arg-type]
+
+    def _graph_passes(self, graph: _Graph, *, gears: bool) -> list[ModulePass]:
+        from passes.fold_constants import FoldConstantsPass
+        from passes.fusion.fuse import FusePass
+        from passes.infer_shapes import InferShapesPass
+        from passes.multibatch.expand import MultibatchExpandPass
+        from passes.partition.place_engines import PlaceEnginesPass
+        from passes.verify_graph import VerifyGraphPass
+
+        opts = graph.options
+        shape = opts.get("ge.inputShape", "")
+        first: list[ModulePass] = []
+        if graph.gears is not None:
+            if gears:
+                first.append(
+                    MultibatchExpandPass(
+                        input_shape=shape,
+                        dynamic_batch_size=opts.get("ge.dynamicBatchSize", ""),
+                        dynamic_image_size=opts.get("ge.dynamicImageSize", ""),
+                        dynamic_dims=opts.get("ge.dynamicDims", ""),
+                    )
+                )
+            shape = ""
+        return [
+            *first,
+            InferShapesPass(input_shape=shape),
+            VerifyGraphPass(),
+            FoldConstantsPass(),
+            FusePass(),
+            PlaceEnginesPass(),
+        ]
+
+    def _ascend_passes(self, graph: _Graph) -> list[ModulePass]:
+        from passes.assign_streams import AssignStreamsPass
+        from passes.convert_graph_to_ascend import ConvertGraphToAscendPass
+        from passes.plan_memory import PlanMemoryPass
+
+        opts = graph.options
+        streams = opts.get("ge.streamMaxParallelNum")
+        return [
+            ConvertGraphToAscendPass(),
+            AssignStreamsPass(
+                max_streams=stream_count(streams) if streams else 8,
+                single_stream=opts.get("ge.enableSingleStream") == "true",
+            ),
+            PlanMemoryPass(reuse=opts.get("ge.exec.disableReuseMemory", "0") != "1"),
+        ]
+
+    def _dynamic_passes(self, graph: _Graph) -> list[ModulePass]:
+        from passes.partition.dynamic_shape import (
+            DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT,
+            PartitionDynamicShapePass,
+        )
+
+        limit = graph.options.get("ge.exec.static_model_ops_lower_limit")
+        value = int(limit) if limit else DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT
+        return [PartitionDynamicShapePass(static_model_ops_lower_limit=value)]
+
+    @staticmethod
+    def _run_passes(
+        module: ModuleOp, passes: Sequence[ModulePass], stages: dict[str, str] | None
+    ) -> None:
+        from xdsl.utils.exceptions import DiagnosticException
+
+        from gedialects import make_context
+
+        ctx = make_context()
+        for p in passes:
+            try:
+                p.apply(ctx, module)
+                module.verify()
+            except DiagnosticException as e:
+                message = _first_line(e)
+                code = message.split(":", 2)[1].strip() if message.count(":") >= 2 else ""
+                raise GraphError(
+                    message, code if code[:1] == "E" and code[1:].isdigit() else None
+                ) from None
+            if stages is not None:
+                stages[p.name] = _print(module)
+
+    # inspection ------------------------------------------------------------------------------
+
+    def stages(self, graph_id: int) -> dict[str, str]:
+        """Printed IR after import and after every compile pass, in order (compiles first)."""
+        self.compile_graph(graph_id)
+        return dict(self._graph(graph_id).stages)
+
+    def level(self, graph_id: int) -> str:
+        """'ascend' or 'graph': where `run_graph` executes (the rule in the module docstring)."""
+        self.compile_graph(graph_id)
+        return self._graph(graph_id).level
+
+    def module(self, graph_id: int) -> ModuleOp:
+        """The compiled module (do not modify it)."""
+        self.compile_graph(graph_id)
+        module = self._graph(graph_id).compiled
+        assert module is not None
+        return module
+
+    def input_names(self, graph_id: int) -> tuple[str, ...]:
+        return self._signature(graph_id).input_names
+
+    def output_names(self, graph_id: int) -> tuple[str, ...]:
+        return self._signature(graph_id).output_names
+
+    def gear_info(self, graph_id: int) -> GearInfo | None:
+        """The gear table of a graph compiled with gear options (None without)."""
+        self.compile_graph(graph_id)
+        return self._graph(graph_id).info
+
+    def gear_count(self, graph_id: int) -> int:
+        """aclmdlGetInputDynamicGearCount: 0 for a graph without gears."""
+        info = self.gear_info(graph_id)
+        return 0 if info is None else info.gear_count
+
+    def gear_dims(self, graph_id: int) -> tuple[dict[str, tuple[int, ...]], ...]:
+        """aclmdlGetInputDynamicDims: the full input dims of every gear, in gear order."""
+        info = self.gear_info(graph_id)
+        if info is None:
+            return ()
+        return tuple(info.input_dims(g) for g in range(info.gear_count))
+
+    # running ---------------------------------------------------------------------------------
+
+    def run_graph(
+        self, graph_id: int, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray]
+    ) -> dict[str, np.ndarray]:
+        """Runs the graph (compiling it first if needed) on inputs keyed by name, or a list in
+        input order; returns the outputs keyed by name."""
+        from gedialects.interpreters.run import RunError, check_inputs, run
+
+        graph = self._graph(graph_id)
+        self.compile_graph(graph_id)
+        sig = self._signature(graph_id)
+        named = self._named(sig.input_names, inputs)
+        module = graph.compiled
+        if graph.info is not None:
+            from gedialects.gears import GearMismatchError as Mismatch
+
+            try:
+                check_inputs(sig, named)
+            except RunError as e:
+                raise InputError(str(e)) from None
+            try:
+                graph.info.select({n: a.shape for n, a in named.items()})
+            except Mismatch as e:
+                if graph.fallback is None:
+                    raise GearMismatchError(str(e), "E13025") from None
+                module = graph.fallback
+        assert module is not None
+        try:
+            return run(module, named)
+        except RunError as e:
+            if any(key in str(e) for key in ("input '", "unknown input", "missing input")):
+                raise InputError(str(e)) from None
+            raise ExecutionError(str(e)) from None
+
+    def run(
+        self,
+        output_names: Sequence[str] | None,
+        input_feed: Mapping[str, np.ndarray],
+        graph_id: int | None = None,
+    ) -> list[np.ndarray]:
+        """onnxruntime's `InferenceSession.run`: the outputs named (all if None), as a list; the
+        graph is `graph_id`, or the session's only graph."""
+        if graph_id is None:
+            if len(self._graphs) != 1:
+                raise GraphIdError(
+                    f"run needs graph_id: the session holds {len(self._graphs)} graphs "
+                    f"({', '.join(map(str, self._graphs)) or 'none'})"
+                )
+            graph_id = next(iter(self._graphs))
+        outputs = self.run_graph(graph_id, input_feed)
+        names = list(outputs) if output_names is None else list(output_names)
+        for name in names:
+            if name not in outputs:
+                raise InputError(
+                    f"unknown output '{name}' (outputs of graph {graph_id}: {', '.join(outputs)})"
+                )
+        return [outputs[name] for name in names]
+
+    # helpers ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _check_id(graph_id: object) -> None:
+        if not isinstance(graph_id, int) or isinstance(graph_id, bool) or graph_id < 0:
+            raise GraphIdError(f"graph id must be an integer >= 0, got {graph_id!r}")
+
+    def _graph(self, graph_id: int) -> _Graph:
+        self._check_id(graph_id)
+        if graph_id not in self._graphs:
+            known = ", ".join(map(str, self._graphs)) or "none"
+            raise GraphIdError(f"graph id {graph_id} was not added (added: {known})")
+        return self._graphs[graph_id]
+
+    def _signature(self, graph_id: int) -> Signature:
+        self.compile_graph(graph_id)
+        sig = self._graph(graph_id).signature
+        assert sig is not None
+        return sig
+
+    @staticmethod
+    def _named(
+        names: Sequence[str], inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray]
+    ) -> dict[str, np.ndarray]:
+        import numpy as np
+
+        if isinstance(inputs, Mapping):
+            values = dict(inputs)
+        elif isinstance(inputs, Sequence) and not isinstance(inputs, str):
+            if len(inputs) != len(names):
+                raise InputError(
+                    f"{len(inputs)} positional inputs given, the graph takes {len(names)} "
+                    f"({', '.join(names)})"
+                )
+            values = dict(zip(names, inputs, strict=True))
+        else:
+            raise InputError(
+                f"inputs must be a dict of arrays keyed by name or a list, "
+                f"not {type(inputs).__name__}"
+            )
+        for name, value in values.items():
+            if not isinstance(value, np.ndarray | np.generic):
+                raise InputError(
+                    f"input '{name}' is a {type(value).__name__}; pass a numpy array "
+                    "(no implicit conversion, as in GE)"
+                )
+        return {name: np.asarray(value) for name, value in values.items()}
+
+
+__all__ = [
+    "OPTIONS",
+    "ExecutionError",
+    "GEError",
+    "GearMismatchError",
+    "GraphError",
+    "GraphIdError",
+    "InputError",
+    "OptionError",
+    "Session",
+    "check_options",
+]
