@@ -46,6 +46,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-partition-engine": ("passes.partition.engine", "PartitionEnginePass"),
     "ge-place-engines": ("passes.partition.place_engines", "PlaceEnginesPass"),
     "ge-plan-memory": ("passes.plan_memory", "PlanMemoryPass"),
+    "ge-sink-loop": ("passes.sink_loop", "SinkLoopPass"),
     "ge-verify-graph": ("passes.verify_graph", "VerifyGraphPass"),
 }
 """Pass name -> (module, class)."""

@@ -15,6 +15,7 @@ from passes.fusion.fuse import FusePass
 from passes.infer_shapes import InferShapesPass
 from passes.partition.place_engines import PlaceEnginesPass
 from passes.plan_memory import PlanMemoryPass
+from passes.sink_loop import SinkLoopPass
 from passes.verify_graph import VerifyGraphPass
 
 
@@ -31,7 +32,8 @@ class CompilePipelinePass(ModulePass):
     Options: `input-shape` (atc-style pins of `?` input dims), `device-memory` (bytes; 0 = no
     check), `fold` and `fold-max-size`, `fusion` and `disable-fusion` (fusion kinds of
     `ge-fuse`), `exclude-engines`, `default-engine`, `multi-stream` (false: one stream),
-    `max-streams`, `memory-reuse` (false: GE's `ge.exec.disableReuseMemory`).
+    `max-streams`, `memory-reuse` (false: GE's `ge.exec.disableReuseMemory`),
+    `iterations-per-loop` (N > 1: `ge-sink-loop`, N iterations per launch; 1: no sink).
     """
 
     name = "ge-compile"
@@ -47,6 +49,7 @@ class CompilePipelinePass(ModulePass):
     multi_stream: bool = True
     max_streams: int = 8
     memory_reuse: bool = True
+    iterations_per_loop: int = 1
 
     def passes(self) -> tuple[ModulePass, ...]:
         graph: list[ModulePass] = [
@@ -57,12 +60,16 @@ class CompilePipelinePass(ModulePass):
             graph.append(FoldConstantsPass(max_size=self.fold_max_size))
         if self.fusion:
             graph.append(FusePass(disable=self.disable_fusion))
+        sink: list[ModulePass] = []
+        if self.iterations_per_loop != 1:
+            sink.append(SinkLoopPass(iterations=self.iterations_per_loop))
         return (
             *graph,
             PlaceEnginesPass(exclude_engines=self.exclude_engines),
             ConvertGraphToAscendPass(default_engine=self.default_engine),
             AssignStreamsPass(max_streams=self.max_streams, single_stream=not self.multi_stream),
             PlanMemoryPass(reuse=self.memory_reuse),
+            *sink,
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -25,6 +25,7 @@ _KERNELS: dict[str, Kernel] = {}
 _KERNEL_MODULES = (
     "gedialects.interpreters.graph",
     "gedialects.interpreters.multibatch",
+    "gedialects.interpreters.loop_kernels",
 )
 _loaded = False
 
