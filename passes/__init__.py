@@ -44,6 +44,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-multibatch-expand": ("passes.multibatch.expand", "MultibatchExpandPass"),
     "ge-partition-dynamic-shape": ("passes.partition.dynamic_shape", "PartitionDynamicShapePass"),
     "ge-partition-engine": ("passes.partition.engine", "PartitionEnginePass"),
+    "ge-partition-jit": ("passes.partition.jit", "PartitionJitPass"),
+    "ge-partition-stage": ("passes.partition.stage", "PartitionStagePass"),
     "ge-place-engines": ("passes.partition.place_engines", "PlaceEnginesPass"),
     "ge-plan-memory": ("passes.plan_memory", "PlanMemoryPass"),
     "ge-sink-loop": ("passes.sink_loop", "SinkLoopPass"),
