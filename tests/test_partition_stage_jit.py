@@ -344,3 +344,30 @@ def test_slice_known_needs_one_root() -> None:
     sliced, remaining, wiring = slice_known(graph, ["n1"], sliced_name="S", remaining_name="R")
     assert (sliced.sym_name.data, remaining.sym_name.data) == ("S", "R")
     assert wiring.inputs == (("sliced", 0),) and wiring.out_idx_2_in_idxs == ((0, 0),)
+
+
+def test_the_remaining_graph_slices_again() -> None:
+    """GE's onion peeling: each run slices what is left; three slices give the numbers."""
+    program: Program = (
+        2,
+        [
+            Node("relu", (0,), None, False),
+            Node("add", (2, 1), None, True),
+            Node("mul", (3, 2), None, False),
+            Node("neg", (4,), None, False),
+        ],
+        [3, 5],
+    )
+    module = parse(to_text(program))
+    graph = next(g for g in module.ops if isinstance(g, GraphOp))
+    inputs = inputs_for(2)
+    expected = [run(module, inputs)[name] for name in graph.output_names]
+    first, rest, wiring = slice_known(module, ["n2"])
+    second, last, wiring2 = slice_known(rest, ["n3", "n4"], sliced_name="Sliced_Graph_1")
+    assert op_names(first) == {"n2"} and op_names(second) == {"n3", "n4"}
+    assert op_names(last) == {"n5"}
+    args = [inputs[name] for name in graph.input_names]
+    rest_args = wiring.remaining_args(args, run_graph(first, args))
+    last_args = wiring2.remaining_args(rest_args, run_graph(second, rest_args))
+    for got, e in zip(run_graph(last, last_args), expected, strict=True):
+        np.testing.assert_array_equal(got, e)
