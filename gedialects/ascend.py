@@ -78,7 +78,6 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from gedialects.base import GEOp, IntList, element_nbytes, int_array, int_array_values
-from gedialects.dense_hex import parse_large_hex_dense, print_dense
 
 # --------------------------------------------------------------------------------------------
 # Buffers
@@ -227,9 +226,7 @@ class WeightValue(CustomDirective):
         parser.parse_punctuation("]")
         parser.parse_punctuation("=")
         pos = parser.pos
-        value: Attribute | None = parse_large_hex_dense(parser)
-        if value is None:
-            value = parser.parse_attribute()
+        value = parser.parse_attribute()
         if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(
             value.type, TensorType
         ):
@@ -242,9 +239,14 @@ class WeightValue(CustomDirective):
         buffer = self.buffer.get(op)
         assert isinstance(buffer, BufferAttr)
         printer.print_string(f"arena[{buffer.offset.data}] = ")
-        value = self.value.get(op)
-        assert isinstance(value, DenseIntOrFPElementsAttr)
-        print_dense(printer, value)
+        printer.print_attribute(self.value.get(op))
+
+
+def _count(t: TensorType) -> int:
+    count = 1
+    for d in t.get_shape():
+        count *= d
+    return count
 
 
 def _i64(value: int) -> IntegerAttr:
@@ -380,6 +382,7 @@ class _ModelVerifier:
             else:
                 self.fail(f"{here}: '{op.name}' is neither an ascend declaration nor a task")
         self.check_weights()
+        self.check_gears(here)
         for wait in self.waits:
             event = wait.event.value.data
             if event not in self.recorded:
@@ -439,6 +442,49 @@ class _ModelVerifier:
                     f"(bytes [{previous.buffer.offset_value}, {previous.buffer.end}))"
                 )
             previous = op
+
+    def check_gears(self, here: str) -> None:
+        """A multi-batch model: inputs sized for their largest gear, per-gear output dims that
+        name an output and fit its buffer (the runtime returns that prefix)."""
+        from gedialects.gears import DYNAMIC_OUTPUT_DIMS, MAX_INPUT_DIMS
+
+        for op in self.model.inputs():
+            dims = op.attributes.get(MAX_INPUT_DIMS)
+            if isinstance(dims, DenseArrayBase) and int_array_values(dims) != tuple(
+                op.buffer.type.get_shape()
+            ):
+                self.fail(
+                    f"{op.describe()} has {MAX_INPUT_DIMS} {list(int_array_values(dims))} but "
+                    f"its buffer is {op.buffer.type}"
+                )
+        entries = self.model.attributes.get(DYNAMIC_OUTPUT_DIMS)
+        if entries is None:
+            return
+        outputs = self.model.outputs()
+        if not isinstance(entries, ArrayAttr) or not all(
+            isinstance(e, StringAttr) for e in entries.data
+        ):
+            self.fail(f"{here}: {DYNAMIC_OUTPUT_DIMS} must be an array of strings")
+        for entry in entries.data:
+            text = entry.data  # type: ignore[attr-defined]
+            try:
+                _, index, *dims = (int(v) for v in text.split(","))
+            except ValueError:
+                index, dims = -1, []
+            if not 0 <= index < len(outputs) or any(d < 0 for d in dims):
+                self.fail(
+                    f'{here}: {DYNAMIC_OUTPUT_DIMS} entry "{text}" is not '
+                    f'"<gear>,<output index>,<dims>" for one of its {len(outputs)} outputs'
+                )
+            buffer = outputs[index].buffer
+            count = 1
+            for d in dims:
+                count *= d
+            if count > _count(buffer.type):
+                self.fail(
+                    f'{here}: {DYNAMIC_OUTPUT_DIMS} entry "{text}" does not fit the buffer '
+                    f"{buffer} : {buffer.type} of {outputs[index].describe()}"
+                )
 
     def task(self, op: TaskOp) -> None:
         stream = op.stream.value.data

@@ -78,6 +78,11 @@ ENABLE_DYNAMIC_BATCH = "_enable_dynamic_batch"
 MAX_INPUT_DIMS = "_mbatch_max_input_dims"
 """gedialects' spelling of GE's "root Data takes the largest gear" (E.4): the root input type
 keeps `?` so that shape inference can meet it with every branch; the buffer size lives here."""
+HYBRID_GRAPH = "_hybrid_dynamic_graph"
+"""Hybrid mode (GE UserHybridGraphManager): on the expanded root and its model, the symbol of
+the fully dynamic graph that runs shapes of no gear."""
+HYBRID_SUFFIX = "_dynamic"
+"""The dynamic graph of hybrid mode is the root's name with this suffix."""
 
 
 def branch_name(index: int) -> str:
@@ -746,41 +751,87 @@ class GearInfo:
         )
         if case is None:
             return None
-        attrs = case.attributes
+        inputs = [
+            (name, _arg_attrs(graph, i), graph.function_type.inputs.data[i])
+            for i, name in enumerate(graph.input_names)
+        ]
+        has_dims_op = any(isinstance(op, GetDynamicDimsOp) for op in graph.body.block.ops)
+        last = graph.body.block.last_op
+        out_attr = (
+            last.attributes.get(DYNAMIC_OUTPUT_DIMS) if isinstance(last, NetOutputOp) else None
+        )
+        return cls._build(
+            graph.sym_name.data,
+            case.attributes,
+            inputs,
+            graph.output_names,
+            out_attr,
+            has_dims_op,
+        )
+
+    @classmethod
+    def find_model(cls, model: Operation) -> GearInfo | None:
+        """The gears of a lowered `ascend.model`, or None: the lowering copies the Case's gear
+        attributes and `_dynamic_output_dims` onto the model and the root inputs' attributes
+        onto its `ascend.input`s (what GE's DavinciModel reads from the OM file)."""
+        from gedialects.ascend import KernelOp, ModelOp
+
+        if not isinstance(model, ModelOp) or BATCH_NUM not in model.attributes:
+            return None
+        inputs = [(op.input_name.data, op.attributes, op.buffer.type) for op in model.inputs()]
+        has_dims_op = any(
+            isinstance(op, KernelOp) and op.kernel.data == GetDynamicDimsOp.GE_TYPE
+            for op in model.tasks()
+        )
+        return cls._build(
+            model.sym_name.data,
+            model.attributes,
+            inputs,
+            tuple(op.output_name.data for op in model.outputs()),
+            model.attributes.get(DYNAMIC_OUTPUT_DIMS),
+            has_dims_op,
+        )
+
+    @classmethod
+    def _build(
+        cls,
+        name: str,
+        attrs: Mapping[str, Attribute],
+        inputs: Sequence[tuple[str, Mapping[str, Attribute], Attribute]],
+        output_names: tuple[str, ...],
+        output_dims: Attribute | None,
+        has_dims_op: bool,
+    ) -> GearInfo:
         count = attrs[BATCH_NUM]
         kind = attrs.get(DYNAMIC_TYPE)
         order = attrs.get(USER_DESIGNATE_SHAPE_ORDER)
         if not isinstance(count, IntegerAttr) or not isinstance(kind, IntegerAttr):
-            raise ValueError(f"@{graph.sym_name.data}: malformed {BATCH_NUM}/{DYNAMIC_TYPE}")
+            raise ValueError(f"@{name}: malformed {BATCH_NUM}/{DYNAMIC_TYPE}")
         gears = []
         for i in range(count.value.data):
             gear = _int_list(attrs.get(f"{PRED_VALUE_PREFIX}{i}"))
             if gear is None:
-                raise ValueError(f"@{graph.sym_name.data}: Case has no {PRED_VALUE_PREFIX}{i}")
+                raise ValueError(f"@{name}: no {PRED_VALUE_PREFIX}{i}")
             gears.append(gear)
-        names = graph.input_names
         shape_data = None
         dims: dict[str, tuple[int, ...]] = {}
-        for i, name in enumerate(names):
-            arg = _arg_attrs(graph, i)
+        for i, (input_name, arg, t) in enumerate(inputs):
             if _flag(arg, IS_MULTI_BATCH_SHAPE_DATA):
                 shape_data = i
                 continue
             origin = _int_list(arg.get(ORIGIN_INPUT_DIMS))
             if origin is None:
-                t = graph.function_type.inputs.data[i]
                 origin = tuple(t.get_shape()) if isinstance(t, TensorType) else ()
                 origin = tuple(-1 if d < 0 else d for d in origin)
-            dims[name] = origin
+            dims[input_name] = origin
         user_order = (
             [s.data for s in order.data if isinstance(s, StringAttr)]
             if isinstance(order, ArrayAttr)
             else list(dims)
         )
-        has_dims_op = any(isinstance(op, GetDynamicDimsOp) for op in graph.body.block.ops)
         if shape_data is None and not has_dims_op:
             raise ValueError(
-                f"@{graph.sym_name.data}: no {SHAPE_DATA_NAME} input and no "
+                f"@{name}: no {SHAPE_DATA_NAME} input and no "
                 "multibatch.get_dynamic_dims feed the gear lookup"
             )
         config = GearConfig(
@@ -789,12 +840,12 @@ class GearInfo:
             tuple(gears),
         )
         return cls(
-            graph.sym_name.data,
+            name,
             config,
-            tuple(n for i, n in enumerate(names) if i != shape_data),
+            tuple(n for i, (n, _, _) in enumerate(inputs) if i != shape_data),
             shape_data,
-            graph.output_names,
-            _output_dims(graph),
+            output_names,
+            _parse_output_dims(output_dims),
         )
 
     # aclmdlGetInputDynamicGearCount / aclmdlGetInputDynamicDims
@@ -886,11 +937,9 @@ class GearInfo:
         return out
 
 
-def _output_dims(graph: GraphOp) -> dict[int, dict[int, tuple[int, ...]]]:
-    """Parses `_dynamic_output_dims` ("<gear>,<output>,<d0>,<d1>,...") of the root output."""
+def _parse_output_dims(attr: Attribute | None) -> dict[int, dict[int, tuple[int, ...]]]:
+    """Parses `_dynamic_output_dims` ("<gear>,<output>,<d0>,<d1>,...")."""
     result: dict[int, dict[int, tuple[int, ...]]] = {}
-    last = graph.body.block.last_op
-    attr = last.attributes.get(DYNAMIC_OUTPUT_DIMS) if isinstance(last, NetOutputOp) else None
     if not isinstance(attr, ArrayAttr):
         return result
     for item in attr.data:
@@ -939,24 +988,43 @@ def shape_data_attrs(unknown_inputs: Sequence[int]) -> DictionaryAttr:
 # --------------------------------------------------------------------------------------------
 
 
+def hybrid_graph(entry: Operation) -> GraphOp | None:
+    """The fully dynamic graph an expanded root or its model falls back to (hybrid mode)."""
+    from xdsl.dialects.builtin import SymbolRefAttr
+    from xdsl.traits import SymbolTable
+
+    ref = entry.attributes.get(HYBRID_GRAPH)
+    parent = entry.parent_op()
+    if not isinstance(ref, SymbolRefAttr) or parent is None:
+        return None
+    graph = SymbolTable.lookup_symbol(parent, ref.root_reference.data)
+    return graph if isinstance(graph, GraphOp) else None
+
+
 def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
-    """For an expanded root: the user-facing signature (no shape-data input), with a binder
-    that selects the gear (E13025 when none matches) and fills the shape data, and gear 0's
-    shapes for random inputs. None for any other entry."""
+    """For an expanded root or its lowered model: the user-facing signature (no shape-data
+    input, `?` on the gear dims), with a binder that selects the gear (E13025 when none
+    matches) and fills the shape data, gear 0's shapes for random inputs, and in hybrid mode a
+    route that sends shapes of no gear to the dynamic graph. None for any other entry."""
     import dataclasses
 
-    if not isinstance(entry, GraphOp):
-        return None
-    info = GearInfo.find(entry)
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+    info = GearInfo.find(entry) if isinstance(entry, GraphOp) else GearInfo.find_model(entry)
     if info is None:
         return None
     keep = [i for i in range(len(sig.input_names)) if i != info.shape_data_index]
-    types = tuple(sig.input_types[i] for i in keep)
+    types: list[Attribute] = []
     example: list[Attribute] = []
-    for name, t in zip(info.input_names, types, strict=True):
-        if isinstance(t, TensorType) and name in {s.name for s in info.config.inputs}:
+    configured = {s.name for s in info.config.inputs}
+    for i, name in zip(keep, info.input_names, strict=True):
+        t = sig.input_types[i]
+        if isinstance(t, TensorType) and name in configured:
+            dims = info.config.input(name).dims
+            types.append(TensorType(t.element_type, [DYNAMIC_INDEX if d < 0 else d for d in dims]))
             example.append(TensorType(t.element_type, info.config.shape(name, 0)))
         else:
+            types.append(t)
             example.append(t)
 
     def bind(inputs: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
@@ -967,10 +1035,25 @@ def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
         except GearMismatchError as e:
             raise RunError(str(e)) from None
 
+    route = None
+    dynamic = hybrid_graph(entry)
+    if dynamic is not None:
+        graph = dynamic
+
+        def route(
+            inputs: tuple[np.ndarray, ...],
+        ) -> tuple[Operation, tuple[np.ndarray, ...]] | None:
+            shapes = {n: tuple(a.shape) for n, a in zip(info.input_names, inputs, strict=True)}
+            if info.config.match(shapes) is not None:
+                return None
+            by_name = dict(zip(info.input_names, inputs, strict=True))
+            return graph, tuple(by_name[n] for n in graph.input_names)
+
     return dataclasses.replace(
         sig,
         input_names=info.input_names,
-        input_types=types,
+        input_types=tuple(types),
         binder=bind,
         example_types=tuple(example),
+        route=route,
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -42,12 +42,31 @@ from gedialects.base import (
     NODE_NAME,
     SPECIFIED_ENGINE_NAME,
     GEOp,
+    int_array_values,
     is_static,
+    tensor_nbytes,
+)
+from gedialects.gears import (
+    DYNAMIC_OUTPUT_DIMS,
+    ENABLE_DYNAMIC_BATCH,
+    HYBRID_GRAPH,
+    IS_MULTI_BATCH_SHAPE_DATA,
+    MAX_INPUT_DIMS,
+    ORIGIN_INPUT_DIMS,
+    UNKNOWN_DATA_INDEX,
+    UNKNOWN_DIM_INDEX,
 )
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
-from gedialects.multibatch import CaseOp
+from gedialects.multibatch import (
+    BATCH_NUM,
+    DYNAMIC_TYPE,
+    PRED_VALUE_PREFIX,
+    USER_DESIGNATE_SHAPE_ORDER,
+    CaseOp,
+)
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from passes.memory_plan import GE_ALIGNMENT, MemoryPlan, Slot, SlotKind, plan_without_reuse
+from passes.task_graph import paused_gc
 
 DEFAULT_ENGINES: dict[str, str] = {
     "MapIndex": HOST_CPU_ENGINE,  # GE's HostcpuEngineUpdatePass white list
@@ -84,6 +103,11 @@ class _Lowering:
     labels: int = 0
     names: dict[str, int] = field(default_factory=dict)
     active_calls: list[str] = field(default_factory=list)
+    views: dict[Slot, Slot] = field(default_factory=dict)
+    """A gear's static view -> the buffer of the largest gear it lies at the start of."""
+    weights: dict[tuple[Attribute, Attribute], Slot] = field(default_factory=dict)
+    gear_buffers: set[Slot] = field(default_factory=set)
+    """Buffers sized for the largest gear: `?` root inputs and `?` Case results."""
 
     def new_slot(self, op: Operation, t: Attribute, kind: SlotKind, **kw: object) -> Slot:
         if not isinstance(t, TensorType) or not is_static(t):
@@ -92,8 +116,55 @@ class _Lowering:
         self.slots.append(slot)
         return slot
 
+    def weight(self, op: ConstOp) -> Slot:
+        """One weight per distinct value: the gear branches hold identical copies of every
+        constant (docs/design/gears.md), the model stores each once."""
+        key = (op.y.type, op.value)
+        slot = self.weights.get(key)
+        if slot is None:
+            slot = self.weights[key] = self.new_slot(op, op.y.type, SlotKind.WEIGHT, value=op.value)
+        return slot
+
+    def root_input(self, graph: GraphOp, index: int, t: Attribute) -> Slot:
+        """A root input's buffer; one with `?` dims and `_mbatch_max_input_dims` (a
+        multi-batch root) is sized for its largest gear and viewed by each branch."""
+        attrs = graph.arg_attrs.data[index].data if graph.arg_attrs is not None else {}
+        max_dims = attrs.get(MAX_INPUT_DIMS)
+        if is_static(t) or not isinstance(t, TensorType) or max_dims is None:
+            return self.new_slot(graph, t, SlotKind.IO)
+        dims = int_array_values(max_dims)
+        if len(dims) != t.get_num_dims() or any(d < 0 for d in dims):
+            raise _fail(graph, f"input {index} has {MAX_INPUT_DIMS} {list(dims)} for type {t}")
+        slot = self.new_slot(graph, TensorType(t.element_type, dims), SlotKind.IO)
+        self.gear_buffers.add(slot)
+        return slot
+
+    def view(self, op: Operation, slot: Slot, t: Attribute) -> Slot:
+        """A gear's static type `t` over the start of `slot`, a largest-gear buffer.
+
+        Valid for every gear kind (batch, image size, dims): the runtime writes an input's
+        data packed in row-major order of its actual shape, and a branch writes its outputs
+        the same way, so gear `g`'s tensor is exactly the first bytes of the buffer."""
+        if (
+            not isinstance(t, TensorType)
+            or not is_static(t)
+            or t.element_type != slot.type.element_type
+            or tensor_nbytes(t) > slot.nbytes
+        ):
+            raise _fail(
+                op,
+                f"views {t} in a buffer of type {slot.type} sized for the largest gear; a gear's "
+                "static type must have the same element type and fit the buffer",
+            )
+        view = Slot(t, slot.kind)
+        self.views[view] = slot
+        return view
+
     def bind(self, op: Operation, slot: Slot, t: Attribute) -> Slot:
         """`slot` as the storage of a value of type `t` (a graph input, a PlaceHolder)."""
+        if slot in self.gear_buffers:
+            # The root's own `?` argument is the whole buffer; a branch's is its gear's view.
+            return slot if not is_static(t) else self.view(op, slot, t)
         if t != slot.type:
             raise _fail(
                 op,
@@ -139,7 +210,7 @@ class _Lowering:
             if isinstance(op, NetOutputOp):
                 outputs = [env[v] for v in op.outputs]
             elif isinstance(op, ConstOp):
-                env[op.y] = self.new_slot(op, op.y.type, SlotKind.WEIGHT, value=op.value)
+                env[op.y] = self.weight(op)
             elif isinstance(op, PartitionedCallOp):
                 callee = self.lookup_graph(op, op.callee.root_reference.data)
                 results = self.lower_graph(callee, [env[a] for a in op.args])
@@ -154,6 +225,12 @@ class _Lowering:
                     raise _fail(op, f"with peerIndex {peer} runs before its partition.end")
                 env[op.y] = self.bind(op, self.peers[peer], op.y.type)
             elif isinstance(op, GEOp):
+                if any(env[v] in self.gear_buffers for v in op.operands):
+                    raise _fail(
+                        op,
+                        "reads a buffer sized for the largest gear outside the gear branches "
+                        "(its shape is only known per gear); only multibatch.case may read it",
+                    )
                 outs = [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.results]
                 self.emit(
                     KernelOp,
@@ -171,9 +248,12 @@ class _Lowering:
         return outputs
 
     def lower_case(self, op: CaseOp, env: dict[SSAValue, Slot]) -> None:
-        """GE CaseOpLabelMaker: switch by index, a labelled block per branch, goto the end."""
-        results = [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.output]
+        """GE CaseOpLabelMaker: switch by index, a labelled block per branch, goto the end.
+
+        A result with `?` dims (a multi-batch Case) is a model output buffer sized for the
+        largest gear; each branch copies its static output into the start of it."""
         branches = [self.lookup_graph(op, ref.root_reference.data) for ref in op.branches.data]
+        results = [self.case_result(op, i, branches) for i in range(len(op.output))]
         first = self.labels
         end = first + len(branches)
         self.labels = end + 1
@@ -186,11 +266,33 @@ class _Lowering:
             self.emit(LabelSetOp, label=first + i)
             outs = self.lower_graph(branch, [env[v] for v in op.inputs])
             for src, dst in zip(outs, results, strict=True):
+                if dst in self.gear_buffers:
+                    dst = self.view(op, dst, src.type)
                 self.emit(MemcpyAsyncOp, src=src, dst=dst)
             if i + 1 < len(branches):
                 self.emit(LabelGotoOp, label=end)
         self.emit(LabelSetOp, label=end)
         env.update(zip(op.output, results, strict=True))
+
+    def case_result(self, op: CaseOp, index: int, branches: list[GraphOp]) -> Slot:
+        result = op.output[index]
+        if is_static(result.type):
+            return self.new_slot(op, result.type, SlotKind.FEATURE)
+        users = {use.operation for use in result.uses}
+        if not users or not all(isinstance(u, NetOutputOp) for u in users):
+            raise _fail(
+                op,
+                f"result {index} has non-static type {result.type} and feeds an op other than "
+                "graph.net_output; only model outputs may change shape between gears",
+            )
+        types = [b.function_type.outputs.data[index] for b in branches]
+        for t in types:
+            if not isinstance(t, TensorType) or not is_static(t):
+                raise _fail(op, f"branch output {index} has non-static type {t}")
+        largest = max(types, key=tensor_nbytes)  # type: ignore[arg-type]
+        slot = self.new_slot(op, largest, SlotKind.IO)
+        self.gear_buffers.add(slot)
+        return slot
 
 
 def _kernel_attrs(op: GEOp) -> dict[str, Attribute]:
@@ -202,11 +304,14 @@ def _kernel_attrs(op: GEOp) -> dict[str, Attribute]:
 def lower_root(graph: GraphOp, symbols: Operation, default_engine: str, alignment: int) -> ModelOp:
     """The `ascend.model` that runs `graph`: declarations, tasks, and the memory plan."""
     lowering = _Lowering(symbols, default_engine)
-    inputs = [lowering.new_slot(graph, t, SlotKind.IO) for t in graph.function_type.inputs.data]
+    inputs = [
+        lowering.root_input(graph, i, t) for i, t in enumerate(graph.function_type.inputs.data)
+    ]
     results = lowering.lower_graph(graph, inputs)
     outputs: list[Slot] = []
     for slot in results:
-        if slot.kind is SlotKind.FEATURE and slot not in outputs:
+        dynamic = slot in lowering.gear_buffers and slot not in inputs
+        if (slot.kind is SlotKind.FEATURE or dynamic) and slot not in outputs:
             outputs.append(slot)
             continue
         # An input, a weight or a repeated value: the output gets its own buffer.
@@ -214,7 +319,49 @@ def lower_root(graph: GraphOp, symbols: Operation, default_engine: str, alignmen
         lowering.emit(MemcpyAsyncOp, src=slot, dst=copy)
         outputs.append(copy)
     plan = plan_without_reuse(lowering.slots, alignment)
-    return _materialise(graph, lowering, inputs, outputs, plan, default_engine)
+    model = _materialise(graph, lowering, inputs, outputs, plan, default_engine)
+    _copy_gear_attributes(graph, model)
+    return model
+
+
+def _copy_gear_attributes(graph: GraphOp, model: ModelOp) -> None:
+    """What the runtime needs of a multi-batch root, kept on the model and its inputs (GE
+    stores them in the OM file): the gear table, the per-gear output dims, the hybrid graph."""
+    case = next(
+        (
+            op
+            for op in graph.body.block.ops
+            if isinstance(op, CaseOp) and BATCH_NUM in op.attributes
+        ),
+        None,
+    )
+    if case is not None:
+        for key, value in case.attributes.items():
+            if key in (BATCH_NUM, DYNAMIC_TYPE, USER_DESIGNATE_SHAPE_ORDER) or key.startswith(
+                PRED_VALUE_PREFIX
+            ):
+                model.attributes[key] = value
+        out = graph.body.block.last_op
+        if isinstance(out, NetOutputOp) and DYNAMIC_OUTPUT_DIMS in out.attributes:
+            model.attributes[DYNAMIC_OUTPUT_DIMS] = out.attributes[DYNAMIC_OUTPUT_DIMS]
+    for key in (ENABLE_DYNAMIC_BATCH, HYBRID_GRAPH):
+        if key in graph.attributes:
+            model.attributes[key] = graph.attributes[key]
+    if graph.arg_attrs is None:
+        return
+    for op, attrs in zip(model.inputs(), graph.arg_attrs.data, strict=True):
+        for key in _INPUT_GEAR_ATTRS:
+            if key in attrs.data:
+                op.attributes[key] = attrs.data[key]
+
+
+_INPUT_GEAR_ATTRS = (
+    ORIGIN_INPUT_DIMS,
+    MAX_INPUT_DIMS,
+    UNKNOWN_DIM_INDEX,
+    IS_MULTI_BATCH_SHAPE_DATA,
+    UNKNOWN_DATA_INDEX,
+)
 
 
 def _materialise(
@@ -226,7 +373,7 @@ def _materialise(
     engine: str,
 ) -> ModelOp:
     def buf(slot: Slot) -> BufferAttr:
-        return BufferAttr.get(plan.offset(slot), slot.type)
+        return BufferAttr.get(plan.offset(lowering.views.get(slot, slot)), slot.type)
 
     ops: list[Operation] = [StreamOp(0, engine)]
     for slot in lowering.slots:
@@ -258,8 +405,10 @@ class ConvertGraphToAscendPass(ModulePass):
     """Lowers every root `graph.graph` (one no op calls) to an `ascend.model` of that name.
 
     Called graphs are inlined into their callers' task lists and then removed. Requires static
-    shapes. Options: `default-engine` (engine of ops nothing pins; GE's cheapest is
-    AIcoreEngine), `alignment` (arena alignment in bytes, GE's 512).
+    shapes, except the gear dims of a multi-batch root (largest-gear buffers viewed per gear,
+    docs/design/gears.md); a hybrid root's dynamic graph stays at graph level. Options:
+    `default-engine` (engine of ops nothing pins; GE's cheapest is AIcoreEngine), `alignment`
+    (arena alignment in bytes, GE's 512).
     """
 
     name = "ge-convert-graph-to-ascend"
@@ -272,15 +421,27 @@ class ConvertGraphToAscendPass(ModulePass):
             raise PassFailedException(f"{_NAME}: alignment must be positive, got {self.alignment}")
         graphs = [g for g in op.ops if isinstance(g, GraphOp)]
         called = _called_symbols(op)
-        roots = [g for g in graphs if g.sym_name.data not in called]
+        dynamic = _hybrid_graphs(op)
+        roots = [g for g in graphs if g.sym_name.data not in called | dynamic]
         if graphs and not roots:
             raise PassFailedException(f"{_NAME}: every graph is called by another; no root")
-        models = [(g, lower_root(g, op, self.default_engine, self.alignment)) for g in roots]
+        with paused_gc():  # many small objects, no cycles: collections only cost time
+            models = [(g, lower_root(g, op, self.default_engine, self.alignment)) for g in roots]
         for graph, model in models:
             Rewriter.replace_op(graph, model, new_results=[])
         for graph in graphs:
-            if graph.parent is not None:
+            if graph.parent is not None and graph.sym_name.data not in dynamic:
                 Rewriter.erase_op(graph)
+
+
+def _hybrid_graphs(module: ModuleOp) -> set[str]:
+    """Hybrid mode: the dynamic graphs roots fall back to; they stay at graph level (no static
+    tasks for `?` shapes), next to the model that names them."""
+    return {
+        ref.root_reference.data
+        for g in module.ops
+        if isinstance(ref := g.attributes.get(HYBRID_GRAPH), SymbolRefAttr)
+    }
 
 
 def _called_symbols(module: ModuleOp) -> set[str]:

@@ -24,6 +24,7 @@ The conflict graph is built by sweep lines, O(n log n + conflicting pairs).
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -191,10 +192,17 @@ def _segments(
         if case.head not in positions and case.tail not in positions:
             # Only inside branches: each branch is its own path.
             out: list[tuple[int, int]] = []
+            # Group positions by branch in one pass (branches are sorted, disjoint spans): a
+            # Case with many gear branches stays linear.
+            starts = [start for start, _ in case.branches]
+            groups: dict[int, list[int]] = {}
+            for p in positions:
+                b = bisect_right(starts, p) - 1
+                if b >= 0 and p < case.branches[b][1]:
+                    groups.setdefault(b, []).append(p)
             for b in range(len(case.branches)):
-                inside = [p for p in positions if case.branch_of(p) == b]
-                if inside:
-                    out += _segments(graph, first, b, inside)
+                if b in groups:
+                    out += _segments(graph, first, b, groups[b])
             return out
     out = []
     start, end = positions[0], positions[-1]

@@ -87,6 +87,9 @@ class _Model:
     weight_size: int
     io: dict[tuple[int, int], int] = field(default_factory=dict)
     """(offset, nbytes) of each distinct input/output range -> its new offset."""
+    io_at: dict[int, int] = field(default_factory=dict)
+    """Offset of each input/output range -> its largest size: a multi-batch gear's view at the
+    start of a largest-gear I/O buffer is that I/O buffer."""
     tensors: dict[tuple[int, int], Tensor] = field(default_factory=dict)
     sizes: TypeSizes = field(default_factory=TypeSizes)
 
@@ -107,6 +110,7 @@ def _classify(model: ModelOp, graph: TaskGraph) -> _Model:
     io_ranges = sorted({(op.buffer.offset_value, op.buffer.nbytes) for op in _io_ops(model)})
     for offset, nbytes in io_ranges:
         info.io[(offset, nbytes)] = -1
+        info.io_at[offset] = max(nbytes, info.io_at.get(offset, 0))
     sizes = info.sizes
     for pos in range(len(graph.tasks)):
         for written, buffers in ((False, graph.reads[pos]), (True, graph.writes[pos])):
@@ -118,7 +122,7 @@ def _classify(model: ModelOp, graph: TaskGraph) -> _Model:
                 key = (offset, sizes.canon(buffer.type))
                 tensor = info.tensors.get(key)
                 if tensor is None:
-                    if (offset, nbytes) in info.io:
+                    if nbytes <= info.io_at.get(offset, -1):
                         continue
                     tensor = info.tensors[key] = Tensor(key, buffer, nbytes)
                 if not tensor.positions or tensor.positions[-1] != pos:
@@ -247,7 +251,10 @@ def _rewrite(model: ModelOp, info: _Model, new_offset: dict[tuple[int, int], int
         if found is None:
             target = new_offset.get(key)
             if target is None:
-                target = info.io[(offset, sizes.nbytes(buffer.type))]
+                nbytes = sizes.nbytes(buffer.type)
+                if (offset, nbytes) not in info.io:
+                    nbytes = info.io_at[offset]  # a gear's view of a multi-batch I/O buffer
+                target = info.io[(offset, nbytes)]
             found = cache[key] = BufferAttr(target, buffer.type)
         return found
 

@@ -23,6 +23,7 @@ current run is kept in the interpreter's data for `AscendFunctions` and reached 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,6 +57,7 @@ from gedialects.ascend import (
     TaskOp,
 )
 from gedialects.base import int_array_values
+from gedialects.gears import GearInfo, GearMismatchError
 from gedialects.interpreters.cost_model import CostModel, task_engine
 from gedialects.interpreters.kernels import run_kernel
 from gedialects.interpreters.timeline import TaskSpan, Timeline
@@ -140,6 +142,9 @@ class _Plan:
     engines: dict[int, str] = field(default_factory=dict)
     """Stream id -> the engine it was declared for."""
     costs: CostModel = field(default_factory=CostModel)
+    gears: GearInfo | None = None
+    """A multi-batch model's gears: inputs of any gear go into the largest gear's buffers,
+    outputs come out with the selected gear's `_dynamic_output_dims`."""
 
     @staticmethod
     def of(model: ModelOp) -> _Plan:
@@ -188,6 +193,7 @@ class _Plan:
             outputs=tuple((o.output_name.data, slot(o.buffer, o)) for o in model.outputs()),
             kernels=kernels,
             engines={s.id.value.data: s.engine.data for s in model.streams()},
+            gears=_gears(model),
         )
 
     def control_spans(self) -> tuple[tuple[int, ...], ...]:
@@ -496,13 +502,21 @@ def _plan(interpreter: Interpreter, model: ModelOp) -> _Plan:
     return plan
 
 
+def _gears(model: ModelOp) -> GearInfo | None:
+    try:
+        return GearInfo.find_model(model)
+    except ValueError as e:
+        raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data}: {e}") from None
+
+
 def _name(slot: _Slot) -> str:
     return f"arena[{slot.offset}] : {slot.type}"
 
 
-def _check_input(name: str, slot: _Slot, value: Any) -> np.ndarray:
+def _check_input(name: str, slot: _Slot, value: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """`value` as an array of `shape` (the buffer's shape, or its gear's shape)."""
     array = np.asarray(value)
-    if array.dtype != slot.dtype or array.shape != slot.shape:
+    if array.dtype != slot.dtype or array.shape != shape or array.nbytes > slot.nbytes:
         raise AscendRuntimeError(
             f"input '{name}': expected {slot.describe()}, got {array.dtype} array of shape "
             f"{array.shape}"
@@ -520,9 +534,10 @@ def _execute(
     arena = bytearray(model.arena_size.value.data)
     for offset, data in plan.weights:
         arena[offset : offset + len(data)] = data
-    for (name, slot), value in zip(plan.inputs, args, strict=True):
-        array = _check_input(name, slot, value)
-        arena[slot.offset : slot.offset + slot.nbytes] = np.ascontiguousarray(array).tobytes()
+    gear, shapes = _select_gear(model, plan, args)
+    for (name, slot), value, shape in zip(plan.inputs, args, shapes, strict=True):
+        array = _check_input(name, slot, value, shape)
+        arena[slot.offset : slot.offset + array.nbytes] = np.ascontiguousarray(array).tobytes()
 
     state = _RunState(plan, arena)
     if options.check_uninitialized:
@@ -531,24 +546,63 @@ def _execute(
             buffer = weight.buffer
             text = f"{buffer} : {buffer.type}"
             memory.write(buffer.offset_value, buffer.nbytes, text, weight.describe())
-        for (_, slot), op in zip(plan.inputs, model.inputs(), strict=True):
-            memory.write(slot.offset, slot.nbytes, _name(slot), op.describe())
+        for (_, slot), op, shape in zip(plan.inputs, model.inputs(), shapes, strict=True):
+            memory.write(slot.offset, _nbytes(slot, shape), _name(slot), op.describe())
     previous = interpreter.get_data(AscendFunctions, _STATE, lambda: None)
     interpreter.set_data(AscendFunctions, _STATE, state)
     try:
         stats = _schedule(interpreter, model, state, options)
     finally:
         interpreter.set_data(AscendFunctions, _STATE, previous)
+    out_shapes = [slot.shape for _, slot in plan.outputs]
+    if plan.gears is not None and gear is not None:
+        dims = plan.gears.output_dims_of(gear)
+        out_shapes = [dims.get(name, slot.shape) for name, slot in plan.outputs]
     if state.memory is not None:
-        for (_, slot), op in zip(plan.outputs, model.outputs(), strict=True):
-            error = state.memory.read(slot.offset, slot.nbytes, _name(slot), op.describe())
+        for (_, slot), op, shape in zip(plan.outputs, model.outputs(), out_shapes, strict=True):
+            error = state.memory.read(slot.offset, _nbytes(slot, shape), _name(slot), op.describe())
             if error is not None:
                 raise error
     outputs = tuple(
-        np.frombuffer(arena, slot.dtype, slot.count, slot.offset).reshape(slot.shape).copy()
-        for _, slot in plan.outputs
+        np.frombuffer(arena, slot.dtype, math.prod(shape), slot.offset).reshape(shape).copy()
+        for (_, slot), shape in zip(plan.outputs, out_shapes, strict=True)
     )
     return outputs, stats
+
+
+def _nbytes(slot: _Slot, shape: tuple[int, ...]) -> int:
+    return math.prod(shape) * slot.dtype.itemsize
+
+
+def _select_gear(
+    model: ModelOp, plan: _Plan, args: Sequence[Any]
+) -> tuple[int | None, list[tuple[int, ...]]]:
+    """The gear of the inputs (E13025 when none) and the shape each input is written with.
+
+    Every input is written packed at the start of its buffer (GE copies the user blob into the
+    largest gear's buffer); the shape data, when given, must name the inputs' gear."""
+    shapes = [tuple(np.shape(a)) for a in args]
+    info = plan.gears
+    if info is None:
+        return None, [slot.shape for _, slot in plan.inputs]
+    names = [name for name, _ in plan.inputs]
+    user = {
+        n: s
+        for i, (n, s) in enumerate(zip(names, shapes, strict=True))
+        if i != info.shape_data_index
+    }
+    try:
+        gear = info.select(user)
+    except GearMismatchError as e:
+        raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data}: {e}") from None
+    if info.shape_data_index is not None:
+        given = tuple(int(v) for v in np.asarray(args[info.shape_data_index]).reshape(-1))
+        if given != info.gears[gear]:
+            raise AscendRuntimeError(
+                f"'ascend.model' @{model.sym_name.data}: shape data {list(given)} does not "
+                f"name the gear of the inputs {list(info.gears[gear])}"
+            )
+    return gear, shapes
 
 
 def _schedule(
@@ -711,6 +765,7 @@ def execute_model(
     """
     interpreter = interpreter or _interpreter_for(model)
     names = [i.input_name.data for i in model.inputs()]
+    inputs = _with_shape_data(model, interpreter, inputs)
     missing = [n for n in names if n not in inputs]
     unknown = [n for n in inputs if n not in names]
     if missing or unknown:
@@ -730,6 +785,25 @@ def execute_model(
     assert stats is not None
     outputs = {o.output_name.data: r for o, r in zip(model.outputs(), results, strict=True)}
     return ModelRun(outputs, stats)
+
+
+def _with_shape_data(
+    model: ModelOp, interpreter: Interpreter, inputs: Mapping[str, np.ndarray]
+) -> Mapping[str, np.ndarray]:
+    """A multi-batch model's inputs with `ascend_mbatch_shape_data` filled from the input
+    shapes when the caller left it out (GE's runtime appends it to the user's blobs)."""
+    info = _plan(interpreter, model).gears
+    if info is None or info.shape_data_index is None:
+        return inputs
+    shape_name = model.inputs()[info.shape_data_index].input_name.data
+    if shape_name in inputs or any(n not in inputs for n in info.input_names):
+        return inputs
+    ordered = tuple(np.asarray(inputs[n]) for n in info.input_names)
+    try:
+        args = info.bind(ordered)
+    except GearMismatchError as e:
+        raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data}: {e}") from None
+    return {**inputs, shape_name: args[info.shape_data_index]}
 
 
 def run_model(

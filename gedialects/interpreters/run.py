@@ -38,6 +38,11 @@ class Signature:
     example_types: tuple[Attribute, ...] | None = None
     """Static types for random inputs when `input_types` has `?` dims (a multi-batch root:
     its first gear)."""
+    route: (
+        Callable[[tuple[np.ndarray, ...]], tuple[Operation, tuple[np.ndarray, ...]] | None] | None
+    ) = None
+    """Hybrid mode: for checked user inputs, the op that runs them instead of the entry (the
+    dynamic graph, for shapes of no gear) and its arguments; None: the entry runs them."""
 
 
 SIGNATURE_ADAPTERS: tuple[str, ...] = ("gedialects.gears:gear_signature",)
@@ -56,7 +61,7 @@ def _referenced_symbols(module: ModuleOp) -> set[str]:
     """Symbols named by any op property (callees, case branches): those graphs are not roots."""
     used: set[str] = set()
     for op in module.walk():
-        for value in op.properties.values():
+        for value in (*op.properties.values(), *op.attributes.values()):
             items = value.data if hasattr(value, "data") and isinstance(value.data, tuple) else ()
             for attr in (value, *items):
                 if isinstance(attr, SymbolRefAttr):
@@ -199,7 +204,10 @@ def run(
     op = find_entry(module, entry)
     sig = signature(op)
     args = check_inputs(sig, inputs)
-    if sig.binder is not None:
+    routed = sig.route(args) if sig.route is not None else None
+    if routed is not None:
+        op, args = routed
+    elif sig.binder is not None:
         args = sig.binder(args)
     interpreter = make_interpreter(module)
     try:

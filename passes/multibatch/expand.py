@@ -48,6 +48,8 @@ from gedialects.gears import (
     DYNAMIC_OUTPUT_DIMS,
     ENABLE_DYNAMIC_BATCH,
     GET_DYNAMIC_DIMS_NAME,
+    HYBRID_GRAPH,
+    HYBRID_SUFFIX,
     INSERT_BY_MBATCH,
     MAP_INDEX_NAME,
     SHAPE_CONST_NAME,
@@ -113,6 +115,7 @@ class _Expansion:
     root: GraphOp
     config: GearConfig
     get_dynamic_dims: bool
+    hybrid: bool = False
 
     def run(self, ctx: Context) -> GraphOp:
         self.check()
@@ -120,6 +123,10 @@ class _Expansion:
         branches = [self.branch(i, direct) for i in range(self.config.gear_count)]
         new_root = self.new_root(branches, direct)
         Rewriter.insert_op(new_root, _after(self.root))
+        if self.hybrid:
+            dynamic = self.dynamic_graph()
+            Rewriter.insert_op(dynamic, _after(self.root))
+            new_root.attributes[HYBRID_GRAPH] = SymbolRefAttr(dynamic.sym_name.data)
         for branch in reversed(branches):
             Rewriter.insert_op(branch, _after(new_root))
         Rewriter.erase_op(self.root)
@@ -234,6 +241,29 @@ class _Expansion:
         )
         graph.arg_attrs = ArrayAttr(arg_attrs)
         graph.res_attrs = ArrayAttr(res_attrs)
+        return graph
+
+    def dynamic_graph(self) -> GraphOp:
+        """Hybrid mode (GE UserHybridGraphManager): the original graph with `?` on the
+        configured -1 dims and every result relaxed for shape inference, run for shapes that
+        match no gear."""
+        root = self.root
+        graph = root.clone()
+        graph.sym_name = StringAttr(root.sym_name.data + HYBRID_SUFFIX)
+        block = graph.body.block
+        for arg, name in zip(block.args, root.input_names, strict=True):
+            Rewriter.replace_value_with_new_type(
+                arg, _with_dims(arg.type, self.config.input(name).dims)
+            )
+        for op in block.ops:
+            if not isinstance(op, ConstOp | NetOutputOp):
+                for result in op.results:
+                    Rewriter.replace_value_with_new_type(result, _relaxed(result.type))
+        out = block.last_op
+        assert isinstance(out, NetOutputOp)
+        graph.function_type = FunctionType.from_lists(
+            block.arg_types, [_relaxed(v.type) for v in out.outputs]
+        )
         return graph
 
     # ---- root --------------------------------------------------------------------------------
@@ -401,7 +431,9 @@ class MultibatchExpandPass(ModulePass):
     `dynamic-dims="1,20;4,40"`, `input-format` (`NCHW` or `NHWC`, for image sizes),
     `get-dynamic-dims` (take the gear from the input shapes with `multibatch.get_dynamic_dims`,
     GE's GetNext-sink variant, instead of the `ascend_mbatch_shape_data` input), `entry`
-    (the root graph when there are several). Errors carry GE's codes and messages.
+    (the root graph when there are several), `hybrid` (also keep the fully dynamic graph
+    `@<root>_dynamic`, named by the root's `_hybrid_dynamic_graph`, for shapes of no gear).
+    Errors carry GE's codes and messages.
     """
 
     name = "ge-multibatch-expand"
@@ -413,6 +445,7 @@ class MultibatchExpandPass(ModulePass):
     input_format: str = "NCHW"
     get_dynamic_dims: bool = False
     entry: str = ""
+    hybrid: bool = False
 
     def config(self) -> GearConfig:
         try:
@@ -442,4 +475,4 @@ class MultibatchExpandPass(ModulePass):
         if len(roots) != 1:
             names = ", ".join("@" + g.sym_name.data for g in roots) or "none"
             raise _fail(f"expands exactly one root graph, found {names}; choose with entry=")
-        _Expansion(op, roots[0], config, self.get_dynamic_dims).run(ctx)
+        _Expansion(op, roots[0], config, self.get_dynamic_dims, self.hybrid).run(ctx)
