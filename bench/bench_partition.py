@@ -4,6 +4,8 @@ Each graph has `BRANCHES` parallel chains of elementwise ops fed by one input, w
 link between neighbouring chains every 4 nodes, Consts along the way, engines in segments of
 `SEGMENT` nodes per chain (every 3rd segment on the AI CPU, every 5th on the Vector Core, the
 rest on the AI Core), a forced-unknown node every 997, and a reduction of all chains at the end.
+The stage partitioner gets `_stage_level` 0..3 on every 1000th op (levels rising in op order);
+JIT slicing gets the first half of the ops (closed under predecessors) as the known set.
 Graphs are built with the dialect builders; the text is printed once to time parsing, the
 reference cost. Each partitioner runs on a fresh copy of the graph, and is
 reported as a ratio to that parse time and as the growth from the smallest size (the targets:
@@ -22,7 +24,15 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import BoolAttr, ModuleOp, StringAttr, TensorType, f32
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    f32,
+    i64,
+)
 from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
@@ -33,8 +43,11 @@ from gedialects.graph import AddOp, ConstOp, GraphOp, MulOp, NetOutputOp, ReluOp
 from gedialects.tensors import dense_from_numpy
 from passes.partition.dynamic_shape import PartitionDynamicShapePass
 from passes.partition.engine import MergeEnginePartitionsPass, PartitionEnginePass
+from passes.partition.graph_view import GraphNodes
 from passes.partition.inline import InlinePartitionsPass
+from passes.partition.jit import PartitionJitPass
 from passes.partition.place_engines import PlaceEnginesPass
+from passes.partition.stage import PartitionStagePass
 
 BRANCHES = 16
 SEGMENT = 12
@@ -84,6 +97,24 @@ def build(nodes: int) -> ModuleOp:
     return ModuleOp([graph])
 
 
+def mark_stages(module: ModuleOp, stages: int = 4, every: int = 1000) -> None:
+    """`_stage_level` on every `every`-th op, rising with the op order (no stage cycle)."""
+    graph = next(iter(module.ops))
+    assert isinstance(graph, GraphOp)
+    ops = list(graph.body.block.ops)[:-1]
+    for k in range(0, len(ops), every):
+        ops[k].attributes["_stage_level"] = IntegerAttr(k * stages // len(ops), i64)
+
+
+def first_half(module: ModuleOp) -> tuple[str, ...]:
+    """Names of the first half of the ops: closed under predecessors (ops are in order)."""
+    graph = next(iter(module.ops))
+    assert isinstance(graph, GraphOp)
+    nodes = GraphNodes.of(graph)
+    first = len(nodes.args)
+    return tuple(nodes.names[first : first + len(nodes.ops) // 2])
+
+
 def timed(fn: Callable[[], object]) -> float:
     gc.collect()
     start = time.perf_counter()
@@ -116,6 +147,12 @@ def bench(nodes: int) -> dict[str, float]:
     row["ge-partition-engine{composite}"] = timed(
         run_pass(ctx, composite, PartitionEnginePass(mode="composite"))
     )
+    staged = build(nodes)
+    mark_stages(staged)
+    row["ge-partition-stage"] = timed(run_pass(ctx, staged, PartitionStagePass()))
+    jit = build(nodes)
+    known = first_half(jit)
+    row["ge-partition-jit{nodes}"] = timed(run_pass(ctx, jit, PartitionJitPass(nodes=known)))
     return row
 
 
@@ -126,6 +163,8 @@ PASSES = (
     "ge-partition-engine",
     "ge-merge-engine-partitions",
     "ge-partition-engine{composite}",
+    "ge-partition-stage",
+    "ge-partition-jit{nodes}",
 )
 
 
