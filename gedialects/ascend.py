@@ -78,6 +78,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from gedialects.base import GEOp, IntList, element_nbytes, int_array, int_array_values
+from gedialects.dense_hex import parse_large_hex_dense, print_dense
 
 # --------------------------------------------------------------------------------------------
 # Buffers
@@ -226,7 +227,9 @@ class WeightValue(CustomDirective):
         parser.parse_punctuation("]")
         parser.parse_punctuation("=")
         pos = parser.pos
-        value = parser.parse_attribute()
+        value: Attribute | None = parse_large_hex_dense(parser)
+        if value is None:
+            value = parser.parse_attribute()
         if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(
             value.type, TensorType
         ):
@@ -239,7 +242,9 @@ class WeightValue(CustomDirective):
         buffer = self.buffer.get(op)
         assert isinstance(buffer, BufferAttr)
         printer.print_string(f"arena[{buffer.offset.data}] = ")
-        printer.print_attribute(self.value.get(op))
+        value = self.value.get(op)
+        assert isinstance(value, DenseIntOrFPElementsAttr)
+        print_dense(printer, value)
 
 
 def _count(t: TensorType) -> int:
