@@ -693,6 +693,28 @@ class TaskOp(GEOp):
         return f"'{self.name}' on stream {self.stream.value.data}"
 
 
+class EventTaskOp(TaskOp):
+    """Base of the tasks that act on one event: `<mnemonic> <event> stream <stream>`."""
+
+    event = prop_def(IntegerAttr[I64])
+
+    assembly_format = "$event `stream` $stream attr-dict"
+
+    def __init__(self, event: int, stream: int) -> None:
+        super().__init__(properties={"event": _i64(event), "stream": _i64(stream)})
+
+
+class LabelTaskOp(TaskOp):
+    """Base of the tasks that name one label: `<mnemonic> <label> stream <stream>`."""
+
+    label = prop_def(IntegerAttr[I64])
+
+    assembly_format = "$label `stream` $stream attr-dict"
+
+    def __init__(self, label: int, stream: int) -> None:
+        super().__init__(properties={"label": _i64(label), "stream": _i64(stream)})
+
+
 @irdl_op_definition
 class EndGraphOp(TaskOp):
     """GE MODEL_TASK_END_GRAPH: ends its stream (the task GE emits for the root NetOutput).
@@ -710,7 +732,7 @@ class EndGraphOp(TaskOp):
 
 
 @irdl_op_definition
-class EventRecordOp(TaskOp):
+class EventRecordOp(EventTaskOp):
     """GE MODEL_TASK_EVENT_RECORD: records (sets) an event once the earlier tasks of its stream ran.
 
     ascend.event_record 0 stream 0
@@ -719,16 +741,9 @@ class EventRecordOp(TaskOp):
     name = "ascend.event_record"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_EVENT_RECORD"
 
-    event = prop_def(IntegerAttr[I64])
-
-    assembly_format = "$event `stream` $stream attr-dict"
-
-    def __init__(self, event: int, stream: int) -> None:
-        super().__init__(properties={"event": _i64(event), "stream": _i64(stream)})
-
 
 @irdl_op_definition
-class EventWaitOp(TaskOp):
+class EventWaitOp(EventTaskOp):
     """GE MODEL_TASK_EVENT_WAIT: blocks its stream until the event is recorded, then resets it.
 
     ascend.event_wait 0 stream 1
@@ -736,13 +751,6 @@ class EventWaitOp(TaskOp):
 
     name = "ascend.event_wait"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_EVENT_WAIT"
-
-    event = prop_def(IntegerAttr[I64])
-
-    assembly_format = "$event `stream` $stream attr-dict"
-
-    def __init__(self, event: int, stream: int) -> None:
-        super().__init__(properties={"event": _i64(event), "stream": _i64(stream)})
 
 
 @irdl_op_definition
@@ -806,7 +814,7 @@ class KernelOp(TaskOp):
 
 
 @irdl_op_definition
-class LabelGotoOp(TaskOp):
+class LabelGotoOp(LabelTaskOp):
     """GE MODEL_TASK_STREAM_LABEL_GOTO: continues its stream at a label of the same stream.
 
     ascend.label_goto 3 stream 0
@@ -815,16 +823,9 @@ class LabelGotoOp(TaskOp):
     name = "ascend.label_goto"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_STREAM_LABEL_GOTO"
 
-    label = prop_def(IntegerAttr[I64])
-
-    assembly_format = "$label `stream` $stream attr-dict"
-
-    def __init__(self, label: int, stream: int) -> None:
-        super().__init__(properties={"label": _i64(label), "stream": _i64(stream)})
-
 
 @irdl_op_definition
-class LabelSetOp(TaskOp):
+class LabelSetOp(LabelTaskOp):
     """GE MODEL_TASK_LABEL_SET: marks a jump target on its stream; does nothing when run.
 
     ascend.label_set 1 stream 0
@@ -832,13 +833,6 @@ class LabelSetOp(TaskOp):
 
     name = "ascend.label_set"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_LABEL_SET"
-
-    label = prop_def(IntegerAttr[I64])
-
-    assembly_format = "$label `stream` $stream attr-dict"
-
-    def __init__(self, label: int, stream: int) -> None:
-        super().__init__(properties={"label": _i64(label), "stream": _i64(stream)})
 
 
 @irdl_op_definition
