@@ -21,7 +21,12 @@ graph with data-dependent or unknown shapes runs at the graph level split into k
 partitions (`ge-partition-dynamic-shape`, limit `ge.exec.static_model_ops_lower_limit`). With
 `ge.compileHybridMode=1`, input shapes that are no gear run the graph compiled without gears
 instead of raising E13025. `stages(graph_id)` gives the
-printed IR after each step. Every user error is a `GEError` subclass with a one-line message and,
+printed IR after each step.
+
+JIT mode (`ge.jit=1`, GE's JIT executor) compiles at `run_graph` instead, slice by slice with
+the real input shapes; see `Session.run_graph` and `Session.jit_stats`.
+
+Every user error is a `GEError` subclass with a one-line message and,
 where GE has one, GE's error code in `code`.
 """
 
@@ -35,14 +40,20 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
     from xdsl.dialects.builtin import ModuleOp
+    from xdsl.ir import Operation
     from xdsl.passes import ModulePass
 
     from gedialects.gears import GearConfig, GearInfo
+    from gedialects.graph import GraphOp
     from gedialects.interpreters.run import Signature
+    from passes.partition.jit import JitWiring
 
 
 class GEError(Exception):
     """A session call GE would refuse; `code` is GE's error code (`E10001`, ...) or None."""
+
+    codes: tuple[str, ...] = ()
+    """GE error codes this class carries (the reference page lists them)."""
 
     def __init__(self, message: str, code: str | None = None) -> None:
         self.code = code
@@ -52,7 +63,11 @@ class GEError(Exception):
 
 
 class OptionError(GEError):
-    """An unknown option name or an invalid option value (gear options carry GE's E10xxx)."""
+    """An unknown option name or an invalid option value: E10001 for a bad value, E10003 for
+    JIT mode with gears or hybrid mode, and the E10xxx codes of atc's checks for the gear
+    options (`gedialects.gears`: E10004 no input shape, E10035 too few gears, ...)."""
+
+    codes = ("E10001", "E10003", "E100xx (gear options)")
 
 
 class GraphIdError(GEError):
@@ -69,6 +84,8 @@ class InputError(GEError):
 
 class GearMismatchError(InputError):
     """Input shapes that are no configured gear (GE's E13025), outside hybrid mode."""
+
+    codes = ("E13025",)
 
 
 class ExecutionError(GEError):
@@ -150,9 +167,35 @@ OPTIONS: dict[str, Callable[[str, str], str]] = {
     "ge.exec.disableReuseMemory": _flag,
     "ge.streamMaxParallelNum": _stream_limit,
     "ge.enableSingleStream": _bool_word,
+    "ge.jit": _flag,
 }
 """GE option name -> its value check. Gear options are checked together by `gears.parse_options`
 when the graph is added."""
+
+JIT_OPTION = "ge.jit"
+"""JIT mode. GE has no session or graph option for it: its JIT executor is switched on for the
+whole process by the environment, `AUTOFUSE_FLAGS="--enable_autofuse=true
+--experimental_enable_jit_executor_v2=true"` (`EnableSliceSchedule`); here it is a session or
+graph option so that one graph can use it."""
+
+OPTION_HELP: dict[str, str] = {
+    "ge.inputShape": "atc's `--input_shape`: pins `?` input dims (`x:1,3,16,16;y:2,-1`); with a "
+    "gear option, marks the dims the gears fill (-1)",
+    "ge.dynamicBatchSize": "gears over the batch dim (`1,4,8`): one static graph per batch size",
+    "ge.dynamicImageSize": "gears over H and W (`224,224;448,448`)",
+    "ge.dynamicDims": "gears over any `-1` dims of `ge.inputShape` (`1,16;4,32`)",
+    "ge.compileHybridMode": "`1`: input shapes of no gear run the graph compiled without gears "
+    "instead of raising E13025",
+    "ge.exec.static_model_ops_lower_limit": "known-shape partitions smaller than this many ops "
+    "merge into unknown ones (`ge-partition-dynamic-shape`; -1: never merge)",
+    "ge.exec.disableReuseMemory": "`1`: every value gets its own arena block (`ge-plan-memory` "
+    "without reuse)",
+    "ge.streamMaxParallelNum": "stream cap, `ENGINE:N[,ENGINE:N]` (the counts are summed)",
+    "ge.enableSingleStream": "`true`: every task on stream 0 (no events)",
+    JIT_OPTION: "`1`: JIT mode: compile at `run_graph`, slice by slice with the real shapes, "
+    "cached per input signature (GE's JIT executor; not with gears or hybrid mode)",
+}
+"""What each option does (the generated reference page shows it)."""
 
 
 def check_options(options: Mapping[str, str] | None, where: str) -> dict[str, str]:
@@ -190,6 +233,24 @@ def gear_config(options: Mapping[str, str]) -> GearConfig | None:
         raise OptionError(e.one_line, e.code) from None
 
 
+def _check_jit_options(options: Mapping[str, str]) -> None:
+    """GE refuses its JIT executor with hybrid mode (E10003); gears need static branches, which
+    JIT mode does not build, so they are refused the same way."""
+    for name in ("ge.dynamicBatchSize", "ge.dynamicImageSize", "ge.dynamicDims"):
+        if options.get(name):
+            raise OptionError(
+                f"Value 1 for parameter {JIT_OPTION} is invalid. Reason: JIT mode and gears "
+                f"({name}) cannot be enabled at the same time.",
+                "E10003",
+            )
+    if options.get("ge.compileHybridMode") == "1":
+        raise OptionError(
+            f"Value 1 for parameter {JIT_OPTION} is invalid. Reason: JIT mode and "
+            "ge.compileHybridMode cannot be enabled at the same time.",
+            "E10003",
+        )
+
+
 # --------------------------------------------------------------------------------------------
 # Graphs
 # --------------------------------------------------------------------------------------------
@@ -207,6 +268,8 @@ class _Graph:
     info: GearInfo | None = None
     fallback: ModuleOp | None = None
     """Hybrid mode: the graph without gears, run at the graph level for off-gear shapes."""
+    jit: _Jit | None = None
+    """JIT mode: the slice chain and its caches."""
 
 
 def _print(module: ModuleOp) -> str:
@@ -314,6 +377,140 @@ def _root_inputs(module: ModuleOp) -> tuple[str, list[str], list[tuple[int, ...]
     return root.sym_name.data, list(root.input_names), dims
 
 
+# --------------------------------------------------------------------------------------------
+# JIT mode
+# --------------------------------------------------------------------------------------------
+
+InputKey = tuple[tuple[str, tuple[int, ...], str], ...]
+"""The input signature of a slice: (name, shape, dtype) of every input, in order."""
+
+
+@dataclass(frozen=True)
+class JitStats:
+    """Counters of a JIT-mode graph: slices `compiled` (cache misses), cache `hits`, `runs`
+    of `run_graph`, and the number of slices the last run executed (`last_slices`)."""
+
+    runs: int = 0
+    compiled: int = 0
+    hits: int = 0
+    last_slices: int = 0
+
+
+@dataclass(frozen=True)
+class JitSliceInfo:
+    """One compiled slice: its position in the chain (`step` 0 runs first), the input
+    signature it was compiled for, its node names, where it runs (`ascend`, or `graph` for a
+    frontier of data-dependent nodes run by the interpreter) and whether it ends the graph."""
+
+    step: int
+    inputs: InputKey
+    nodes: tuple[str, ...]
+    level: str
+    last: bool
+
+
+@dataclass
+class _JitSlice:
+    info: JitSliceInfo
+    module: ModuleOp
+    wiring: JitWiring | None
+    """How the next step's inputs are fed; None for the last slice."""
+    next: _JitStep | None
+
+
+@dataclass
+class _JitStep:
+    """A graph still to run (the root, or a remaining graph) and its slices per signature."""
+
+    graph: GraphOp
+    step: int
+    cache: dict[InputKey, _JitSlice] = field(default_factory=dict)
+
+
+@dataclass
+class _Jit:
+    root: _JitStep
+    callees: dict[str, Operation]
+    """Non-root graphs of the module (graphs the root calls), copied into every slice."""
+    stats: JitStats = JitStats()
+
+
+def _input_key(names: Sequence[str], arrays: Sequence[np.ndarray]) -> InputKey:
+    return tuple((name, tuple(a.shape), a.dtype.str) for name, a in zip(names, arrays, strict=True))
+
+
+def _unique_node_names(graph: GraphOp) -> None:
+    """Slices are named by node: give unnamed and same-named ops names of their own."""
+    from xdsl.dialects.builtin import StringAttr
+
+    from gedialects.base import NODE_NAME
+    from passes.partition.graph_view import GraphNodes
+
+    nodes = GraphNodes.of(graph)
+    seen = set(nodes.names[: len(nodes.args)])
+    for op, name in zip(nodes.ops, nodes.names[len(nodes.args) :], strict=True):
+        unique, k = name, 0
+        while unique in seen:
+            k += 1
+            unique = f"{name}_{k}"
+        seen.add(unique)
+        op.attributes[NODE_NAME] = StringAttr(unique)
+
+
+def _jit_choice(graph: GraphOp, dynamic_kernels: bool) -> tuple[list[str], bool]:
+    """The node names of the next slice of `graph` (shapes inferred with the real inputs) and
+    whether it is the whole graph (the last slice; then every op but the NetOutput).
+
+    GE's rule (`JitInferUtils::InferGraphAndGetInferredNodes`): a node is inferred when its
+    inputs are all inferred and static; one whose outputs stay unknown although its inputs are
+    known (NonZero, a Reshape by a computed shape) is a breakpoint and runs in this slice, after
+    which its output shapes are known. Without dynamic kernels at the ascend level, a slice is
+    either the static inferred nodes (compiled to the ascend level) or, when there are none, the
+    breakpoints alone (run at the graph level). Either way each step takes at least one node
+    that is not a Const out of the graph: the first such node in topological order reads only
+    Data and Consts, which are static.
+    """
+    from gedialects.graph import NetOutputOp
+    from passes.partition.graph_view import GraphNodes, ge_type, is_unknown_type
+    from passes.partition.jit import REPLACE_NODE_TYPES
+
+    nodes = GraphNodes.of(graph)
+    n_args = len(nodes.args)
+    inferred = [True] * n_args
+    static_nodes: list[int] = []
+    breakpoints: list[int] = []
+    consts: list[int] = []
+    others = 0
+    for k, op in enumerate(nodes.ops):
+        node = n_args + k
+        ok = (
+            not isinstance(op, NetOutputOp)
+            and all(inferred[p] for p in nodes.preds[node])
+            and not any(is_unknown_type(t) for t in op.operand_types)
+        )
+        inferred.append(ok)
+        if isinstance(op, NetOutputOp):
+            continue
+        if ge_type(op) in REPLACE_NODE_TYPES and not op.operands:
+            consts.append(node)
+            continue
+        others += 1
+        if ok:
+            unknown = any(is_unknown_type(t) for t in op.result_types)
+            (breakpoints if unknown else static_nodes).append(node)
+    chosen = static_nodes + breakpoints if dynamic_kernels else static_nodes or breakpoints
+    if not chosen or len(chosen) == others:
+        return nodes.names[n_args : len(nodes) - 1], True
+    used = {p for node in chosen for p in nodes.preds[node]}
+    names = [nodes.names[n] for n in sorted([*chosen, *(c for c in consts if c in used)])]
+    return names, False
+
+
+def _dynamic_kernels() -> bool:
+    """Whether `ge-compile` takes unknown-shape values to the ascend level (dynamic kernels)."""
+    return False
+
+
 class Session:
     """GE's `ge::Session`: graphs added under ids, compiled with options, run on numpy arrays."""
 
@@ -332,6 +529,8 @@ class Session:
         if graph_id in self._graphs:
             raise GraphIdError(f"graph id {graph_id} is already added; remove_graph it first")
         merged = self.options | check_options(options, "graph")
+        if merged.get(JIT_OPTION) == "1":
+            _check_jit_options(merged)
         gears = gear_config(merged)
         module = load_graph(graph)
         entry = _Graph(module, merged, gears)
@@ -350,6 +549,9 @@ class Session:
         """Compiles the graph (once); see the module docstring for the stages and the level."""
         graph = self._graph(graph_id)
         if graph.compiled is not None:
+            return
+        if graph.options.get(JIT_OPTION) == "1":
+            self._compile_jit(graph)
             return
         module = graph.module.clone()
         stages: dict[str, str] = {"import": graph.stages["import"]}
@@ -382,6 +584,29 @@ class Session:
         graph.compiled, graph.level, graph.fallback = module, level, fallback
         graph.signature = signature(entry)
         graph.info = GearInfo.find(entry) if level == "graph" else None  # type: ignore[arg-type]
+
+    def _compile_jit(self, graph: _Graph) -> None:
+        """JIT mode compiles nothing ahead: shape inference (with `ge.inputShape`) and checks on
+        the whole graph, then slices at each `run_graph`."""
+        from passes.infer_shapes import InferShapesPass
+        from passes.verify_graph import VerifyGraphPass
+
+        module = graph.module.clone()
+        stages: dict[str, str] = {"import": graph.stages["import"]}
+        shape = graph.options.get("ge.inputShape", "")
+        self._run_passes(module, [InferShapesPass(input_shape=shape), VerifyGraphPass()], stages)
+        name = _root_inputs(module)[0]
+        from gedialects.graph import GraphOp
+        from gedialects.interpreters.run import signature
+
+        root = next(op for op in module.ops if isinstance(op, GraphOp) and op.sym_name.data == name)
+        callees = {op.sym_name.data: op for op in module.ops if op is not root}  # type: ignore[attr-defined]
+        step_graph = root.clone()
+        _unique_node_names(step_graph)
+        graph.stages = stages
+        graph.compiled, graph.level = module, "jit"
+        graph.signature = signature(root)
+        graph.jit = _Jit(_JitStep(step_graph, 0), callees)
 
     def _graph_passes(self, graph: _Graph, *, gears: bool) -> list[ModulePass]:
         from passes.fold_constants import FoldConstantsPass
@@ -510,13 +735,26 @@ class Session:
         self, graph_id: int, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray]
     ) -> dict[str, np.ndarray]:
         """Runs the graph (compiling it first if needed) on inputs keyed by name, or a list in
-        input order; returns the outputs keyed by name."""
+        input order; returns the outputs keyed by name.
+
+        In JIT mode (`ge.jit=1`) each run walks a chain of slices, as GE's JitExecutor does:
+        the graph's shapes are inferred with the real input shapes, the inferred part is sliced
+        off (`passes.partition.jit.slice_known`), compiled with `ge-compile` and run, and the
+        remaining graph is sliced again with the shapes the slice produced, until nothing
+        remains. A data-dependent node whose inputs are known (NonZero) is a breakpoint:
+        running it makes its output shapes known. Until `ge-compile` has dynamic kernels,
+        breakpoints form a slice of their own that the graph-level interpreter runs (`level`
+        in `jit_slices`); every other slice runs at the ascend level. Slices are cached per
+        input signature (names, shapes, dtypes), so a run with shapes seen before compiles
+        nothing (`jit_stats`)."""
         from gedialects.interpreters.run import RunError, check_inputs, run
 
         graph = self._graph(graph_id)
         self.compile_graph(graph_id)
         sig = self._signature(graph_id)
         named = self._named(sig.input_names, inputs)
+        if graph.jit is not None:
+            return self._run_jit(graph.jit, sig, named, graph)
         module = graph.compiled
         if graph.info is not None:
             from gedialects.gears import GearMismatchError as Mismatch
@@ -538,6 +776,145 @@ class Session:
             if any(key in str(e) for key in ("input '", "unknown input", "missing input")):
                 raise InputError(str(e)) from None
             raise ExecutionError(str(e)) from None
+
+    def _run_jit(
+        self, jit: _Jit, sig: Signature, named: dict[str, np.ndarray], graph: _Graph
+    ) -> dict[str, np.ndarray]:
+        """GE's JitExecutor loop: run the slice cached for the inputs' signature (slicing and
+        compiling it on a miss), feed its outputs to the remaining graph, until the last."""
+        from gedialects.interpreters.run import RunError, check_inputs
+
+        try:
+            arrays = list(check_inputs(sig, named))
+        except RunError as e:
+            raise InputError(str(e)) from None
+        step: _JitStep | None = jit.root
+        compiled = hits = count = 0
+        while step is not None:
+            names = step.graph.input_names
+            key = _input_key(names, arrays)
+            entry = step.cache.get(key)
+            if entry is None:
+                entry = self._jit_slice(jit, step, key, graph)
+                step.cache[key] = entry
+                compiled += 1
+            else:
+                hits += 1
+            outputs = self._run_slice(entry.module, dict(zip(names, arrays, strict=True)))
+            count += 1
+            if entry.wiring is None:
+                jit.stats = JitStats(
+                    jit.stats.runs + 1,
+                    jit.stats.compiled + compiled,
+                    jit.stats.hits + hits,
+                    count,
+                )
+                return dict(zip(sig.output_names, outputs, strict=True))
+            arrays = entry.wiring.remaining_args(arrays, outputs)
+            step = entry.next
+        raise AssertionError("a JIT chain ends with its last slice")
+
+    def _jit_slice(self, jit: _Jit, step: _JitStep, key: InputKey, graph: _Graph) -> _JitSlice:
+        """Infers shapes of the step's graph with the input shapes of `key`, slices off the next
+        slice (`_jit_choice`, `slice_known`) and compiles it."""
+        from xdsl.dialects.builtin import ModuleOp
+
+        from passes.infer_shapes import InferShapesPass, pin_input_shapes
+        from passes.partition.jit import SliceError, slice_known
+
+        pinned = step.graph.clone()
+        try:
+            pin_input_shapes([pinned], {name: shape for name, shape, _ in key})
+        except ValueError as e:
+            raise InputError(str(e)) from None
+        module = ModuleOp([pinned, *self._callees(jit.callees, pinned)])
+        self._run_passes(module, [InferShapesPass()], None)
+        dynamic = _dynamic_kernels()
+        names, last = _jit_choice(pinned, dynamic)
+        at = step.step
+        wiring: JitWiring | None = None
+        rest: _JitStep | None = None
+        if last:
+            sliced = pinned
+            sliced.detach()
+        else:
+            try:
+                sliced, remaining, wiring = slice_known(
+                    pinned,
+                    names,
+                    sliced_name=f"Sliced_Graph_{at}",
+                    remaining_name=f"Remaining_Graph_{at}",
+                )
+            except SliceError as e:
+                raise GraphError(f"JIT slice {at}: {e}") from None
+            rest = _JitStep(remaining, at + 1)
+        inferred = {op.sym_name.data: op for op in module.ops if op is not pinned}  # type: ignore[attr-defined]
+        target = ModuleOp([sliced, *self._callees(inferred, sliced)])
+        level = "ascend" if dynamic or _is_static(target) else "graph"
+        self._run_passes(target, self._slice_passes(graph, level), None)
+        info = JitSliceInfo(at, key, tuple(names), level, last)
+        return _JitSlice(info, target, wiring, rest)
+
+    @staticmethod
+    def _callees(graphs: Mapping[str, Operation], graph: GraphOp) -> list[Operation]:
+        """Copies of the `graphs` that `graph` calls, directly or not."""
+        from passes.partition.graph_view import called_symbols
+
+        found: dict[str, Operation] = {}
+        work: list[Operation] = [graph]
+        while work:
+            for op in work.pop().walk():
+                for name in called_symbols(op):
+                    if name not in found and name in graphs:
+                        found[name] = graphs[name]
+                        work.append(found[name])
+        return [op.clone() for op in found.values()]
+
+    def _slice_passes(self, graph: _Graph, level: str) -> list[ModulePass]:
+        """ge-compile with the graph's options for a slice at the ascend level; shape inference
+        and checks only for a frontier slice the interpreter runs at the graph level."""
+        from passes.infer_shapes import InferShapesPass
+        from passes.verify_graph import VerifyGraphPass
+
+        if level == "graph":
+            return [InferShapesPass(), VerifyGraphPass()]
+        return [*self._graph_passes(graph, gears=False), *self._ascend_passes(graph)]
+
+    @staticmethod
+    def _run_slice(module: ModuleOp, named: dict[str, np.ndarray]) -> list[np.ndarray]:
+        from gedialects.interpreters.run import RunError, run
+
+        try:
+            return list(run(module, named).values())
+        except RunError as e:
+            raise ExecutionError(str(e)) from None
+
+    def jit_stats(self, graph_id: int) -> JitStats:
+        """Counters of a graph added with `ge.jit=1`: slices compiled, cache hits, runs."""
+        graph = self._jit_graph(graph_id)
+        assert graph.jit is not None
+        return graph.jit.stats
+
+    def jit_slices(self, graph_id: int) -> tuple[JitSliceInfo, ...]:
+        """Every slice compiled so far for a graph added with `ge.jit=1`, by step."""
+        graph = self._jit_graph(graph_id)
+        assert graph.jit is not None
+        out: list[JitSliceInfo] = []
+        work = [graph.jit.root]
+        while work:
+            step = work.pop()
+            for entry in step.cache.values():
+                out.append(entry.info)
+                if entry.next is not None:
+                    work.append(entry.next)
+        return tuple(sorted(out, key=lambda info: (info.step, info.inputs)))
+
+    def _jit_graph(self, graph_id: int) -> _Graph:
+        graph = self._graph(graph_id)
+        if graph.options.get(JIT_OPTION) != "1":
+            raise GraphError(f"graph {graph_id} does not run in JIT mode (add it with ge.jit=1)")
+        self.compile_graph(graph_id)
+        return graph
 
     def run(
         self,
@@ -613,13 +990,17 @@ class Session:
 
 
 __all__ = [
+    "JIT_OPTION",
     "OPTIONS",
+    "OPTION_HELP",
     "ExecutionError",
     "GEError",
     "GearMismatchError",
     "GraphError",
     "GraphIdError",
     "InputError",
+    "JitSliceInfo",
+    "JitStats",
     "OptionError",
     "Session",
     "check_options",
