@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import SymbolTable
+from xdsl.traits import SymbolOpInterface
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import BATCH_LABEL, NODE_NAME, PARENT_NODE_INDEX, GEOp, int_array, is_static
@@ -108,6 +108,41 @@ def _calls(graph: GraphOp) -> list[str]:
 
 
 @dataclass
+class _Template:
+    """What every gear's clone shares, computed once from the root: per op, its GE node base
+    name (GE's `<type>_<n>` when unnamed) and its result types with every dim relaxed."""
+
+    ops: list[tuple[Operation, str | None, tuple[Attribute, ...]]]
+    kept: list[int]  # the NetOutput operands the Case produces (not direct outputs)
+
+    @classmethod
+    def of(cls, root: GraphOp, direct: set[int]) -> _Template:
+        counts: dict[str, int] = {}
+        relaxed: dict[Attribute, Attribute] = {}
+        ops: list[tuple[Operation, str | None, tuple[Attribute, ...]]] = []
+        for op in root.body.block.ops:
+            node: str | None = None
+            if isinstance(op, GEOp):
+                name = op.attributes.get(NODE_NAME)
+                if isinstance(name, StringAttr):
+                    node = name.data
+                else:
+                    seen = counts.get(op.GE_TYPE, 0)
+                    counts[op.GE_TYPE] = seen + 1
+                    node = op.GE_TYPE if seen == 0 else f"{op.GE_TYPE}_{seen}"
+            types = tuple(op.result_types)
+            if not isinstance(op, ConstOp | NetOutputOp):
+                for t in types:
+                    if t not in relaxed:
+                        relaxed[t] = _relaxed(t)
+                types = tuple(relaxed[t] for t in types)
+            ops.append((op, node, types))
+        out = root.body.block.last_op
+        assert isinstance(out, NetOutputOp)
+        return cls(ops, [i for i in range(len(out.outputs)) if i not in direct])
+
+
+@dataclass
 class _Expansion:
     """One root graph being split into gear branches."""
 
@@ -120,7 +155,8 @@ class _Expansion:
     def run(self, ctx: Context) -> GraphOp:
         self.check()
         direct = self.direct_outputs()
-        branches = [self.branch(i, direct) for i in range(self.config.gear_count)]
+        template = _Template.of(self.root, direct)
+        branches = [self.branch(i, template) for i in range(self.config.gear_count)]
         new_root = self.new_root(branches, direct)
         Rewriter.insert_op(new_root, _after(self.root))
         if self.hybrid:
@@ -157,8 +193,9 @@ class _Expansion:
                 f"@{name} calls @{called[0]}; expand gears before partitioning (GE runs "
                 "MultiBatchClonePass in graph preprocessing, on a graph without subgraphs)"
             )
+        taken = _symbol_names(self.module)
         for i in range(self.config.gear_count):
-            if SymbolTable.lookup_symbol(self.module, branch_name(i)) is not None:
+            if branch_name(i) in taken:
                 raise _fail(f"the module already has a symbol @{branch_name(i)}")
         if self.get_dynamic_dims:
             total = sum(len(s.unknown) for s in self.config.inputs)
@@ -177,20 +214,28 @@ class _Expansion:
 
     # ---- branches ----------------------------------------------------------------------------
 
-    def branch(self, index: int, direct: set[int]) -> GraphOp:
-        """Gear `index`'s clone: static inputs, renamed nodes, `_batch_label`, parent indices."""
+    def branch(self, index: int, template: _Template) -> GraphOp:
+        """Gear `index`'s clone: static inputs, renamed nodes, `_batch_label`, parent indices.
+
+        One pass builds each op with its final attributes and relaxed result types (no clone
+        then retype: replacing every value afterwards cost as much as the clone)."""
         root = self.root
-        graph = root.clone()
         label = branch_name(index)
-        graph.sym_name = StringAttr(label)
-        graph.attributes.pop(ENABLE_DYNAMIC_BATCH, None)
         postfix = f"{BRANCH_NODE_POSTFIX}{index}"
-        block = graph.body.block
+        names = root.input_names
+        block = Block(
+            arg_types=[
+                _with_dims(t, self.config.shape(n, index))
+                for t, n in zip(root.function_type.inputs.data, names, strict=True)
+            ]
+        )
+        mapper: dict[SSAValue, SSAValue] = {}
         arg_attrs = []
-        for j, (arg, name) in enumerate(zip(block.args, root.input_names, strict=True)):
-            Rewriter.replace_value_with_new_type(
-                arg, _with_dims(arg.type, self.config.shape(name, index))
-            )
+        for j, (old_arg, arg, name) in enumerate(
+            zip(root.body.block.args, block.args, names, strict=True)
+        ):
+            arg.name_hint = old_arg.name_hint
+            mapper[old_arg] = arg
             old = root.arg_attrs.data[j] if root.arg_attrs is not None else None
             arg_attrs.append(
                 _dict_with(
@@ -201,44 +246,51 @@ class _Expansion:
                     },
                 )
             )
-        counts: dict[str, int] = {}
         label_attr = StringAttr(label)
-        for op in block.ops:
-            if isinstance(op, GEOp):
-                node = op.attributes.get(NODE_NAME)
-                if isinstance(node, StringAttr):
-                    base = node.data
-                else:
-                    seen = counts.get(op.GE_TYPE, 0)
-                    counts[op.GE_TYPE] = seen + 1
-                    base = op.GE_TYPE if seen == 0 else f"{op.GE_TYPE}_{seen}"
-                op.attributes[NODE_NAME] = StringAttr(base + postfix)
-            op.attributes[BATCH_LABEL] = label_attr
-            if not isinstance(op, ConstOp | NetOutputOp):
-                for result in op.results:
-                    Rewriter.replace_value_with_new_type(result, _relaxed(result.type))
-        out = block.last_op
-        assert isinstance(out, NetOutputOp)
-        kept = [i for i in range(len(out.outputs)) if i not in direct]
-        names = root.output_names
-        new_out = NetOutputOp([out.outputs[i] for i in kept])
-        new_out.attributes |= out.attributes
-        Rewriter.replace_op(out, new_out)
+        ops: list[Operation] = []
+        for op, node, result_types in template.ops:
+            attributes = dict(op.attributes)
+            if node is not None:
+                attributes[NODE_NAME] = StringAttr(node + postfix)
+            attributes[BATCH_LABEL] = label_attr
+            operands = [mapper.get(v, v) for v in op.operands]
+            if isinstance(op, NetOutputOp):
+                new = NetOutputOp([operands[i] for i in template.kept])
+                new.attributes = attributes
+            else:
+                new = op.create(
+                    operands=operands,
+                    result_types=result_types,
+                    properties=dict(op.properties),
+                    attributes=attributes,
+                    location=op.location,
+                    regions=[Region() for _ in op.regions],
+                )
+                for old_region, new_region in zip(op.regions, new.regions, strict=True):
+                    old_region.clone_into(new_region, value_mapper=mapper)
+                for old_result, result in zip(op.results, new.results, strict=True):
+                    result.name_hint = old_result.name_hint
+                    mapper[old_result] = result
+            ops.append(new)
+        block.add_ops(ops)
         res_attrs = []
-        for position, i in enumerate(kept):
+        out_names = root.output_names
+        for position, i in enumerate(template.kept):
             old = root.res_attrs.data[i] if root.res_attrs is not None else None
             res_attrs.append(
                 _dict_with(
                     old,
                     {
-                        NODE_NAME: StringAttr(names[i]),
+                        NODE_NAME: StringAttr(out_names[i]),
                         PARENT_NODE_INDEX: IntegerAttr(position, i64),
                     },
                 )
             )
-        graph.function_type = FunctionType.from_lists(
-            block.arg_types, [v.type for v in new_out.outputs]
-        )
+        out = ops[-1]
+        assert isinstance(out, NetOutputOp)
+        graph = GraphOp(label, block.arg_types, [v.type for v in out.outputs], Region(block))
+        graph.attributes = dict(root.attributes)
+        graph.attributes.pop(ENABLE_DYNAMIC_BATCH, None)
         graph.arg_attrs = ArrayAttr(arg_attrs)
         graph.res_attrs = ArrayAttr(res_attrs)
         return graph
@@ -374,10 +426,16 @@ class _Expansion:
         self, root: GraphOp, branches: Sequence[GraphOp], direct: set[int]
     ) -> None:
         """GE's GetDynamicOutputShape: `"<gear>,<output>,<dims>"` on the root NetOutput."""
+        static: dict[int, bool] = {}  # by type identity: the branches share type objects
         for branch in branches:
             for op in branch.body.block.ops:
-                for value in (*op.results, *op.operands):
-                    if not is_static(value.type):
+                # an operand is a block argument or the result of an op checked before
+                args = [v for v in op.operands if isinstance(v, BlockArgument)]
+                for value in (*op.results, *args):
+                    known = static.get(id(value.type))
+                    if known is None:
+                        known = static[id(value.type)] = is_static(value.type)
+                    if not known:
                         raise _fail(
                             f"'{op.name}' ({_node_name(op)}) in @{branch.sym_name.data} has "
                             f"type {value.type} after shape inference; every value of a gear "
@@ -409,6 +467,17 @@ def _node_name(op: Operation) -> str:
 
 def _hint(name: str) -> str | None:
     return name if name.replace("_", "a").isalnum() and not name[0].isdigit() else None
+
+
+def _symbol_names(module: ModuleOp) -> set[str]:
+    """What `SymbolTable.lookup_symbol` finds in `module`, in one scan."""
+    names: set[str] = set()
+    for op in module.ops:
+        interface = op.get_trait(SymbolOpInterface)
+        name = interface.get_sym_attr_name(op) if interface is not None else None
+        if name is not None:
+            names.add(name.data)
+    return names
 
 
 def _after(op: Operation) -> InsertPoint:
@@ -475,4 +544,7 @@ class MultibatchExpandPass(ModulePass):
         if len(roots) != 1:
             names = ", ".join("@" + g.sym_name.data for g in roots) or "none"
             raise _fail(f"expands exactly one root graph, found {names}; choose with entry=")
-        _Expansion(op, roots[0], config, self.get_dynamic_dims, self.hybrid).run(ctx)
+        from passes.task_graph import paused_gc
+
+        with paused_gc():  # a clone per gear: many small objects, no cycles to collect
+            _Expansion(op, roots[0], config, self.get_dynamic_dims, self.hybrid).run(ctx)
