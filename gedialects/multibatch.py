@@ -42,10 +42,11 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import SymbolUserOpInterface
+from xdsl.traits import SymbolOpInterface, SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects.base import GEOp, NodeSyntax, int_array, int_array_values
+from gedialects.graph import GraphOp
 from gedialects.partition import GE_TENSOR, check_signature, lookup_graph
 
 MAX_GEAR_COUNT = 100
@@ -79,13 +80,34 @@ def _check_vector(op: Operation, what: str, t: Attribute, dtypes: Sequence[Attri
 # --------------------------------------------------------------------------------------------
 
 
+def _symbols_near(op: Operation) -> dict[str, Operation]:
+    """The symbols of `op`'s nearest symbol table, first definition per name, as
+    `SymbolTable.lookup_symbol` finds them: one scan for all branches (a lookup per branch
+    scans the module each time, quadratic in the gear count)."""
+    anchor = op.parent_op()
+    while anchor is not None and not anchor.has_trait(SymbolTable):
+        anchor = anchor.parent_op()
+    symbols: dict[str, Operation] = {}
+    if anchor is None:
+        return symbols
+    for o in anchor.regions[0].block.ops:
+        interface = o.get_trait(SymbolOpInterface)
+        name = interface.get_sym_attr_name(o) if interface is not None else None
+        if name is not None:
+            symbols.setdefault(name.data, o)
+    return symbols
+
+
 class CaseSymbolUser(SymbolUserOpInterface):
     """Every branch is a `graph.graph` taking the Case inputs and producing its results."""
 
     def verify(self, op: Operation) -> None:
         assert isinstance(op, CaseOp)
+        symbols = _symbols_near(op)
         for i, branch in enumerate(op.branches.data):
-            graph = lookup_graph(op, branch, f"branch {i}")
+            graph = symbols.get(branch.root_reference.data)
+            if not isinstance(graph, GraphOp) or branch.nested_references.data:
+                graph = lookup_graph(op, branch, f"branch {i}")  # raises its message
             ftype = graph.function_type
             where = f"branch {i} {branch}"
             check_signature(op, where, "input", op.inputs.types, ftype.inputs.data)
