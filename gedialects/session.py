@@ -20,14 +20,13 @@ graph with gears runs at the graph level (root Case over static branches, one pe
 graph with data-dependent or unknown shapes runs at the graph level split into known and unknown
 partitions (`ge-partition-dynamic-shape`, limit `ge.exec.static_model_ops_lower_limit`). With
 `ge.compileHybridMode=1`, input shapes that are no gear run the graph compiled without gears
-instead of raising E13025. `stages(graph_id)` gives the
-printed IR after each step.
+instead of raising E13025. `stages(graph_id)` gives the printed IR after each step.
 
 JIT mode (`ge.jit=1`, GE's JIT executor) compiles at `run_graph` instead, slice by slice with
 the real input shapes; see `Session.run_graph` and `Session.jit_stats`.
 
-Every user error is a `GEError` subclass with a one-line message and,
-where GE has one, GE's error code in `code`.
+Every user error is a `GEError` subclass with a one-line message and, where GE has one, GE's
+error code in `code`.
 """
 
 from __future__ import annotations
@@ -101,10 +100,12 @@ INVALID_PARAM = "E10001"
 
 
 def _text(name: str, value: str) -> str:
+    """text, checked with the other gear options when the graph is added"""
     return value
 
 
 def _flag(name: str, value: str) -> str:
+    """`0` or `1`"""
     if value not in ("0", "1"):
         raise OptionError(
             f"Value {value} for parameter {name} is invalid. Reason: it must be 0 or 1.",
@@ -114,6 +115,7 @@ def _flag(name: str, value: str) -> str:
 
 
 def _bool_word(name: str, value: str) -> str:
+    """`true` or `false`"""
     if value not in ("true", "false"):
         raise OptionError(
             f"Value {value} for parameter {name} is invalid. Reason: it must be true or false.",
@@ -123,6 +125,7 @@ def _bool_word(name: str, value: str) -> str:
 
 
 def _lower_limit(name: str, value: str) -> str:
+    """an integer >= -1"""
     try:
         number = int(value)
     except ValueError:
@@ -137,6 +140,7 @@ def _lower_limit(name: str, value: str) -> str:
 
 
 def _stream_limit(name: str, value: str) -> str:
+    """`ENGINE:N[,ENGINE:N...]`, N >= 1"""
     stream_count(value)
     return value
 
@@ -399,8 +403,9 @@ class JitStats:
 @dataclass(frozen=True)
 class JitSliceInfo:
     """One compiled slice: its position in the chain (`step` 0 runs first), the input
-    signature it was compiled for, its node names, where it runs (`ascend`, or `graph` for a
-    frontier of data-dependent nodes run by the interpreter) and whether it ends the graph."""
+    signature it was compiled for ((name, shape, dtype) per input), its node names, where it
+    runs (`ascend`, or `graph` for a frontier of data-dependent nodes run by the interpreter)
+    and whether it ends the graph."""
 
     step: int
     inputs: InputKey
@@ -538,11 +543,13 @@ class Session:
         self._graphs[graph_id] = entry
 
     def remove_graph(self, graph_id: int) -> None:
+        """Drops the graph, its compiled forms and its JIT slices; the id is free again."""
         self._graph(graph_id)
         del self._graphs[graph_id]
 
     @property
     def graph_ids(self) -> tuple[int, ...]:
+        """The ids added and not removed, in the order they were added."""
         return tuple(self._graphs)
 
     def compile_graph(self, graph_id: int) -> None:
@@ -695,7 +702,8 @@ class Session:
         return dict(self._graph(graph_id).stages)
 
     def level(self, graph_id: int) -> str:
-        """'ascend' or 'graph': where `run_graph` executes (the rule in the module docstring)."""
+        """'ascend' or 'graph': where `run_graph` executes (the rule in the module docstring);
+        'jit' in JIT mode, where each slice has its own level (`jit_slices`)."""
         self.compile_graph(graph_id)
         return self._graph(graph_id).level
 
@@ -707,9 +715,11 @@ class Session:
         return module
 
     def input_names(self, graph_id: int) -> tuple[str, ...]:
+        """The names `run_graph` takes, in positional order."""
         return self._signature(graph_id).input_names
 
     def output_names(self, graph_id: int) -> tuple[str, ...]:
+        """The names of the outputs `run_graph` returns, in order."""
         return self._signature(graph_id).output_names
 
     def gear_info(self, graph_id: int) -> GearInfo | None:

@@ -112,3 +112,23 @@ def test_check_lists_exactly_the_stale_pages(tmp_path: Path) -> None:
     (tmp_path / "docs/passes.md").write_text("edited by hand\n", encoding="utf-8")
     (tmp_path / "docs/ge-op-map.md").unlink()
     assert sorted(gen_docs.stale_pages(tmp_path)) == ["docs/ge-op-map.md", "docs/passes.md"]
+
+
+def test_session_page_covers_the_api() -> None:
+    from gedialects import session
+
+    assert set(session.OPTION_HELP) == set(session.OPTIONS), "every option needs OPTION_HELP"
+    page = gen_docs.pages()["docs/session.md"]
+    for name, check in session.OPTIONS.items():
+        assert (check.__doc__ or "").strip(), f"option check {check.__name__} has no docstring"
+        assert f"| `{name}` |" in page
+    members = gen_docs.session_members()
+    assert {"add_graph", "run_graph", "jit_stats", "graph_ids"} <= {n for n, _ in members}
+    for name, member in members:
+        assert (member.__doc__ or "").strip(), f"Session.{name} has no docstring"
+        assert f"### {name}" in page
+    exceptions = gen_docs.session_exceptions()
+    assert exceptions[0] is session.GEError and session.GearMismatchError in exceptions
+    for cls in exceptions:
+        assert f"| `{cls.__name__}` |" in page
+    assert "| `GearMismatchError` | `InputError` | E13025 |" in page

@@ -25,7 +25,13 @@ from tests.conftest import BIN, ROOT
 
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 FENCE = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
-NEEDED = ("tests/models/cnn.onnx", "tests/models/cnn.inputs.npz", "tests/models/cnn.expected.npz")
+NEEDED = (
+    "tests/models/cnn.onnx",
+    "tests/models/cnn.inputs.npz",
+    "tests/models/cnn.expected.npz",
+    "tests/models/nonzero.onnx",
+    "tests/models/nonzero.inputs.npz",
+)
 
 
 @dataclass(frozen=True)

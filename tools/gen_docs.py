@@ -1,6 +1,7 @@
-"""Generates the reference pages in docs/ from the dialects and the pass registry.
+"""Generates the reference pages in docs/ from the dialects, the pass registry and the Session.
 
-    python -m tools.gen_docs            # (re)writes docs/dialects/*.md, passes.md, ge-op-map.md
+    python -m tools.gen_docs            # (re)writes docs/dialects/*.md, passes.md, ge-op-map.md,
+                                        # session.md
     python -m tools.gen_docs --check    # exits 1 listing the pages that differ from the code
 
 Output is deterministic (no dates, no absolute paths, declaration or sorted order), so
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import inspect
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -317,6 +319,95 @@ def ge_op_map_page() -> str:
 
 
 # --------------------------------------------------------------------------------------------
+# The Session API
+# --------------------------------------------------------------------------------------------
+
+
+def _first_line(doc: str | None) -> str:
+    return " ".join((doc or "").strip().split("\n\n")[0].split())
+
+
+def _signature(function: object) -> str:
+    """`(graph_id: int, inputs: ...) -> dict[...]` without `self`, annotations as written."""
+    sig = inspect.signature(function)  # type: ignore[arg-type]
+    params = []
+    for p in sig.parameters.values():
+        if p.name == "self":
+            continue
+        text = p.name if p.annotation is p.empty else f"{p.name}: {p.annotation}"
+        params.append(text if p.default is p.empty else f"{text} = {p.default!r}")
+    returns = "" if sig.return_annotation is sig.empty else f" -> {sig.return_annotation}"
+    return f"({', '.join(params)}){returns}"
+
+
+def session_members() -> list[tuple[str, object]]:
+    """Public methods and properties of `Session`, in definition order."""
+    from gedialects.session import Session
+
+    return [
+        (name, member)
+        for name, member in vars(Session).items()
+        if not name.startswith("_") and (callable(member) or isinstance(member, property))
+    ]
+
+
+def session_exceptions() -> list[type[Exception]]:
+    """`GEError` and its subclasses in `gedialects.session`, base classes first."""
+    from gedialects import session
+
+    found = [
+        value
+        for value in vars(session).values()
+        if isinstance(value, type) and issubclass(value, session.GEError)
+    ]
+    order = list(vars(session))
+    return sorted(found, key=lambda cls: (len(cls.__mro__), order.index(cls.__name__)))
+
+
+def session_page() -> str:
+    from gedialects import session
+
+    out = [BANNER, "", "# Session API (`gedialects.Session`)", "", doc_markdown(session.__doc__)]
+    out += ["", "- [Options](#options)", "- [Session](#session)"]
+    out += ["- [Results](#results)", "- [Exceptions](#exceptions)", "", "## Options", ""]
+    out += ["Session options apply to every graph; graph options (`add_graph`) override them."]
+    out += ["An unknown name or a bad value raises `OptionError`.", ""]
+    rows = [
+        (f"`{name}`", _first_line(check.__doc__), session.OPTION_HELP[name])
+        for name, check in session.OPTIONS.items()
+    ]
+    out += table(("option", "value", "what it does"), rows)
+    out += ["## Session", "", f"`Session{_signature(session.Session.__init__)}`", ""]
+    out += [doc_markdown(session.Session.__doc__), ""]
+    for name, member in session_members():
+        if isinstance(member, property):
+            heading, doc = f"### {name} (property)", member.__doc__
+        else:
+            heading, doc = f"### {name}", member.__doc__  # type: ignore[attr-defined]
+            out += [heading, "", f"`{name}{_signature(member)}`", "", doc_markdown(doc), ""]
+            continue
+        out += [heading, "", doc_markdown(doc), ""]
+    out += ["## Results", ""]
+    for cls in (session.JitStats, session.JitSliceInfo):
+        out += [f"### {cls.__name__}", "", doc_markdown(cls.__doc__), ""]
+        fields = [(f"`{f.name}`", f"`{f.type}`") for f in dataclasses.fields(cls)]
+        out += table(("field", "type"), fields)
+    out += ["## Exceptions", "", "Every user error is a `GEError` with a one-line message; `code`"]
+    out += ["is GE's error code where GE has one (the message then starts with it).", ""]
+    rows = [
+        (
+            f"`{cls.__name__}`",
+            f"`{cls.__bases__[0].__name__}`",
+            ", ".join(cls.__dict__.get("codes", ())) or "-",
+            _first_line(cls.__doc__),
+        )
+        for cls in session_exceptions()
+    ]
+    out += table(("exception", "base", "GE codes", "raised for"), rows)
+    return "\n".join(out).rstrip() + "\n"
+
+
+# --------------------------------------------------------------------------------------------
 # Driver
 # --------------------------------------------------------------------------------------------
 
@@ -326,6 +417,7 @@ def pages() -> dict[str, str]:
     out = {f"docs/dialects/{d.name}.md": dialect_page(m, d) for m, d in dialects()}
     out["docs/passes.md"] = passes_page()
     out["docs/ge-op-map.md"] = ge_op_map_page()
+    out["docs/session.md"] = session_page()
     return out
 
 
