@@ -513,7 +513,9 @@ def _jit_choice(graph: GraphOp, dynamic_kernels: bool) -> tuple[list[str], bool]
 
 def _dynamic_kernels() -> bool:
     """Whether `ge-compile` takes unknown-shape values to the ascend level (dynamic kernels)."""
-    return False
+    from gedialects import ascend
+
+    return hasattr(ascend, "DynamicKernelOp")
 
 
 class Session:
@@ -860,8 +862,9 @@ class Session:
             rest = _JitStep(remaining, at + 1)
         inferred = {op.sym_name.data: op for op in module.ops if op is not pinned}  # type: ignore[attr-defined]
         target = ModuleOp([sliced, *self._callees(inferred, sliced)])
-        level = "ascend" if dynamic or _is_static(target) else "graph"
-        self._run_passes(target, self._slice_passes(graph, level), None)
+        static = _is_static(target)
+        level = "ascend" if dynamic or static else "graph"
+        self._run_passes(target, self._slice_passes(graph, level, static), None)
         info = JitSliceInfo(at, key, tuple(names), level, last)
         return _JitSlice(info, target, wiring, rest)
 
@@ -880,15 +883,21 @@ class Session:
                         work.append(found[name])
         return [op.clone() for op in found.values()]
 
-    def _slice_passes(self, graph: _Graph, level: str) -> list[ModulePass]:
-        """ge-compile with the graph's options for a slice at the ascend level; shape inference
-        and checks only for a frontier slice the interpreter runs at the graph level."""
+    def _slice_passes(self, graph: _Graph, level: str, static: bool) -> list[ModulePass]:
+        """ge-compile with the graph's options for a slice at the ascend level (a slice with
+        breakpoints is split into known and unknown-shape partitions first, whose tasks are
+        dynamic kernels); shape inference and checks only for a graph-level slice."""
         from passes.infer_shapes import InferShapesPass
         from passes.verify_graph import VerifyGraphPass
 
         if level == "graph":
             return [InferShapesPass(), VerifyGraphPass()]
-        return [*self._graph_passes(graph, gears=False), *self._ascend_passes(graph)]
+        dynamic = [] if static else self._dynamic_passes(graph)
+        return [
+            *self._graph_passes(graph, gears=False),
+            *dynamic,
+            *self._ascend_passes(graph),
+        ]
 
     @staticmethod
     def _run_slice(module: ModuleOp, named: dict[str, np.ndarray]) -> list[np.ndarray]:
