@@ -165,11 +165,16 @@ def merge_blocks(
 # --------------------------------------------------------------------------------------------
 
 
-def segments(graph: TaskGraph, positions: list[int]) -> list[tuple[int, int]]:
-    """Closed program-order ranges where a single-stream block may be live on some path."""
+def segments(
+    graph: TaskGraph, positions: list[int], starts: dict[int, list[int]] | None = None
+) -> list[tuple[int, int]]:
+    """Closed program-order ranges where a single-stream block may be live on some path.
+
+    `starts` caches each case's branch starts across calls (a gear Case has a branch per gear:
+    rebuilding them per block made the blocks x gears)."""
     if not graph.cases or not any(p in graph.case_of for p in positions):
         return [(positions[0], positions[-1])]
-    return _merge(_segments(graph, -1, -1, positions))
+    return _merge(_segments(graph, -1, positions, {} if starts is None else starts))
 
 
 def _top(graph: TaskGraph, pos: int, region_case: int) -> int:
@@ -182,7 +187,7 @@ def _top(graph: TaskGraph, pos: int, region_case: int) -> int:
 
 
 def _segments(
-    graph: TaskGraph, region_case: int, region_branch: int, positions: list[int]
+    graph: TaskGraph, region_case: int, positions: list[int], starts: dict[int, list[int]]
 ) -> list[tuple[int, int]]:
     tops = [_top(graph, p, region_case) for p in positions]
     cases = graph.cases
@@ -192,39 +197,44 @@ def _segments(
         if case.head not in positions and case.tail not in positions:
             # Only inside branches: each branch is its own path.
             out: list[tuple[int, int]] = []
-            # Group positions by branch in one pass (branches are sorted, disjoint spans): a
-            # Case with many gear branches stays linear.
-            starts = [start for start, _ in case.branches]
-            groups: dict[int, list[int]] = {}
-            for p in positions:
-                b = bisect_right(starts, p) - 1
-                if b >= 0 and p < case.branches[b][1]:
-                    groups.setdefault(b, []).append(p)
-            for b in range(len(case.branches)):
-                if b in groups:
-                    out += _segments(graph, first, b, groups[b])
+            for group in _by_branch(graph, first, positions, starts).values():
+                out += _segments(graph, first, group, starts)
             return out
     out = []
     start, end = positions[0], positions[-1]
     if first != -1 and positions[0] != cases[first].head:
         # First accessed inside branches: live from there to the end of each such branch.
         case = cases[first]
-        for lo, hi in case.branches:
-            inside = [p for p in positions if lo <= p < hi]
-            if inside:
-                out.append((inside[0], hi - 1))
+        for b, inside in _by_branch(graph, first, positions, starts).items():
+            out.append((inside[0], case.branches[b][1] - 1))
         start = case.tail
     if last != -1 and positions[-1] != cases[last].tail and positions[-1] != cases[last].head:
         # Last accessed inside branches: live from each branch start to the access there.
         case = cases[last]
-        for lo, hi in case.branches:
-            inside = [p for p in positions if lo <= p < hi]
-            if inside:
-                out.append((lo, inside[-1]))
+        for b, inside in _by_branch(graph, last, positions, starts).items():
+            out.append((case.branches[b][0], inside[-1]))
         end = case.head
     if start <= end:
         out.append((start, end))
     return out
+
+
+def _by_branch(
+    graph: TaskGraph, case: int, positions: list[int], starts: dict[int, list[int]]
+) -> dict[int, list[int]]:
+    """The sorted `positions` inside each branch span of `case`, by ascending branch number,
+    with a bisection each (branches are sorted, disjoint spans): linear in the positions, not
+    in the gears."""
+    branches = graph.cases[case].branches
+    firsts = starts.get(case)
+    if firsts is None:
+        firsts = starts[case] = [start for start, _ in branches]
+    groups: dict[int, list[int]] = {}
+    for p in positions:
+        b = bisect_right(firsts, p) - 1
+        if b >= 0 and p < branches[b][1]:
+            groups.setdefault(b, []).append(p)
+    return groups
 
 
 def _merge(segs: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -296,9 +306,10 @@ def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Co
 
     live: list[list[tuple[int, int]]] = []
     by_stream: dict[int, list[tuple[int, int, int]]] = {}
+    starts: dict[int, list[int]] = {}
     for i, block in enumerate(blocks):
         single = len(block.streams) == 1
-        segs = segments(graph, block.positions) if overlay and single else None
+        segs = segments(graph, block.positions, starts) if overlay and single else None
         live.append(segs or [(block.first, block.last)])
         if single:
             (sid,) = block.streams
