@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NoReturn
 
@@ -55,9 +56,16 @@ def format_shape(shape: Sequence[int]) -> str:
 
 def tensor_of(elem: Attribute, shape: Sequence[int] | None) -> TensorType | UnrankedTensorType:
     """A tensor type from dims that use any negative value for `?`; None gives `tensor<*x...>`."""
-    if shape is None:
+    return _tensor_of(elem, None if shape is None else tuple(d if d >= 0 else -1 for d in shape))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _tensor_of(elem: Attribute, dims: tuple[int, ...] | None) -> TensorType | UnrankedTensorType:
+    """Types are immutable and building one verifies it (a quarter of shape inference): the
+    inference rules ask for the same few types again and again, so each is built once."""
+    if dims is None:
         return UnrankedTensorType(elem)
-    return TensorType(elem, [d if d >= 0 else DYNAMIC_INDEX for d in shape])
+    return TensorType(elem, [d if d >= 0 else DYNAMIC_INDEX for d in dims])
 
 
 def broadcast_shape(a: Sequence[int] | None, b: Sequence[int] | None) -> tuple[int, ...] | None:
