@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -107,20 +108,33 @@ def _calls(graph: GraphOp) -> list[str]:
     return found
 
 
+class _OpTemplate(NamedTuple):
+    op: Operation
+    node: str | None  # the GE node base name (GE's `<type>_<n>` when unnamed)
+    result_types: tuple[Attribute, ...]  # every dim relaxed (except constants, the output)
+    operands: tuple[int, ...]  # positions in the graph's values: arguments, then results
+    hints: tuple[str | None, ...]  # the result name hints
+    is_output: bool
+
+
 @dataclass
 class _Template:
-    """What every gear's clone shares, computed once from the root: per op, its GE node base
-    name (GE's `<type>_<n>` when unnamed) and its result types with every dim relaxed."""
+    """What every gear's clone shares, computed once from the root, so that a clone is one
+    pass of op creation: no value maps to hash, no type to relax, no name to derive again."""
 
-    ops: list[tuple[Operation, str | None, tuple[Attribute, ...]]]
+    ops: list[_OpTemplate]
+    values: list[SSAValue]  # the root's arguments, then its op results in order
     kept: list[int]  # the NetOutput operands the Case produces (not direct outputs)
 
     @classmethod
     def of(cls, root: GraphOp, direct: set[int]) -> _Template:
         counts: dict[str, int] = {}
         relaxed: dict[Attribute, Attribute] = {}
-        ops: list[tuple[Operation, str | None, tuple[Attribute, ...]]] = []
-        for op in root.body.block.ops:
+        block = root.body.block
+        values: list[SSAValue] = list(block.args)
+        position: dict[SSAValue, int] = {v: k for k, v in enumerate(values)}
+        ops: list[_OpTemplate] = []
+        for op in block.ops:
             node: str | None = None
             if isinstance(op, GEOp):
                 name = op.attributes.get(NODE_NAME)
@@ -131,15 +145,21 @@ class _Template:
                     counts[op.GE_TYPE] = seen + 1
                     node = op.GE_TYPE if seen == 0 else f"{op.GE_TYPE}_{seen}"
             types = tuple(op.result_types)
-            if not isinstance(op, ConstOp | NetOutputOp):
+            is_output = isinstance(op, NetOutputOp)
+            if not (is_output or isinstance(op, ConstOp)):
                 for t in types:
                     if t not in relaxed:
                         relaxed[t] = _relaxed(t)
                 types = tuple(relaxed[t] for t in types)
-            ops.append((op, node, types))
-        out = root.body.block.last_op
+            operands = tuple(position[v] for v in op.operands)  # SSA: defined before use
+            hints = tuple(r.name_hint for r in op.results)
+            ops.append(_OpTemplate(op, node, types, operands, hints, is_output))
+            for r in op.results:
+                position[r] = len(values)
+                values.append(r)
+        out = block.last_op
         assert isinstance(out, NetOutputOp)
-        return cls(ops, [i for i in range(len(out.outputs)) if i not in direct])
+        return cls(ops, values, [i for i in range(len(out.outputs)) if i not in direct])
 
 
 @dataclass
@@ -229,13 +249,11 @@ class _Expansion:
                 for t, n in zip(root.function_type.inputs.data, names, strict=True)
             ]
         )
-        mapper: dict[SSAValue, SSAValue] = {}
         arg_attrs = []
         for j, (old_arg, arg, name) in enumerate(
             zip(root.body.block.args, block.args, names, strict=True)
         ):
             arg.name_hint = old_arg.name_hint
-            mapper[old_arg] = arg
             old = root.arg_attrs.data[j] if root.arg_attrs is not None else None
             arg_attrs.append(
                 _dict_with(
@@ -247,30 +265,35 @@ class _Expansion:
                 )
             )
         label_attr = StringAttr(label)
+        values: list[SSAValue] = list(block.args)
         ops: list[Operation] = []
-        for op, node, result_types in template.ops:
+        for t in template.ops:
+            op = t.op
             attributes = dict(op.attributes)
-            if node is not None:
-                attributes[NODE_NAME] = StringAttr(node + postfix)
+            if t.node is not None:
+                attributes[NODE_NAME] = StringAttr(t.node + postfix)
             attributes[BATCH_LABEL] = label_attr
-            operands = [mapper.get(v, v) for v in op.operands]
-            if isinstance(op, NetOutputOp):
+            operands = [values[k] for k in t.operands]
+            if t.is_output:
                 new = NetOutputOp([operands[i] for i in template.kept])
                 new.attributes = attributes
             else:
                 new = op.create(
                     operands=operands,
-                    result_types=result_types,
-                    properties=dict(op.properties),
+                    result_types=t.result_types,
+                    properties=op.properties,  # create copies the dicts
                     attributes=attributes,
                     location=op.location,
-                    regions=[Region() for _ in op.regions],
+                    regions=[Region() for _ in op.regions] if op.regions else (),
                 )
-                for old_region, new_region in zip(op.regions, new.regions, strict=True):
-                    old_region.clone_into(new_region, value_mapper=mapper)
-                for old_result, result in zip(op.results, new.results, strict=True):
-                    result.name_hint = old_result.name_hint
-                    mapper[old_result] = result
+                if op.regions:
+                    mapper = dict(zip(template.values, values, strict=False))  # a prefix
+                    for old_region, new_region in zip(op.regions, new.regions, strict=True):
+                        old_region.clone_into(new_region, value_mapper=mapper)
+                for result, hint in zip(new.results, t.hints, strict=True):
+                    if hint is not None:
+                        result.name_hint = hint
+                values.extend(new.results)
             ops.append(new)
         block.add_ops(ops)
         res_attrs = []
@@ -428,10 +451,15 @@ class _Expansion:
         """GE's GetDynamicOutputShape: `"<gear>,<output>,<dims>"` on the root NetOutput."""
         static: dict[int, bool] = {}  # by type identity: the branches share type objects
         for branch in branches:
-            for op in branch.body.block.ops:
-                # an operand is a block argument or the result of an op checked before
-                args = [v for v in op.operands if isinstance(v, BlockArgument)]
-                for value in (*op.results, *args):
+            block = branch.body.block
+            # An operand is a block argument or the result of an op checked before it: with
+            # static arguments, checking the results finds the first op that has a `?`.
+            args_static = all(is_static(a.type) for a in block.args)
+            for op in block.ops:
+                values = op.results
+                if not args_static:
+                    values = (*values, *(v for v in op.operands if isinstance(v, BlockArgument)))
+                for value in values:
                     known = static.get(id(value.type))
                     if known is None:
                         known = static[id(value.type)] = is_static(value.type)
