@@ -28,14 +28,12 @@ anything that is not an integer are errors.
 
 from __future__ import annotations
 
-import functools
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     FunctionType,
     IndexType,
     IntegerType,
@@ -53,6 +51,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import NODE_NAME, SMALL_CONSTANT_LIMIT, GEOp, const_values
 from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.graph.common import tensor_of
 from gedialects.multibatch import CaseOp
 from gedialects.partition import PartitionedCallOp
 
@@ -76,15 +75,10 @@ def _dims(t: Attribute) -> tuple[int, ...] | None:
 
 
 def _tensor(elem: Attribute, dims: Sequence[int] | None) -> Attribute:
-    return _make_tensor(elem, None if dims is None else tuple(d if d >= 0 else -1 for d in dims))
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _make_tensor(elem: Attribute, dims: tuple[int, ...] | None) -> Attribute:
-    """Types are immutable and building one verifies it (slow): graphs reuse a few types."""
-    if dims is None:
-        return UnrankedTensorType(elem)
-    return TensorType(elem, [d if d >= 0 else DYNAMIC_INDEX for d in dims])
+    """Built once per type, in the cache the inference rules use (`tensor_of`): a refined
+    type and the type a rule infers for it later are then the same object, and comparing
+    them is an identity check."""
+    return tensor_of(elem, dims)
 
 
 def _is_tensor(t: Attribute) -> bool:
@@ -93,7 +87,7 @@ def _is_tensor(t: Attribute) -> bool:
 
 def meet_types(a: Attribute, b: Attribute) -> Attribute:
     """The most precise type that both `a` and `b` describe; TypeConflict when none does."""
-    if a == b:
+    if a is b or a == b:
         return a
     if not (_is_tensor(a) and _is_tensor(b)):
         raise TypeConflict(f"{a} and {b} differ")
@@ -119,7 +113,7 @@ def meet_types(a: Attribute, b: Attribute) -> Attribute:
 def join_types(a: Attribute, b: Attribute) -> Attribute:
     """The most precise type describing both: differing dims become `?`, differing ranks
     unranked; TypeConflict when the element types differ."""
-    if a == b:
+    if a is b or a == b:
         return a
     if not (_is_tensor(a) and _is_tensor(b)):
         raise TypeConflict(f"{a} and {b} differ")
@@ -445,9 +439,11 @@ class ShapeInference:
         if not op.results:
             return
         for r in op.results:
-            count = _static_count(r.type)
-            if count is None or count > SMALL_CONSTANT_LIMIT or not _is_index_like(r.type):
+            if not _is_index_like(r.type):  # first: cheaper than the element count
                 return  # only small integer results take part in shape arithmetic
+            count = _static_count(r.type)
+            if count is None or count > SMALL_CONSTANT_LIMIT:
+                return
         if all(r in self.known for r in op.results) or not op.has_trait(Pure) or _const_like(op):
             return
         shape_only = op.GE_TYPE in SHAPE_ONLY_TYPES
