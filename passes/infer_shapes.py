@@ -251,11 +251,14 @@ class ShapeInference:
             g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)
         }
         self.callers: dict[str, list[Operation]] = {name: [] for name in self.graphs}
-        for graph in self.graphs.values():
+        self.callees: dict[str, list[str]] = {}  # in op order, for `order` (one scan)
+        for name, graph in self.graphs.items():
+            callees = self.callees[name] = []
             for op in graph.body.block.ops:
                 for callee in _callees(op):
                     if callee in self.callers:
                         self.callers[callee].append(op)
+                        callees.append(callee)
         self.known: dict[SSAValue, tuple[int | float, ...]] = {}
         self.worklist: deque[Operation] = deque()
         self.queued: set[Operation] = set()
@@ -275,7 +278,7 @@ class ShapeInference:
             if name in seen:
                 continue
             seen.add(name)
-            stack.append((name, iter(self._callees_of(name))))
+            stack.append((name, iter(self.callees[name])))
             while stack:
                 current, children = stack[-1]
                 child = next((c for c in children if c not in seen), None)
@@ -284,13 +287,8 @@ class ShapeInference:
                     post.append(self.graphs[current])
                 else:
                     seen.add(child)
-                    stack.append((child, iter(self._callees_of(child))))
+                    stack.append((child, iter(self.callees[child])))
         return post[::-1]
-
-    def _callees_of(self, name: str) -> list[str]:
-        return [
-            c for op in self.graphs[name].body.block.ops for c in _callees(op) if c in self.graphs
-        ]
 
     def run(self) -> None:
         for graph in self.order():
@@ -323,7 +321,7 @@ class ShapeInference:
                 f"{self.where(op)}: {what} is declared {value.type} but inference gives "
                 f"{inferred} ({e})"
             ) from None
-        if new == value.type:
+        if new is value.type or new == value.type:
             return value
         known = self.known.pop(value, None)
         new_value = Rewriter.replace_value_with_new_type(value, new)
@@ -389,9 +387,10 @@ class ShapeInference:
     def propagate_into(self, callee: GraphOp) -> None:
         """Callee inputs = meet(declared, join of every caller's operand types)."""
         callers = self.callers[callee.sym_name.data]
+        passed = [_call_args(c) for c in callers]  # once per caller, not per input
         args = callee.body.block.args
         for index in range(len(args)):
-            types = [_call_args(c)[index].type for c in callers if index < len(_call_args(c))]
+            types = [operands[index].type for operands in passed if index < len(operands)]
             if not types:
                 continue
             joined = types[0]
@@ -410,7 +409,7 @@ class ShapeInference:
                     f"@{callee.sym_name.data} input {index} is declared {args[index].type} but "
                     f"its callers pass {joined} ({e})"
                 ) from None
-            if new != args[index].type:
+            if new is not args[index].type and new != args[index].type:
                 self.refine(args[index], new, callers[0], f"input {index}")
 
     def visit_node(self, op: GEOp) -> None:
