@@ -151,7 +151,8 @@ class _Template:
                     if t not in relaxed:
                         relaxed[t] = _relaxed(t)
                 types = tuple(relaxed[t] for t in types)
-            operands = tuple(position[v] for v in op.operands)  # SSA: defined before use
+            # graph.graph verifies that its ops are in topological order: defined before use
+            operands = tuple(position[v] for v in op.operands)
             hints = tuple(r.name_hint for r in op.results)
             ops.append(_OpTemplate(op, node, types, operands, hints, is_output))
             for r in op.results:
