@@ -29,6 +29,14 @@ tasks in program order, streams run concurrently and synchronise only through ev
 (`event_record` / `event_wait`). Labels are per stream: `label_switch_by_index` and
 `label_goto` jump to a `label_set` of the same stream. A stream ends at `end_graph` or after
 its last task (GE emits `end_graph` for the root NetOutput; it is not required here).
+
+Values of unknown-shape partitions (GE's hybrid model: shapes known only at run time) live in
+dynamic buffers, `dyn[3] : tensor<?x2xi64>`: a slot number instead of an offset. An
+`ascend.dynamic_kernel` task writes them; the interpreter computes their shapes, places them
+in the arena above `arena_size` when they are written and frees them after their last reader,
+as GE's hybrid executor allocates at run time. A static `ascend.kernel` never touches them: a
+copy (`ascend.memcpy_async`, shapes checked at run time) brings such a value into the planned
+arena where a known partition reads it.
 """
 
 from __future__ import annotations
@@ -172,42 +180,108 @@ def parse_buffer(parser: Parser) -> BufferAttr:
     return BufferAttr(offset, type)
 
 
-def print_buffer(printer: Printer, buffer: BufferAttr) -> None:
-    printer.print_string(f"arena[{buffer.offset.data}] : ")
+@irdl_attr_definition
+class DynBufferAttr(ParametrizedAttribute):
+    """A tensor of an unknown-shape partition: its shape and arena offset are decided at run time.
+
+    Generic form `#ascend.dyn_buffer<3, tensor<?x2xi64>>`; inside ascend ops `dyn[3] :
+    tensor<?x2xi64>`. The slot number names the value (one writer per slot); the type gives
+    its element type and rank, and the dims every run must have (`?` for the others).
+    """
+
+    name = "ascend.dyn_buffer"
+
+    slot: IntAttr
+    type: TensorType
+
+    def __init__(self, slot: int | IntAttr, type: TensorType) -> None:
+        super().__init__(IntAttr(slot) if isinstance(slot, int) else slot, type)
+
+    @property
+    def slot_value(self) -> int:
+        return self.slot.data
+
+    def __str__(self) -> str:
+        return f"dyn[{self.slot.data}]"
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            slot = parser.parse_integer(allow_boolean=False)
+            parser.parse_punctuation(",")
+            type = parser.parse_type()
+        return (IntAttr(slot), type)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(f"{self.slot.data}, ")
+            printer.print_attribute(self.type)
+
+    def verify(self) -> None:
+        if self.slot.data < 0:
+            raise VerifyException(f"#ascend.dyn_buffer slot {self.slot.data} is negative")
+        if element_nbytes(self.type.element_type) is None:
+            raise VerifyException(
+                f"#ascend.dyn_buffer element type {self.type.element_type} has no byte size"
+            )
+
+
+AnyBuffer = BufferAttr | DynBufferAttr
+"""Where a task may read (or an input/output may live in) a buffer of either kind."""
+
+
+def parse_any_buffer(parser: Parser) -> BufferAttr | DynBufferAttr:
+    """`arena[1024] : tensor<4xf32>` or `dyn[3] : tensor<?xf32>`"""
+    if parser.parse_optional_keyword("dyn") is None:
+        return parse_buffer(parser)
+    parser.parse_punctuation("[")
+    slot = parser.parse_integer(allow_boolean=False)
+    parser.parse_punctuation("]")
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    type = parser.parse_type()
+    if not isinstance(type, TensorType):
+        parser.raise_error(f"expected a tensor type for a dynamic buffer, got {type}", pos)
+    return DynBufferAttr(slot, type)
+
+
+def print_buffer(printer: Printer, buffer: BufferAttr | DynBufferAttr) -> None:
+    printer.print_string(f"{buffer} : ")
     printer.print_attribute(buffer.type)
 
 
 @irdl_custom_directive
 class Buffer(CustomDirective):
-    """A `BufferAttr` property printed `arena[1024] : tensor<1x4xf32>`."""
+    """A buffer property printed `arena[1024] : tensor<1x4xf32>` (or `dyn[3] : ...`; the
+    property's constraint says which kinds the op takes)."""
 
     buffer: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        self.buffer.set(state, parse_buffer(parser))
+        self.buffer.set(state, parse_any_buffer(parser))
 
     def print(self, printer: Printer, state: PrintingState, op: Operation) -> None:
         state.print_whitespace(printer)
         buffer = self.buffer.get(op)
-        assert isinstance(buffer, BufferAttr)
+        assert isinstance(buffer, BufferAttr | DynBufferAttr)
         print_buffer(printer, buffer)
 
 
 @irdl_custom_directive
 class BufferList(CustomDirective):
-    """An `ArrayAttr[BufferAttr]` property printed `(arena[0] : tensor<2xf32>, ...)`."""
+    """A buffer array property printed `(arena[0] : tensor<2xf32>, dyn[1] : ...)`."""
 
     buffers: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
         items = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, lambda: parse_buffer(parser)
+            parser.Delimiter.PAREN, lambda: parse_any_buffer(parser)
         )
         self.buffers.set(state, ArrayAttr(items))
 
     def print(self, printer: Printer, state: PrintingState, op: Operation) -> None:
         buffers = self.buffers.get(op)
-        assert isa(buffers, ArrayAttr[BufferAttr])
+        assert isa(buffers, ArrayAttr[BufferAttr | DynBufferAttr])
         printer.print_string("(")
         printer.print_list(buffers.data, lambda b: print_buffer(printer, b))
         printer.print_string(")")
@@ -360,6 +434,9 @@ class _ModelVerifier:
         self.jumps: list[tuple[TaskOp, int]] = []
         self.weights: list[WeightOp] = []
         self.names: dict[str, set[str]] = {"input": set(), "output": set()}
+        self.dyn_writer: dict[int, DeclarationOp | TaskOp] = {}
+        self.dyn_type: dict[int, TensorType] = {}
+        self.dyn_reads: list[tuple[DeclarationOp | TaskOp, DynBufferAttr]] = []
 
     def fail(self, message: str) -> None:
         raise VerifyException(message)
@@ -392,6 +469,9 @@ class _ModelVerifier:
             event = wait.event.value.data
             if event not in self.recorded:
                 self.fail(f"{wait.describe()} waits on event {event}, which no task records")
+        for op, buffer in self.dyn_reads:
+            if buffer.slot_value not in self.dyn_writer:
+                self.fail(f"{op.describe()} reads {buffer}, which no input or task writes")
         for task, label in self.jumps:
             stream = task.stream.value.data
             if label not in self.labels.get(stream, ()):
@@ -399,6 +479,32 @@ class _ModelVerifier:
                     f"{task.describe()} targets label {label}, which no 'ascend.label_set' "
                     f"on stream {stream} defines"
                 )
+
+    def dyn_type_of(self, op: DeclarationOp | TaskOp, buffer: DynBufferAttr) -> None:
+        slot = buffer.slot_value
+        known = self.dyn_type.setdefault(slot, buffer.type)
+        if known != buffer.type:
+            self.fail(f"{op.describe()} uses {buffer} as {buffer.type}, elsewhere {known}")
+
+    def read(
+        self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr | DynBufferAttr
+    ) -> None:
+        if isinstance(buffer, BufferAttr):
+            self.in_arena(op, what, buffer)
+            return
+        self.dyn_type_of(op, buffer)
+        self.dyn_reads.append((op, buffer))
+
+    def write(
+        self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr | DynBufferAttr
+    ) -> None:
+        if isinstance(buffer, BufferAttr):
+            self.writable(op, what, buffer)
+            return
+        self.dyn_type_of(op, buffer)
+        writer = self.dyn_writer.setdefault(buffer.slot_value, op)
+        if writer is not op:
+            self.fail(f"{op.describe()} writes {buffer}, already written by {writer.describe()}")
 
     def in_arena(self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr) -> None:
         if buffer.end > self.arena_size:
@@ -431,7 +537,12 @@ class _ModelVerifier:
             if name in self.names[kind]:
                 self.fail(f"{op.describe()} is declared twice")
             self.names[kind].add(name)
-            self.writable(op, "buffer", op.buffer)
+            if isinstance(op, InputOp):
+                self.write(op, "buffer", op.buffer)
+            elif isinstance(op.buffer, BufferAttr):
+                self.writable(op, "buffer", op.buffer)
+            else:
+                self.read(op, "buffer", op.buffer)
 
     def check_weights(self) -> None:
         previous: WeightOp | None = None
@@ -500,9 +611,14 @@ class _ModelVerifier:
                 self.in_arena(op, "input", buffer)
             for buffer in op.outputs.data:
                 self.writable(op, "output", buffer)
+        elif isinstance(op, DynamicKernelOp):
+            for buffer in op.inputs.data:
+                self.read(op, "input", buffer)
+            for buffer in op.outputs.data:
+                self.write(op, "output", buffer)
         elif isinstance(op, MemcpyAsyncOp):
-            self.in_arena(op, "source", op.src)
-            self.writable(op, "destination", op.dst)
+            self.read(op, "source", op.src)
+            self.write(op, "destination", op.dst)
         elif isinstance(op, EventRecordOp | EventWaitOp):
             event = op.event.value.data
             if event not in self.events:
@@ -572,18 +688,21 @@ class InputOp(DeclarationOp):
     counterpart is a `graph.graph` block argument (GE Data).
 
         ascend.input "x" arena[1024] : tensor<1x2xf32>
+
+    An input with `?` dims (of an unknown-shape graph) lives in a dynamic buffer, placed when
+    the run starts: `ascend.input "x" dyn[0] : tensor<?x2xf32>`.
     """
 
     name = "ascend.input"
     GE_TYPE: ClassVar[str] = "InputData"
 
     input_name = prop_def(StringAttr)
-    buffer = prop_def(BufferAttr)
+    buffer = prop_def(AnyBuffer)
 
     assembly_format = "$input_name custom<Buffer>($buffer) attr-dict"
     custom_directives = (Buffer,)
 
-    def __init__(self, name: str, buffer: BufferAttr) -> None:
+    def __init__(self, name: str, buffer: BufferAttr | DynBufferAttr) -> None:
         super().__init__(properties={"input_name": StringAttr(name), "buffer": buffer})
 
     def describe(self) -> str:
@@ -597,18 +716,20 @@ class OutputOp(DeclarationOp):
     Named after the runtime's `OutputData`; the graph-level counterpart is `graph.net_output`.
 
         ascend.output "y" arena[2048] : tensor<1x2xf32>
+
+    An output in a dynamic buffer is returned with the shape its writer gave it.
     """
 
     name = "ascend.output"
     GE_TYPE: ClassVar[str] = "OutputData"
 
     output_name = prop_def(StringAttr)
-    buffer = prop_def(BufferAttr)
+    buffer = prop_def(AnyBuffer)
 
     assembly_format = "$output_name custom<Buffer>($buffer) attr-dict"
     custom_directives = (Buffer,)
 
-    def __init__(self, name: str, buffer: BufferAttr) -> None:
+    def __init__(self, name: str, buffer: BufferAttr | DynBufferAttr) -> None:
         super().__init__(properties={"output_name": StringAttr(name), "buffer": buffer})
 
     def describe(self) -> str:
@@ -753,27 +874,16 @@ class EventWaitOp(EventTaskOp):
     GE_TYPE: ClassVar[str] = "MODEL_TASK_EVENT_WAIT"
 
 
-@irdl_op_definition
-class KernelOp(TaskOp):
-    """GE MODEL_TASK_KERNEL: runs the kernel of a GE op type on arena buffers.
+class EngineTaskOp(TaskOp):
+    """Base of the tasks that run a GE op's kernel on an engine.
 
     `kernel` is the GE op type, `node_name` the graph node it came from, `attrs` the node's
-    attributes (the kernel's parameters). Outputs are written after all inputs were read, so
-    an output may alias an input (in-place kernels). In the IR, on one line:
-
-        ascend.kernel "Relu" "relu1" engine "AIcoreEngine" stream 0
-            ins(arena[1024] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
-            attrs {negative_slope = 0.0 : f32}
+    attributes (the kernel's parameters). Outputs are written after all inputs were read.
     """
-
-    name = "ascend.kernel"
-    GE_TYPE: ClassVar[str] = "MODEL_TASK_KERNEL"
 
     kernel = prop_def(StringAttr)
     node_name = prop_def(StringAttr)
     engine = prop_def(StringAttr)
-    inputs = prop_def(ArrayAttr[BufferAttr])
-    outputs = prop_def(ArrayAttr[BufferAttr])
     attrs = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))
 
     assembly_format = (
@@ -789,8 +899,8 @@ class KernelOp(TaskOp):
         node_name: str,
         engine: str,
         stream: int,
-        inputs: Sequence[BufferAttr],
-        outputs: Sequence[BufferAttr],
+        inputs: Sequence[BufferAttr | DynBufferAttr],
+        outputs: Sequence[BufferAttr | DynBufferAttr],
         attrs: Mapping[str, Attribute] | None = None,
     ) -> None:
         super().__init__(
@@ -806,11 +916,49 @@ class KernelOp(TaskOp):
         )
 
     def describe(self) -> str:
-        return f"'ascend.kernel' \"{self.node_name.data}\""
+        return f"'{self.name}' \"{self.node_name.data}\""
 
     def verify_(self) -> None:
         if not self.kernel.data:
             raise VerifyException(f"{self.describe()} has an empty kernel name")
+
+
+@irdl_op_definition
+class DynamicKernelOp(EngineTaskOp):
+    """GE NodeTask: a kernel of an unknown-shape partition, run by the hybrid executor.
+
+    Its output shapes are decided when it runs (by the kernel: a data-dependent op such as
+    NonZero knows them only then), and its outputs are placed in the arena at that moment; the
+    inputs may be planned or dynamic buffers. On one line in the IR:
+
+        ascend.dynamic_kernel "NonZero" "nz" engine "DNN_VM_AICPU" stream 0
+            ins(arena[1024] : tensor<4x6xi1>) outs(dyn[2] : tensor<2x?xi64>)
+    """
+
+    name = "ascend.dynamic_kernel"
+    GE_TYPE: ClassVar[str] = "NodeTask"
+
+    inputs = prop_def(ArrayAttr[BufferAttr | DynBufferAttr])
+    outputs = prop_def(ArrayAttr[DynBufferAttr])
+
+
+@irdl_op_definition
+class KernelOp(EngineTaskOp):
+    """GE MODEL_TASK_KERNEL: runs the kernel of a GE op type on arena buffers.
+
+    All shapes are static and every buffer is planned; an output may alias an input (in-place
+    kernels). In the IR, on one line:
+
+        ascend.kernel "Relu" "relu1" engine "AIcoreEngine" stream 0
+            ins(arena[1024] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
+            attrs {negative_slope = 0.0 : f32}
+    """
+
+    name = "ascend.kernel"
+    GE_TYPE: ClassVar[str] = "MODEL_TASK_KERNEL"
+
+    inputs = prop_def(ArrayAttr[BufferAttr])
+    outputs = prop_def(ArrayAttr[BufferAttr])
 
 
 @irdl_op_definition
@@ -875,26 +1023,48 @@ class LabelSwitchByIndexOp(TaskOp):
 class MemcpyAsyncOp(TaskOp):
     """GE MODEL_TASK_MEMCPY_ASYNC: copies the bytes of one buffer into another.
 
-    ascend.memcpy_async stream 0 arena[1024] : tensor<4xf32> to arena[4096] : tensor<4xf32>
+        ascend.memcpy_async stream 0 arena[1024] : tensor<4xf32> to arena[4096] : tensor<4xf32>
+
+    Either side may be a dynamic buffer: a copy into a planned buffer checks at run time that
+    the value has that shape (where a known partition reads an unknown one's result); a copy
+    into a dynamic buffer gives it the source's shape.
     """
 
     name = "ascend.memcpy_async"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_MEMCPY_ASYNC"
 
-    src = prop_def(BufferAttr)
-    dst = prop_def(BufferAttr)
+    src = prop_def(AnyBuffer)
+    dst = prop_def(AnyBuffer)
 
     assembly_format = "`stream` $stream custom<Buffer>($src) `to` custom<Buffer>($dst) attr-dict"
     custom_directives = (Buffer,)
 
-    def __init__(self, stream: int, src: BufferAttr, dst: BufferAttr) -> None:
+    def __init__(
+        self, stream: int, src: BufferAttr | DynBufferAttr, dst: BufferAttr | DynBufferAttr
+    ) -> None:
         super().__init__(properties={"stream": _i64(stream), "src": src, "dst": dst})
 
     def verify_(self) -> None:
-        if self.src.nbytes != self.dst.nbytes:
+        src, dst = self.src, self.dst
+        if isinstance(src, BufferAttr) and isinstance(dst, BufferAttr):
+            if src.nbytes != dst.nbytes:
+                raise VerifyException(
+                    f"{self.describe()} copies {src.nbytes} bytes from {src} into the "
+                    f"{dst.nbytes} bytes of {dst}"
+                )
+            return
+        s, d = src.type, dst.type
+        if (
+            s.element_type != d.element_type
+            or s.get_num_dims() != d.get_num_dims()
+            or any(
+                a >= 0 and b >= 0 and a != b
+                for a, b in zip(s.get_shape(), d.get_shape(), strict=False)
+            )
+        ):
             raise VerifyException(
-                f"{self.describe()} copies {self.src.nbytes} bytes from {self.src} into the "
-                f"{self.dst.nbytes} bytes of {self.dst}"
+                f"{self.describe()} copies {src} : {s} into {dst} : {d}; a copy with a dynamic "
+                "buffer needs the same element type and rank and equal static dims"
             )
 
 
@@ -910,6 +1080,7 @@ Ascend = Dialect(
         StreamOp,
         WeightOp,
         # Tasks
+        DynamicKernelOp,
         EndGraphOp,
         EventRecordOp,
         EventWaitOp,
@@ -919,5 +1090,5 @@ Ascend = Dialect(
         LabelSwitchByIndexOp,
         MemcpyAsyncOp,
     ],
-    [BufferAttr],
+    [BufferAttr, DynBufferAttr],
 )

@@ -988,17 +988,29 @@ def shape_data_attrs(unknown_inputs: Sequence[int]) -> DictionaryAttr:
 # --------------------------------------------------------------------------------------------
 
 
-def hybrid_graph(entry: Operation) -> GraphOp | None:
-    """The fully dynamic graph an expanded root or its model falls back to (hybrid mode)."""
+def hybrid_graph(entry: Operation) -> Operation | None:
+    """The fully dynamic graph an expanded root falls back to (hybrid mode), or the model
+    (of dynamic tasks) `ge-convert-graph-to-ascend` made of it, for the root's model."""
     from xdsl.dialects.builtin import SymbolRefAttr
     from xdsl.traits import SymbolTable
+
+    from gedialects.ascend import ModelOp
 
     ref = entry.attributes.get(HYBRID_GRAPH)
     parent = entry.parent_op()
     if not isinstance(ref, SymbolRefAttr) or parent is None:
         return None
     graph = SymbolTable.lookup_symbol(parent, ref.root_reference.data)
-    return graph if isinstance(graph, GraphOp) else None
+    return graph if isinstance(graph, GraphOp | ModelOp) else None
+
+
+def _input_names(op: Operation) -> list[str]:
+    from gedialects.ascend import ModelOp
+
+    if isinstance(op, ModelOp):
+        return [i.input_name.data for i in op.inputs()]
+    assert isinstance(op, GraphOp)
+    return list(op.input_names)
 
 
 def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
@@ -1047,7 +1059,7 @@ def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
             if info.config.match(shapes) is not None:
                 return None
             by_name = dict(zip(info.input_names, inputs, strict=True))
-            return graph, tuple(by_name[n] for n in graph.input_names)
+            return graph, tuple(by_name[n] for n in _input_names(graph))
 
     return dataclasses.replace(
         sig,

@@ -10,17 +10,17 @@ Option names are GE's (`ge_api_types.h`); values are strings, as in GE. Graph op
 session options. A graph is compiled on `compile_graph` or on its first run:
 
     import -> [ge-multibatch-expand] -> ge-infer-shapes -> ge-verify-graph -> ge-fold-constants
-           -> ge-fuse -> ge-place-engines -> (ascend)  ge-convert-graph-to-ascend,
-                                                       ge-assign-streams, ge-plan-memory
-                                          or (graph)   ge-partition-dynamic-shape
+           -> ge-fuse -> ge-place-engines -> [ge-partition-dynamic-shape]
+           -> ge-convert-graph-to-ascend -> ge-assign-streams -> ge-plan-memory
 
-The level rule: a graph runs at the ascend level (tasks, streams, memory arena) when, after
-shape inference, every value of every graph has a static shape and the graph has no gears; a
-graph with gears runs at the graph level (root Case over static branches, one per gear), and a
-graph with data-dependent or unknown shapes runs at the graph level split into known and unknown
-partitions (`ge-partition-dynamic-shape`, limit `ge.exec.static_model_ops_lower_limit`). With
+The level rule: a graph without gears runs at the ascend level (tasks, streams, memory arena);
+one with data-dependent or unknown shapes is split into known and unknown partitions first
+(`ge-partition-dynamic-shape`, limit `ge.exec.static_model_ops_lower_limit`), whose nodes
+become static tasks and dynamic tasks (shapes and memory decided at run time). A graph with
+gears runs at the graph level (root Case over static branches, one per gear). With
 `ge.compileHybridMode=1`, input shapes that are no gear run the graph compiled without gears
-instead of raising E13025. `stages(graph_id)` gives the printed IR after each step.
+(at the ascend level, with dynamic tasks) instead of raising E13025. `stages(graph_id)` gives
+the printed IR after each step.
 
 JIT mode (`ge.jit=1`, GE's JIT executor) compiles at `run_graph` instead, slice by slice with
 the real input shapes; see `Session.run_graph` and `Session.jit_stats`.
@@ -271,7 +271,7 @@ class _Graph:
     signature: Signature | None = None
     info: GearInfo | None = None
     fallback: ModuleOp | None = None
-    """Hybrid mode: the graph without gears, run at the graph level for off-gear shapes."""
+    """Hybrid mode: the graph without gears (at the ascend level), run for off-gear shapes."""
     jit: _Jit | None = None
     """JIT mode: the slice chain and its caches."""
 
@@ -404,8 +404,7 @@ class JitStats:
 class JitSliceInfo:
     """One compiled slice: its position in the chain (`step` 0 runs first), the input
     signature it was compiled for ((name, shape, dtype) per input), its node names, where it
-    runs (`ascend`, or `graph` for a frontier of data-dependent nodes run by the interpreter)
-    and whether it ends the graph."""
+    runs (`ascend`: every slice is compiled to tasks) and whether it ends the graph."""
 
     step: int
     inputs: InputKey
@@ -462,18 +461,16 @@ def _unique_node_names(graph: GraphOp) -> None:
         op.attributes[NODE_NAME] = StringAttr(unique)
 
 
-def _jit_choice(graph: GraphOp, dynamic_kernels: bool) -> tuple[list[str], bool]:
+def _jit_choice(graph: GraphOp) -> tuple[list[str], bool]:
     """The node names of the next slice of `graph` (shapes inferred with the real inputs) and
     whether it is the whole graph (the last slice; then every op but the NetOutput).
 
     GE's rule (`JitInferUtils::InferGraphAndGetInferredNodes`): a node is inferred when its
     inputs are all inferred and static; one whose outputs stay unknown although its inputs are
     known (NonZero, a Reshape by a computed shape) is a breakpoint and runs in this slice, after
-    which its output shapes are known. Without dynamic kernels at the ascend level, a slice is
-    either the static inferred nodes (compiled to the ascend level) or, when there are none, the
-    breakpoints alone (run at the graph level). Either way each step takes at least one node
-    that is not a Const out of the graph: the first such node in topological order reads only
-    Data and Consts, which are static.
+    which its output shapes are known (it is compiled as a dynamic kernel). Each step takes at
+    least one node that is not a Const out of the graph: the first such node in topological
+    order reads only Data and Consts, which are static.
     """
     from gedialects.graph import NetOutputOp
     from passes.partition.graph_view import GraphNodes, ge_type, is_unknown_type
@@ -503,19 +500,12 @@ def _jit_choice(graph: GraphOp, dynamic_kernels: bool) -> tuple[list[str], bool]
         if ok:
             unknown = any(is_unknown_type(t) for t in op.result_types)
             (breakpoints if unknown else static_nodes).append(node)
-    chosen = static_nodes + breakpoints if dynamic_kernels else static_nodes or breakpoints
+    chosen = static_nodes + breakpoints
     if not chosen or len(chosen) == others:
         return nodes.names[n_args : len(nodes) - 1], True
     used = {p for node in chosen for p in nodes.preds[node]}
     names = [nodes.names[n] for n in sorted([*chosen, *(c for c in consts if c in used)])]
     return names, False
-
-
-def _dynamic_kernels() -> bool:
-    """Whether `ge-compile` takes unknown-shape values to the ascend level (dynamic kernels)."""
-    from gedialects import ascend
-
-    return hasattr(ascend, "DynamicKernelOp")
 
 
 class Session:
@@ -577,13 +567,14 @@ class Session:
                 fallback = module.clone()
                 self._run_passes(fallback, self._graph_passes(graph, gears=False), {})
                 self._run_passes(fallback, self._dynamic_passes(graph), {})
+                self._run_passes(fallback, self._ascend_passes(graph), {})
         self._run_passes(module, self._graph_passes(graph, gears=True), stages)
         if graph.gears is not None:
             level, rest = "graph", []  # static branches under a Case: nothing to partition
         elif _is_static(module):
             level, rest = "ascend", self._ascend_passes(graph)
         else:
-            level, rest = "graph", self._dynamic_passes(graph)
+            level, rest = "ascend", [*self._dynamic_passes(graph), *self._ascend_passes(graph)]
         self._run_passes(module, rest, stages)
         from gedialects.gears import GearInfo
         from gedialects.interpreters.run import find_entry, signature
@@ -754,9 +745,8 @@ class Session:
         off (`passes.partition.jit.slice_known`), compiled with `ge-compile` and run, and the
         remaining graph is sliced again with the shapes the slice produced, until nothing
         remains. A data-dependent node whose inputs are known (NonZero) is a breakpoint:
-        running it makes its output shapes known. Until `ge-compile` has dynamic kernels,
-        breakpoints form a slice of their own that the graph-level interpreter runs (`level`
-        in `jit_slices`); every other slice runs at the ascend level. Slices are cached per
+        it joins the slice as a dynamic kernel, and running it makes its output shapes known
+        for the next slice. Slices are cached per
         input signature (names, shapes, dtypes), so a run with shapes seen before compiles
         nothing (`jit_stats`)."""
         from gedialects.interpreters.run import RunError, check_inputs, run
@@ -841,8 +831,7 @@ class Session:
             raise InputError(str(e)) from None
         module = ModuleOp([pinned, *self._callees(jit.callees, pinned)])
         self._run_passes(module, [InferShapesPass()], None)
-        dynamic = _dynamic_kernels()
-        names, last = _jit_choice(pinned, dynamic)
+        names, last = _jit_choice(pinned)
         at = step.step
         wiring: JitWiring | None = None
         rest: _JitStep | None = None
@@ -863,8 +852,8 @@ class Session:
         inferred = {op.sym_name.data: op for op in module.ops if op is not pinned}  # type: ignore[attr-defined]
         target = ModuleOp([sliced, *self._callees(inferred, sliced)])
         static = _is_static(target)
-        level = "ascend" if dynamic or static else "graph"
-        self._run_passes(target, self._slice_passes(graph, level, static), None)
+        level = "ascend"
+        self._run_passes(target, self._slice_passes(graph, static), None)
         info = JitSliceInfo(at, key, tuple(names), level, last)
         return _JitSlice(info, target, wiring, rest)
 
@@ -883,15 +872,9 @@ class Session:
                         work.append(found[name])
         return [op.clone() for op in found.values()]
 
-    def _slice_passes(self, graph: _Graph, level: str, static: bool) -> list[ModulePass]:
-        """ge-compile with the graph's options for a slice at the ascend level (a slice with
-        breakpoints is split into known and unknown-shape partitions first, whose tasks are
-        dynamic kernels); shape inference and checks only for a graph-level slice."""
-        from passes.infer_shapes import InferShapesPass
-        from passes.verify_graph import VerifyGraphPass
-
-        if level == "graph":
-            return [InferShapesPass(), VerifyGraphPass()]
+    def _slice_passes(self, graph: _Graph, static: bool) -> list[ModulePass]:
+        """ge-compile with the graph's options for a slice (a slice with breakpoints is split
+        into known and unknown-shape partitions first, whose tasks are dynamic kernels)."""
         dynamic = [] if static else self._dynamic_passes(graph)
         return [
             *self._graph_passes(graph, gears=False),

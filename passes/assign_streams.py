@@ -19,10 +19,10 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.ascend import (
     EndGraphOp,
+    EngineTaskOp,
     EventOp,
     EventRecordOp,
     EventWaitOp,
-    KernelOp,
     ModelOp,
     StreamOp,
     TaskOp,
@@ -80,10 +80,10 @@ def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Nod
                 node = span_node[span] = Node([], None)
                 nodes.append(node)
             node.tasks.append(pos)
-            if node.engine is None and isinstance(task, KernelOp):
+            if node.engine is None and isinstance(task, EngineTaskOp):
                 node.engine = task.engine.data
         else:
-            engine = task.engine.data if isinstance(task, KernelOp) else None
+            engine = task.engine.data if isinstance(task, EngineTaskOp) else None
             label = task.attributes.get(STREAM_LABEL)
             nodes.append(Node([pos], engine, label.data if isinstance(label, StringAttr) else None))
         node = nodes[-1] if span < 0 else span_node[span]

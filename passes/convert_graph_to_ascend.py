@@ -1,7 +1,12 @@
 """`ge-convert-graph-to-ascend`: lowers each root graph to an executable `ascend.model`.
 
 The walking-skeleton lowering: one kernel task per GE node on a single stream, called
-subgraphs (`partition.partitioned_call`) inlined as static task lists, engine-boundary pairs
+subgraphs (`partition.partitioned_call`) inlined as static task lists, except the unknown-shape
+partitions of `ge-partition-dynamic-shape` (`_is_unknown_shape = true`), whose nodes become
+`ascend.dynamic_kernel` tasks on dynamic buffers (GE runs those partitions with its hybrid
+executor: shapes and memory decided per node at run time); a known partition reading such a
+value gets it copied into its planned buffer, and `?` root inputs and outputs are dynamic
+buffers. Engine-boundary pairs
 (`partition.end` / `partition.place_holder`) joined into one buffer, `multibatch.case`
 lowered to GE's label scheme (CaseOpLabelMaker: switch by index, one labelled block per branch,
 gotos to a final label), and memory placed by `passes.memory_plan` (one slot per tensor).
@@ -13,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -22,6 +27,8 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.ascend import (
     BufferAttr,
+    DynamicKernelOp,
+    DynBufferAttr,
     EndGraphOp,
     InputOp,
     KernelOp,
@@ -39,6 +46,7 @@ from gedialects.base import (
     AICPU_ENGINE,
     ENGINE_NAME,
     HOST_CPU_ENGINE,
+    IS_UNKNOWN_SHAPE,
     NODE_NAME,
     SPECIFIED_ENGINE_NAME,
     GEOp,
@@ -66,6 +74,7 @@ from gedialects.multibatch import (
 )
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from passes.memory_plan import GE_ALIGNMENT, MemoryPlan, Slot, SlotKind, plan_without_reuse
+from passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
 from passes.task_graph import paused_gc
 
 DEFAULT_ENGINES: dict[str, str] = {
@@ -81,6 +90,27 @@ def _fail(op: Operation, message: str) -> PassFailedException:
     name = op.attributes.get(NODE_NAME)
     who = f"'{op.name}'" + (f" ({name.data})" if isinstance(name, StringAttr) else "")
     return PassFailedException(f"{_NAME}: {who} {message}")
+
+
+@dataclass(eq=False)
+class DynValue:
+    """A value of an unknown-shape partition: a dynamic slot, placed by the runtime."""
+
+    type: TensorType
+    slot: int
+
+
+Value = Slot | DynValue
+
+
+def _is_unknown(op: Operation) -> bool:
+    value = op.attributes.get(IS_UNKNOWN_SHAPE)
+    return isinstance(value, IntegerAttr) and bool(value.value.data)
+
+
+def _is_partitioned(graph: GraphOp) -> bool:
+    value = graph.attributes.get(DYNAMIC_SHAPE_PARTITIONED)
+    return isinstance(value, IntegerAttr) and bool(value.value.data)
 
 
 @dataclass
@@ -99,7 +129,7 @@ class _Lowering:
     default_engine: str
     slots: list[Slot] = field(default_factory=list)
     tasks: list[_Task] = field(default_factory=list)
-    peers: dict[int, Slot] = field(default_factory=dict)
+    peers: dict[int, Value] = field(default_factory=dict)
     labels: int = 0
     names: dict[str, int] = field(default_factory=dict)
     active_calls: list[str] = field(default_factory=list)
@@ -108,10 +138,23 @@ class _Lowering:
     weights: dict[tuple[Attribute, Attribute], Slot] = field(default_factory=dict)
     gear_buffers: set[Slot] = field(default_factory=set)
     """Buffers sized for the largest gear: `?` root inputs and `?` Case results."""
+    dyn_slots: int = 0
+
+    def new_dyn(self, op: Operation, t: Attribute) -> DynValue:
+        if not isinstance(t, TensorType):
+            raise _fail(op, f"has type {t}; task generation needs tensors")
+        value = DynValue(t, self.dyn_slots)
+        self.dyn_slots += 1
+        return value
 
     def new_slot(self, op: Operation, t: Attribute, kind: SlotKind, **kw: object) -> Slot:
         if not isinstance(t, TensorType) or not is_static(t):
-            raise _fail(op, f"has non-static type {t}; task generation needs static shapes")
+            raise _fail(
+                op,
+                f"has non-static type {t} outside an unknown-shape partition; static tasks "
+                "need static shapes (ge-partition-dynamic-shape puts such nodes in unknown-shape "
+                "partitions, which become dynamic tasks)",
+            )
         slot = Slot(t, kind, **kw)
         self.slots.append(slot)
         return slot
@@ -125,11 +168,14 @@ class _Lowering:
             slot = self.weights[key] = self.new_slot(op, op.y.type, SlotKind.WEIGHT, value=op.value)
         return slot
 
-    def root_input(self, graph: GraphOp, index: int, t: Attribute) -> Slot:
+    def root_input(self, graph: GraphOp, index: int, t: Attribute) -> Value:
         """A root input's buffer; one with `?` dims and `_mbatch_max_input_dims` (a
-        multi-batch root) is sized for its largest gear and viewed by each branch."""
+        multi-batch root) is sized for its largest gear and viewed by each branch, any other
+        with `?` dims is a dynamic buffer."""
         attrs = graph.arg_attrs.data[index].data if graph.arg_attrs is not None else {}
         max_dims = attrs.get(MAX_INPUT_DIMS)
+        if isinstance(t, TensorType) and not is_static(t) and max_dims is None:
+            return self.new_dyn(graph, t)
         if is_static(t) or not isinstance(t, TensorType) or max_dims is None:
             return self.new_slot(graph, t, SlotKind.IO)
         dims = int_array_values(max_dims)
@@ -160,8 +206,16 @@ class _Lowering:
         self.views[view] = slot
         return view
 
-    def bind(self, op: Operation, slot: Slot, t: Attribute) -> Slot:
-        """`slot` as the storage of a value of type `t` (a graph input, a PlaceHolder)."""
+    def bind(self, op: Operation, slot: Value, t: Attribute, dynamic: bool) -> Value:
+        """`slot` as the storage of a value of type `t` (a graph input, a PlaceHolder) in a
+        known (static tasks) or unknown (`dynamic`) partition."""
+        if isinstance(slot, DynValue):
+            if dynamic or not isinstance(t, TensorType) or not is_static(t):
+                return slot  # only dynamic tasks may read it (checked where one is emitted)
+            # The known partition was compiled for `t`: the copy checks the run's shape.
+            static = self.new_slot(op, t, SlotKind.FEATURE)
+            self.emit(MemcpyAsyncOp, src=slot, dst=static)
+            return static
         if slot in self.gear_buffers:
             # The root's own `?` argument is the whole buffer; a branch's is its gear's view.
             return slot if not is_static(t) else self.view(op, slot, t)
@@ -198,14 +252,16 @@ class _Lowering:
             raise _fail(op, f"calls @{symbol} recursively")
         return target
 
-    def lower_graph(self, graph: GraphOp, args: list[Slot]) -> list[Slot]:
-        """Appends the tasks of `graph` with inputs in `args`; returns its output slots."""
+    def lower_graph(self, graph: GraphOp, args: list[Value], dynamic: bool = False) -> list[Value]:
+        """Appends the tasks of `graph` with inputs in `args`; returns its output slots.
+
+        `dynamic`: `graph` is (inside) an unknown-shape partition."""
         self.active_calls.append(graph.sym_name.data)
-        env: dict[SSAValue, Slot] = {
-            arg: self.bind(graph, slot, arg.type)
+        env: dict[SSAValue, Value] = {
+            arg: self.bind(graph, slot, arg.type, dynamic)
             for arg, slot in zip(graph.body.block.args, args, strict=True)
         }
-        outputs: list[Slot] = []
+        outputs: list[Value] = []
         for op in graph.body.block.ops:
             if isinstance(op, NetOutputOp):
                 outputs = [env[v] for v in op.outputs]
@@ -213,9 +269,14 @@ class _Lowering:
                 env[op.y] = self.weight(op)
             elif isinstance(op, PartitionedCallOp):
                 callee = self.lookup_graph(op, op.callee.root_reference.data)
-                results = self.lower_graph(callee, [env[a] for a in op.args])
+                # A subgraph is as its partitioner marked it, else as its caller.
+                marked = callee if IS_UNKNOWN_SHAPE in callee.attributes else op
+                unknown = _is_unknown(marked) if IS_UNKNOWN_SHAPE in marked.attributes else dynamic
+                results = self.lower_graph(callee, [env[a] for a in op.args], unknown)
                 env.update(zip(op.res, results, strict=True))
             elif isinstance(op, CaseOp):
+                if dynamic:
+                    raise _fail(op, "inside an unknown-shape partition has no task lowering")
                 self.lower_case(op, env)
             elif isinstance(op, EndOp):
                 self.peers[op.peerIndex.value.data] = env[op.x]
@@ -223,8 +284,26 @@ class _Lowering:
                 peer = op.peerIndex.value.data
                 if peer not in self.peers:
                     raise _fail(op, f"with peerIndex {peer} runs before its partition.end")
-                env[op.y] = self.bind(op, self.peers[peer], op.y.type)
+                env[op.y] = self.bind(op, self.peers[peer], op.y.type, dynamic)
+            elif isinstance(op, GEOp) and dynamic:
+                outs = [self.new_dyn(op, r.type) for r in op.results]
+                self.emit(
+                    DynamicKernelOp,
+                    kernel=op.GE_TYPE,
+                    node_name=self.task_name(op),
+                    engine=self.engine(op),
+                    inputs=[env[v] for v in op.operands],
+                    outputs=outs,
+                    attrs=_kernel_attrs(op),
+                )
+                env.update(zip(op.results, outs, strict=True))
             elif isinstance(op, GEOp):
+                if any(isinstance(env[v], DynValue) for v in op.operands):
+                    raise _fail(
+                        op,
+                        "reads a value of unknown shape outside an unknown-shape partition; "
+                        "run ge-partition-dynamic-shape first (ge-compile does)",
+                    )
                 if any(env[v] in self.gear_buffers for v in op.operands):
                     raise _fail(
                         op,
@@ -247,7 +326,7 @@ class _Lowering:
         self.active_calls.pop()
         return outputs
 
-    def lower_case(self, op: CaseOp, env: dict[SSAValue, Slot]) -> None:
+    def lower_case(self, op: CaseOp, env: dict[SSAValue, Value]) -> None:
         """GE CaseOpLabelMaker: switch by index, a labelled block per branch, goto the end.
 
         A result with `?` dims (a multi-batch Case) is a model output buffer sized for the
@@ -258,6 +337,8 @@ class _Lowering:
         end = first + len(branches)
         self.labels = end + 1
         index = env[op.branch_index]
+        if isinstance(index, DynValue):
+            raise _fail(op, "takes its branch index from an unknown-shape partition")
         if len(branches) > 1:
             self.emit(
                 LabelSwitchByIndexOp, index=index, labels=list(range(first, first + len(branches)))
@@ -307,9 +388,19 @@ def lower_root(graph: GraphOp, symbols: Operation, default_engine: str, alignmen
     inputs = [
         lowering.root_input(graph, i, t) for i, t in enumerate(graph.function_type.inputs.data)
     ]
-    results = lowering.lower_graph(graph, inputs)
-    outputs: list[Slot] = []
+    # A graph `ge-partition-dynamic-shape` left whole and unknown runs as dynamic tasks (a
+    # partitioned root is marked unknown too, but its calls say how each part runs).
+    whole = _is_unknown(graph) and not _is_partitioned(graph)
+    results = lowering.lower_graph(graph, inputs, whole)
+    outputs: list[Value] = []
     for slot in results:
+        if isinstance(slot, DynValue):
+            if slot in inputs or slot in outputs:
+                copy = lowering.new_dyn(graph, slot.type)
+                lowering.emit(MemcpyAsyncOp, src=slot, dst=copy)
+                slot = copy
+            outputs.append(slot)
+            continue
         dynamic = slot in lowering.gear_buffers and slot not in inputs
         if (slot.kind is SlotKind.FEATURE or dynamic) and slot not in outputs:
             outputs.append(slot)
@@ -367,12 +458,14 @@ _INPUT_GEAR_ATTRS = (
 def _materialise(
     graph: GraphOp,
     lowering: _Lowering,
-    inputs: list[Slot],
-    outputs: list[Slot],
+    inputs: list[Value],
+    outputs: list[Value],
     plan: MemoryPlan,
     engine: str,
 ) -> ModelOp:
-    def buf(slot: Slot) -> BufferAttr:
+    def buf(slot: Value) -> BufferAttr | DynBufferAttr:
+        if isinstance(slot, DynValue):
+            return DynBufferAttr(slot.slot, slot.type)
         return BufferAttr.get(plan.offset(lowering.views.get(slot, slot)), slot.type)
 
     ops: list[Operation] = [StreamOp(0, engine)]
@@ -388,9 +481,9 @@ def _materialise(
         args = {
             k: (
                 buf(v)
-                if isinstance(v, Slot)
+                if isinstance(v, Slot | DynValue)
                 else [buf(s) for s in v]
-                if isinstance(v, list) and v and isinstance(v[0], Slot)
+                if isinstance(v, list) and v and isinstance(v[0], Slot | DynValue)
                 else v
             )
             for k, v in task.args.items()
@@ -406,7 +499,9 @@ class ConvertGraphToAscendPass(ModulePass):
 
     Called graphs are inlined into their callers' task lists and then removed. Requires static
     shapes, except the gear dims of a multi-batch root (largest-gear buffers viewed per gear,
-    docs/design/gears.md); a hybrid root's dynamic graph stays at graph level. Options:
+    docs/design/gears.md), and the nodes of unknown-shape partitions, which become dynamic
+    tasks (a hybrid root's dynamic graph becomes a model of its own, which the gear model's
+    `_hybrid_dynamic_graph` names). Options:
     `default-engine` (engine of ops nothing pins; GE's cheapest is AIcoreEngine), `alignment`
     (arena alignment in bytes, GE's 512).
     """
@@ -421,8 +516,7 @@ class ConvertGraphToAscendPass(ModulePass):
             raise PassFailedException(f"{_NAME}: alignment must be positive, got {self.alignment}")
         graphs = [g for g in op.ops if isinstance(g, GraphOp)]
         called = _called_symbols(op)
-        dynamic = _hybrid_graphs(op)
-        roots = [g for g in graphs if g.sym_name.data not in called | dynamic]
+        roots = [g for g in graphs if g.sym_name.data not in called]
         if graphs and not roots:
             raise PassFailedException(f"{_NAME}: every graph is called by another; no root")
         with paused_gc():  # many small objects, no cycles: collections only cost time
@@ -430,18 +524,8 @@ class ConvertGraphToAscendPass(ModulePass):
         for graph, model in models:
             Rewriter.replace_op(graph, model, new_results=[])
         for graph in graphs:
-            if graph.parent is not None and graph.sym_name.data not in dynamic:
+            if graph.parent is not None:
                 Rewriter.erase_op(graph)
-
-
-def _hybrid_graphs(module: ModuleOp) -> set[str]:
-    """Hybrid mode: the dynamic graphs roots fall back to; they stay at graph level (no static
-    tasks for `?` shapes), next to the model that names them."""
-    return {
-        ref.root_reference.data
-        for g in module.ops
-        if isinstance(ref := g.attributes.get(HYBRID_GRAPH), SymbolRefAttr)
-    }
 
 
 def _called_symbols(module: ModuleOp) -> set[str]:

@@ -13,6 +13,10 @@ from passes.convert_graph_to_ascend import ConvertGraphToAscendPass
 from passes.fold_constants import DEFAULT_MAX_SIZE, FoldConstantsPass
 from passes.fusion.fuse import FusePass
 from passes.infer_shapes import InferShapesPass
+from passes.partition.dynamic_shape import (
+    DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT,
+    PartitionDynamicShapePass,
+)
 from passes.partition.place_engines import PlaceEnginesPass
 from passes.plan_memory import PlanMemoryPass
 from passes.sink_loop import SinkLoopPass
@@ -24,15 +28,19 @@ class CompilePipelinePass(ModulePass):
     """The whole compilation, graph to tasks, in GE's order.
 
     Graph preparation and optimisation (`ge-infer-shapes`, `ge-verify-graph`,
-    `ge-fold-constants`, `ge-fuse`), engine placement (`ge-place-engines`), task generation
-    (`ge-convert-graph-to-ascend`), then the build stage: logical streams before memory, as
-    GE's ModelBuilder does (`ge-assign-streams`, `ge-plan-memory`), so that memory reuse
-    never adds a dependency between streams.
+    `ge-fold-constants`, `ge-fuse`), engine placement (`ge-place-engines`), dynamic-shape
+    partitioning (`ge-partition-dynamic-shape`: nodes whose shapes are only known at run time go
+    to unknown-shape partitions), task generation (`ge-convert-graph-to-ascend`: static tasks
+    for known partitions, dynamic tasks for unknown ones), then the build stage: logical
+    streams before memory, as GE's ModelBuilder does (`ge-assign-streams`,
+    `ge-plan-memory`), so that memory reuse never adds a dependency between streams.
 
     Options: `input-shape` (atc-style pins of `?` input dims), `device-memory` (bytes; 0 = no
     check), `fold` and `fold-max-size`, `fusion` and `disable-fusion` (fusion kinds of
     `ge-fuse`), `exclude-engines`, `default-engine`, `multi-stream` (false: one stream),
     `max-streams`, `memory-reuse` (false: GE's `ge.exec.disableReuseMemory`),
+    `static-model-ops-lower-limit` (GE's `ge.exec.static_model_ops_lower_limit`: smaller known
+    clusters run dynamically; -1: the whole graph),
     `iterations-per-loop` (N > 1: `ge-sink-loop`, N iterations per launch; 1: no sink).
     """
 
@@ -49,6 +57,7 @@ class CompilePipelinePass(ModulePass):
     multi_stream: bool = True
     max_streams: int = 8
     memory_reuse: bool = True
+    static_model_ops_lower_limit: int = DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT
     iterations_per_loop: int = 1
 
     def passes(self) -> tuple[ModulePass, ...]:
@@ -66,6 +75,9 @@ class CompilePipelinePass(ModulePass):
         return (
             *graph,
             PlaceEnginesPass(exclude_engines=self.exclude_engines),
+            PartitionDynamicShapePass(
+                static_model_ops_lower_limit=self.static_model_ops_lower_limit
+            ),
             ConvertGraphToAscendPass(default_engine=self.default_engine),
             AssignStreamsPass(max_streams=self.max_streams, single_stream=not self.multi_stream),
             PlanMemoryPass(reuse=self.memory_reuse),

@@ -20,6 +20,8 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.ascend import (
     BufferAttr,
+    DynamicKernelOp,
+    DynBufferAttr,
     InputOp,
     KernelOp,
     LabelSwitchByIndexOp,
@@ -134,7 +136,8 @@ def _classify(model: ModelOp, graph: TaskGraph) -> _Model:
 
 
 def _io_ops(model: ModelOp) -> list[InputOp | OutputOp]:
-    return [*model.inputs(), *model.outputs()]
+    """The inputs and outputs in planned buffers (dynamic ones are placed at run time)."""
+    return [op for op in (*model.inputs(), *model.outputs()) if isinstance(op.buffer, BufferAttr)]
 
 
 def _check_disjoint(model: ModelOp, info: _Model, io: list[tuple[int, int]]) -> None:
@@ -242,7 +245,9 @@ def _rewrite(model: ModelOp, info: _Model, new_offset: dict[tuple[int, int], int
     sizes = info.sizes
     cache: dict[tuple[int, int], BufferAttr] = {}
 
-    def moved(buffer: BufferAttr) -> BufferAttr:
+    def moved(buffer: BufferAttr | DynBufferAttr) -> BufferAttr | DynBufferAttr:
+        if isinstance(buffer, DynBufferAttr):
+            return buffer
         offset = buffer.offset_value
         if offset < weight_size:
             return buffer
@@ -264,6 +269,8 @@ def _rewrite(model: ModelOp, info: _Model, new_offset: dict[tuple[int, int], int
         if isinstance(task, KernelOp):
             task.inputs = ArrayAttr([moved(b) for b in task.inputs.data])
             task.outputs = ArrayAttr([moved(b) for b in task.outputs.data])
+        elif isinstance(task, DynamicKernelOp):
+            task.inputs = ArrayAttr([moved(b) for b in task.inputs.data])
         elif isinstance(task, MemcpyAsyncOp):
             task.src = moved(task.src)
             task.dst = moved(task.dst)

@@ -42,7 +42,8 @@ def dependencies(
     """Per node, the earlier nodes it must follow because of the bytes they touch.
 
     The arena is cut into atoms at every buffer boundary, so overlapping buffers of a reused
-    plan are compared byte-exactly; linear in the number of (access, atom) pairs.
+    plan are compared byte-exactly; linear in the number of (access, atom) pairs. A dynamic
+    slot is one atom of its own, past the arena.
     """
     nbytes = sizes.nbytes
 
@@ -62,6 +63,11 @@ def dependencies(
                         target.append((lo, hi))
                         bounds.add(lo)
                         bounds.add(hi)
+            for target, slots in ((reads, graph.dyn_reads), (writes, graph.dyn_writes)):
+                for slot in slots.get(pos, ()):
+                    target.append((-2 * slot - 2, -2 * slot - 1))
+                    bounds.add(-2 * slot - 2)
+                    bounds.add(-2 * slot - 1)
         accesses.append((reads, writes))
     cuts = sorted(bounds)
     atom = {b: i for i, b in enumerate(cuts)}

@@ -3,7 +3,9 @@
 Shared by `ge-plan-memory` and `ge-assign-streams`. Everything is indexed by the task's global
 position (its place in the model body) and, per stream, by its index in that stream's list:
 
-- accesses: the buffers each task reads and writes (kernels, memcpy, the switch index);
+- accesses: the planned buffers each task reads and writes (kernels, memcpy, the switch index),
+  and apart from them the dynamic slots (`dyn[k]`, placed at run time: no plan concerns them,
+  but they order their writer before their readers);
 - control spans: per stream, the merged ranges between every jump and its target label. Control
   flow stays inside a span, so passes treat a span as one unit (GE keeps control flow on one
   stream); a span with a backward jump is a loop;
@@ -30,6 +32,8 @@ from xdsl.dialects.builtin import TensorType
 
 from gedialects.ascend import (
     BufferAttr,
+    DynamicKernelOp,
+    DynBufferAttr,
     EventRecordOp,
     EventWaitOp,
     KernelOp,
@@ -138,6 +142,9 @@ class TaskGraph:
     index: list[int] = field(default_factory=list)
     reads: list[tuple[BufferAttr, ...]] = field(default_factory=list)
     writes: list[tuple[BufferAttr, ...]] = field(default_factory=list)
+    dyn_reads: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """Position -> dynamic slots it reads (tasks that touch none are absent)."""
+    dyn_writes: dict[int, tuple[int, ...]] = field(default_factory=dict)
     stream_ids: list[int] = field(default_factory=list)
     stream_tasks: dict[int, list[int]] = field(default_factory=dict)
     spans: list[Span] = field(default_factory=list)
@@ -172,9 +179,21 @@ class TaskGraph:
             if isinstance(task, KernelOp):
                 self.reads.append(task.inputs.data)
                 self.writes.append(task.outputs.data)
+            elif isinstance(task, DynamicKernelOp):
+                self.reads.append(tuple(b for b in task.inputs.data if isinstance(b, BufferAttr)))
+                self.writes.append(())
+                slots = tuple(b.slot.data for b in task.inputs.data if isinstance(b, DynBufferAttr))
+                if slots:
+                    self.dyn_reads[pos] = slots
+                self.dyn_writes[pos] = tuple(b.slot.data for b in task.outputs.data)
             elif isinstance(task, MemcpyAsyncOp):
-                self.reads.append((task.src,))
-                self.writes.append((task.dst,))
+                src, dst = task.src, task.dst
+                self.reads.append((src,) if isinstance(src, BufferAttr) else ())
+                self.writes.append((dst,) if isinstance(dst, BufferAttr) else ())
+                if isinstance(src, DynBufferAttr):
+                    self.dyn_reads[pos] = (src.slot.data,)
+                if isinstance(dst, DynBufferAttr):
+                    self.dyn_writes[pos] = (dst.slot.data,)
             elif isinstance(task, LabelSwitchByIndexOp):
                 self.reads.append((task.index,))
                 self.writes.append(())

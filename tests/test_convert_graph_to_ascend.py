@@ -89,6 +89,7 @@ def test_ge_compile_runs_in_ge_order_with_switchable_stages() -> None:
         "ge-fold-constants",
         "ge-fuse",
         "ge-place-engines",
+        "ge-partition-dynamic-shape",
         "ge-convert-graph-to-ascend",
         "ge-assign-streams",
         "ge-plan-memory",

@@ -5,6 +5,7 @@ their inputs and onnxruntime's outputs are checked in."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
 
@@ -12,11 +13,12 @@ import numpy as np
 import onnx
 import pytest
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
-from xdsl.utils.exceptions import PassFailedException
 
 from gedialects import make_context
+from gedialects.ascend import DynamicKernelOp, ModelOp
 from gedialects.frontend.onnx import import_model
 from gedialects.graph import GraphOp
+from gedialects.interpreters.ascend import execute_model
 from gedialects.interpreters.run import run
 from passes.pipelines import CompilePipelinePass
 from tests.conftest import ROOT, run_tool
@@ -147,26 +149,46 @@ def test_graph_level_matches_onnxruntime(case: str) -> None:
     assert_outputs_match(got, expected_of(case))
 
 
-@pytest.mark.parametrize("case", sorted(c for c, m in CASES.items() if m not in DATA_DEPENDENT))
+@pytest.mark.parametrize("case", sorted(CASES))
 def test_ascend_level_matches_onnxruntime(case: str) -> None:
     inputs = inputs_of(case)
     got = run(compiled(static_module(CASES[case], inputs)), inputs)
     assert_outputs_match(got, expected_of(case))
 
 
-def test_dynamic_model_needs_pinned_shapes_for_ge_compile() -> None:
-    with pytest.raises(PassFailedException, match=r"non-static type tensor<\?x\?x32xf32>"):
-        compiled(imported("transformer"))
+def _dynamic_kernels(module: ModuleOp) -> list[str]:
+    (model,) = module.ops
+    assert isinstance(model, ModelOp)
+    return [t.kernel.data for t in model.tasks() if isinstance(t, DynamicKernelOp)]
 
 
-def test_data_dependent_model_is_refused_by_ge_compile() -> None:
-    """NonZero's output size depends on the data: no static task plan exists for it."""
-    with pytest.raises(PassFailedException) as info:
-        compiled(imported("nonzero"))
-    assert str(info.value) == (
-        "ge-convert-graph-to-ascend: 'graph.non_zero' (/NonZero) has non-static type "
-        "tensor<2x?xi64>; task generation needs static shapes"
-    )
+@pytest.mark.parametrize("case", ["transformer", "transformer_b3_s5"])
+def test_dynamic_axes_compile_to_dynamic_tasks(case: str) -> None:
+    """Without pinned shapes the whole transformer is one unknown-shape graph: one model of
+    dynamic tasks runs every batch and sequence length."""
+    module = compiled(imported("transformer"))
+    assert any("MatMul" in k for k in _dynamic_kernels(module))
+    (model,) = module.ops
+    run_ = execute_model(model, inputs_of(case), check_uninitialized=True, timing=True)
+    assert_outputs_match(run_.outputs, expected_of(case))
+    assert run_.stats.dynamic_peak > 0 and run_.stats.timeline is not None
+
+
+def test_data_dependent_model_compiles_to_known_and_dynamic_tasks() -> None:
+    """NonZero's output size depends on the data: ge-compile partitions the graph and the
+    unknown-shape partition (NonZero and everything after it) becomes dynamic tasks."""
+    module = compiled(imported("nonzero"))
+    assert _dynamic_kernels(module)[:3] == ["Greater", "NonZero", "Transpose"]
+    (model,) = module.ops
+    inputs = inputs_of("nonzero")
+    for seed in (None, 1, 2):
+        got = execute_model(model, inputs, schedule_seed=seed, check_uninitialized=True)
+        assert_outputs_match(got.outputs, expected_of("nonzero"))
+    # Another input: another number of selected elements, the same model.
+    x = np.linspace(-1, 1, 24, dtype=np.float32).reshape(4, 6)
+    got = execute_model(model, {"x": x}).outputs
+    np.testing.assert_array_equal(got["indices"], np.argwhere(x > 0.25))
+    np.testing.assert_allclose(got["picked"], x[x > 0.25] * 2, rtol=1e-6)
 
 
 def test_command_lines_reproduce_onnxruntime(tmp_path: Path) -> None:
@@ -201,10 +223,17 @@ def test_ge_run_reference_catches_a_wrong_output(tmp_path: Path) -> None:
     assert "scores" in result.stdout + result.stderr
 
 
-def test_ge_opt_names_the_data_dependent_node() -> None:
-    result = run_tool("ge-opt", str(MODELS / "nonzero.onnx"), "-p", "ge-compile")
-    assert result.returncode == 1
-    assert result.stdout == ""
-    (line,) = result.stderr.splitlines()
-    assert line.startswith(f"{MODELS / 'nonzero.onnx'}: error: ge-convert-graph-to-ascend: ")
-    assert "'graph.non_zero' (/NonZero)" in line
+def test_data_dependent_model_from_the_command_line(tmp_path: Path) -> None:
+    out, trace = tmp_path / "nonzero.mlir", tmp_path / "trace.json"
+    lowered = run_tool("ge-opt", str(MODELS / "nonzero.onnx"), "-p", "ge-compile", "-o", str(out))
+    assert lowered.returncode == 0, lowered.stderr
+    assert 'ascend.dynamic_kernel "NonZero"' in out.read_text()
+    result = run_tool(
+        "ge-run", str(out), "--inputs", str(MODELS / "nonzero.inputs.npz"), "-q",
+        "--reference", str(MODELS / "nonzero.expected.npz"), "--check-uninitialized",
+        "--trace", str(trace),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "MATCH: all 3 outputs equal" in result.stdout
+    events = json.loads(trace.read_text())["traceEvents"]
+    assert any(e.get("name") == "/NonZero" for e in events)

@@ -160,15 +160,15 @@ def test_hybrid_mode_runs_an_off_gear_shape() -> None:
         plain.run_graph(0, off)
 
 
-def test_data_dependent_shapes_run_at_the_graph_level() -> None:
+def test_data_dependent_shapes_run_as_dynamic_tasks() -> None:
     path = MODELS / "nonzero.onnx"
     inputs = _npz("nonzero.inputs.npz")
     session = Session({"ge.exec.static_model_ops_lower_limit": "2"})
     session.add_graph(0, path)
     out = session.run_graph(0, inputs)
-    assert session.level(0) == "graph"
-    assert "ge-partition-dynamic-shape" in session.stages(0)
+    assert session.level(0) == "ascend"
     assert "partition.partitioned_call" in session.stages(0)["ge-partition-dynamic-shape"]
+    assert 'ascend.dynamic_kernel "NonZero"' in session.stages(0)["ge-plan-memory"]
     for name, want in _ort(path, inputs).items():
         np.testing.assert_allclose(out[name], want, rtol=1e-5, atol=1e-6)
 

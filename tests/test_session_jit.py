@@ -7,7 +7,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gedialects import session as session_module
 from gedialects.interpreters.run import run
 from gedialects.session import (
     ExecutionError,
@@ -200,25 +199,6 @@ def test_input_shape_option_pins_dims_in_jit_mode() -> None:
 # --- slicing rules ----------------------------------------------------------------------------
 
 
-def test_breakpoints_alone_at_the_graph_level_without_dynamic_kernels(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Without dynamic kernels a breakpoint cannot be compiled: the static nodes before it are
-    one ascend slice, the NonZeros a graph-level slice of their own, the rest an ascend one."""
-    monkeypatch.setattr(session_module, "_dynamic_kernels", lambda: False)
-    inputs = _npz("nonzero.inputs.npz")
-    session = Session(JIT)
-    session.add_graph(0, NONZERO)
-    _assert_equal(session.run_graph(0, inputs), _whole(NONZERO, inputs))
-    levels = [(info.level, info.nodes) for info in session.jit_slices(0)]
-    assert levels[0] == ("ascend", ("/Constant", "/Greater"))
-    assert levels[1] == ("graph", ("/NonZero", "/NonZero_1"))
-    assert levels[2][0] == "ascend" and len(levels) == 3
-
-
-@pytest.mark.skipif(
-    not session_module._dynamic_kernels(), reason="ge-compile has no dynamic kernels yet"
-)
 def test_breakpoints_join_the_slice_with_dynamic_kernels() -> None:
     """GE's rule: a breakpoint runs in the slice of the inferred nodes before it, compiled to
     the ascend level as a dynamic kernel; its output shapes are known for the next slice."""
@@ -335,4 +315,4 @@ def test_bad_jit_value_and_non_jit_graph() -> None:
         session.jit_stats(0)
     with pytest.raises(GraphError, match="does not run in JIT mode"):
         session.jit_slices(0)
-    assert session.level(0) == "graph"
+    assert session.level(0) == "ascend"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import zipfile
 from collections.abc import Sequence
 
 DESCRIPTION = "Run a gedialects graph or ascend model with the numpy interpreter."
@@ -117,6 +118,10 @@ def _run_model(module, inputs: dict, args: argparse.Namespace) -> tuple[dict, st
         os.makedirs(os.path.dirname(os.path.abspath(args.trace)), exist_ok=True)
         timeline.write_chrome_trace(args.trace)
     profile = timeline.profile() if timeline is not None and args.profile else None
+    if profile is not None and result.stats.dynamic_peak:
+        profile += (
+            f"\n  dynamic memory peak     {result.stats.dynamic_peak} bytes (placed at run time)"
+        )
     return {name: np.asarray(v) for name, v in result.outputs.items()}, profile
 
 
@@ -126,8 +131,8 @@ def _load_npz(path: str) -> dict:
     try:
         with np.load(path, allow_pickle=False) as data:
             return {k: data[k] for k in data.files}
-    except (OSError, ValueError) as e:
-        raise UsageError(f"cannot read {path}: {e}") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        raise UsageError(f"cannot read {path}: {e or type(e).__name__}") from None
 
 
 def _load_inputs(args: argparse.Namespace) -> dict:
@@ -140,8 +145,8 @@ def _load_inputs(args: argparse.Namespace) -> dict:
             raise UsageError(f"--input expects NAME=FILE.npy, got '{item}'")
         try:
             inputs[name] = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise UsageError(f"cannot read {path}: {e}") from None
+        except (OSError, ValueError, EOFError) as e:
+            raise UsageError(f"cannot read {path}: {e or type(e).__name__}") from None
     return inputs
 
 

@@ -17,12 +17,20 @@ one last written through a different buffer (two live buffers overlap: a memory 
 naming the task and the buffers. `timing` simulates time with `cost_model` and returns a
 `timeline.Timeline` (Chrome trace, profile, critical path) in `RunStats.timeline`.
 
+Dynamic buffers (`dyn[k]`, the values of unknown-shape partitions) are placed when they are
+written: above the planned arena, best fit among the blocks freed so far or else at a growing
+top (GE's hybrid executor allocates at run time too), and freed once every task that reads them
+ran. `RunStats.dynamic_peak` is the most bytes they held at once. A value that reaches a
+planned buffer or a dynamic buffer whose type fixes a dim must have that shape, or the run
+fails naming the task.
+
 Tasks are dispatched through xDSL's interpreter (`@impl(KernelOp)` ...); the state of the
 current run is kept in the interpreter's data for `AscendFunctions` and reached by the impls.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -45,7 +53,10 @@ from xdsl.utils.exceptions import InterpretationError
 from gedialects.ascend import (
     BufferAttr,
     DeclarationOp,
+    DynamicKernelOp,
+    DynBufferAttr,
     EndGraphOp,
+    EngineTaskOp,
     EventRecordOp,
     EventWaitOp,
     KernelOp,
@@ -58,7 +69,7 @@ from gedialects.ascend import (
 )
 from gedialects.base import int_array_values
 from gedialects.gears import GearInfo, GearMismatchError
-from gedialects.interpreters.cost_model import CostModel, task_engine
+from gedialects.interpreters.cost_model import CostModel, kernel_flops, task_engine
 from gedialects.interpreters.kernels import run_kernel
 from gedialects.interpreters.timeline import TaskSpan, Timeline
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype, numpy_from_dense
@@ -94,11 +105,56 @@ class _Slot:
         return f"{self.type} ({self.dtype}, shape {self.shape})"
 
 
+@dataclass(frozen=True)
+class _DynRef:
+    """A dynamic buffer: its slot and the dims every value in it must have (-1: any)."""
+
+    slot: int
+    dtype: np.dtype
+    dims: tuple[int, ...]
+    type: TensorType
+
+    def conforms(self, shape: tuple[int, ...]) -> bool:
+        return len(shape) == len(self.dims) and all(
+            d < 0 or d == n for d, n in zip(self.dims, shape, strict=True)
+        )
+
+    def describe(self) -> str:
+        return f"dyn[{self.slot}] : {self.type}"
+
+
 class _Slots:
     """Resolves buffers to slots, each distinct type object once (`get_shape` is slow)."""
 
     def __init__(self) -> None:
         self.types: dict[int, tuple[TensorType, tuple[int, ...], np.dtype, int]] = {}
+
+    def any(
+        self, buffer: BufferAttr | DynBufferAttr, owner: DeclarationOp | TaskOp
+    ) -> _Slot | _DynRef:
+        if isinstance(buffer, BufferAttr):
+            return self(buffer, owner)
+        return self.dyn(buffer, owner)
+
+    def dyn(self, buffer: DynBufferAttr, owner: DeclarationOp | TaskOp) -> _DynRef:
+        ttype, shape, dtype, _ = self._info(buffer.type, owner)
+        return _DynRef(buffer.slot.data, dtype, shape, ttype)
+
+    def _info(
+        self, ttype: TensorType, owner: DeclarationOp | TaskOp
+    ) -> tuple[TensorType, tuple[int, ...], np.dtype, int]:
+        info = self.types.get(id(ttype))
+        if info is None:
+            try:
+                dtype = numpy_dtype(ttype.element_type)
+            except UnsupportedDtypeError as e:
+                raise AscendRuntimeError(f"{owner.describe()}: {e}") from None
+            shape = ttype.get_shape()
+            count = 1
+            for dim in shape:
+                count *= dim
+            info = self.types[id(ttype)] = (ttype, shape, dtype, count)
+        return info
 
     def __call__(self, buffer: BufferAttr, owner: DeclarationOp | TaskOp) -> _Slot:
         ttype = buffer.type
@@ -124,6 +180,15 @@ class _KernelTask:
     result_types: tuple[TensorType, ...]
 
 
+@dataclass(frozen=True)
+class _DynamicKernelTask:
+    inputs: tuple[_Slot | _DynRef, ...]
+    outputs: tuple[_DynRef, ...]
+    result_types: tuple[TensorType, ...]
+    reads: tuple[int, ...]
+    """The distinct dynamic slots it reads (each counts once towards freeing)."""
+
+
 @dataclass
 class _Plan:
     """Everything about a model that does not change between runs."""
@@ -136,9 +201,16 @@ class _Plan:
     labels: tuple[dict[int, int], ...]
     """Per stream: label id -> index of its `label_set` in the stream's task list."""
     weights: tuple[tuple[int, bytes], ...]
-    inputs: tuple[tuple[str, _Slot], ...]
-    outputs: tuple[tuple[str, _Slot], ...]
+    inputs: tuple[tuple[str, _Slot | _DynRef], ...]
+    outputs: tuple[tuple[str, _Slot | _DynRef], ...]
     kernels: dict[KernelOp, _KernelTask]
+    dynamic: dict[DynamicKernelOp, _DynamicKernelTask] = field(default_factory=dict)
+    readers: dict[int, int] = field(default_factory=dict)
+    """Dynamic slot -> how many tasks read it: it is freed when that many have run."""
+    kept: frozenset[int] = frozenset()
+    """Dynamic slots that are model outputs: never freed during the run."""
+    arena_top: int = 0
+    """Where dynamic buffers start: the arena size rounded up to the alignment."""
     engines: dict[int, str] = field(default_factory=dict)
     """Stream id -> the engine it was declared for."""
     costs: CostModel = field(default_factory=CostModel)
@@ -176,6 +248,24 @@ class _Plan:
             for t in stream_tasks
             if isinstance(t, KernelOp)
         }
+        dynamic: dict[DynamicKernelOp, _DynamicKernelTask] = {}
+        readers: dict[int, int] = {}
+        for stream_tasks in tasks:
+            for t in stream_tasks:
+                reads: tuple[int, ...] = ()
+                if isinstance(t, DynamicKernelOp):
+                    ins = tuple(slot.any(b, t) for b in t.inputs.data)
+                    reads = tuple(dict.fromkeys(i.slot for i in ins if isinstance(i, _DynRef)))
+                    dynamic[t] = _DynamicKernelTask(
+                        ins,
+                        tuple(slot.dyn(b, t) for b in t.outputs.data),
+                        tuple(b.type for b in t.outputs.data),
+                        reads,
+                    )
+                elif isinstance(t, MemcpyAsyncOp) and isinstance(t.src, DynBufferAttr):
+                    reads = (t.src.slot.data,)
+                for r in reads:
+                    readers[r] = readers.get(r, 0) + 1
         weights = []
         for weight in model.weights():
             data = np.ascontiguousarray(numpy_from_dense(weight.value)).tobytes()
@@ -189,9 +279,15 @@ class _Plan:
             ),
             labels=tuple(labels),
             weights=tuple(weights),
-            inputs=tuple((i.input_name.data, slot(i.buffer, i)) for i in model.inputs()),
-            outputs=tuple((o.output_name.data, slot(o.buffer, o)) for o in model.outputs()),
+            inputs=tuple((i.input_name.data, slot.any(i.buffer, i)) for i in model.inputs()),
+            outputs=tuple((o.output_name.data, slot.any(o.buffer, o)) for o in model.outputs()),
             kernels=kernels,
+            dynamic=dynamic,
+            readers=readers,
+            kept=frozenset(
+                o.buffer.slot.data for o in model.outputs() if isinstance(o.buffer, DynBufferAttr)
+            ),
+            arena_top=_align(model.arena_size.value.data),
             engines={s.id.value.data: s.engine.data for s in model.streams()},
             gears=_gears(model),
         )
@@ -241,6 +337,8 @@ class RunStats:
     """The executed (stream id, task index within the stream) pairs, in execution order."""
     timeline: Timeline | None = None
     """The simulated timeline, when the run was timed."""
+    dynamic_peak: int = 0
+    """The most bytes dynamic buffers held at once (aligned blocks), 0 for a static model."""
 
     @property
     def steps(self) -> int:
@@ -273,6 +371,110 @@ class _RunState:
     xDSL attach a dump of the whole module (weights included) to the error."""
     memory: _MemoryCheck | None = None
     """Byte ownership, in `check_uninitialized` mode."""
+    dyn: dict[int, _Slot] = field(default_factory=dict)
+    """Dynamic slot -> where its current value lies and its shape."""
+    pending: dict[int, int] = field(default_factory=dict)
+    """Dynamic slot -> readers that have not run yet."""
+    heap: _DynamicHeap | None = None
+
+    def place(self, ref: _DynRef, array: np.ndarray, writer: str) -> AscendRuntimeError | None:
+        """Stores `array` as the value of `ref`'s slot, at an offset chosen now."""
+        shape = tuple(array.shape)
+        if not ref.conforms(shape):
+            return AscendRuntimeError(
+                f"{writer} produced shape {shape} for {ref.describe()}, whose static dims "
+                "it must have"
+            )
+        data = np.ascontiguousarray(array, dtype=ref.dtype)
+        heap = self.heap
+        assert heap is not None
+        old = self.dyn.pop(ref.slot, None)
+        if old is not None:  # written again (a sunk loop): the old value is dead
+            heap.release(old.offset, old.nbytes)
+        offset = heap.allocate(data.nbytes)
+        if heap.top > len(self.arena):
+            self.arena.extend(bytes(heap.top - len(self.arena)))
+            if self.memory is not None:
+                self.memory.grow(len(self.arena))
+        self.arena[offset : offset + data.nbytes] = data.tobytes()
+        slot = _Slot(offset, data.nbytes, ref.dtype, data.size, shape, ref.type)
+        self.dyn[ref.slot] = slot
+        self.pending[ref.slot] = self.plan.readers.get(ref.slot, 0)
+        if self.memory is not None:
+            self.memory.write(offset, data.nbytes, _name(slot, ref.slot), writer)
+        return None
+
+    def resolve(self, ref: _Slot | _DynRef, reader: str) -> _Slot | AscendRuntimeError:
+        if isinstance(ref, _Slot):
+            return ref
+        found = self.dyn.get(ref.slot)
+        if found is None:
+            return AscendRuntimeError(f"{reader} reads {ref.describe()}, which holds no value")
+        return found
+
+    def consumed(self, slots: Sequence[int]) -> None:
+        """`slots` were read by one more task: free those no later task reads."""
+        for s in slots:
+            left = self.pending.get(s, 0) - 1
+            self.pending[s] = left
+            if left == 0 and s not in self.plan.kept and s in self.dyn:
+                found = self.dyn.pop(s)
+                assert self.heap is not None
+                self.heap.release(found.offset, found.nbytes)
+
+
+DYNAMIC_ALIGNMENT = 512
+"""Dynamic buffers are aligned like planned ones (GE's 512 bytes)."""
+
+
+def _align(n: int) -> int:
+    return (n + DYNAMIC_ALIGNMENT - 1) // DYNAMIC_ALIGNMENT * DYNAMIC_ALIGNMENT
+
+
+class _DynamicHeap:
+    """Run-time placement of dynamic buffers above the planned arena: best fit among the freed
+    blocks (coalesced), else a new block at the top."""
+
+    def __init__(self, base: int) -> None:
+        self.base = self.top = base
+        self.free: list[tuple[int, int]] = []
+        """Free blocks (offset, size) below `top`, sorted by offset, never adjacent."""
+        self.used = 0
+        self.peak = 0
+
+    def allocate(self, nbytes: int) -> int:
+        size = _align(max(nbytes, 1))
+        best = -1
+        for i, (_, free) in enumerate(self.free):
+            if free >= size and (best < 0 or free < self.free[best][1]):
+                best = i
+        if best >= 0:
+            offset, free = self.free[best]
+            if free > size:
+                self.free[best] = (offset + size, free - size)
+            else:
+                del self.free[best]
+        else:
+            offset = self.top
+            self.top += size
+        self.used += size
+        self.peak = max(self.peak, self.used)
+        return offset
+
+    def release(self, offset: int, nbytes: int) -> None:
+        size = _align(max(nbytes, 1))
+        self.used -= size
+        i = bisect.bisect(self.free, (offset, size))
+        if i < len(self.free) and self.free[i][0] == offset + size:
+            size += self.free.pop(i)[1]
+        if i > 0 and sum(self.free[i - 1]) == offset:
+            offset, size = self.free[i - 1][0], self.free[i - 1][1] + size
+            del self.free[i - 1]
+            i -= 1
+        if offset + size == self.top:
+            self.top = offset
+        else:
+            self.free.insert(i, (offset, size))
 
 
 class _MemoryCheck:
@@ -283,6 +485,11 @@ class _MemoryCheck:
         self.ids: dict[tuple[int, int], int] = {}
         self.names: list[str] = []
         self.writers: list[str] = []
+
+    def grow(self, size: int) -> None:
+        extra = size - len(self.owner)
+        if extra > 0:
+            self.owner = np.concatenate([self.owner, np.full(extra, -1, np.int32)])
 
     def range_id(self, offset: int, nbytes: int, name: str) -> int:
         key = (offset, nbytes)
@@ -421,11 +628,50 @@ class AscendFunctions(InterpreterFunctions):
                 memory.write(slot.offset, slot.nbytes, _name(slot), op.describe())
         return ()
 
+    @impl(DynamicKernelOp)
+    def run_dynamic_kernel(
+        self, interpreter: Interpreter, op: DynamicKernelOp, args: PythonValues
+    ) -> tuple:
+        state = _state(interpreter)
+        spec = state.plan.dynamic[op]
+        slots: list[_Slot] = []
+        for ref in spec.inputs:
+            found = state.resolve(ref, op.describe())
+            if isinstance(found, AscendRuntimeError):
+                state.error = found
+                return ()
+            if state.memory is not None:
+                name = _name(found, ref.slot if isinstance(ref, _DynRef) else None)
+                state.error = state.memory.read(found.offset, found.nbytes, name, op.describe())
+                if state.error is not None:
+                    return ()
+            slots.append(found)
+        inputs = [slot.view(state.arena) for slot in slots]
+        try:
+            results = run_kernel(op.kernel.data, inputs, op.attrs.data, spec.result_types)
+            # Copies: results may view the arena, which placing the outputs may grow.
+            arrays = [
+                np.array(r, dtype=ref.dtype) for r, ref in zip(results, spec.outputs, strict=True)
+            ]
+        except (ValueError, TypeError, ArithmeticError, IndexError) as e:
+            state.error = AscendRuntimeError(f"{op.describe()} ({op.kernel.data}): {e}")
+            return ()
+        del inputs, results
+        state.consumed(spec.reads)
+        for ref, array in zip(spec.outputs, arrays, strict=True):
+            state.error = state.place(ref, array, op.describe())
+            if state.error is not None:
+                return ()
+        return ()
+
     @impl(MemcpyAsyncOp)
     def run_memcpy_async(
         self, interpreter: Interpreter, op: MemcpyAsyncOp, args: PythonValues
     ) -> tuple:
         state = _state(interpreter)
+        if isinstance(op.src, DynBufferAttr) or isinstance(op.dst, DynBufferAttr):
+            state.error = _copy_dynamic(state, op)
+            return ()
         arena = state.arena
         src, dst = op.src.offset_value, op.dst.offset_value
         size = op.src.nbytes
@@ -493,6 +739,35 @@ class AscendFunctions(InterpreterFunctions):
         return ()
 
 
+def _copy_dynamic(state: _RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | None:
+    """A copy from or into a dynamic buffer: the value's shape is checked against the target."""
+    plan_slots = _Slots()
+    source = state.resolve(plan_slots.any(op.src, op), op.describe())
+    if isinstance(source, AscendRuntimeError):
+        return source
+    text = f"{op.src} : {op.src.type}"
+    if state.memory is not None:
+        error = state.memory.read(source.offset, source.nbytes, text, op.describe())
+        if error is not None:
+            return error
+    value = np.frombuffer(state.arena, source.dtype, source.count, source.offset)
+    value = value.reshape(source.shape).copy()
+    if isinstance(op.src, DynBufferAttr):
+        state.consumed((op.src.slot.data,))
+    if isinstance(op.dst, DynBufferAttr):
+        return state.place(plan_slots.dyn(op.dst, op), value, op.describe())
+    target = plan_slots(op.dst, op)
+    if value.shape != target.shape:
+        return AscendRuntimeError(
+            f"{op.describe()} copies {text} of shape {value.shape} into {op.dst} : "
+            f"{op.dst.type}; the known partition that reads it was compiled for that shape"
+        )
+    state.arena[target.offset : target.offset + target.nbytes] = value.tobytes()
+    if state.memory is not None:
+        state.memory.write(target.offset, target.nbytes, _name(target), op.describe())
+    return None
+
+
 def _plan(interpreter: Interpreter, model: ModelOp) -> _Plan:
     """The cached plan of `model` (the IR must not change between runs on one interpreter)."""
     plans: dict[ModelOp, _Plan] = interpreter.get_data(AscendFunctions, _PLANS, dict)
@@ -509,13 +784,23 @@ def _gears(model: ModelOp) -> GearInfo | None:
         raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data}: {e}") from None
 
 
-def _name(slot: _Slot) -> str:
-    return f"arena[{slot.offset}] : {slot.type}"
+def _name(slot: _Slot, dyn: int | None = None) -> str:
+    where = f"arena[{slot.offset}]" if dyn is None else f"dyn[{dyn}] at arena[{slot.offset}]"
+    return f"{where} : {slot.type}"
 
 
-def _check_input(name: str, slot: _Slot, value: Any, shape: tuple[int, ...]) -> np.ndarray:
+def _check_input(
+    name: str, slot: _Slot | _DynRef, value: Any, shape: tuple[int, ...]
+) -> np.ndarray:
     """`value` as an array of `shape` (the buffer's shape, or its gear's shape)."""
     array = np.asarray(value)
+    if isinstance(slot, _DynRef):
+        if array.dtype != slot.dtype or not slot.conforms(array.shape):
+            raise AscendRuntimeError(
+                f"input '{name}': expected {slot.type} ({slot.dtype}), got {array.dtype} array "
+                f"of shape {array.shape}"
+            )
+        return array
     if array.dtype != slot.dtype or array.shape != shape or array.nbytes > slot.nbytes:
         raise AscendRuntimeError(
             f"input '{name}': expected {slot.describe()}, got {array.dtype} array of shape "
@@ -535,37 +820,55 @@ def _execute(
     for offset, data in plan.weights:
         arena[offset : offset + len(data)] = data
     gear, shapes = _select_gear(model, plan, args)
-    for (name, slot), value, shape in zip(plan.inputs, args, shapes, strict=True):
-        array = _check_input(name, slot, value, shape)
-        arena[slot.offset : slot.offset + array.nbytes] = np.ascontiguousarray(array).tobytes()
-
-    state = _RunState(plan, arena)
+    state = _RunState(plan, arena, heap=_DynamicHeap(plan.arena_top))
     if options.check_uninitialized:
         memory = state.memory = _MemoryCheck(len(arena))
         for weight in model.weights():
             buffer = weight.buffer
             text = f"{buffer} : {buffer.type}"
             memory.write(buffer.offset_value, buffer.nbytes, text, weight.describe())
-        for (_, slot), op, shape in zip(plan.inputs, model.inputs(), shapes, strict=True):
-            memory.write(slot.offset, _nbytes(slot, shape), _name(slot), op.describe())
+    for (name, slot), value, shape, op in zip(
+        plan.inputs, args, shapes, model.inputs(), strict=True
+    ):
+        array = _check_input(name, slot, value, shape)
+        if isinstance(slot, _DynRef):
+            error = state.place(slot, array, op.describe())
+            if error is not None:
+                raise error
+            continue
+        arena[slot.offset : slot.offset + array.nbytes] = np.ascontiguousarray(array).tobytes()
+        if state.memory is not None:
+            state.memory.write(slot.offset, _nbytes(slot, shape), _name(slot), op.describe())
     previous = interpreter.get_data(AscendFunctions, _STATE, lambda: None)
     interpreter.set_data(AscendFunctions, _STATE, state)
     try:
         stats = _schedule(interpreter, model, state, options)
     finally:
         interpreter.set_data(AscendFunctions, _STATE, previous)
-    out_shapes = [slot.shape for _, slot in plan.outputs]
+    stats.dynamic_peak = state.heap.peak if state.heap is not None else 0
+    slots: list[_Slot] = []
+    for (_, ref), op in zip(plan.outputs, model.outputs(), strict=True):
+        found = state.resolve(ref, op.describe())
+        if isinstance(found, AscendRuntimeError):
+            raise found
+        slots.append(found)
+    out_shapes = [slot.shape for slot in slots]
     if plan.gears is not None and gear is not None:
         dims = plan.gears.output_dims_of(gear)
-        out_shapes = [dims.get(name, slot.shape) for name, slot in plan.outputs]
+        out_shapes = [
+            dims.get(name, slot.shape) for (name, _), slot in zip(plan.outputs, slots, strict=True)
+        ]
     if state.memory is not None:
-        for (_, slot), op, shape in zip(plan.outputs, model.outputs(), out_shapes, strict=True):
-            error = state.memory.read(slot.offset, _nbytes(slot, shape), _name(slot), op.describe())
+        for (_, ref), slot, op, shape in zip(
+            plan.outputs, slots, model.outputs(), out_shapes, strict=True
+        ):
+            name = _name(slot, ref.slot if isinstance(ref, _DynRef) else None)
+            error = state.memory.read(slot.offset, _nbytes(slot, shape), name, op.describe())
             if error is not None:
                 raise error
     outputs = tuple(
-        np.frombuffer(arena, slot.dtype, math.prod(shape), slot.offset).reshape(shape).copy()
-        for (_, slot), shape in zip(plan.outputs, out_shapes, strict=True)
+        np.frombuffer(state.arena, slot.dtype, math.prod(shape), slot.offset).reshape(shape).copy()
+        for slot, shape in zip(slots, out_shapes, strict=True)
     )
     return outputs, stats
 
@@ -584,7 +887,10 @@ def _select_gear(
     shapes = [tuple(np.shape(a)) for a in args]
     info = plan.gears
     if info is None:
-        return None, [slot.shape for _, slot in plan.inputs]
+        return None, [
+            slot.shape if isinstance(slot, _Slot) else shape
+            for (_, slot), shape in zip(plan.inputs, shapes, strict=True)
+        ]
     names = [name for name, _ in plan.inputs]
     user = {
         n: s
@@ -641,7 +947,7 @@ def _schedule(
         if state.error is not None:
             raise state.error
         if clock is not None:
-            clock.step(i, pc, tasks[i][pc])
+            clock.step(i, pc, tasks[i][pc], state)
         pc = state.jump if state.jump >= 0 else pc + 1
         pcs[i] = pc
         if state.ended or pc >= len(tasks[i]):
@@ -662,12 +968,42 @@ class _Clock:
         self.event_time: dict[int, float] = {}
         self.ready = np.zeros(arena_size, np.float64)
         """Per byte: when its last writer finishes with unlimited streams (critical path)."""
+        self.dyn_ready: dict[int, float] = {}
+        """Per dynamic slot, the same for its value."""
         self.spans_of = plan.control_spans()
         self.floor: dict[int, float] = {}
         self.critical = 0.0
         self.timeline = Timeline(model.sym_name.data, dict(plan.engines))
 
+    def _dynamic(self, task: TaskOp, state: _RunState) -> tuple[list[int], list[int], float]:
+        """Dynamic slots a task reads and writes, and its duration with the shapes it had."""
+        if isinstance(task, DynamicKernelOp):
+            spec = self.plan.dynamic[task]
+            ins = [state.dyn.get(r.slot) if isinstance(r, _DynRef) else r for r in spec.inputs]
+            outs = [state.dyn.get(r.slot) for r in spec.outputs]
+            shapes_in = [s.shape if s is not None else () for s in ins]
+            shapes_out = [s.shape if s is not None else () for s in outs]
+            moved = sum(s.nbytes for s in (*ins, *outs) if s is not None)
+            cost = self.costs.kernel_cost(
+                task, kernel_flops(task.kernel.data, shapes_in, shapes_out), moved
+            )
+            return (
+                [r.slot for r in spec.inputs if isinstance(r, _DynRef)],
+                [r.slot for r in spec.outputs],
+                cost.duration_us,
+            )
+        reads, writes = [], []
+        if isinstance(task, MemcpyAsyncOp):
+            if isinstance(task.src, DynBufferAttr):
+                reads.append(task.src.slot.data)
+            if isinstance(task.dst, DynBufferAttr):
+                writes.append(task.dst.slot.data)
+        return reads, writes, self.costs.duration(task)
+
     def _ranges(self, task: TaskOp) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        if isinstance(task, DynamicKernelOp):
+            spec = self.plan.dynamic[task]
+            return [(s.offset, s.nbytes) for s in spec.inputs if isinstance(s, _Slot)], []
         if isinstance(task, KernelOp):
             spec = self.plan.kernels[task]
             return (
@@ -675,14 +1011,16 @@ class _Clock:
                 [(s.offset, s.nbytes) for s in spec.outputs],
             )
         if isinstance(task, MemcpyAsyncOp):
-            size = task.src.nbytes
-            return [(task.src.offset_value, size)], [(task.dst.offset_value, size)]
+            src, dst = task.src, task.dst
+            reads = [(src.offset_value, src.nbytes)] if isinstance(src, BufferAttr) else []
+            writes = [(dst.offset_value, dst.nbytes)] if isinstance(dst, BufferAttr) else []
+            return reads, writes
         if isinstance(task, LabelSwitchByIndexOp):
             return [(task.index.offset_value, task.index.nbytes)], []
         return [], []
 
-    def step(self, i: int, pc: int, task: TaskOp) -> None:
-        duration = self.costs.duration(task)
+    def step(self, i: int, pc: int, task: TaskOp, state: _RunState) -> None:
+        dyn_reads, dyn_writes, duration = self._dynamic(task, state)
         start = self.now[i]
         if isinstance(task, EventWaitOp):
             start = max(start, self.event_time.get(task.event.value.data, 0.0))
@@ -703,12 +1041,16 @@ class _Clock:
         for offset, nbytes in reads:
             if nbytes:
                 ready = max(ready, float(self.ready[offset : offset + nbytes].max()))
+        for slot in dyn_reads:
+            ready = max(ready, self.dyn_ready.get(slot, 0.0))
         span = self.spans_of[i][pc]
         if span >= 0:
             ready = max(ready, self.floor.get(span, 0.0))
         done = ready + duration
         for offset, nbytes in writes:
             self.ready[offset : offset + nbytes] = done
+        for slot in dyn_writes:
+            self.dyn_ready[slot] = done
         if span >= 0 and isinstance(task, LabelSetOp | LabelSwitchByIndexOp | LabelGotoOp):
             self.floor[span] = done
         self.critical = max(self.critical, done)
@@ -720,7 +1062,7 @@ class _Clock:
 
 
 def _task_name(task: TaskOp) -> str:
-    if isinstance(task, KernelOp):
+    if isinstance(task, EngineTaskOp):
         return task.node_name.data
     if isinstance(task, EventRecordOp | EventWaitOp):
         return f"{task.name.removeprefix('ascend.')} {task.event.value.data}"
@@ -730,7 +1072,7 @@ def _task_name(task: TaskOp) -> str:
 
 
 def _category(task: TaskOp) -> str:
-    return task.kernel.data if isinstance(task, KernelOp) else task.name.removeprefix("ascend.")
+    return task.kernel.data if isinstance(task, EngineTaskOp) else task.name.removeprefix("ascend.")
 
 
 # --------------------------------------------------------------------------------------------

@@ -4,7 +4,10 @@ A roofline per engine: a kernel takes `launch_us + max(flops / flops_per_us, byt
 where FLOPs come from the shapes (2*M*N*K for matrix products, 2 * output elements * window for
 convolutions, one per output element otherwise) and bytes are everything the task reads and
 writes. Memcpy, event, label and end-graph tasks are runtime (RTS) tasks with a fixed latency
-plus, for memcpy, a copy at memory bandwidth.
+plus, for memcpy, a copy at memory bandwidth. A dynamic kernel (a node of an unknown-shape
+partition) adds `HYBRID_NODE_US`, the host work GE's hybrid executor does per node (infer the
+shape, allocate the outputs, update the kernel's arguments); before the run its `?` dims count
+as 1, in a timed run the interpreter costs it with the shapes it actually had.
 
 The numbers are illustrative orders of magnitude of an Ascend 910-class chip (tens of TFLOP/s on
 the cube unit, about 1 TB/s of HBM, microseconds of launch latency, AI CPU and host CPU two to
@@ -22,9 +25,11 @@ from xdsl.dialects.builtin import TensorType
 
 from gedialects.ascend import (
     BufferAttr,
+    DynamicKernelOp,
+    DynBufferAttr,
+    EngineTaskOp,
     EventRecordOp,
     EventWaitOp,
-    KernelOp,
     MemcpyAsyncOp,
     TaskOp,
 )
@@ -68,6 +73,8 @@ SYNC_US = EVENT_RECORD_US + EVENT_WAIT_US
 CONTROL_US = 0.5
 """Label set / switch / goto and end-graph tasks."""
 MEMCPY = ENGINE_COSTS[RTS_ENGINE]
+HYBRID_NODE_US = 5.0
+"""Host-side work per dynamic kernel: shape inference, allocation, argument update."""
 
 MATMUL_KERNELS = frozenset({"MatMul", "MatMulV2", "BatchMatMul", "BatchMatMulV2"})
 CONV_KERNELS = frozenset({"Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose"})
@@ -89,7 +96,7 @@ class CostModel:
         self._alive: list[TensorType] = []
         self._costs: dict[TaskOp, TaskCost] = {}
 
-    def shape(self, buffer: BufferAttr) -> tuple[tuple[int, ...], int]:
+    def shape(self, buffer: BufferAttr | DynBufferAttr) -> tuple[tuple[int, ...], int]:
         """(shape, element count) of a buffer's type (`get_shape` is slow: cached per type)."""
         info = self._info(buffer.type)
         return info[0], info[1]
@@ -97,7 +104,7 @@ class CostModel:
     def _info(self, t: TensorType) -> tuple[tuple[int, ...], int, int]:
         info = self._by_id.get(id(t))
         if info is None:
-            shape = t.get_shape()
+            shape = tuple(max(d, 1) for d in t.get_shape())  # `?` of a dynamic buffer: 1
             count = 1
             for d in shape:
                 count *= d
@@ -109,39 +116,32 @@ class CostModel:
             self._alive.append(t)  # ids stay unique while cached
         return info
 
-    def nbytes(self, buffer: BufferAttr) -> int:
+    def nbytes(self, buffer: BufferAttr | DynBufferAttr) -> int:
         return self._info(buffer.type)[2]
 
-    def kernel_flops(self, op: KernelOp) -> float:
-        ins, outs = op.inputs.data, op.outputs.data
-        out_count = sum(self.shape(b)[1] for b in outs)
-        kernel = op.kernel.data
-        if kernel in MATMUL_KERNELS and len(ins) >= 2 and outs:
-            a_shape, _ = self.shape(ins[0])
-            out_shape, _ = self.shape(outs[0])
-            if len(a_shape) >= 2 and len(out_shape) >= 2 and out_shape[-2]:
-                k = a_shape[-1] * a_shape[-2] // out_shape[-2]
-            else:
-                k = a_shape[-1] if a_shape else 1
-            return 2.0 * out_count * k
-        if kernel in CONV_KERNELS and len(ins) >= 2:
-            w_shape, _ = self.shape(ins[1])
-            window = 1
-            for d in w_shape[1:]:
-                window *= d
-            return 2.0 * out_count * window
-        return float(max(out_count, max((self.shape(b)[1] for b in ins), default=0)))
+    def kernel_flops(self, op: EngineTaskOp) -> float:
+        return kernel_flops(
+            op.kernel.data,
+            [self.shape(b)[0] for b in op.inputs.data],  # type: ignore[attr-defined]
+            [self.shape(b)[0] for b in op.outputs.data],  # type: ignore[attr-defined]
+        )
+
+    def kernel_cost(self, task: EngineTaskOp, flops: float, moved: int) -> TaskCost:
+        """The roofline of `task`'s engine for this much work (plus the hybrid overhead)."""
+        engine = self.engines.get(task.engine.data, UNKNOWN_ENGINE)
+        busy = max(flops / engine.flops_per_us, moved / engine.bytes_per_us)
+        extra = HYBRID_NODE_US if isinstance(task, DynamicKernelOp) else 0.0
+        return TaskCost(engine.launch_us + extra + busy, flops, moved)
 
     def cost(self, task: TaskOp) -> TaskCost:
         cached = self._costs.get(task)
         if cached is not None:
             return cached
-        if isinstance(task, KernelOp):
-            engine = self.engines.get(task.engine.data, UNKNOWN_ENGINE)
-            flops = self.kernel_flops(task)
-            moved = sum(self.nbytes(b) for b in (*task.inputs.data, *task.outputs.data))
-            busy = max(flops / engine.flops_per_us, moved / engine.bytes_per_us)
-            result = TaskCost(engine.launch_us + busy, flops, moved)
+        if isinstance(task, EngineTaskOp):
+            buffers = (*task.inputs.data, *task.outputs.data)  # type: ignore[attr-defined]
+            result = self.kernel_cost(
+                task, self.kernel_flops(task), sum(self.nbytes(b) for b in buffers)
+            )
         elif isinstance(task, MemcpyAsyncOp):
             moved = 2 * self.nbytes(task.src)
             result = TaskCost(MEMCPY.launch_us + moved / MEMCPY.bytes_per_us, 0.0, moved)
@@ -161,6 +161,30 @@ class CostModel:
         return sum(self.duration(t) for t in tasks)
 
 
+def kernel_flops(
+    kernel: str, in_shapes: Sequence[Sequence[int]], out_shapes: Sequence[Sequence[int]]
+) -> float:
+    """FLOPs of a kernel on these shapes (see the module docstring)."""
+
+    def count(shape: Sequence[int]) -> int:
+        n = 1
+        for d in shape:
+            n *= d
+        return n
+
+    out_count = sum(count(s) for s in out_shapes)
+    if kernel in MATMUL_KERNELS and len(in_shapes) >= 2 and out_shapes:
+        a_shape, out_shape = in_shapes[0], out_shapes[0]
+        if len(a_shape) >= 2 and len(out_shape) >= 2 and out_shape[-2]:
+            k = a_shape[-1] * a_shape[-2] // out_shape[-2]
+        else:
+            k = a_shape[-1] if a_shape else 1
+        return 2.0 * out_count * k
+    if kernel in CONV_KERNELS and len(in_shapes) >= 2:
+        return 2.0 * out_count * count(in_shapes[1][1:])
+    return float(max(out_count, max((count(s) for s in in_shapes), default=0)))
+
+
 def task_engine(task: TaskOp) -> str:
     """The engine a task keeps busy: its kernel's, RTS for runtime tasks."""
-    return task.engine.data if isinstance(task, KernelOp) else RTS_ENGINE
+    return task.engine.data if isinstance(task, EngineTaskOp) else RTS_ENGINE

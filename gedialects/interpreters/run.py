@@ -82,7 +82,14 @@ def find_entry(module: ModuleOp, name: str | None = None) -> Operation:
         raise RunError(f"no graph or model named '{name}' (available: {known})")
     models = [op for op in candidates if isinstance(op, ModelOp)]
     if models:
-        roots = models
+        # A model another model names (a hybrid gear model's dynamic fallback) is not an entry.
+        named = {
+            v.root_reference.data
+            for m in models
+            for v in m.attributes.values()
+            if isinstance(v, SymbolRefAttr)
+        }
+        roots = [m for m in models if m.sym_name.data not in named]
     else:
         used = _referenced_symbols(module)
         roots = [op for op in candidates if op.sym_name.data not in used]
@@ -120,7 +127,7 @@ def _declared_signature(entry: Operation) -> Signature:
         return Signature(
             entry.sym_name.data,
             tuple(op.input_name.data for op in inputs),
-            tuple(op.buffer.tensor_type for op in inputs),
+            tuple(op.buffer.type for op in inputs),
             tuple(op.output_name.data for op in entry.outputs()),
         )
     raise RunError(f"'{entry.name}' is not runnable")

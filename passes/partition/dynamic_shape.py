@@ -327,6 +327,10 @@ class PartitionDynamicShapePass(ModulePass):
     cluster becomes `@<graph>_sub_<n>_know|_unknow|_input`, called by a
     `partition.partitioned_call` `<subgraph>_PartitionedCall_<n>` with `_is_unknown_shape`.
 
+    A multi-batch root (`_enable_dynamic_batch`) is not partitioned, only its gear branches:
+    its `?` inputs are buffers sized for the largest gear and its MapIndex/Case become GE's
+    static label scheme, so the root runs as a static model (docs/design/gears.md).
+
     Whole-graph decisions: no unknown node leaves the graph as it is with
     `_dynamic_shape_partitioned = false` (and the graph unknown if it has fewer known nodes
     than `host-scheduling-max-threshold`, default 0, and no special node); a limit of -1, or a
@@ -347,8 +351,10 @@ class PartitionDynamicShapePass(ModulePass):
             )
         classifier = ShapeClassifier(op)
         for graph in graphs_to_partition(op):
-            if bool_attr(graph, NO_NEED_DYNAMIC_SHAPE_PARTITION) or (
-                DYNAMIC_SHAPE_PARTITIONED in graph.attributes
+            if (
+                bool_attr(graph, NO_NEED_DYNAMIC_SHAPE_PARTITION)
+                or DYNAMIC_SHAPE_PARTITIONED in graph.attributes
+                or bool_attr(graph, ENABLE_DYNAMIC_BATCH)
             ):
                 continue
             analysis = analyse(graph, classifier, limit)

@@ -1,15 +1,16 @@
 // RUN: ge-opt %s --split-input-file --verify-diagnostics -p ge-convert-graph-to-ascend | filecheck %s
 // RUN: not ge-opt %s -p ge-convert-graph-to-ascend 2>&1 | filecheck %s --check-prefix=ERR
 
-// Tests that a dynamic shape stops task generation with the node named.
+// Tests that a dynamic shape outside an unknown-shape partition (the graph was not partitioned)
+// stops task generation with the node named.
 
 graph.graph @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %r = graph.relu %x {node_name = "act"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
   graph.net_output %r : tensor<?x4xf32>
 }
 
-// CHECK: ge-convert-graph-to-ascend: 'graph.graph' has non-static type tensor<?x4xf32>; task generation needs static shapes
-// ERR: error: ge-convert-graph-to-ascend: 'graph.graph' has non-static type tensor<?x4xf32>; task generation needs static shapes
+// CHECK: ge-convert-graph-to-ascend: 'graph.relu' (act) reads a value of unknown shape outside an unknown-shape partition; run ge-partition-dynamic-shape first (ge-compile does)
+// ERR: error: ge-convert-graph-to-ascend: 'graph.relu' (act) reads a value of unknown shape outside an unknown-shape partition; run ge-partition-dynamic-shape first (ge-compile does)
 // ERR-NOT: Traceback
 
 // -----

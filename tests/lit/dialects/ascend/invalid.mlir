@@ -349,3 +349,76 @@ ascend.model @main arena_size 64 weight_size 32 {
 ascend.model @main arena_size 64 weight_size 32 {
   ascend.output "y" arena[16] : tensor<4xf32>
 }
+
+// -----
+
+// Tests a dynamic buffer with a negative slot.
+
+// CHECK-LABEL: #ascend.dyn_buffer slot -1 is negative
+ascend.model @main arena_size 64 weight_size 0 {
+  ascend.input "x" dyn[-1] : tensor<?xf32>
+}
+
+// -----
+
+// Tests a dynamic slot written twice: each names one value.
+
+// CHECK-LABEL: 'ascend.dynamic_kernel' "b" writes dyn[1], already written by 'ascend.dynamic_kernel' "a"
+ascend.model @main arena_size 64 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" dyn[0] : tensor<?xf32>
+  ascend.dynamic_kernel "Relu" "a" engine "AIcoreEngine" stream 0 ins(dyn[0] : tensor<?xf32>) outs(dyn[1] : tensor<?xf32>)
+  ascend.dynamic_kernel "Relu" "b" engine "AIcoreEngine" stream 0 ins(dyn[0] : tensor<?xf32>) outs(dyn[1] : tensor<?xf32>)
+}
+
+// -----
+
+// Tests a dynamic slot read but never written.
+
+// CHECK-LABEL: 'ascend.output' "y" reads dyn[3], which no input or task writes
+ascend.model @main arena_size 64 weight_size 0 {
+  ascend.output "y" dyn[3] : tensor<?xf32>
+}
+
+// -----
+
+// Tests a dynamic slot used with two types.
+
+// CHECK-LABEL: 'ascend.output' "y" uses dyn[0] as tensor<?xi32>, elsewhere tensor<?xf32>
+ascend.model @main arena_size 64 weight_size 0 {
+  ascend.input "x" dyn[0] : tensor<?xf32>
+  ascend.output "y" dyn[0] : tensor<?xi32>
+}
+
+// -----
+
+// Tests a static kernel reading a dynamic buffer: only dynamic kernels and copies may.
+
+// CHECK-LABEL: dyn[0] should be of base attribute ascend.buffer
+ascend.model @main arena_size 1024 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" dyn[0] : tensor<?xf32>
+  ascend.kernel "Relu" "r" engine "AIcoreEngine" stream 0 ins(dyn[0] : tensor<?xf32>) outs(arena[512] : tensor<4xf32>)
+}
+
+// -----
+
+// Tests a dynamic kernel writing a planned buffer: its outputs are placed at run time.
+
+// CHECK-LABEL: arena[512] should be of base attribute ascend.dyn_buffer
+ascend.model @main arena_size 1024 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" dyn[0] : tensor<?xf32>
+  ascend.dynamic_kernel "Relu" "r" engine "AIcoreEngine" stream 0 ins(dyn[0] : tensor<?xf32>) outs(arena[512] : tensor<4xf32>)
+}
+
+// -----
+
+// Tests a copy from a dynamic buffer of another rank.
+
+// CHECK-LABEL: 'ascend.memcpy_async' on stream 0 copies dyn[0] : tensor<?xf32> into arena[512] : tensor<2x2xf32>; a copy with a dynamic buffer needs the same element type and rank and equal static dims
+ascend.model @main arena_size 1024 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" dyn[0] : tensor<?xf32>
+  ascend.memcpy_async stream 0 dyn[0] : tensor<?xf32> to arena[512] : tensor<2x2xf32>
+}
