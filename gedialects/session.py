@@ -17,7 +17,8 @@ The level rule: a graph without gears runs at the ascend level (tasks, streams, 
 one with data-dependent or unknown shapes is split into known and unknown partitions first
 (`ge-partition-dynamic-shape`, limit `ge.exec.static_model_ops_lower_limit`), whose nodes
 become static tasks and dynamic tasks (shapes and memory decided at run time). A graph with
-gears runs at the graph level (root Case over static branches, one per gear). With
+gears runs at the ascend level too: one static branch per gear behind a label switch, its
+buffers sized for the largest gear (`ge-multibatch-expand`, docs/design/gears.md). With
 `ge.compileHybridMode=1`, input shapes that are no gear run the graph compiled without gears
 (at the ascend level, with dynamic tasks) instead of raising E13025. `stages(graph_id)` gives
 the printed IR after each step.
@@ -570,20 +571,24 @@ class Session:
                 self._run_passes(fallback, self._ascend_passes(graph), {})
         self._run_passes(module, self._graph_passes(graph, gears=True), stages)
         if graph.gears is not None:
-            level, rest = "graph", []  # static branches under a Case: nothing to partition
+            # Static branches under a Case: GE's label scheme over largest-gear buffers.
+            level, rest = "ascend", self._ascend_passes(graph)
         elif _is_static(module):
             level, rest = "ascend", self._ascend_passes(graph)
         else:
             level, rest = "ascend", [*self._dynamic_passes(graph), *self._ascend_passes(graph)]
         self._run_passes(module, rest, stages)
         from gedialects.gears import GearInfo
+        from gedialects.graph import GraphOp
         from gedialects.interpreters.run import find_entry, signature
 
         entry = find_entry(module)
         graph.stages = stages
         graph.compiled, graph.level, graph.fallback = module, level, fallback
         graph.signature = signature(entry)
-        graph.info = GearInfo.find(entry) if level == "graph" else None  # type: ignore[arg-type]
+        graph.info = (
+            GearInfo.find(entry) if isinstance(entry, GraphOp) else GearInfo.find_model(entry)
+        )
 
     def _compile_jit(self, graph: _Graph) -> None:
         """JIT mode compiles nothing ahead: shape inference (with `ge.inputShape`) and checks on
