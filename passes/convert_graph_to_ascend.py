@@ -139,6 +139,7 @@ class _Lowering:
     gear_buffers: set[Slot] = field(default_factory=set)
     """Buffers sized for the largest gear: `?` root inputs and `?` Case results."""
     dyn_slots: int = 0
+    graphs: dict[str, GraphOp] | None = None
 
     def new_dyn(self, op: Operation, t: Attribute) -> DynValue:
         if not isinstance(t, TensorType):
@@ -245,7 +246,15 @@ class _Lowering:
         self.tasks.append(_Task(kind, args))
 
     def lookup_graph(self, op: Operation, symbol: str) -> GraphOp:
-        target = SymbolTable.lookup_symbol(self.symbols, symbol)
+        if self.graphs is None:  # one scan: `lookup_symbol` scans the module per call
+            self.graphs = {
+                g.sym_name.data: g
+                for region in self.symbols.regions
+                for block in region.blocks
+                for g in block.ops
+                if isinstance(g, GraphOp)
+            }
+        target = self.graphs.get(symbol) or SymbolTable.lookup_symbol(self.symbols, symbol)
         if not isinstance(target, GraphOp):
             raise _fail(op, f"refers to @{symbol}, which is not a graph.graph")
         if symbol in self.active_calls:
