@@ -368,3 +368,17 @@ def test_verifier_checks_max_input_dims(tmp_path: Path) -> None:
         VerifyException, match=r"has _mbatch_max_input_dims \[4, 3\] but its buffer"
     ):
         model.verify()
+
+
+def test_atc_compiles_a_data_dependent_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No gear options: NonZero's partition becomes dynamic tasks in the offline model."""
+    out = tmp_path / "nz"
+    assert ge_atc.main([f"--model={MODELS / 'nonzero.onnx'}", f"--output={out}"]) == 0
+    text = (tmp_path / "nz.mlir").read_text()
+    assert 'ascend.dynamic_kernel "NonZero"' in text
+    args = [str(tmp_path / "nz.mlir"), "--inputs", str(MODELS / "nonzero.inputs.npz")]
+    reference = ["--reference", str(MODELS / "nonzero.expected.npz")]
+    assert ge_run.main([*args, *reference, "-q"]) == 0
+    assert "MATCH: all 3 outputs equal" in capsys.readouterr().out
