@@ -29,7 +29,7 @@ from gedialects.ascend import (
 )
 from gedialects.base import AICORE_ENGINE, STREAM_LABEL
 from gedialects.interpreters.cost_model import EVENT_RECORD_US, EVENT_WAIT_US, CostModel
-from passes.stream_plan import Node, assign_streams, dependencies, plan_events
+from passes.stream_plan import Node, best_assignment, dependencies
 from passes.task_graph import AnalysisError, TaskGraph, TypeSizes, paused_gc
 
 _NAME = "ge-assign-streams"
@@ -137,7 +137,7 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
             raise _fail(
                 model, f"{len(labels)} stream labels do not fit in max-streams={max_streams}"
             )
-        plan = assign_streams(
+        plan, event_plan = best_assignment(
             nodes,
             preds,
             max_streams=max_streams,
@@ -146,7 +146,6 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
             wait_us=EVENT_WAIT_US,
         )
         stream_of, engines = plan.stream_of, plan.engines
-        event_plan = plan_events(preds, stream_of, len(engines))
         events, before = event_plan.events, event_plan.cross_edges
     _emit(model, graph, nodes, stream_of, engines, events, has_end)
     return StreamStats(model.sym_name.data, len(engines), before, len(events), len(nodes))

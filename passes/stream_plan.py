@@ -11,6 +11,8 @@ label's stream (AssignByLabelPass); engines never share a stream (IndependentStr
 rest is by dependency (AssignByDependencyPass), generalised to list scheduling with the cost
 model: a node continues the stream on which it can start first, a predecessor's stream when it
 is that stream's last node (no event needed), or opens a new stream while `max_streams` allows.
+`best_assignment` runs a few variants of that rule and keeps the plan whose simulated makespan
+is smallest.
 
 `plan_events` inserts one event per cross-stream dependency that the consumer's stream does not
 already know to be complete, tracked with per-stream vector clocks: of several sends from one
@@ -97,6 +99,27 @@ def dependencies(
     return preds
 
 
+@dataclass(frozen=True)
+class Strategy:
+    """Knobs of the list scheduler; `best_assignment` tries several and keeps the fastest."""
+
+    reserve: bool = True
+    """Leave a stream to its last node's critical successor (HEFT-like)."""
+    crossing_us: float = 0.0
+    """Cost of an engine crossing when ranking successors by their longest path to the end."""
+    open_us: float = 0.0
+    """A new stream must let the node start this much earlier than the best existing one."""
+
+
+STRATEGIES: tuple[Strategy, ...] = (
+    Strategy(),
+    Strategy(crossing_us=1.0, open_us=1.0),
+    Strategy(reserve=False, open_us=1.0),
+    Strategy(reserve=False, crossing_us=1.0),
+)
+"""Tried in this order; on equal simulated makespans the earlier one wins."""
+
+
 @dataclass
 class StreamAssignment:
     stream_of: list[int]
@@ -114,9 +137,11 @@ def assign_streams(
     default_engine: str,
     record_us: float,
     wait_us: float,
+    strategy: Strategy | None = None,
 ) -> StreamAssignment:
     """List scheduling of nodes onto at most `max_streams` streams (see the module docstring)."""
-    critical = _critical_successors(nodes, preds)
+    strategy = strategy or STRATEGIES[0]
+    critical = _critical_successors(nodes, preds, strategy.crossing_us)
     stream_of = [0] * len(nodes)
     engines: list[str] = []
     labels: list[str | None] = []
@@ -163,9 +188,11 @@ def assign_streams(
                 clock = max(clock, arrival) + wait_us
             return max(clock, local)
 
-        reserved = [
-            s for s in candidates if tail[s] >= 0 and critical[tail[s]] > n
-        ]  # streams whose last node's critical successor is still to come (HEFT-like)
+        reserved = (
+            [s for s in candidates if tail[s] >= 0 and critical[tail[s]] > n]
+            if strategy.reserve
+            else []
+        )  # streams whose last node's critical successor is still to come (HEFT-like)
         opens = node.engine is not None or not engines
         can_open = len(engines) < max_streams and node.label is None and opens
         if reserved and (can_open or len(reserved) < len(candidates)):
@@ -175,9 +202,9 @@ def assign_streams(
             if best is None or key < best:
                 best = key
         if can_open:
-            key = (estimate(len(engines)), 2, len(engines))
-            if best is None or key < best:
-                best = (key[0], key[1], open_stream(node.engine or default_engine, None))
+            start = estimate(len(engines))
+            if best is None or (start + strategy.open_us, 2) < best[:2]:
+                best = (start, 2, open_stream(node.engine or default_engine, None))
         if best is None:
             # At the stream limit with no stream of this engine: share the least busy one.
             unlabelled = [s for s in range(len(engines)) if labels[s] is None] or list(
@@ -198,9 +225,12 @@ def assign_streams(
     return StreamAssignment(stream_of, engines, finish)
 
 
-def _critical_successors(nodes: list[Node], preds: list[set[int]]) -> list[int]:
+def _critical_successors(
+    nodes: list[Node], preds: list[set[int]], crossing_us: float = 0.0
+) -> list[int]:
     """Per node, its successor on the longest path to the end (-1 if none): the one that
-    should continue its stream so that the critical path crosses no event."""
+    should continue its stream so that the critical path crosses no event. An edge between
+    two engines needs an event whatever the assignment: it costs `crossing_us` on the path."""
     succs: list[list[int]] = [[] for _ in nodes]
     for n, ps in enumerate(preds):
         for p in ps:
@@ -209,11 +239,16 @@ def _critical_successors(nodes: list[Node], preds: list[set[int]]) -> list[int]:
     critical = [-1] * len(nodes)
     for n in range(len(nodes) - 1, -1, -1):
         best = -1
+        best_level = 0.0
+        engine = nodes[n].engine
         for m in succs[n]:
-            if best < 0 or level[m] > level[best] or (level[m] == level[best] and m < best):
-                best = m
+            other = nodes[m].engine
+            crossing = crossing_us if engine and other and engine != other else 0.0
+            value = level[m] + crossing
+            if best < 0 or value > best_level or (value == best_level and m < best):
+                best, best_level = m, value
         critical[n] = best
-        level[n] = nodes[n].duration + (level[best] if best >= 0 else 0.0)
+        level[n] = nodes[n].duration + best_level
     return critical
 
 
@@ -254,3 +289,79 @@ def plan_events(preds: list[set[int]], stream_of: list[int], streams: int) -> Ev
         after[n] = clock
         known[s] = clock
     return EventPlan(events, cross)
+
+
+def simulate(
+    nodes: list[Node],
+    stream_of: list[int],
+    streams: int,
+    events: list[tuple[int, int]],
+    *,
+    record_us: float,
+    wait_us: float,
+) -> float:
+    """Makespan of the emitted plan under the cost model, as the interpreter's timeline runs
+    it: per node its waits, its tasks, its records, on its stream in program order; a wait
+    ends `wait_us` after both its stream and its record are done. A control span counts
+    all its tasks (every branch), so a model with cases is overestimated there, equally for
+    every assignment."""
+    waits: list[list[int]] = [[] for _ in nodes]
+    records: list[list[int]] = [[] for _ in nodes]
+    for event, (producer, consumer) in enumerate(events):
+        records[producer].append(event)
+        waits[consumer].append(event)
+    clock = [0.0] * streams
+    recorded = [0.0] * len(events)
+    for n, node in enumerate(nodes):
+        s = stream_of[n]
+        now = clock[s]
+        for event in waits[n]:
+            now = max(now, recorded[event]) + wait_us
+        now += node.duration
+        for event in records[n]:
+            now += record_us
+            recorded[event] = now
+        clock[s] = now
+    return max(clock, default=0.0)
+
+
+def best_assignment(
+    nodes: list[Node],
+    preds: list[set[int]],
+    *,
+    max_streams: int,
+    default_engine: str,
+    record_us: float,
+    wait_us: float,
+    strategies: tuple[Strategy, ...] = STRATEGIES,
+) -> tuple[StreamAssignment, EventPlan]:
+    """The assignment with the smallest simulated makespan among `strategies` (each a list
+    schedule plus its event plan; a constant number of linear passes). Greedy list
+    scheduling has no single best rule when syncing costs as much as a small task: which
+    branch keeps the producer's stream, and whether a short branch is worth a new stream,
+    depend on the graph, so the cost model decides (as GE's HybridMemAssigner runs several
+    memory assigners and keeps the smallest)."""
+    best: tuple[float, StreamAssignment, EventPlan] | None = None
+    for strategy in strategies:
+        plan = assign_streams(
+            nodes,
+            preds,
+            max_streams=max_streams,
+            default_engine=default_engine,
+            record_us=record_us,
+            wait_us=wait_us,
+            strategy=strategy,
+        )
+        events = plan_events(preds, plan.stream_of, len(plan.engines))
+        span = simulate(
+            nodes,
+            plan.stream_of,
+            len(plan.engines),
+            events.events,
+            record_us=record_us,
+            wait_us=wait_us,
+        )
+        if best is None or span < best[0]:
+            best = (span, plan, events)
+    assert best is not None, "no strategy"
+    return best[1], best[2]

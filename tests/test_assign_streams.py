@@ -16,11 +16,20 @@ from gedialects.ascend import (
     LabelSwitchByIndexOp,
     ModelOp,
 )
+from gedialects.base import AICORE_ENGINE
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
-from passes.assign_streams import AssignStreamsPass, assign_model
+from gedialects.interpreters.cost_model import CONTROL_US, CostModel
+from passes.assign_streams import AssignStreamsPass, _nodes, assign_model
 from passes.plan_memory import plan_model
-from passes.stream_plan import plan_events
-from passes.task_graph import TaskGraph
+from passes.stream_plan import (
+    STRATEGIES,
+    Node,
+    best_assignment,
+    dependencies,
+    plan_events,
+    simulate,
+)
+from passes.task_graph import TaskGraph, TypeSizes
 
 
 def _same_under_schedules(model: ModelOp, text: str, seeds: int = 25) -> None:
@@ -154,3 +163,57 @@ def test_kernel_stream_label_gets_its_own_stream() -> None:
     others = {k.stream.value.data for k in kernels[:-3]}
     assert len(labelled) == 1 and not labelled & others
     _same_under_schedules(model, EXAMPLE, seeds=5)
+
+
+def _plan_inputs(model: ModelOp) -> tuple[list[Node], list[set[int]]]:
+    graph = TaskGraph.of(model)
+    nodes, _ = _nodes(model, graph, CostModel())
+    return nodes, dependencies(graph, nodes, model.weight_size.value.data, TypeSizes())
+
+
+def _makespan(text: str, model: ModelOp) -> float:
+    timeline = execute_model(model, inputs_of(text, 0), timing=True).stats.timeline
+    assert timeline is not None
+    return timeline.makespan
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_simulated_makespan_is_the_interpreters(seed: int) -> None:
+    """The strategy choice is only as good as `simulate`: without cases (control spans count
+    every branch) it must reproduce the timeline, up to the final end_graph task."""
+    text = BENCH.branchy_graph(seed, blocks=4, case=False)
+    _, model = lower(text)
+    nodes, preds = _plan_inputs(model)
+    plan, events = best_assignment(
+        nodes, preds, max_streams=8, default_engine=AICORE_ENGINE, record_us=0.5, wait_us=0.5
+    )
+    predicted = simulate(
+        nodes, plan.stream_of, len(plan.engines), events.events, record_us=0.5, wait_us=0.5
+    )
+    assign_model(model)
+    assert 0.0 <= _makespan(text, model) - predicted <= CONTROL_US + 1e-9
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_chosen_strategy_is_never_slower_than_each_alone(seed: int) -> None:
+    text = BENCH.branchy_graph(seed, blocks=4, case=False)
+    _, model = lower(text)
+    nodes, preds = _plan_inputs(model)
+    spans = []
+    for strategy in STRATEGIES:
+        plan, events = best_assignment(
+            nodes,
+            preds,
+            max_streams=8,
+            default_engine=AICORE_ENGINE,
+            record_us=0.5,
+            wait_us=0.5,
+            strategies=(strategy,),
+        )
+        spans.append(
+            simulate(
+                nodes, plan.stream_of, len(plan.engines), events.events, record_us=0.5, wait_us=0.5
+            )
+        )
+    assign_model(model)
+    assert _makespan(text, model) <= min(spans) + CONTROL_US + 1e-9
