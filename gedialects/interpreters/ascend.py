@@ -205,6 +205,10 @@ class _Plan:
     outputs: tuple[tuple[str, _Slot | _DynRef], ...]
     kernels: dict[KernelOp, _KernelTask]
     dynamic: dict[DynamicKernelOp, _DynamicKernelTask] = field(default_factory=dict)
+    copies: dict[MemcpyAsyncOp, tuple[_Slot | _DynRef, _Slot | _DynRef]] = field(
+        default_factory=dict
+    )
+    """The copies from or into a dynamic buffer: (source, destination)."""
     readers: dict[int, int] = field(default_factory=dict)
     """Dynamic slot -> how many tasks read it: it is freed when that many have run."""
     kept: frozenset[int] = frozenset()
@@ -249,6 +253,7 @@ class _Plan:
             if isinstance(t, KernelOp)
         }
         dynamic: dict[DynamicKernelOp, _DynamicKernelTask] = {}
+        copies: dict[MemcpyAsyncOp, tuple[_Slot | _DynRef, _Slot | _DynRef]] = {}
         readers: dict[int, int] = {}
         for stream_tasks in tasks:
             for t in stream_tasks:
@@ -262,8 +267,12 @@ class _Plan:
                         tuple(b.type for b in t.outputs.data),
                         reads,
                     )
-                elif isinstance(t, MemcpyAsyncOp) and isinstance(t.src, DynBufferAttr):
-                    reads = (t.src.slot.data,)
+                elif isinstance(t, MemcpyAsyncOp) and (
+                    isinstance(t.src, DynBufferAttr) or isinstance(t.dst, DynBufferAttr)
+                ):
+                    copies[t] = (slot.any(t.src, t), slot.any(t.dst, t))
+                    if isinstance(t.src, DynBufferAttr):
+                        reads = (t.src.slot.data,)
                 for r in reads:
                     readers[r] = readers.get(r, 0) + 1
         weights = []
@@ -283,6 +292,7 @@ class _Plan:
             outputs=tuple((o.output_name.data, slot.any(o.buffer, o)) for o in model.outputs()),
             kernels=kernels,
             dynamic=dynamic,
+            copies=copies,
             readers=readers,
             kept=frozenset(
                 o.buffer.slot.data for o in model.outputs() if isinstance(o.buffer, DynBufferAttr)
@@ -741,8 +751,8 @@ class AscendFunctions(InterpreterFunctions):
 
 def _copy_dynamic(state: _RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | None:
     """A copy from or into a dynamic buffer: the value's shape is checked against the target."""
-    plan_slots = _Slots()
-    source = state.resolve(plan_slots.any(op.src, op), op.describe())
+    src_ref, dst_ref = state.plan.copies[op]
+    source = state.resolve(src_ref, op.describe())
     if isinstance(source, AscendRuntimeError):
         return source
     text = f"{op.src} : {op.src.type}"
@@ -754,9 +764,9 @@ def _copy_dynamic(state: _RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | N
     value = value.reshape(source.shape).copy()
     if isinstance(op.src, DynBufferAttr):
         state.consumed((op.src.slot.data,))
-    if isinstance(op.dst, DynBufferAttr):
-        return state.place(plan_slots.dyn(op.dst, op), value, op.describe())
-    target = plan_slots(op.dst, op)
+    if isinstance(dst_ref, _DynRef):
+        return state.place(dst_ref, value, op.describe())
+    target = dst_ref
     if value.shape != target.shape:
         return AscendRuntimeError(
             f"{op.describe()} copies {text} of shape {value.shape} into {op.dst} : "
