@@ -18,8 +18,10 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects import make_context
+from gedialects.ascend import ModelOp
 from gedialects.base import NODE_NAME
 from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.interpreters.ascend import execute_model
 from gedialects.interpreters.run import run
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from passes.partition import dynamic_shape, engine
@@ -320,3 +322,31 @@ def test_docs_picture_source_is_current() -> None:
     with open("docs/design/partitioning.dot", encoding="utf-8") as f:
         committed = f.read()
     assert to_dot(module) == committed, "run `make partition-picture`"
+
+
+@settings(max_examples=30, deadline=None)
+@given(programs(), st.sampled_from([1, 2, 4]), st.booleans())
+def test_unknown_partitions_compile_to_dynamic_tasks_with_the_same_numbers(
+    program: tuple[int, list[Node], list[int]], limit: int, engine_partition: bool
+) -> None:
+    """Unknown dims and forced-unknown nodes: ge-compile's known partitions become static tasks,
+    the unknown ones dynamic tasks; outputs equal the graph level under a random schedule and
+    with the uninitialised-memory check (values crossing from unknown to known partitions are
+    copied into planned buffers)."""
+    module = parse(to_text(program))
+    inputs = inputs_for(program[0])
+    expected = run(module, inputs)
+    if engine_partition:
+        apply(
+            module,
+            PlaceEnginesPass(),
+            PartitionDynamicShapePass(static_model_ops_lower_limit=limit),
+            PartitionEnginePass(),
+        )
+    apply(module, CompilePipelinePass(static_model_ops_lower_limit=limit))
+    (model,) = module.ops
+    assert isinstance(model, ModelOp)
+    got = execute_model(model, inputs, schedule_seed=len(program[1]), check_uninitialized=True)
+    assert got.outputs.keys() == expected.keys()
+    for name in expected:
+        np.testing.assert_array_equal(got.outputs[name], expected[name])
