@@ -1,4 +1,13 @@
 // RUN: ge-opt %s --split-input-file -p 'ge-partition-dynamic-shape{static-model-ops-lower-limit=1},ge-convert-graph-to-ascend' | filecheck %s
+// RUN: ge-opt %s --split-input-file -p 'ge-compile{static-model-ops-lower-limit=-1}' | filecheck %s --check-prefix=ALL
+
+// With GE's -1 limit the whole graph runs dynamically: every node is a dynamic kernel.
+// ALL-LABEL: ascend.model @mixed
+// ALL-NOT:     ascend.kernel
+// ALL:         ascend.dynamic_kernel "Relu" "relu"
+// ALL-NOT:     ascend.kernel
+// ALL:         ascend.dynamic_kernel "Relu" "relu2"
+// ALL-LABEL: ascend.model @whole
 
 // Tests the lowering of unknown-shape partitions (GE's hybrid execution): the nodes of the
 // unknown partition (NonZero and what depends on its shape) become dynamic kernels on dynamic
