@@ -29,7 +29,7 @@ from gedialects.ascend import (
 )
 from gedialects.base import AICORE_ENGINE, STREAM_LABEL
 from gedialects.interpreters.cost_model import EVENT_RECORD_US, EVENT_WAIT_US, CostModel
-from passes.stream_plan import Node, best_assignment, dependencies
+from passes.stream_plan import Node, Sync, SyncPlan, best_assignment, dependencies
 from passes.task_graph import AnalysisError, TaskGraph, TypeSizes, paused_gc
 
 _NAME = "ge-assign-streams"
@@ -128,7 +128,7 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
     if single_stream or not nodes:
         stream_of = [0] * len(nodes)
         engines = [default_engine]
-        events: list[tuple[int, int]] = []
+        sync = SyncPlan.direct([], stream_of)
         before = 0
     else:
         preds = dependencies(graph, nodes, model.weight_size.value.data, TypeSizes())
@@ -137,7 +137,7 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
             raise _fail(
                 model, f"{len(labels)} stream labels do not fit in max-streams={max_streams}"
             )
-        plan, event_plan = best_assignment(
+        plan, event_plan, sync = best_assignment(
             nodes,
             preds,
             max_streams=max_streams,
@@ -146,9 +146,9 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
             wait_us=EVENT_WAIT_US,
         )
         stream_of, engines = plan.stream_of, plan.engines
-        events, before = event_plan.events, event_plan.cross_edges
-    _emit(model, graph, nodes, stream_of, engines, events, has_end)
-    return StreamStats(model.sym_name.data, len(engines), before, len(events), len(nodes))
+        before = event_plan.cross_edges
+    _emit(model, graph, nodes, stream_of, engines, sync, has_end)
+    return StreamStats(model.sym_name.data, len(engines), before, sync.events, len(nodes))
 
 
 def _emit(
@@ -157,33 +157,32 @@ def _emit(
     nodes: list[Node],
     stream_of: list[int],
     engines: list[str],
-    events: list[tuple[int, int]],
+    sync: SyncPlan,
     has_end: bool,
 ) -> None:
-    waits: dict[int, list[int]] = {}
-    records: dict[int, list[int]] = {}
-    for event, (producer, consumer) in enumerate(events):
-        records.setdefault(producer, []).append(event)
-        waits.setdefault(consumer, []).append(event)
     block = model.body.block
     kept = [op for op in block.ops if not isinstance(op, TaskOp | StreamOp | EventOp)]
     ops: list[Operation] = [StreamOp(s, engine) for s, engine in enumerate(engines)]
-    ops += [EventOp(e) for e in range(len(events))]
+    ops += [EventOp(e) for e in range(sync.events)]
     ops += kept
     for n, node in enumerate(nodes):
         s = stream_of[n]
-        ops += [EventWaitOp(e, s) for e in waits.get(n, ())]
+        ops += [_sync_op(x) for x in sync.before[n]]
         stream = IntegerAttr(s, i64)
         for pos in node.tasks:
             task = graph.tasks[pos]
             task.stream = stream
             ops.append(task)
-        ops += [EventRecordOp(e, s) for e in records.get(n, ())]
+        ops += [_sync_op(x) for x in sync.after[n]]
     if has_end:
         ops.append(EndGraphOp(stream_of[-1] if nodes else 0))
     for op in list(block.ops):
         block.detach_op(op)
     block.add_ops(ops)
+
+
+def _sync_op(sync: Sync) -> EventRecordOp | EventWaitOp:
+    return (EventRecordOp if sync.record else EventWaitOp)(sync.event, sync.stream)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,9 @@ is smallest.
 `plan_events` inserts one event per cross-stream dependency that the consumer's stream does not
 already know to be complete, tracked with per-stream vector clocks: of several sends from one
 stream only the last is waited for (GE's OptimizeByRecvEvents), and a wait implied by an earlier
-wait through transitive ordering is dropped (OptimizeBySendEvents).
+wait through transitive ordering is dropped (OptimizeBySendEvents). `best_sync` turns those
+events into record and wait tasks (`SyncPlan`): with or without fork relays, waits sorted by
+record time, whichever `simulate` finds faster.
 """
 
 from __future__ import annotations
@@ -291,7 +293,156 @@ def plan_events(preds: list[set[int]], stream_of: list[int], streams: int) -> Ev
     return EventPlan(events, cross)
 
 
+@dataclass(frozen=True)
+class Sync:
+    """An `event_record` (record=True) or `event_wait` of `event` on `stream`."""
+
+    record: bool
+    event: int
+    stream: int
+
+
+RELAYS: tuple[bool, ...] = (False, True)
+"""Fork relay modes `best_sync` tries. With relays, a producer records for its first
+consumer only; each further consumer's event is recorded by the previous consumer's stream
+right after that stream's wait (a chain), so the producer's stream goes on to its own
+successor after one record instead of k, at the price of later arrivals down the chain."""
+
+
+@dataclass
+class SyncPlan:
+    """Per node, the sync tasks emitted before its tasks and after them (each on its own
+    stream), in block order; events are numbered by their record in block order."""
+
+    before: list[list[Sync]]
+    after: list[list[Sync]]
+    events: int
+
+    @staticmethod
+    def direct(events: list[tuple[int, int]], stream_of: list[int]) -> SyncPlan:
+        """One record after the producer and one wait before the consumer per event."""
+        before: list[list[Sync]] = [[] for _ in stream_of]
+        after: list[list[Sync]] = [[] for _ in stream_of]
+        for event, (producer, consumer) in enumerate(events):
+            after[producer].append(Sync(True, event, stream_of[producer]))
+            before[consumer].append(Sync(False, event, stream_of[consumer]))
+        return SyncPlan(before, after, len(events)).renumbered()
+
+    def renumbered(self) -> SyncPlan:
+        """Event ids in the block order of their records (the IR reads in that order)."""
+        new: dict[int, int] = {}
+        for lists in zip(self.before, self.after, strict=True):
+            for syncs in lists:
+                for sync in syncs:
+                    if sync.record:
+                        new[sync.event] = len(new)
+
+        def move(syncs: list[Sync]) -> list[Sync]:
+            return [Sync(x.record, new[x.event], x.stream) for x in syncs]
+
+        return SyncPlan([move(b) for b in self.before], [move(a) for a in self.after], len(new))
+
+
+def _timeline(
+    nodes: list[Node],
+    stream_of: list[int],
+    streams: int,
+    sync: SyncPlan,
+    record_us: float,
+    wait_us: float,
+) -> tuple[float, list[float], list[float], list[float]]:
+    """Makespan; per event its record time; per node when its stream reaches its waits and
+    when its tasks end."""
+    clock = [0.0] * streams
+    recorded = [0.0] * sync.events
+    reach = [0.0] * len(nodes)
+    finish = [0.0] * len(nodes)
+
+    def run(syncs: list[Sync]) -> None:
+        for x in syncs:
+            if x.record:
+                clock[x.stream] += record_us
+                recorded[x.event] = clock[x.stream]
+            else:
+                clock[x.stream] = max(clock[x.stream], recorded[x.event]) + wait_us
+
+    for n, node in enumerate(nodes):
+        s = stream_of[n]
+        reach[n] = clock[s]
+        run(sync.before[n])
+        clock[s] += node.duration
+        finish[n] = clock[s]
+        run(sync.after[n])
+    return max(clock, default=0.0), recorded, reach, finish
+
+
 def simulate(
+    nodes: list[Node],
+    stream_of: list[int],
+    streams: int,
+    sync: SyncPlan,
+    *,
+    record_us: float,
+    wait_us: float,
+) -> float:
+    """Makespan of the emitted plan under the cost model, as the interpreter's timeline runs
+    it: per node the syncs before it, its tasks, the syncs after it, each on its stream in
+    block order; a wait ends `wait_us` after both its stream and its record are done. A
+    control span counts all its tasks (every branch), so a model with cases is overestimated
+    there, equally for every assignment."""
+    return _timeline(nodes, stream_of, streams, sync, record_us, wait_us)[0]
+
+
+def plan_syncs(stream_of: list[int], events: list[tuple[int, int]], relay: bool) -> SyncPlan:
+    """Record and wait tasks for `events`, with fork relays if `relay` (see `RELAYS`). A
+    relay record follows a wait that implies the producer, on a consumer earlier in program
+    order than the relayed one (events come in consumer order), so program order stays a
+    schedule and the relayed wait orders the same dependency, with an event id of its own."""
+    before: list[list[Sync]] = [[] for _ in stream_of]
+    relays: list[list[Sync]] = [[] for _ in stream_of]
+    after: list[list[Sync]] = [[] for _ in stream_of]
+    consumers: list[list[int]] = [[] for _ in stream_of]
+    for producer, consumer in events:
+        consumers[producer].append(consumer)
+    count = 0
+    for p, cs in enumerate(consumers):
+        previous = -1
+        for c in cs:
+            event = count
+            count += 1
+            before[c].append(Sync(False, event, stream_of[c]))
+            if relay and previous >= 0:
+                relays[previous].append(Sync(True, event, stream_of[previous]))
+            else:
+                after[p].append(Sync(True, event, stream_of[p]))
+            previous = c
+    return SyncPlan([b + r for b, r in zip(before, relays, strict=True)], after, count).renumbered()
+
+
+def sort_waits(sync: SyncPlan, recorded: list[float]) -> SyncPlan:
+    """Each run of waits on one stream ordered by record time: a run then ends no later (with
+    equal wait costs, earliest release first is optimal), so nothing later starts later."""
+
+    def ordered(syncs: list[Sync]) -> list[Sync]:
+        out: list[Sync] = []
+        run: list[Sync] = []
+        for x in [*syncs, None]:
+            if x is not None and not x.record and (not run or run[0].stream == x.stream):
+                run.append(x)
+                continue
+            out += sorted(run, key=lambda w: recorded[w.event])
+            run = []
+            if x is not None:
+                if x.record:
+                    out.append(x)
+                else:
+                    run = [x]
+        return out
+
+    return SyncPlan([ordered(b) for b in sync.before], sync.after, sync.events)
+
+
+def best_sync(
     nodes: list[Node],
     stream_of: list[int],
     streams: int,
@@ -299,30 +450,22 @@ def simulate(
     *,
     record_us: float,
     wait_us: float,
-) -> float:
-    """Makespan of the emitted plan under the cost model, as the interpreter's timeline runs
-    it: per node its waits, its tasks, its records, on its stream in program order; a wait
-    ends `wait_us` after both its stream and its record are done. A control span counts
-    all its tasks (every branch), so a model with cases is overestimated there, equally for
-    every assignment."""
-    waits: list[list[int]] = [[] for _ in nodes]
-    records: list[list[int]] = [[] for _ in nodes]
-    for event, (producer, consumer) in enumerate(events):
-        records[producer].append(event)
-        waits[consumer].append(event)
-    clock = [0.0] * streams
-    recorded = [0.0] * len(events)
-    for n, node in enumerate(nodes):
-        s = stream_of[n]
-        now = clock[s]
-        for event in waits[n]:
-            now = max(now, recorded[event]) + wait_us
-        now += node.duration
-        for event in records[n]:
-            now += record_us
-            recorded[event] = now
-        clock[s] = now
-    return max(clock, default=0.0)
+) -> tuple[float, SyncPlan]:
+    """The fastest sync plan for these events under the simulation among the `RELAYS`
+    modes, each with its waits sorted by record time when that is faster; a constant number
+    of linear passes."""
+    best: tuple[float, SyncPlan] | None = None
+    for relay in RELAYS:
+        sync = plan_syncs(stream_of, events, relay)
+        span, recorded, _, _ = _timeline(nodes, stream_of, streams, sync, record_us, wait_us)
+        ordered = sort_waits(sync, recorded)
+        faster = _timeline(nodes, stream_of, streams, ordered, record_us, wait_us)[0]
+        if faster < span:
+            span, sync = faster, ordered
+        if best is None or span < best[0]:
+            best = (span, sync)
+    assert best is not None
+    return best
 
 
 def best_assignment(
@@ -334,14 +477,14 @@ def best_assignment(
     record_us: float,
     wait_us: float,
     strategies: tuple[Strategy, ...] = STRATEGIES,
-) -> tuple[StreamAssignment, EventPlan]:
+) -> tuple[StreamAssignment, EventPlan, SyncPlan]:
     """The assignment with the smallest simulated makespan among `strategies` (each a list
-    schedule plus its event plan; a constant number of linear passes). Greedy list
-    scheduling has no single best rule when syncing costs as much as a small task: which
-    branch keeps the producer's stream, and whether a short branch is worth a new stream,
-    depend on the graph, so the cost model decides (as GE's HybridMemAssigner runs several
-    memory assigners and keeps the smallest)."""
-    best: tuple[float, StreamAssignment, EventPlan] | None = None
+    schedule, its event plan and the best sync tasks for it (`best_sync`); a constant number
+    of linear passes). Greedy list scheduling has no single best rule when syncing costs as
+    much as a small task: which branch keeps the producer's stream, and whether a short
+    branch is worth a new stream, depend on the graph, so the cost model decides (as GE's
+    HybridMemAssigner runs several memory assigners and keeps the smallest)."""
+    best: tuple[float, StreamAssignment, EventPlan, SyncPlan] | None = None
     for strategy in strategies:
         plan = assign_streams(
             nodes,
@@ -353,7 +496,7 @@ def best_assignment(
             strategy=strategy,
         )
         events = plan_events(preds, plan.stream_of, len(plan.engines))
-        span = simulate(
+        span, sync = best_sync(
             nodes,
             plan.stream_of,
             len(plan.engines),
@@ -362,6 +505,6 @@ def best_assignment(
             wait_us=wait_us,
         )
         if best is None or span < best[0]:
-            best = (span, plan, events)
+            best = (span, plan, events, sync)
     assert best is not None, "no strategy"
-    return best[1], best[2]
+    return best[1], best[2], best[3]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from test_plan_memory import BENCH, EXAMPLE, inputs_of, lower, reference
@@ -24,10 +26,15 @@ from passes.plan_memory import plan_model
 from passes.stream_plan import (
     STRATEGIES,
     Node,
+    Sync,
+    SyncPlan,
     best_assignment,
+    best_sync,
     dependencies,
     plan_events,
+    plan_syncs,
     simulate,
+    sort_waits,
 )
 from passes.task_graph import TaskGraph, TypeSizes
 
@@ -58,6 +65,12 @@ def test_every_buffer_dependency_is_ordered_by_streams_or_events() -> None:
     _, model = lower(text)
     plan_model(model)  # reuse first: write-after-read hazards appear between streams
     assign_model(model)
+    _assert_dependencies_ordered(model)
+    _same_under_schedules(model, text, seeds=10)
+
+
+def _assert_dependencies_ordered(model: ModelOp) -> None:
+    """Every byte dependency is a happens-before of `TaskGraph`'s vector clocks."""
     graph = TaskGraph.of(model)
     last_writer: dict[int, int] = {}
     readers: dict[int, list[int]] = {}
@@ -80,7 +93,6 @@ def test_every_buffer_dependency_is_ordered_by_streams_or_events() -> None:
             for byte in range(b.offset_value, b.end, 256):
                 last_writer[byte] = pos
                 readers[byte] = []
-    _same_under_schedules(model, text, seeds=10)
 
 
 def test_removing_an_event_breaks_some_schedule() -> None:
@@ -184,12 +196,10 @@ def test_the_simulated_makespan_is_the_interpreters(seed: int) -> None:
     text = BENCH.branchy_graph(seed, blocks=4, case=False)
     _, model = lower(text)
     nodes, preds = _plan_inputs(model)
-    plan, events = best_assignment(
+    plan, _, sync = best_assignment(
         nodes, preds, max_streams=8, default_engine=AICORE_ENGINE, record_us=0.5, wait_us=0.5
     )
-    predicted = simulate(
-        nodes, plan.stream_of, len(plan.engines), events.events, record_us=0.5, wait_us=0.5
-    )
+    predicted = simulate(nodes, plan.stream_of, len(plan.engines), sync, record_us=0.5, wait_us=0.5)
     assign_model(model)
     assert 0.0 <= _makespan(text, model) - predicted <= CONTROL_US + 1e-9
 
@@ -201,7 +211,7 @@ def test_the_chosen_strategy_is_never_slower_than_each_alone(seed: int) -> None:
     nodes, preds = _plan_inputs(model)
     spans = []
     for strategy in STRATEGIES:
-        plan, events = best_assignment(
+        plan, _, sync = best_assignment(
             nodes,
             preds,
             max_streams=8,
@@ -211,9 +221,78 @@ def test_the_chosen_strategy_is_never_slower_than_each_alone(seed: int) -> None:
             strategies=(strategy,),
         )
         spans.append(
-            simulate(
-                nodes, plan.stream_of, len(plan.engines), events.events, record_us=0.5, wait_us=0.5
-            )
+            simulate(nodes, plan.stream_of, len(plan.engines), sync, record_us=0.5, wait_us=0.5)
         )
     assign_model(model)
     assert _makespan(text, model) <= min(spans) + CONTROL_US + 1e-9
+
+
+def _durations(*durations: float) -> list[Node]:
+    return [Node([i], AICORE_ENGINE, duration=d) for i, d in enumerate(durations)]
+
+
+def test_a_fork_relay_records_once_on_the_producer_stream() -> None:
+    # p (stream 0) feeds c1, c2, c3 on streams 1..3 and its long successor q on stream 0.
+    nodes = _durations(1.0, 1.0, 1.0, 1.0, 10.0)
+    stream_of = [0, 1, 2, 3, 0]
+    events = [(0, 1), (0, 2), (0, 3)]
+    relayed = plan_syncs(stream_of, events, relay=True)
+    assert relayed.after[0] == [Sync(True, 0, 0)]
+    assert relayed.before[1] == [Sync(False, 0, 1), Sync(True, 1, 1)]
+    assert relayed.before[2] == [Sync(False, 1, 2), Sync(True, 2, 2)]
+    assert relayed.before[3] == [Sync(False, 2, 3)]
+    # Fresh event ids: every event is recorded once and waited once.
+    syncs = [x for lists in (relayed.before, relayed.after) for xs in lists for x in xs]
+    for event in range(relayed.events):
+        assert [x.record for x in syncs if x.event == event] in ([True, False], [False, True])
+    direct = plan_syncs(stream_of, events, relay=False)
+    assert direct == SyncPlan.direct(events, stream_of)
+    assert len(direct.after[0]) == 3
+    span = {
+        relay: simulate(nodes, stream_of, 4, sync, record_us=0.5, wait_us=0.5)
+        for relay, sync in ((False, direct), (True, relayed))
+    }
+    assert span == {False: 12.5, True: 11.5}  # q starts after 1 record instead of 3
+    best, chosen = best_sync(nodes, stream_of, 4, events, record_us=0.5, wait_us=0.5)
+    assert best == 11.5 and chosen == relayed
+
+
+def test_a_relay_is_not_kept_when_the_chain_is_critical() -> None:
+    # The producer's stream has nothing more to do; the last consumer is long: direct wins.
+    nodes = _durations(1.0, 1.0, 1.0, 10.0)
+    stream_of = [0, 1, 2, 3]
+    events = [(0, 1), (0, 2), (0, 3)]
+    best, chosen = best_sync(nodes, stream_of, 4, events, record_us=0.5, wait_us=0.5)
+    assert best == 13.0 and len(chosen.after[0]) == 3
+
+
+def test_waits_are_sorted_by_record_time() -> None:
+    # c waits for a (late) and b (early); waiting for b first saves a wait after a's record.
+    nodes = _durations(10.0, 1.0, 1.0)
+    stream_of = [0, 1, 2]
+    direct = SyncPlan.direct([(0, 2), (1, 2)], stream_of)
+    assert simulate(nodes, stream_of, 3, direct, record_us=0.5, wait_us=0.5) == 12.5
+    ordered = sort_waits(direct, [10.5, 1.5])
+    assert [x.event for x in ordered.before[2]] == [1, 0]
+    assert simulate(nodes, stream_of, 3, ordered, record_us=0.5, wait_us=0.5) == 12.0
+
+
+def test_emitted_relays_keep_the_dependencies_and_the_numbers() -> None:
+    text = BENCH.branchy_graph(2, blocks=4, case=False)
+    _, model = lower(text)
+    assign_model(model)
+    tasks = model.tasks()
+    relays = [
+        (a, b)
+        for a, b in itertools.pairwise(tasks)
+        if isinstance(a, EventWaitOp)
+        and isinstance(b, EventRecordOp)
+        and a.stream.value.data == b.stream.value.data
+    ]
+    assert relays, "the simulation chose no relay on this graph"
+    records = [t.event.value.data for t in tasks if isinstance(t, EventRecordOp)]
+    waits = [t.event.value.data for t in tasks if isinstance(t, EventWaitOp)]
+    assert sorted(records) == sorted(waits) == list(range(len(records)))
+    plan_model(model)
+    _assert_dependencies_ordered(model)
+    _same_under_schedules(model, text, seeds=10)

@@ -73,10 +73,10 @@ graph.graph @engines(%x: tensor<2x2xf32>) -> (tensor<2x2xf32> {node_name = "y"})
 
 // -----
 
-// Tests that a case stays on one stream (GE keeps control flow on the switch's stream; here
-// the vector stream of u, which the cost model prefers: u's result then needs no event), even
-// with a branch kernel of another engine, and that its events sit outside its labels: waits
-// before the switch, records after the end label.
+// Tests that a case stays on one stream (GE keeps control flow on the switch's stream; here a
+// vector stream of its own, so that u runs beside it), even with a branch kernel of another
+// engine, and that its events sit outside its labels: waits before the switch, records after
+// the end label. The join waits for the case and u, the earlier record first.
 
 graph.graph @gears(%i: tensor<i32>, %x: tensor<2x2xf32>) -> (tensor<2x2xf32> {node_name = "y"}) {
   %w = graph.const dense<0.5> : tensor<2x2xf32>
@@ -100,6 +100,7 @@ graph.graph @cube(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // CHECK:         ascend.kernel "MatMul" "v" engine "AIcoreEngine" stream 0
 // CHECK-NEXT:    ascend.event_record 0 stream 0
 // CHECK-NEXT:    ascend.kernel "MatMul" "u" engine "VectorEngine" stream 1
+// CHECK-NEXT:    ascend.event_record 1 stream 1
 // CHECK-NEXT:    ascend.event_wait 0 stream [[CASE:[0-9]+]]
 // CHECK-NEXT:    ascend.label_switch_by_index {{.*}} labels [0, 1] stream [[CASE]]
 // CHECK-NEXT:    ascend.label_set 0 stream [[CASE]]
@@ -110,6 +111,7 @@ graph.graph @cube(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // CHECK-NEXT:    ascend.kernel "MatMul" "d" engine "AIcoreEngine" stream [[CASE]]
 // CHECK-NEXT:    ascend.memcpy_async stream [[CASE]]
 // CHECK-NEXT:    ascend.label_set 2 stream [[CASE]]
-// CHECK-NEXT:    ascend.event_record 1 stream [[CASE]]
+// CHECK-NEXT:    ascend.event_record 2 stream [[CASE]]
 // CHECK-NEXT:    ascend.event_wait 1 stream 0
+// CHECK-NEXT:    ascend.event_wait 2 stream 0
 // CHECK-NEXT:    ascend.kernel "Add" "out" engine "AIcoreEngine" stream 0
