@@ -17,9 +17,9 @@ from xdsl.traits import Pure
 from gedialects.base import GEOp, NodeSyntax, OperandValues, tensor_shape
 from gedialects.graph.common import (
     AnyTensor,
-    build_result_types,
     fail,
     infer_or_fail,
+    init_node,
     same_element_type,
     tensor_of,
     verify_element_types,
@@ -298,9 +298,7 @@ class PReluOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, weight])
-        super().__init__(operands=[x, weight], result_types=[result_type])
+        init_node(self, [x, weight], result_type)
 
     def verify_(self) -> None:
         verify_kind(self, "x", self.x.type, "numeric")

@@ -58,6 +58,7 @@ from gedialects.graph.common import (
     fail,
     format_shape,
     infer_or_fail,
+    init_node,
     product,
     reshape_shape,
     same_element_type,
@@ -253,9 +254,7 @@ class ReshapeOp(GEOp, NodeSyntax):
     ) -> None:
         """Infers the result type from a `graph.const` shape; `?` dims for other shapes."""
         props: dict[str, Attribute] = {"allowzero": BoolAttr.from_bool(allowzero)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, shape], props)
-        super().__init__(operands=[x, shape], result_types=[result_type], properties=props)
+        init_node(self, [x, shape], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -325,9 +324,7 @@ class TransposeOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"perm": int_array(perm)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], props)
-        super().__init__(operands=[x], result_types=[result_type], properties=props)
+        init_node(self, [x], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -375,9 +372,7 @@ class IdentityOp(GEOp, NodeSyntax):
     traits = traits_def(Pure())
 
     def __init__(self, x: SSAValue | Operation, *, result_type: Attribute | None = None) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], {})
-        super().__init__(operands=[x], result_types=[result_type])
+        init_node(self, [x], result_type)
 
     @classmethod
     def infer_result_types(
@@ -431,9 +426,7 @@ class FlattenOp(GEOp, NodeSyntax):
         self, x: SSAValue | Operation, *, axis: int = 1, result_type: Attribute | None = None
     ) -> None:
         props: dict[str, Attribute] = {"axis": i64_attr(axis)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], props)
-        super().__init__(operands=[x], result_types=[result_type], properties=props)
+        init_node(self, [x], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -497,10 +490,7 @@ class SqueezeV3Op(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        operands = [x] if axes is None else [x, axes]
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands, {})
-        super().__init__(operands=[x, [] if axes is None else [axes]], result_types=[result_type])
+        init_node(self, [x, [] if axes is None else [axes]], result_type)
 
     @classmethod
     def infer_result_types(
@@ -569,9 +559,7 @@ class UnsqueezeV3Op(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, axes], {})
-        super().__init__(operands=[x, axes], result_types=[result_type])
+        init_node(self, [x, axes], result_type)
 
     @classmethod
     def infer_result_types(
@@ -654,9 +642,7 @@ class ConcatDOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"concat_dim": i64_attr(concat_dim)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), inputs, props)
-        super().__init__(operands=[list(inputs)], result_types=[result_type], properties=props)
+        init_node(self, [list(inputs)], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -908,9 +894,7 @@ class ShapeOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"dtype": dtype}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], props)
-        super().__init__(operands=[x], result_types=[result_type], properties=props)
+        init_node(self, [x], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -956,9 +940,7 @@ class SizeOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"dtype": dtype}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], props)
-        super().__init__(operands=[x], result_types=[result_type], properties=props)
+        init_node(self, [x], result_type, props)
 
     @classmethod
     def infer_result_types(

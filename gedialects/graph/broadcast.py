@@ -46,9 +46,9 @@ from gedialects.graph.array import (
 )
 from gedialects.graph.common import (
     AnyTensor,
-    build_result_types,
     fail,
     format_shape,
+    init_node,
     product,
     same_element_type,
     tensor_of,
@@ -109,9 +109,7 @@ class ExpandOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, shape], {})
-        super().__init__(operands=[x, shape], result_types=[result_type])
+        init_node(self, [x, shape], result_type)
 
     @classmethod
     def infer_result_types(
@@ -162,9 +160,7 @@ class TileOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, multiples], {})
-        super().__init__(operands=[x, multiples], result_types=[result_type])
+        init_node(self, [x, multiples], result_type)
 
     @classmethod
     def infer_result_types(
@@ -274,13 +270,8 @@ class PadV3Op(GEOp, NodeSyntax):
             "mode": StringAttr(mode),
             "paddings_contiguous": BoolAttr.from_bool(paddings_contiguous),
         }
-        operands = [x, paddings, constant_values, *([] if axes is None else [axes])]
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands, props)
-        super().__init__(
-            operands=[x, paddings, constant_values, [] if axes is None else [axes]],
-            result_types=[result_type],
-            properties=props,
+        init_node(
+            self, [x, paddings, constant_values, [] if axes is None else [axes]], result_type, props
         )
 
     @classmethod
@@ -360,9 +351,7 @@ class FillOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [dims, value], {})
-        super().__init__(operands=[dims, value], result_types=[result_type])
+        init_node(self, [dims, value], result_type)
 
     @classmethod
     def infer_result_types(
@@ -427,9 +416,7 @@ class RangeOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [start, limit, delta], {})
-        super().__init__(operands=[start, limit, delta], result_types=[result_type])
+        init_node(self, [start, limit, delta], result_type)
 
     @classmethod
     def infer_result_types(
@@ -486,11 +473,7 @@ class TriluOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"upper": BoolAttr.from_bool(upper)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x] if k is None else [x, k], props)
-        super().__init__(
-            operands=[x, [] if k is None else [k]], result_types=[result_type], properties=props
-        )
+        init_node(self, [x, [] if k is None else [k]], result_type, props)
 
     @classmethod
     def infer_result_types(

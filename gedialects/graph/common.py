@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
+    IRDLOperation,
     operand_def,
     result_def,
     traits_def,
@@ -201,6 +202,21 @@ def build_result_types(
     return list(inferred)
 
 
+def init_node(
+    op: GEOp,
+    operands: Sequence[BuilderOperand],
+    result_type: Attribute | None,
+    properties: Mapping[str, Attribute] | None = None,
+) -> None:
+    """The builder body of a one-result node: `operands` as IRDL takes them (a list per
+    optional or variadic operand), the result type from the op's rule when not given."""
+    if result_type is None:
+        (result_type,) = build_result_types(type(op), operands, properties)
+    IRDLOperation.__init__(
+        op, operands=list(operands), result_types=[result_type], properties=dict(properties or {})
+    )
+
+
 def infer_or_fail(op: GEOp) -> tuple[Attribute, ...]:
     """`op.infer_types()`, a ValueError of the rule raised as the op's diagnostic.
 
@@ -310,10 +326,7 @@ class ElementwiseBinaryOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        operands = [x1, x2]
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands)
-        super().__init__(operands=operands, result_types=[result_type])
+        init_node(self, [x1, x2], result_type)
 
     def verify_(self) -> None:
         types = (self.x1.type, self.x2.type, self.y.type)
@@ -339,9 +352,7 @@ class ElementwiseUnaryOp(GEOp, NodeSyntax):
         return (operand_types[0],)
 
     def __init__(self, x: SSAValue | Operation, *, result_type: Attribute | None = None) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x])
-        super().__init__(operands=[x], result_types=[result_type])
+        init_node(self, [x], result_type)
 
     def verify_(self) -> None:
         (inferred,) = infer_or_fail(self)

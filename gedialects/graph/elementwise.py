@@ -47,9 +47,9 @@ from gedialects.graph.common import (
     ElementwiseBinaryOp,
     ElementwiseUnaryOp,
     broadcast_into,
-    build_result_types,
     fail,
     infer_or_fail,
+    init_node,
     operand_broadcast,
     same_element_type,
     tensor_of,
@@ -140,11 +140,7 @@ class UnaryMathOp(ElementwiseUnaryOp):
         self, x: SSAValue | Operation, *, result_type: Attribute | None = None, **props: object
     ) -> None:
         properties = properties_of(type(self), props)
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], properties)
-        IRDLOperation.__init__(
-            self, operands=[x], result_types=[result_type], properties=properties
-        )
+        init_node(self, [x], result_type, properties)
 
     def verify_(self) -> None:
         super().verify_()
@@ -165,11 +161,7 @@ class BinaryMathOp(ElementwiseBinaryOp):
         **props: object,
     ) -> None:
         properties = properties_of(type(self), props)
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x1, x2], properties)
-        IRDLOperation.__init__(
-            self, operands=[x1, x2], result_types=[result_type], properties=properties
-        )
+        init_node(self, [x1, x2], result_type, properties)
 
     def verify_(self) -> None:
         super().verify_()
@@ -354,9 +346,7 @@ class PowOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x1, x2])
-        super().__init__(operands=[x1, x2], result_types=[result_type])
+        init_node(self, [x1, x2], result_type)
 
     def verify_(self) -> None:
         verify_kind(self, "x1", self.x1.type, "numeric")
@@ -411,9 +401,7 @@ class ClipByValueOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         operands = [x, clip_value_min, clip_value_max]
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands)
-        super().__init__(operands=operands, result_types=[result_type])
+        init_node(self, operands, result_type)
 
     def verify_(self) -> None:
         verify_kind(self, "x", self.x.type, "numeric")

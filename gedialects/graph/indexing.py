@@ -53,9 +53,9 @@ from gedialects.graph.array import (
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
-    build_result_types,
     fail,
     format_shape,
+    init_node,
     tensor_of,
     verify_element_types,
     verify_inferred,
@@ -148,9 +148,7 @@ class StridedSliceV2Op(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         operands = [x, begin, end, axes, strides]
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands, {})
-        super().__init__(operands=operands, result_types=[result_type])
+        init_node(self, operands, result_type)
 
     @classmethod
     def infer_result_types(
@@ -232,9 +230,7 @@ class GatherV2DOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"axis": i64_attr(axis)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, indices], props)
-        super().__init__(operands=[x, indices], result_types=[result_type], properties=props)
+        init_node(self, [x, indices], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -290,9 +286,7 @@ class GatherElementsOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"dim": i64_attr(dim)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, index], props)
-        super().__init__(operands=[x, index], result_types=[result_type], properties=props)
+        init_node(self, [x, index], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -369,9 +363,7 @@ class GatherNdOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"batch_dims": i64_attr(batch_dims)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, indices], props)
-        super().__init__(operands=[x, indices], result_types=[result_type], properties=props)
+        init_node(self, [x, indices], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -450,11 +442,7 @@ class ScatterElementsOp(GEOp, NodeSyntax):
             "axis": i64_attr(axis),
             "reduction": StringAttr(reduction),
         }
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [data, indices, updates], props)
-        super().__init__(
-            operands=[data, indices, updates], result_types=[result_type], properties=props
-        )
+        init_node(self, [data, indices, updates], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -531,11 +519,7 @@ class TensorScatterUpdateOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"reduction": StringAttr(reduction)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, indices, updates], props)
-        super().__init__(
-            operands=[x, indices, updates], result_types=[result_type], properties=props
-        )
+        init_node(self, [x, indices, updates], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -604,9 +588,7 @@ class NonZeroOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"transpose": BoolAttr.from_bool(transpose), "dtype": dtype}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], props)
-        super().__init__(operands=[x], result_types=[result_type], properties=props)
+        init_node(self, [x], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -673,9 +655,7 @@ class OneHotOp(GEOp, NodeSyntax):
     ) -> None:
         props: dict[str, Attribute] = {"axis": i64_attr(axis)}
         operands = [x, depth, on_value, off_value]
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands, props)
-        super().__init__(operands=operands, result_types=[result_type], properties=props)
+        init_node(self, operands, result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -738,9 +718,7 @@ class ReverseSequenceOp(GEOp, NodeSyntax):
             "seq_dim": i64_attr(seq_dim),
             "batch_dim": i64_attr(batch_dim),
         }
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, seq_lengths], props)
-        super().__init__(operands=[x, seq_lengths], result_types=[result_type], properties=props)
+        init_node(self, [x, seq_lengths], result_type, props)
 
     @classmethod
     def infer_result_types(

@@ -18,9 +18,9 @@ from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tenso
 from gedialects.graph.common import (
     AnyTensor,
     broadcast_shape,
-    build_result_types,
     fail,
     format_shape,
+    init_node,
     operand_broadcast,
     same_element_type,
     tensor_of,
@@ -67,9 +67,7 @@ class ComparisonOp(GEOp, NodeSyntax):
         *,
         result_type: Attribute | None = None,
     ) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x1, x2])
-        super().__init__(operands=[x1, x2], result_types=[result_type])
+        init_node(self, [x1, x2], result_type)
 
     def verify_(self) -> None:
         verify_element_types(self, (self.x1.type, self.x2.type), "x1 and x2")
@@ -96,9 +94,7 @@ class PredicateOp(GEOp, NodeSyntax):
         return (tensor_of(i1, tensor_shape(operand_types[0])),)
 
     def __init__(self, x: SSAValue | Operation, *, result_type: Attribute | None = None) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x])
-        super().__init__(operands=[x], result_types=[result_type])
+        init_node(self, [x], result_type)
 
     def verify_(self) -> None:
         verify_kind(self, "x", self.x.type, "float")
@@ -417,9 +413,7 @@ class SelectV2Op(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         operands = [condition, x1, x2]
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands)
-        super().__init__(operands=operands, result_types=[result_type])
+        init_node(self, operands, result_type)
 
     def verify_(self) -> None:
         verify_kind(self, "condition", self.condition.type, "bool")
@@ -465,9 +459,7 @@ class CastOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         properties = {"dst_type": dst_type}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], properties)
-        super().__init__(operands=[x], result_types=[result_type], properties=properties)
+        init_node(self, [x], result_type, properties)
 
     def verify_(self) -> None:
         if element_type(self.y.type) != self.dst_type:

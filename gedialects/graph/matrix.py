@@ -37,8 +37,8 @@ from gedialects.graph.common import (
     AnyTensor,
     bool_attr,
     broadcast_shape,
-    build_result_types,
     infer_or_fail,
+    init_node,
     same_element_type,
     tensor_of,
     verify_element_types,
@@ -130,9 +130,7 @@ class MatMulOp(GEOp, NodeSyntax):
             "transpose_x1": bool_attr(transpose_x1),
             "transpose_x2": bool_attr(transpose_x2),
         }
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands, properties)
-        super().__init__(operands=operands, result_types=[result_type], properties=properties)
+        init_node(self, operands, result_type, properties)
 
     def verify_(self) -> None:
         types = [self.x1.type, self.x2.type, self.y.type]
@@ -229,9 +227,7 @@ class BatchMatMulV2Op(GEOp, NodeSyntax):
     ) -> None:
         operands = [x1, x2, [] if bias is None else [bias]]
         properties = {"adj_x1": bool_attr(adj_x1), "adj_x2": bool_attr(adj_x2)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands, properties)
-        super().__init__(operands=operands, result_types=[result_type], properties=properties)
+        init_node(self, operands, result_type, properties)
 
     def verify_(self) -> None:
         types = [self.x1.type, self.x2.type, self.y.type]
@@ -381,9 +377,7 @@ class EinsumOp(GEOp, NodeSyntax):
     ) -> None:
         operands = [list(inputs)]
         properties = {"equation": StringAttr(equation), "N": IntegerAttr(len(inputs), i64)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands, properties)
-        super().__init__(operands=operands, result_types=[result_type], properties=properties)
+        init_node(self, operands, result_type, properties)
 
     def verify_(self) -> None:
         inferred = infer_or_fail(self)

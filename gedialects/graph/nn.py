@@ -51,9 +51,9 @@ from gedialects.graph.array import (
 )
 from gedialects.graph.common import (
     AnyTensor,
-    build_result_types,
     fail,
     format_shape,
+    init_node,
     tensor_of,
     verify_element_types,
     verify_inferred,
@@ -234,14 +234,7 @@ class ConvOpBase(GEOp, NodeSyntax):
             "groups": IntegerAttr(groups, i64),
             "data_format": StringAttr(data_format),
         }
-        if result_type is None:
-            operands = [x, filter] if bias is None else [x, filter, bias]
-            (result_type,) = build_result_types(type(self), operands, props)
-        super().__init__(
-            operands=[x, filter, [] if bias is None else [bias]],
-            result_types=[result_type],
-            properties=props,
-        )
+        init_node(self, [x, filter, [] if bias is None else [bias]], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -436,14 +429,7 @@ class ConvTransposeOpBase(GEOp, NodeSyntax):
             "data_format": StringAttr(data_format),
             "output_padding": int_array(output_padding),
         }
-        if result_type is None:
-            operands = [input_size, x, filter, *([] if bias is None else [bias])]
-            (result_type,) = build_result_types(type(self), operands, props)
-        super().__init__(
-            operands=[input_size, x, filter, [] if bias is None else [bias]],
-            result_types=[result_type],
-            properties=props,
-        )
+        init_node(self, [input_size, x, filter, [] if bias is None else [bias]], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -692,9 +678,7 @@ class ResizeDOp(GEOp, NodeSyntax):
             "nearest_mode": StringAttr(nearest_mode),
             "antialias": IntegerAttr(antialias, i64),
         }
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], props)
-        super().__init__(operands=[x], result_types=[result_type], properties=props)
+        init_node(self, [x], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -851,9 +835,7 @@ class ResizeOp(GEOp, NodeSyntax):
             "keep_aspect_ratio_policy": StringAttr(keep_aspect_ratio_policy),
         }
         operands = [x, roi, scales, sizes]
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands, props)
-        super().__init__(operands=operands, result_types=[result_type], properties=props)
+        init_node(self, operands, result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -974,9 +956,7 @@ class DepthSpaceOpBase(GEOp, NodeSyntax):
             "mode": StringAttr(mode),
             "data_format": StringAttr(data_format),
         }
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], props)
-        super().__init__(operands=[x], result_types=[result_type], properties=props)
+        init_node(self, [x], result_type, props)
 
     @classmethod
     def infer_result_types(

@@ -47,6 +47,7 @@ from gedialects.graph.common import (
     fail,
     format_shape,
     infer_or_fail,
+    init_node,
     tensor_of,
     verify_data_format,
     verify_element_types,
@@ -156,9 +157,7 @@ class BatchNormOp(GEOp, NodeSyntax):
             "data_format": StringAttr(data_format),
         }
         operands = [x, scale, offset, mean, variance]
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands, props)
-        super().__init__(operands=operands, result_types=[result_type], properties=props)
+        init_node(self, operands, result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -266,9 +265,7 @@ class InstanceNormOp(_AffineNormOpBase):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"epsilon": FloatAttr(epsilon, f32)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, gamma, beta], props)
-        super().__init__(operands=[x, gamma, beta], result_types=[result_type], properties=props)
+        init_node(self, [x, gamma, beta], result_type, props)
 
     def verify_(self) -> None:
         if self.data_format.data != "NCHW":
@@ -309,9 +306,7 @@ class GroupNormOp(_AffineNormOpBase):
             "num_groups": IntegerAttr(num_groups, i64),
             "eps": FloatAttr(eps, f32),
         }
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, gamma, beta], props)
-        super().__init__(operands=[x, gamma, beta], result_types=[result_type], properties=props)
+        init_node(self, [x, gamma, beta], result_type, props)
 
     def verify_(self) -> None:
         if self.data_format.data != "NCHW":
@@ -472,9 +467,7 @@ class AxesOpBase(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         props: dict[str, Attribute] = {"axes": int_array(axes)}
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], props)
-        super().__init__(operands=[x], result_types=[result_type], properties=props)
+        init_node(self, [x], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -584,9 +577,7 @@ class LRNOp(GEOp, NodeSyntax):
             "alpha": FloatAttr(alpha, f32),
             "beta": FloatAttr(beta, f32),
         }
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], props)
-        super().__init__(operands=[x], result_types=[result_type], properties=props)
+        init_node(self, [x], result_type, props)
 
     @classmethod
     def infer_result_types(

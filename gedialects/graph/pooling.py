@@ -45,6 +45,7 @@ from gedialects.graph.common import (
     fail,
     format_shape,
     infer_or_fail,
+    init_node,
     tensor_of,
     verify_element_types,
     verify_inferred,
@@ -394,9 +395,7 @@ class GlobalPoolOpBase(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
         properties: dict[str, Attribute] | None = None,
     ) -> None:
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], properties or {})
-        super().__init__(operands=[x], result_types=[result_type], properties=properties or {})
+        init_node(self, [x], result_type, properties or {})
 
     @classmethod
     def infer_result_types(

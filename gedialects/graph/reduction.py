@@ -53,6 +53,7 @@ from gedialects.graph.common import (
     build_result_types,
     fail,
     infer_or_fail,
+    init_node,
     tensor_of,
     verify_element_types,
     verify_inferred,
@@ -114,14 +115,7 @@ class ReduceOp(GEOp, NodeSyntax):
             "keep_dims": BoolAttr.from_bool(keep_dims),
             "noop_with_empty_axes": BoolAttr.from_bool(noop_with_empty_axes),
         }
-        operands = [x] if axes is None else [x, axes]
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), operands, props)
-        super().__init__(
-            operands=[x, [] if axes is None else [axes]],
-            result_types=[result_type],
-            properties=props,
-        )
+        init_node(self, [x, [] if axes is None else [axes]], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -311,9 +305,7 @@ class ArgReduceOp(GEOp, NodeSyntax):
             "select_last_index": BoolAttr.from_bool(select_last_index),
             "dtype": dtype,
         }
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x], props)
-        super().__init__(operands=[x], result_types=[result_type], properties=props)
+        init_node(self, [x], result_type, props)
 
     @classmethod
     def infer_result_types(
@@ -479,9 +471,7 @@ class CumsumOp(GEOp, NodeSyntax):
             "exclusive": BoolAttr.from_bool(exclusive),
             "reverse": BoolAttr.from_bool(reverse),
         }
-        if result_type is None:
-            (result_type,) = build_result_types(type(self), [x, axis], props)
-        super().__init__(operands=[x, axis], result_types=[result_type], properties=props)
+        init_node(self, [x, axis], result_type, props)
 
     @classmethod
     def infer_result_types(
