@@ -403,6 +403,15 @@ class ModelOp(GEOp):
     def outputs(self) -> list[OutputOp]:
         return [op for op in self.body.block.ops if isinstance(op, OutputOp)]
 
+    @property
+    def input_names(self) -> tuple[str, ...]:
+        """As `graph.graph`'s: the names a run takes its inputs by, in order."""
+        return tuple(op.input_name.data for op in self.inputs())
+
+    @property
+    def output_names(self) -> tuple[str, ...]:
+        return tuple(op.output_name.data for op in self.outputs())
+
     def weights(self) -> list[WeightOp]:
         return [op for op in self.body.block.ops if isinstance(op, WeightOp)]
 

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     import numpy as np
     from lark import Lark
 
+    from gedialects.ascend import ModelOp
     from gedialects.interpreters.run import Signature
 
 MIN_GEAR_COUNT = 2
@@ -787,7 +788,7 @@ class GearInfo:
             model.sym_name.data,
             model.attributes,
             inputs,
-            tuple(op.output_name.data for op in model.outputs()),
+            model.output_names,
             model.attributes.get(DYNAMIC_OUTPUT_DIMS),
             has_dims_op,
         )
@@ -988,7 +989,7 @@ def shape_data_attrs(unknown_inputs: Sequence[int]) -> DictionaryAttr:
 # --------------------------------------------------------------------------------------------
 
 
-def hybrid_graph(entry: Operation) -> Operation | None:
+def hybrid_graph(entry: Operation) -> GraphOp | ModelOp | None:
     """The fully dynamic graph an expanded root falls back to (hybrid mode), or the model
     (of dynamic tasks) `ge-convert-graph-to-ascend` made of it, for the root's model."""
     from xdsl.dialects.builtin import SymbolRefAttr
@@ -1002,15 +1003,6 @@ def hybrid_graph(entry: Operation) -> Operation | None:
         return None
     graph = SymbolTable.lookup_symbol(parent, ref.root_reference.data)
     return graph if isinstance(graph, GraphOp | ModelOp) else None
-
-
-def _input_names(op: Operation) -> list[str]:
-    from gedialects.ascend import ModelOp
-
-    if isinstance(op, ModelOp):
-        return [i.input_name.data for i in op.inputs()]
-    assert isinstance(op, GraphOp)
-    return list(op.input_names)
 
 
 def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
@@ -1059,7 +1051,7 @@ def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
             if info.config.match(shapes) is not None:
                 return None
             by_name = dict(zip(info.input_names, inputs, strict=True))
-            return graph, tuple(by_name[n] for n in _input_names(graph))
+            return graph, tuple(by_name[n] for n in graph.input_names)
 
     return dataclasses.replace(
         sig,

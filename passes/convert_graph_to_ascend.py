@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -75,6 +75,7 @@ from gedialects.multibatch import (
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from passes.memory_plan import GE_ALIGNMENT, MemoryPlan, Slot, SlotKind, plan_without_reuse
 from passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
+from passes.partition.graph_view import bool_attr
 from passes.task_graph import paused_gc
 
 DEFAULT_ENGINES: dict[str, str] = {
@@ -101,16 +102,6 @@ class DynValue:
 
 
 Value = Slot | DynValue
-
-
-def _is_unknown(op: Operation) -> bool:
-    value = op.attributes.get(IS_UNKNOWN_SHAPE)
-    return isinstance(value, IntegerAttr) and bool(value.value.data)
-
-
-def _is_partitioned(graph: GraphOp) -> bool:
-    value = graph.attributes.get(DYNAMIC_SHAPE_PARTITIONED)
-    return isinstance(value, IntegerAttr) and bool(value.value.data)
 
 
 @dataclass
@@ -279,8 +270,10 @@ class _Lowering:
             elif isinstance(op, PartitionedCallOp):
                 callee = self.lookup_graph(op, op.callee.root_reference.data)
                 # A subgraph is as its partitioner marked it, else as its caller.
-                marked = callee if IS_UNKNOWN_SHAPE in callee.attributes else op
-                unknown = _is_unknown(marked) if IS_UNKNOWN_SHAPE in marked.attributes else dynamic
+                marked = bool_attr(callee, IS_UNKNOWN_SHAPE)
+                if marked is None:
+                    marked = bool_attr(op, IS_UNKNOWN_SHAPE)
+                unknown = dynamic if marked is None else marked
                 results = self.lower_graph(callee, [env[a] for a in op.args], unknown)
                 env.update(zip(op.res, results, strict=True))
             elif isinstance(op, CaseOp):
@@ -399,7 +392,9 @@ def lower_root(graph: GraphOp, symbols: Operation, default_engine: str, alignmen
     ]
     # A graph `ge-partition-dynamic-shape` left whole and unknown runs as dynamic tasks (a
     # partitioned root is marked unknown too, but its calls say how each part runs).
-    whole = _is_unknown(graph) and not _is_partitioned(graph)
+    whole = bool(bool_attr(graph, IS_UNKNOWN_SHAPE)) and not bool_attr(
+        graph, DYNAMIC_SHAPE_PARTITIONED
+    )
     results = lowering.lower_graph(graph, inputs, whole)
     outputs: list[Value] = []
     for slot in results:

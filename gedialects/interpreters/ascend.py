@@ -157,19 +157,7 @@ class _Slots:
         return info
 
     def __call__(self, buffer: BufferAttr, owner: DeclarationOp | TaskOp) -> _Slot:
-        ttype = buffer.type
-        info = self.types.get(id(ttype))
-        if info is None:
-            try:
-                dtype = numpy_dtype(ttype.element_type)
-            except UnsupportedDtypeError as e:
-                raise AscendRuntimeError(f"{owner.describe()}: {e}") from None
-            shape = ttype.get_shape()
-            count = 1
-            for dim in shape:
-                count *= dim
-            info = self.types[id(ttype)] = (ttype, shape, dtype, count)
-        _, shape, dtype, count = info
+        ttype, shape, dtype, count = self._info(buffer.type, owner)
         return _Slot(buffer.offset.data, count * dtype.itemsize, dtype, count, shape, ttype)
 
 
@@ -1116,7 +1104,7 @@ def execute_model(
     simulated timeline to the statistics.
     """
     interpreter = interpreter or _interpreter_for(model)
-    names = [i.input_name.data for i in model.inputs()]
+    names = list(model.input_names)
     inputs = _with_shape_data(model, interpreter, inputs)
     missing = [n for n in names if n not in inputs]
     unknown = [n for n in inputs if n not in names]

@@ -126,9 +126,9 @@ def _declared_signature(entry: Operation) -> Signature:
         inputs = entry.inputs()
         return Signature(
             entry.sym_name.data,
-            tuple(op.input_name.data for op in inputs),
+            entry.input_names,
             tuple(op.buffer.type for op in inputs),
-            tuple(op.output_name.data for op in entry.outputs()),
+            entry.output_names,
         )
     raise RunError(f"'{entry.name}' is not runnable")
 
