@@ -28,7 +28,9 @@ weights, inputs, outputs) first, then tasks. Each task runs on one stream; a str
 tasks in program order, streams run concurrently and synchronise only through events
 (`event_record` / `event_wait`). Labels are per stream: `label_switch_by_index` and
 `label_goto` jump to a `label_set` of the same stream. A stream ends at `end_graph` or after
-its last task (GE emits `end_graph` for the root NetOutput; it is not required here).
+its last task (GE emits `end_graph` for the root NetOutput; it is not required here). A stream
+named by an `ascend.stream_active` (one per such stream) starts only when that task runs: a
+case branch's body runs on streams its branch activates (GE's CaseOpLabelMaker).
 
 Values of unknown-shape partitions (GE's hybrid model: shapes known only at run time) live in
 dynamic buffers, `dyn[3] : tensor<?x2xi64>`: a slot number instead of an offset. An
@@ -441,6 +443,7 @@ class _ModelVerifier:
         self.waits: list[EventWaitOp] = []
         self.labels: dict[int, set[int]] = {}
         self.jumps: list[tuple[TaskOp, int]] = []
+        self.activations: dict[int, StreamActiveOp] = {}
         self.weights: list[WeightOp] = []
         self.names: dict[str, set[str]] = {"input": set(), "output": set()}
         self.dyn_writer: dict[int, DeclarationOp | TaskOp] = {}
@@ -481,6 +484,9 @@ class _ModelVerifier:
         for op, buffer in self.dyn_reads:
             if buffer.slot_value not in self.dyn_writer:
                 self.fail(f"{op.describe()} reads {buffer}, which no input or task writes")
+        for target, op in self.activations.items():
+            if target not in self.streams:
+                self.fail(f"{op.describe()} activates undeclared stream {target}")
         for task, label in self.jumps:
             stream = task.stream.value.data
             if label not in self.labels.get(stream, ()):
@@ -648,6 +654,14 @@ class _ModelVerifier:
             self.jumps.extend((op, label) for label in int_array_values(op.labels))
         elif isinstance(op, LabelGotoOp):
             self.jumps.append((op, op.label.value.data))
+        elif isinstance(op, StreamActiveOp):
+            target = op.active_stream.value.data
+            earlier = self.activations.setdefault(target, op)
+            if earlier is not op:
+                self.fail(
+                    f"{op.describe()} activates stream {target}, already activated by "
+                    f"{earlier.describe()}; a stream has one activation point"
+                )
 
 
 # --------------------------------------------------------------------------------------------
@@ -1077,6 +1091,37 @@ class MemcpyAsyncOp(TaskOp):
             )
 
 
+@irdl_op_definition
+class StreamActiveOp(TaskOp):
+    """GE MODEL_TASK_STREAM_ACTIVE: starts stream `active_stream` at its first task.
+
+    A stream some `stream_active` names is inactive until then, runs its task list once and is
+    idle again after its last task, ready for the next activation (a sunk loop activates it
+    every iteration); activating it while it runs is a runtime error. GE's CaseOpLabelMaker puts
+    one after each branch's `label_set`, so that a branch's body runs on streams of its own
+    while the control stays on the switch's stream. Activation orders like an event: the
+    activated stream's tasks follow the earlier tasks of the activating one.
+
+        ascend.stream_active 3 stream 0
+    """
+
+    name = "ascend.stream_active"
+    GE_TYPE: ClassVar[str] = "MODEL_TASK_STREAM_ACTIVE"
+
+    active_stream = prop_def(IntegerAttr[I64])
+
+    assembly_format = "$active_stream `stream` $stream attr-dict"
+
+    def __init__(self, active_stream: int, stream: int) -> None:
+        super().__init__(
+            properties={"active_stream": _i64(active_stream), "stream": _i64(stream)}
+        )
+
+    def verify_(self) -> None:
+        if self.active_stream.value.data == self.stream.value.data:
+            raise VerifyException(f"{self.describe()} activates its own stream")
+
+
 Ascend = Dialect(
     "ascend",
     [
@@ -1098,6 +1143,7 @@ Ascend = Dialect(
         LabelSetOp,
         LabelSwitchByIndexOp,
         MemcpyAsyncOp,
+        StreamActiveOp,
     ],
     [BufferAttr, DynBufferAttr],
 )
