@@ -9,7 +9,9 @@ Each stream runs its tasks in program order with its own program counter. The sc
 repeatedly picks a stream that can make progress and runs its next task: by default the lowest
 stream id (deterministic), with a `schedule_seed` a random runnable stream per step, which
 exposes missing synchronisation. `event_wait` blocks until the event is recorded and then
-consumes it. When no stream can progress and some are unfinished, the run reports a deadlock.
+consumes it. A stream some `stream_active` names is idle until that task runs; then it runs its
+task list once from the start and is idle again (activating it while it runs is an error). When
+no running stream can progress, the run reports a deadlock; idle streams never block it.
 
 Two opt-in instruments: `check_uninitialized` tags every arena byte with the buffer range that
 last wrote it (weights and inputs at load), and fails a task that reads a byte nobody wrote, or
@@ -65,6 +67,7 @@ from gedialects.ascend import (
     LabelSwitchByIndexOp,
     MemcpyAsyncOp,
     ModelOp,
+    StreamActiveOp,
     TaskOp,
 )
 from gedialects.base import int_array_values
@@ -188,6 +191,10 @@ class _Plan:
     """Per stream and task: the event an `event_wait` needs, -1 for other tasks."""
     labels: tuple[dict[int, int], ...]
     """Per stream: label id -> index of its `label_set` in the stream's task list."""
+    activates: dict[StreamActiveOp, int]
+    """Each `stream_active` -> the index of the stream it starts."""
+    activated: frozenset[int]
+    """Indices of the streams some `stream_active` names: idle at model start."""
     weights: tuple[tuple[int, bytes], ...]
     inputs: tuple[tuple[str, _Slot | _DynRef], ...]
     outputs: tuple[tuple[str, _Slot | _DynRef], ...]
@@ -230,6 +237,16 @@ class _Plan:
                     if isinstance(t, LabelSetOp)
                 }
             )
+        activates: dict[StreamActiveOp, int] = {}
+        for stream_tasks in tasks:
+            for t in stream_tasks:
+                if isinstance(t, StreamActiveOp):
+                    target = t.active_stream.value.data
+                    if target not in position:
+                        raise AscendRuntimeError(
+                            f"{t.describe()} activates undeclared stream {target}"
+                        )
+                    activates[t] = position[target]
         kernels = {
             t: _KernelTask(
                 tuple(slot(b, t) for b in t.inputs.data),
@@ -275,6 +292,8 @@ class _Plan:
                 for ts in tasks
             ),
             labels=tuple(labels),
+            activates=activates,
+            activated=frozenset(activates.values()),
             weights=tuple(weights),
             inputs=tuple((i.input_name.data, slot.any(i.buffer, i)) for i in model.inputs()),
             outputs=tuple((o.output_name.data, slot.any(o.buffer, o)) for o in model.outputs()),
@@ -364,6 +383,8 @@ class _RunState:
     """Set by a label task: the task index where the stream continues."""
     ended: bool = False
     """Set by `end_graph`: the running stream is finished."""
+    activate: int = -1
+    """Set by `stream_active`: the index of the stream to start; the scheduler resets it."""
     error: AscendRuntimeError | None = None
     """Set by a task that failed; the scheduler raises it. Raising inside an impl would make
     xDSL attach a dump of the whole module (weights included) to the error."""
@@ -731,6 +752,14 @@ class AscendFunctions(InterpreterFunctions):
         state.jump = state.plan.labels[state.stream][labels[index]]
         return ()
 
+    @impl(StreamActiveOp)
+    def run_stream_active(
+        self, interpreter: Interpreter, op: StreamActiveOp, args: PythonValues
+    ) -> tuple:
+        state = _state(interpreter)
+        state.activate = state.plan.activates[op]
+        return ()
+
     @impl(EndGraphOp)
     def run_end_graph(self, interpreter: Interpreter, op: EndGraphOp, args: PythonValues) -> tuple:
         _state(interpreter).ended = True
@@ -917,7 +946,8 @@ def _schedule(
     tasks, waits, events = plan.tasks, plan.waits, state.events
     count = len(tasks)
     pcs = [0] * count
-    live = [i for i in range(count) if tasks[i]]
+    activated = plan.activated
+    live = [i for i in range(count) if tasks[i] and i not in activated]
     rng = random.Random(options.schedule_seed) if options.schedule_seed is not None else None
     executed = [0] * count
     trace: list[tuple[int, int]] = []
@@ -946,6 +976,9 @@ def _schedule(
             raise state.error
         if clock is not None:
             clock.step(i, pc, tasks[i][pc], state)
+        if state.activate >= 0:
+            _activate(tasks[i][pc], state.activate, live, pcs, plan)
+            state.activate = -1
         pc = state.jump if state.jump >= 0 else pc + 1
         pcs[i] = pc
         if state.ended or pc >= len(tasks[i]):
@@ -954,6 +987,20 @@ def _schedule(
     if clock is not None:
         stats.timeline = clock.finish()
     return stats
+
+
+def _activate(task: TaskOp, target: int, live: list[int], pcs: list[int], plan: _Plan) -> None:
+    """Starts stream `target` at its first task (`live` stays sorted: the default schedule
+    still picks the lowest stream id)."""
+    tasks = plan.tasks
+    if target in live:
+        raise AscendRuntimeError(
+            f"{task.describe()} activates stream {plan.stream_ids[target]}, which is still "
+            f"running (at its task {pcs[target]} of {len(tasks[target])})"
+        )
+    pcs[target] = 0
+    if tasks[target]:
+        bisect.insort(live, target)
 
 
 class _Clock:
@@ -970,6 +1017,8 @@ class _Clock:
         """Per dynamic slot, the same for its value."""
         self.spans_of = plan.control_spans()
         self.floor: dict[int, float] = {}
+        self.activated_at = [0.0] * len(plan.stream_ids)
+        """Per stream: when its current activation completes on the critical path."""
         self.critical = 0.0
         self.timeline = Timeline(model.sym_name.data, dict(plan.engines))
 
@@ -1041,6 +1090,7 @@ class _Clock:
                 ready = max(ready, float(self.ready[offset : offset + nbytes].max()))
         for slot in dyn_reads:
             ready = max(ready, self.dyn_ready.get(slot, 0.0))
+        ready = max(ready, self.activated_at[i])
         span = self.spans_of[i][pc]
         if span >= 0:
             ready = max(ready, self.floor.get(span, 0.0))
@@ -1051,6 +1101,11 @@ class _Clock:
             self.dyn_ready[slot] = done
         if span >= 0 and isinstance(task, LabelSetOp | LabelSwitchByIndexOp | LabelGotoOp):
             self.floor[span] = done
+        elif isinstance(task, StreamActiveOp):
+            # Like an event: the target's clock and its critical path start after this task.
+            target = self.plan.activates[task]
+            self.now[target] = max(self.now[target], end)
+            self.activated_at[target] = done
         self.critical = max(self.critical, done)
 
     def finish(self) -> Timeline:
@@ -1066,6 +1121,8 @@ def _task_name(task: TaskOp) -> str:
         return f"{task.name.removeprefix('ascend.')} {task.event.value.data}"
     if isinstance(task, LabelSetOp | LabelGotoOp):
         return f"{task.name.removeprefix('ascend.')} {task.label.value.data}"
+    if isinstance(task, StreamActiveOp):
+        return f"stream_active {task.active_stream.value.data}"
     return task.name.removeprefix("ascend.")
 
 

@@ -2,10 +2,11 @@
 
 The interpreter fills a `Timeline` when asked to time a run (`execute_model(..., timing=True)`):
 every executed task gets a start and a duration from `cost_model`, streams advance their own
-clocks concurrently, an `event_wait` starts no earlier than the `event_record` it consumes.
-The critical path is the same run with unlimited streams and free synchronisation: each task
-starts when the tasks that last wrote the bytes it reads finished (and, inside a control span,
-after the switch or label before it). Makespan >= critical path; their ratio is what stream
+clocks concurrently, an `event_wait` starts no earlier than the `event_record` it consumes and
+a stream a `stream_active` starts no earlier than the end of that task. The critical path is
+the same run with unlimited streams and free synchronisation: each task starts when the tasks
+that last wrote the bytes it reads finished (and, inside a control span, after the switch or
+label before it; on an activated stream, after the `stream_active` that started it). Makespan >= critical path; their ratio is what stream
 assignment loses to stream limits, event latency and false (memory reuse) dependencies.
 """
 

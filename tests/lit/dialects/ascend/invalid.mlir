@@ -422,3 +422,39 @@ ascend.model @main arena_size 1024 weight_size 0 {
   ascend.input "x" dyn[0] : tensor<?xf32>
   ascend.memcpy_async stream 0 dyn[0] : tensor<?xf32> to arena[512] : tensor<2x2xf32>
 }
+
+// -----
+
+// Tests a stream_active naming its own stream: a running stream cannot start itself.
+
+// CHECK-LABEL: 'ascend.stream_active' on stream 0 activates its own stream
+ascend.model @main arena_size 64 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.stream_active 0 stream 0
+}
+
+// -----
+
+// Tests a stream_active naming a stream the model does not declare.
+
+// CHECK-LABEL: 'ascend.stream_active' on stream 0 activates undeclared stream 4
+ascend.model @main arena_size 64 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.stream_active 4 stream 0
+}
+
+// -----
+
+// Tests a stream started by two stream_active tasks: a stream has one activation point (GE
+// gives each case branch streams of its own).
+
+// CHECK-LABEL: 'ascend.stream_active' on stream 2 activates stream 1, already activated by 'ascend.stream_active' on stream 0; a stream has one activation point
+ascend.model @main arena_size 64 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.stream 1 engine "AIcoreEngine"
+  ascend.stream 2 engine "AIcoreEngine"
+  ascend.stream_active 1 stream 0
+  ascend.stream_active 2 stream 0
+  ascend.stream_active 1 stream 2
+  ascend.kernel "Sink" "sink" engine "AIcoreEngine" stream 1 ins() outs()
+}

@@ -81,6 +81,42 @@ ascend.model @main arena_size 16384 weight_size 1024 {
 
 // -----
 
+// Tests stream_active in GE's CaseOpLabelMaker shape: the branch's label_set on the switch's
+// stream, then the task that starts the branch's own stream, whose last record the switch's
+// stream waits on before leaving the branch.
+
+// CHECK-LABEL: ascend.model @activate arena_size 1024 weight_size 0 {
+// CHECK-NEXT:    ascend.stream 0 engine "AIcoreEngine"
+// CHECK-NEXT:    ascend.stream 1 engine "AIcoreEngine"
+// CHECK-NEXT:    ascend.event 0
+// CHECK-NEXT:    ascend.input "index" arena[0] : tensor<i32>
+// CHECK-NEXT:    ascend.label_switch_by_index arena[0] : tensor<i32> labels [1] stream 0
+// CHECK-NEXT:    ascend.label_set 1 stream 0
+// CHECK-NEXT:    ascend.stream_active 1 stream 0 {note = "branch body"}
+// CHECK-NEXT:    ascend.kernel "Sink" "sink" engine "AIcoreEngine" stream 1 ins() outs()
+// CHECK-NEXT:    ascend.event_record 0 stream 1
+// CHECK-NEXT:    ascend.event_wait 0 stream 0
+// CHECK-NEXT:  }
+
+// GENERIC-LABEL: "ascend.model"() <{sym_name = "activate", arena_size = 1024 : i64, weight_size = 0 : i64}> ({
+// GENERIC:         "ascend.label_set"() <{label = 1 : i64, stream = 0 : i64}> : () -> ()
+// GENERIC-NEXT:    "ascend.stream_active"() <{active_stream = 1 : i64, stream = 0 : i64}> {note = "branch body"} : () -> ()
+// GENERIC-NEXT:    "ascend.kernel"() <{kernel = "Sink", {{.*}}stream = 1 : i64
+ascend.model @activate arena_size 1024 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.stream 1 engine "AIcoreEngine"
+  ascend.event 0
+  ascend.input "index" arena[0] : tensor<i32>
+  ascend.label_switch_by_index arena[0] : tensor<i32> labels [1] stream 0
+  ascend.label_set 1 stream 0
+  ascend.stream_active 1 stream 0 {note = "branch body"}
+  ascend.kernel "Sink" "sink" engine "AIcoreEngine" stream 1 ins() outs()
+  ascend.event_record 0 stream 1
+  ascend.event_wait 0 stream 0
+}
+
+// -----
+
 // Tests a kernel that spells `attrs {}`: it is printed without it.
 
 // CHECK-LABEL: ascend.model @no_attrs arena_size 64 weight_size 0 {
