@@ -25,8 +25,16 @@ buffer by one aligned block), and the counter, the compare result and the switch
 aligned block at the end of the arena. Each iteration reads the same inputs; the outputs are
 those of the last iteration. The model gets the attribute `iterations_per_loop`.
 
+Streams named by an `ascend.stream_active` (a case branch's body, GE's CaseOpLabelMaker) do
+not loop: they get no head or exit label, no barrier events and no switch. Their activator's
+`stream_active` is inside the loop body and starts them again in every iteration; each ends
+with an `event_record` that a looping stream waits on (the branch's join), so an activated
+stream has finished iteration k before the barrier of iteration k lets iteration k+1 start.
+
 Restrictions (refused with an error): a model sunk already; events whose records and waits do
-not pair up (a record left over from iteration k could release a wait of iteration k+1).
+not pair up (a record left over from iteration k could release a wait of iteration k+1); an
+activated stream whose last task is not an `event_record` (nothing would join it); a model
+whose every stream is activated (no stream starts the loop).
 """
 
 from __future__ import annotations
@@ -62,6 +70,7 @@ from gedialects.ascend import (
     LabelSwitchByIndexOp,
     MemcpyAsyncOp,
     ModelOp,
+    StreamActiveOp,
     TaskOp,
     WeightOp,
 )
@@ -130,6 +139,20 @@ def _check_events(model: ModelOp, tasks: list[TaskOp]) -> None:
             )
 
 
+def _check_joins(model: ModelOp, tasks: list[TaskOp], activated: set[int]) -> None:
+    """Each activated stream must end with its join's record (an `end_graph` after it may
+    stay: it ends each activation)."""
+    last = {t.stream.value.data: t for t in tasks if not isinstance(t, EndGraphOp)}
+    for stream in sorted(activated):
+        task = last.get(stream)
+        if task is not None and not isinstance(task, EventRecordOp):
+            raise _fail(
+                model,
+                f"activated stream {stream} ends with {task.describe()}, not an event_record; "
+                "the loop needs every activated stream joined before the iteration ends",
+            )
+
+
 def sink_model(model: ModelOp, iterations: int, alignment: int = GE_ALIGNMENT) -> LoopLayout:
     """Rewrites `model` in place into a device loop of `iterations` iterations."""
     if ITERATIONS_ATTR in model.attributes:
@@ -141,10 +164,15 @@ def sink_model(model: ModelOp, iterations: int, alignment: int = GE_ALIGNMENT) -
     if not declared:
         raise _fail(model, "declares no stream to run the loop on")
     _check_events(model, tasks)
-    looping = sorted({t.stream.value.data for t in tasks}) or declared[:1]
+    activated = {t.active_stream.value.data for t in tasks if isinstance(t, StreamActiveOp)}
+    idle = [s for s in declared if s not in activated]
+    if not idle:
+        raise _fail(model, "activates every stream it declares; no stream starts the loop")
+    _check_joins(model, tasks, activated)
+    looping = sorted({t.stream.value.data for t in tasks} - activated) or idle[:1]
     control = looping[0]
     others = [s for s in looping if s != control]
-    ended = {t.stream.value.data for t in tasks if isinstance(t, EndGraphOp)}
+    ended = {t.stream.value.data for t in tasks if isinstance(t, EndGraphOp)} & set(looping)
 
     # Memory: constants at the end of the weight region, control block at the end of the arena.
     weight_size = model.weight_size.value.data
@@ -203,8 +231,8 @@ def sink_model(model: ModelOp, iterations: int, alignment: int = GE_ALIGNMENT) -
     body.extend(LabelSetOp(head[s], s) for s in looping)
     for task in tasks:
         task.detach()
-        if not isinstance(task, EndGraphOp):
-            body.append(task)
+        if not (isinstance(task, EndGraphOp) and task.stream.value.data in ended):
+            body.append(task)  # an activated stream's end_graph ends each activation
     body.extend(EventRecordOp(done[s], s) for s in others)
     body.extend(EventWaitOp(done[s], control) for s in others)
     body.append(
@@ -269,8 +297,10 @@ class SinkLoopPass(ModulePass):
     The task lists become a device loop: a counter in the arena, AssignAdd, a compare, and
     `label_switch_by_index` back to the head of every stream, with a done/go event barrier
     between the streams so that iteration k+1 starts nowhere before iteration k ended
-    everywhere. Run it after `ge-assign-streams` and `ge-plan-memory` (the per-iteration plans
-    stay valid under the barrier). Adds the model attribute `iterations_per_loop`.
+    everywhere; streams a `stream_active` starts are started again by it in every iteration
+    and do not loop themselves. Run it after `ge-assign-streams` and `ge-plan-memory` (the
+    per-iteration plans stay valid under the barrier). Adds the model attribute
+    `iterations_per_loop`.
     """
 
     name = "ge-sink-loop"

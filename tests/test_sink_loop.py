@@ -10,7 +10,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects import make_context
-from gedialects.ascend import EndGraphOp, KernelOp, ModelOp
+from gedialects.ascend import EndGraphOp, KernelOp, ModelOp, StreamActiveOp
 from gedialects.interpreters.ascend import RunStats, execute_model
 from gedialects.interpreters.kernels import KernelError, run_kernel
 from passes.assign_streams import assign_model
@@ -30,8 +30,13 @@ def compiled(text: str, iterations: int = 1) -> tuple[ModuleOp, ModelOp]:
     return module, next(op for op in module.walk() if isinstance(op, ModelOp))
 
 
+def activated_streams(model: ModelOp) -> set[int]:
+    return {t.active_stream.value.data for t in model.tasks() if isinstance(t, StreamActiveOp)}
+
+
 def looping_streams(model: ModelOp) -> int:
-    return len({t.stream.value.data for t in model.tasks()})
+    """Streams that get the loop's labels and switch: those no `stream_active` starts."""
+    return len({t.stream.value.data for t in model.tasks()} - activated_streams(model))
 
 
 def executed_kernels(model: ModelOp, stats: RunStats) -> int:
@@ -73,8 +78,12 @@ def test_executed_tasks_are_n_iterations_plus_the_loop_overhead(
     single = execute_model(once, inputs).stats
     looped = execute_model(sunk, inputs, schedule_seed=iterations).stats
     streams = looping_streams(once)
-    ends = sum(isinstance(t, EndGraphOp) for t in once.tasks())
-    # Per iteration: head label and switch on every stream; AssignAdd, Less, Cast; a done and
+    activated = activated_streams(once)
+    ends = sum(
+        isinstance(t, EndGraphOp) and t.stream.value.data not in activated for t in once.tasks()
+    )
+    # Per iteration: head label and switch on every looping stream (streams a stream_active
+    # starts get none: they run their tasks once per activation); AssignAdd, Less, Cast; a done and
     # a go event (record + wait each) per stream besides the control one. Once: the counter
     # reset and one exit label per stream; end_graph runs once, after the loop.
     per_iteration = 2 * streams + 3 + 4 * (streams - 1)
@@ -167,3 +176,53 @@ def test_refusals() -> None:
         sink_model(model, 2)
     with pytest.raises(PassFailedException, match="iterations must be at least 1"):
         SinkLoopPass(iterations=0).apply(make_context(), ModuleOp([]))
+
+
+def test_a_case_whose_branches_activate_streams_sinks_with_the_numbers_of_one_iteration() -> None:
+    """Activated streams do not loop: no head, exit, barrier or switch of their own; the
+    branch's stream_active inside the loop starts them again in every iteration."""
+    from test_stream_active import X, case_text, model_of
+
+    once = model_of(case_text())
+    sunk = model_of(case_text())
+    layout = sink_model(sunk, 3)
+    sunk.verify()
+    activated = [t for t in sunk.tasks() if t.stream.value.data in (1, 2)]
+    assert [t.name for t in activated] == [t.name for t in once.tasks() if t.stream.value.data]
+    assert looping_streams(sunk) == 1
+    for index in (0, 1):
+        inputs = {"x": X, "branch": np.array(index, np.int32)}
+        want = execute_model(once, inputs).outputs
+        for seed in (None, *range(6)):
+            run = execute_model(
+                sunk, inputs, schedule_seed=seed, check_uninitialized=True, timing=True
+            )
+            np.testing.assert_array_equal(run.outputs["y"], want["y"])
+            assert run.stats.tasks_per_stream[1 + index] == 3 * 4  # activated once per iteration
+            assert run.stats.tasks_per_stream[2 - index] == 0
+            timeline = run.stats.timeline
+            assert timeline is not None and 0 < timeline.critical_path <= timeline.makespan
+    assert layout.shift > 0
+
+
+def test_activated_stream_refusals() -> None:
+    from test_stream_active import case_text, model_of
+
+    # Without branch 0's join, stream 1 could still run when iteration k+1 starts it again.
+    text = case_text().replace("  ascend.event_record 1 stream 1\n", "")
+    text = text.replace("  ascend.event_wait 1 stream 0\n", "")
+    model = model_of(text)
+    with pytest.raises(PassFailedException, match=r"activated stream 1 ends with 'ascend\.kernel'"):
+        sink_model(model, 2)
+    cycle = model_of(
+        """
+        ascend.model @cycle arena_size 64 weight_size 0 {
+          ascend.stream 0 engine "AIcoreEngine"
+          ascend.stream 1 engine "AIcoreEngine"
+          ascend.stream_active 1 stream 0
+          ascend.stream_active 0 stream 1
+        }
+        """
+    )
+    with pytest.raises(PassFailedException, match="activates every stream it declares"):
+        sink_model(cycle, 2)
