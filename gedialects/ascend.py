@@ -1113,9 +1113,7 @@ class StreamActiveOp(TaskOp):
     assembly_format = "$active_stream `stream` $stream attr-dict"
 
     def __init__(self, active_stream: int, stream: int) -> None:
-        super().__init__(
-            properties={"active_stream": _i64(active_stream), "stream": _i64(stream)}
-        )
+        super().__init__(properties={"active_stream": _i64(active_stream), "stream": _i64(stream)})
 
     def verify_(self) -> None:
         if self.active_stream.value.data == self.stream.value.data:

@@ -9,7 +9,11 @@ happen before the other's under every schedule:
 - blocks used on one stream only: live segments over that stream's program order, refined per
   gear: a case's branches are mutually exclusive, so a tensor is live in a branch only from its
   first access there (or until its last access there), and tensors of different branches never
-  meet (GE's per-batch-label memory). Exact for one stream.
+  meet (GE's per-batch-label memory). Exact for one stream. A stream a case branch activates
+  counts as its activator's stream here (its tasks lie inside the branch, in program order),
+  and pairs of such blocks are compared besides inside each branch with the vector clocks (a
+  block live into or out of the branch counts as accessed at its `label_set` or at the case's
+  end): the branches' own streams run concurrently, the branches never do.
 - any other pair: conflict if their program-order intervals overlap (program order is one
   schedule) or, per stream s, if one block's accesses on s fall between the last task of s that
   happens before all of the other block and the first task of s that happens after all of it
@@ -307,13 +311,18 @@ def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Co
     live: list[list[tuple[int, int]]] = []
     by_stream: dict[int, list[tuple[int, int, int]]] = {}
     starts: dict[int, list[int]] = {}
+    home: list[int | None] = []
     for i, block in enumerate(blocks):
-        single = len(block.streams) == 1
+        homes = {graph.home(s) for s in block.streams} if graph.activated_at else block.streams
+        single = len(homes) == 1
         segs = segments(graph, block.positions, starts) if overlay and single else None
         live.append(segs or [(block.first, block.last)])
         if single:
-            (sid,) = block.streams
+            (sid,) = homes
+            home.append(sid)
             by_stream.setdefault(sid, []).extend((lo, hi, i) for lo, hi in live[-1])
+        else:
+            home.append(None)
     if not graph.multi_stream:
         for group in by_stream.values():
             for a, b in overlapping(group):
@@ -321,8 +330,7 @@ def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Co
         return Conflicts(neighbours, live)
 
     def same_stream_pair(a: int, b: int) -> bool:
-        sa, sb = blocks[a].streams, blocks[b].streams
-        return len(sa) == 1 and sa == sb
+        return home[a] is not None and home[a] == home[b]
 
     for group in by_stream.values():
         for a, b in overlapping(group):
@@ -336,7 +344,55 @@ def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Co
         for a, b in crossing(xs, ys):
             if a != b and not same_stream_pair(a, b):
                 add(a, b)
+    if graph.activated_at:
+        for a, b in _branch_conflicts(graph, blocks, home):
+            if same_stream_pair(a, b):
+                add(a, b)
     return Conflicts(neighbours, live)
+
+
+def _branch_conflicts(
+    graph: TaskGraph, blocks: list[Block], home: list[int | None]
+) -> Iterator[tuple[int, int]]:
+    """Pairs of blocks that may be live at once inside a case branch running on streams it
+    activates, by the vector clocks over their accesses in that branch (see the module
+    docstring); linear in the accesses inside such branches, per stream of the branch."""
+    streams: dict[tuple[int, int], set[int]] = {}
+    for sid, pos in graph.activated_at.items():
+        c = graph.case_of.get(pos)
+        if c is not None and (b := graph.cases[c].branch_of(pos)) >= 0:
+            streams.setdefault((c, b), {graph.stream[pos]}).add(sid)
+    if not streams:
+        return
+    cases = {c for c, _ in streams}
+    starts: dict[int, list[int]] = {}
+    pieces: dict[tuple[int, int], list[tuple[int, Block]]] = {}
+    for i, block in enumerate(blocks):
+        if home[i] is None:
+            continue
+        for c in cases:
+            case = graph.cases[c]
+            inside = [p for p in block.positions if case.head < p < case.tail]
+            if not inside:
+                continue
+            live_in = block.first < case.head
+            live_out = block.last > case.tail
+            for b, group in _by_branch(graph, c, inside, starts).items():
+                if (c, b) not in streams:
+                    continue
+                extra = [case.branches[b][0]] if live_in else []
+                positions = extra + group + ([case.tail] if live_out else [])
+                piece = Block([], block.nbytes, positions)
+                piece.streams = frozenset(graph.stream[p] for p in positions)
+                pieces.setdefault((c, b), []).append((i, piece))
+    for key, members in pieces.items():
+        ids = [i for i, _ in members]
+        group = [piece for _, piece in members]
+        for sid in sorted(streams[key]):
+            xs, ys = _stream_families(graph, group, sid)
+            for a, b in crossing(xs, ys):
+                if a != b:
+                    yield ids[a], ids[b]
 
 
 def _stream_families(

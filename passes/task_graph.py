@@ -12,7 +12,8 @@ position (its place in the model body) and, per stream, by its index in that str
 - cases: spans that have GE's CaseOpLabelMaker shape (switch, one labelled block per branch each
   ending in a goto to the end label), with their branches, for the per-gear memory overlay;
 - happens-before: per task a vector clock, `reach[t][s]` = how many tasks of stream s are
-  known complete when t starts (stream order plus event record -> wait). Task a happens before
+  known complete when t starts (stream order, event record -> wait, and `stream_active` -> the
+  first task of the stream it activates). Task a happens before
   task b iff `index[a] < reach[b][stream[a]]`. Events recorded inside a loop, or recorded more
   than once, order nothing here (which record a wait consumed is then unknown): the analysis
   stays sound by being conservative.
@@ -42,6 +43,7 @@ from gedialects.ascend import (
     LabelSwitchByIndexOp,
     MemcpyAsyncOp,
     ModelOp,
+    StreamActiveOp,
     TaskOp,
 )
 from gedialects.base import element_nbytes, int_array_values
@@ -111,7 +113,8 @@ class Span:
     first_pos: int = 0
     last_pos: int = 0
     contiguous: bool = True
-    """No task of another stream lies between its first and last task in the model body."""
+    """No task of another stream lies between its first and last task in the model body, except
+    tasks of streams activated inside it (a case's branch streams)."""
 
 
 @dataclass
@@ -152,6 +155,8 @@ class TaskGraph:
     cases: list[Case] = field(default_factory=list)
     case_of: dict[int, int] = field(default_factory=dict)
     """Position -> innermost case whose [head, tail] holds it (positions in no case absent)."""
+    activated_at: dict[int, int] = field(default_factory=dict)
+    """Stream id -> position of the `stream_active` starting it (always-active streams absent)."""
     _reach: list[list[int]] | None = None
 
     @staticmethod
@@ -198,8 +203,19 @@ class TaskGraph:
                 self.reads.append((task.index,))
                 self.writes.append(())
             else:
+                if isinstance(task, StreamActiveOp):
+                    self.activated_at[task.active_stream.value.data] = pos
                 self.reads.append(())
                 self.writes.append(())
+
+    def home(self, sid: int) -> int:
+        """The always-active stream whose `stream_active` (directly or through other activated
+        streams) starts `sid`; `sid` itself if it is always active."""
+        seen: set[int] = set()
+        while sid in self.activated_at and sid not in seen:
+            seen.add(sid)
+            sid = self.stream[self.activated_at[sid]]
+        return sid
 
     def label_positions(self, sid: int) -> dict[int, int]:
         return {
@@ -246,10 +262,23 @@ class TaskGraph:
                 span.first_pos = positions[span.first]
                 span.last_pos = positions[span.last]
                 span.contiguous = span.last_pos - span.first_pos == span.last - span.first
+                if not span.contiguous and self.activated_at:
+                    span.contiguous = self._only_activated_between(span)
                 sid_index = len(self.spans)
                 for p in positions[span.first : span.last + 1]:
                     self.span_of[p] = sid_index
                 self.spans.append(span)
+
+    def _only_activated_between(self, span: Span) -> bool:
+        """Whether every task of another stream inside the span's range runs on a stream
+        activated inside it (a case whose branches run on streams they activate)."""
+        for p in range(span.first_pos, span.last_pos + 1):
+            sid = self.stream[p]
+            if sid != span.stream and not (
+                span.first_pos < self.activated_at.get(sid, -1) < span.last_pos
+            ):
+                return False
+        return True
 
     def _find_cases(self) -> None:
         """Recognises GE's case label scheme inside contiguous, loop-free spans."""
@@ -333,7 +362,13 @@ class TaskGraph:
         return any(span.loop for span in self.spans)
 
     def in_loop(self, pos: int) -> Span | None:
+        """The loop span holding `pos`: a task of an activated stream is in the loop that
+        holds its `stream_active` (a sunk loop activates it every iteration)."""
         span = self.span_of[pos]
+        if span < 0 and self.activated_at:
+            start = self.activated_at.get(self.stream[pos])
+            if start is not None and start != pos:
+                return self.in_loop(start)
         return self.spans[span] if span >= 0 and self.spans[span].loop else None
 
     def reach(self) -> list[list[int]]:
@@ -361,6 +396,8 @@ class TaskGraph:
         record_clock: dict[int, list[int]] = {}
         known = {s: [0] * len(ids) for s in ids}
         pointer = dict.fromkeys(ids, 0)
+        activation = self.activated_at
+        positions_of = self.stream_tasks
         remaining = len(self.tasks)
         while remaining:
             progressed = False
@@ -371,6 +408,11 @@ class TaskGraph:
                 while i < len(positions):
                     pos = positions[i]
                     task = self.tasks[pos]
+                    if i == 0 and s in activation:
+                        if activation[s] not in record_clock:
+                            break
+                        other = record_clock[activation[s]]
+                        clock = [max(a, b) for a, b in zip(clock, other, strict=True)]
                     if isinstance(task, EventWaitOp):
                         event = task.event.value.data
                         if event in syncing:
@@ -381,7 +423,7 @@ class TaskGraph:
                     clock[col[s]] = i
                     reach[pos] = clock[:]
                     clock[col[s]] = i + 1
-                    if isinstance(task, EventRecordOp):
+                    if isinstance(task, EventRecordOp | StreamActiveOp):
                         record_clock[pos] = clock[:]
                     i += 1
                     remaining -= 1
@@ -390,7 +432,9 @@ class TaskGraph:
                 pointer[s] = i
             if not progressed:
                 blocked = ", ".join(
-                    f"stream {s} waits on event {self._event(self.stream_tasks[s][pointer[s]])}"
+                    f"stream {s} waits for its stream_active"
+                    if pointer[s] == 0 and s in activation
+                    else f"stream {s} waits on event {self._event(positions_of[s][pointer[s]])}"
                     for s in ids
                     if pointer[s] < len(self.stream_tasks[s])
                 )

@@ -6,8 +6,9 @@ clocks concurrently, an `event_wait` starts no earlier than the `event_record` i
 a stream a `stream_active` starts no earlier than the end of that task. The critical path is
 the same run with unlimited streams and free synchronisation: each task starts when the tasks
 that last wrote the bytes it reads finished (and, inside a control span, after the switch or
-label before it; on an activated stream, after the `stream_active` that started it). Makespan >= critical path; their ratio is what stream
-assignment loses to stream limits, event latency and false (memory reuse) dependencies.
+label before it; on an activated stream, after the `stream_active` that started it).
+Makespan >= critical path; their ratio is what stream assignment loses to stream limits, event
+latency and false (memory reuse) dependencies.
 """
 
 from __future__ import annotations
