@@ -4,12 +4,19 @@ Runs on the task level after `ge-convert-graph-to-ascend` (before or after `ge-p
 The model's program order is taken as its sequential meaning: events of the input are dropped
 and re-derived from the buffers (`passes.stream_plan`), so the result computes the same numbers
 under every schedule the event semantics allow.
+
+A case (GE's CaseOpLabelMaker label scheme) keeps its switch, labels and gotos on one stream,
+and each branch's body is scheduled on its own: on the switch's stream plus streams the branch
+starts with `ascend.stream_active` after its `label_set` (GE puts a StreamActive there), joined
+back by events before the branch's `label_goto`. Branches are mutually exclusive, so each gets
+up to `max-streams` streams of its own. A model this pass emitted can be assigned again: the
+activated streams' tasks are first folded back onto the stream that activates them.
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
@@ -23,14 +30,29 @@ from gedialects.ascend import (
     EventOp,
     EventRecordOp,
     EventWaitOp,
+    LabelGotoOp,
     ModelOp,
+    StreamActiveOp,
     StreamOp,
     TaskOp,
 )
 from gedialects.base import AICORE_ENGINE, STREAM_LABEL
-from gedialects.interpreters.cost_model import EVENT_RECORD_US, EVENT_WAIT_US, CostModel
-from passes.stream_plan import Node, Sync, SyncPlan, best_assignment, dependencies
-from passes.task_graph import AnalysisError, TaskGraph, TypeSizes, paused_gc
+from gedialects.interpreters.cost_model import (
+    CONTROL_US,
+    EVENT_RECORD_US,
+    EVENT_WAIT_US,
+    CostModel,
+)
+from passes.stream_plan import (
+    EventPlan,
+    Node,
+    StreamAssignment,
+    Sync,
+    SyncPlan,
+    best_assignment,
+    dependencies,
+)
+from passes.task_graph import AnalysisError, Case, TaskGraph, TypeSizes, paused_gc
 
 _NAME = "ge-assign-streams"
 
@@ -52,6 +74,31 @@ class StreamStats:
 
 def _fail(model: ModelOp, message: str) -> PassFailedException:
     return PassFailedException(f"{_NAME}: @{model.sym_name.data}: {message}")
+
+
+@dataclass
+class Branch:
+    """One case branch: its control tasks and body, and the body's schedule (stream 0 is the
+    switch's stream, the others are streams the branch activates)."""
+
+    label_set: int
+    goto: int | None
+    body: list[Node]
+    stream_of: list[int] = field(default_factory=list)
+    engines: list[str] = field(default_factory=list)
+    sync: SyncPlan | None = None
+    cross_edges: int = 0
+    span: float = 0.0
+    """Simulated time of the body with its syncs (us)."""
+
+
+@dataclass
+class CaseLayout:
+    """A case node split into its control tasks and branches."""
+
+    head: int
+    tail: int
+    branches: list[Branch]
 
 
 def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Node], bool]:
@@ -91,6 +138,157 @@ def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Nod
     return nodes, has_end
 
 
+def _case_layouts(graph: TaskGraph, nodes: list[Node], costs: CostModel) -> dict[int, CaseLayout]:
+    """Node index -> layout, for the nodes that are exactly one top-level case without nested
+    cases (those stay one unit on one stream, as before)."""
+    by_head = {case.head: case for case in graph.cases}
+    nested = {case.parent for case in graph.cases}
+    layouts: dict[int, CaseLayout] = {}
+    for n, node in enumerate(nodes):
+        case = by_head.get(node.tasks[0]) if node.tasks else None
+        if case is None or case.tail != node.tasks[-1] or graph.cases.index(case) in nested:
+            continue
+        if graph.in_loop(case.head) is not None:
+            continue
+        layouts[n] = CaseLayout(case.head, case.tail, _branches(graph, case, node, costs))
+    return layouts
+
+
+def _branches(graph: TaskGraph, case: Case, node: Node, costs: CostModel) -> list[Branch]:
+    members = set(node.tasks)
+    branches: list[Branch] = []
+    for start, stop in case.branches:
+        positions = [p for p in range(start + 1, stop) if p in members]
+        goto = (
+            positions.pop()
+            if positions and isinstance(graph.tasks[positions[-1]], LabelGotoOp)
+            else None
+        )
+        body: list[Node] = []
+        for pos in positions:
+            task = graph.tasks[pos]
+            engine = task.engine.data if isinstance(task, EngineTaskOp) else None
+            label = task.attributes.get(STREAM_LABEL)
+            body.append(
+                Node(
+                    [pos],
+                    engine,
+                    label.data if isinstance(label, StringAttr) else None,
+                    costs.duration(task),
+                )
+            )
+        branches.append(Branch(start, goto, body))
+    return branches
+
+
+def _schedule_branch(
+    graph: TaskGraph,
+    branch: Branch,
+    home: str,
+    max_streams: int,
+    weight_size: int,
+    sizes: TypeSizes,
+) -> None:
+    """The branch body on the switch's stream (engine `home`) plus streams of its own, and a
+    join pinned to the switch's stream that depends on every body node: the events it gets are
+    the waits before the branch's `label_goto`."""
+    body = branch.body
+    if not body:
+        branch.stream_of, branch.engines, branch.sync = [], [home], SyncPlan([], [], 0)
+        return
+    join = Node([], home, pinned=0)
+    preds = dependencies(graph, body, weight_size, sizes)
+    inner = set().union(*preds)
+    preds.append({n for n in range(len(body)) if n not in inner})
+    plan, events, sync, span = best_assignment(
+        [*body, join],
+        preds,
+        max_streams=max_streams,
+        default_engine=home,
+        record_us=EVENT_RECORD_US,
+        wait_us=EVENT_WAIT_US,
+        initial_engines=(home,),
+    )
+    branch.stream_of, branch.engines, branch.sync = plan.stream_of, plan.engines, sync
+    branch.cross_edges = events.cross_edges
+    branch.span = span
+
+
+def _case_duration(graph: TaskGraph, layout: CaseLayout, costs: CostModel) -> float:
+    """The switch, the longest branch (its labels, activations, body and syncs), the end label."""
+    control = costs.duration(graph.tasks[layout.head]) + costs.duration(graph.tasks[layout.tail])
+    longest = 0.0
+    for branch in layout.branches:
+        time = costs.duration(graph.tasks[branch.label_set]) + branch.span
+        time += CONTROL_US * (len(branch.engines) - 1)
+        if branch.goto is not None:
+            time += costs.duration(graph.tasks[branch.goto])
+        longest = max(longest, time)
+    return control + longest
+
+
+def _plan_with_cases(
+    graph: TaskGraph,
+    nodes: list[Node],
+    preds: list[set[int]],
+    layouts: dict[int, CaseLayout],
+    cap: int,
+    max_streams: int,
+    default_engine: str,
+) -> tuple[float, StreamAssignment, EventPlan, SyncPlan]:
+    """The model's own nodes on at most `cap` streams, each case's branches on the rest (at
+    most `max_streams` run at once: the model's streams plus one branch's per case); returns
+    the simulated makespan with the branches' simulated times as the cases' durations."""
+    costs = CostModel()
+    weight_size, sizes = graph.model.weight_size.value.data, TypeSizes()
+    budget = 1 + (max_streams - cap) // max(len(layouts), 1)
+
+    def schedule(n: int, home: str) -> None:
+        for branch in layouts[n].branches:
+            _schedule_branch(graph, branch, home, budget, weight_size, sizes)
+        nodes[n].duration = _case_duration(graph, layouts[n], costs)
+
+    homes = {n: nodes[n].engine or default_engine for n in layouts}
+    for n, home in homes.items():
+        schedule(n, home)
+    plan, events, sync, span = best_assignment(
+        nodes,
+        preds,
+        max_streams=cap,
+        default_engine=default_engine,
+        record_us=EVENT_RECORD_US,
+        wait_us=EVENT_WAIT_US,
+    )
+    for n, home in homes.items():
+        if plan.engines[plan.stream_of[n]] != home:  # an attached case on another engine's stream
+            schedule(n, plan.engines[plan.stream_of[n]])
+    return span, plan, events, sync
+
+
+def _fold_activated(model: ModelOp) -> None:
+    """Puts the tasks of activated streams back on the stream that activates them and drops
+    the `stream_active` tasks: program order is a schedule, so it is a single-stream one."""
+    activator: dict[int, int] = {}
+    for op in list(model.body.block.ops):
+        if isinstance(op, StreamActiveOp):
+            activator[op.active_stream.value.data] = op.stream.value.data
+            model.body.block.erase_op(op)
+    if not activator:
+        return
+
+    def root(sid: int) -> int:
+        seen: set[int] = set()
+        while sid in activator and sid not in seen:
+            seen.add(sid)
+            sid = activator[sid]
+        return sid
+
+    for task in model.tasks():
+        sid = task.stream.value.data
+        if sid in activator:
+            task.stream = IntegerAttr(root(sid), i64)
+
+
 def _check_program_order(model: ModelOp, graph: TaskGraph) -> None:
     """Every wait must follow a record of its event: then program order is a schedule."""
     recorded: set[int] = set()
@@ -114,6 +312,11 @@ def assign_model(
 
 
 def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> StreamStats:
+    default_engine = next(
+        (s.engine.data for s in model.streams() if s.id.value.data == 0),
+        AICORE_ENGINE,
+    )
+    _fold_activated(model)
     try:
         graph = TaskGraph.of(model)
     except AnalysisError as e:
@@ -121,68 +324,127 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
     _check_program_order(model, graph)
     costs = CostModel()
     nodes, has_end = _nodes(model, graph, costs)
-    default_engine = next(
-        (s.engine.data for s in model.streams() if s.id.value.data == 0),
-        AICORE_ENGINE,
-    )
+    layouts: dict[int, CaseLayout] = {}
     if single_stream or not nodes:
         stream_of = [0] * len(nodes)
         engines = [default_engine]
         sync = SyncPlan.direct([], stream_of)
         before = 0
     else:
-        preds = dependencies(graph, nodes, model.weight_size.value.data, TypeSizes())
+        weight_size, sizes = model.weight_size.value.data, TypeSizes()
         labels = {n.label for n in nodes if n.label is not None}
         if len(labels) > max_streams:
             raise _fail(
                 model, f"{len(labels)} stream labels do not fit in max-streams={max_streams}"
             )
-        plan, event_plan, sync = best_assignment(
-            nodes,
-            preds,
-            max_streams=max_streams,
-            default_engine=default_engine,
-            record_us=EVENT_RECORD_US,
-            wait_us=EVENT_WAIT_US,
+        layouts = _case_layouts(graph, nodes, costs)
+        preds = dependencies(graph, nodes, weight_size, sizes)
+        caps = sorted({max(1, max_streams - j) for j in (0, 2, 4)} if layouts else {max_streams})
+        best: tuple[float, int] | None = None
+        for cap in caps:
+            span = _plan_with_cases(graph, nodes, preds, layouts, cap, max_streams, default_engine)[
+                0
+            ]
+            if best is None or span < best[0]:
+                best = (span, cap)
+        assert best is not None
+        _, plan, event_plan, sync = _plan_with_cases(
+            graph, nodes, preds, layouts, best[1], max_streams, default_engine
         )
         stream_of, engines = plan.stream_of, plan.engines
-        before = event_plan.cross_edges
-    _emit(model, graph, nodes, stream_of, engines, sync, has_end)
-    return StreamStats(model.sym_name.data, len(engines), before, sync.events, len(nodes))
+        before = event_plan.cross_edges + sum(
+            b.cross_edges for layout in layouts.values() for b in layout.branches
+        )
+    emitter = _Emitter(model, graph, list(engines))
+    emitter.emit(nodes, stream_of, sync, layouts, has_end)
+    return StreamStats(
+        model.sym_name.data, len(emitter.engines), before, emitter.events, len(nodes)
+    )
 
 
-def _emit(
-    model: ModelOp,
-    graph: TaskGraph,
-    nodes: list[Node],
-    stream_of: list[int],
-    engines: list[str],
-    sync: SyncPlan,
-    has_end: bool,
-) -> None:
-    block = model.body.block
-    kept = [op for op in block.ops if not isinstance(op, TaskOp | StreamOp | EventOp)]
-    ops: list[Operation] = [StreamOp(s, engine) for s, engine in enumerate(engines)]
-    ops += [EventOp(e) for e in range(sync.events)]
-    ops += kept
-    for n, node in enumerate(nodes):
-        s = stream_of[n]
-        ops += [_sync_op(x) for x in sync.before[n]]
-        stream = IntegerAttr(s, i64)
-        for pos in node.tasks:
-            task = graph.tasks[pos]
-            task.stream = stream
-            ops.append(task)
-        ops += [_sync_op(x) for x in sync.after[n]]
-    if has_end:
-        ops.append(EndGraphOp(stream_of[-1] if nodes else 0))
-    for op in list(block.ops):
-        block.detach_op(op)
-    block.add_ops(ops)
+class _Emitter:
+    """Writes the new body: streams, events (numbered by their records in block order), the
+    declarations kept, then per node its waits, tasks and records; a case with a layout gets
+    its branches' activated streams (numbered after the others) and syncs."""
 
+    def __init__(self, model: ModelOp, graph: TaskGraph, engines: list[str]) -> None:
+        self.model = model
+        self.graph = graph
+        self.engines = engines
+        self.tasks: list[Operation] = []
+        self.events = 0
+        self._ids: dict[tuple[int, int], int] = {}
 
-def _sync_op(sync: Sync) -> EventRecordOp | EventWaitOp:
-    return (EventRecordOp if sync.record else EventWaitOp)(sync.event, sync.stream)
+    def emit(
+        self,
+        nodes: list[Node],
+        stream_of: list[int],
+        sync: SyncPlan,
+        layouts: dict[int, CaseLayout],
+        has_end: bool,
+    ) -> None:
+        for n, node in enumerate(nodes):
+            s = stream_of[n]
+            self._syncs(sync, sync.before[n])
+            layout = layouts.get(n)
+            if layout is None:
+                for pos in node.tasks:
+                    self._task(pos, s)
+            else:
+                self._case(layout, s)
+            self._syncs(sync, sync.after[n])
+        if has_end:
+            self.tasks.append(EndGraphOp(stream_of[-1] if nodes else 0))
+        block = self.model.body.block
+        kept = [op for op in block.ops if not isinstance(op, TaskOp | StreamOp | EventOp)]
+        ops: list[Operation] = [StreamOp(s, engine) for s, engine in enumerate(self.engines)]
+        ops += [EventOp(e) for e in range(self.events)]
+        ops += kept
+        ops += self.tasks
+        for op in list(block.ops):
+            block.detach_op(op)
+        block.add_ops(ops)
+
+    def _task(self, pos: int, stream: int) -> None:
+        task = self.graph.tasks[pos]
+        task.stream = IntegerAttr(stream, i64)
+        self.tasks.append(task)
+
+    def _syncs(self, plan: SyncPlan, syncs: list[Sync], ids: list[int] | None = None) -> None:
+        """`ids`: a branch's stream numbers (its plan's stream i is stream ids[i])."""
+        for x in syncs:
+            key = (id(plan), x.event)
+            stream = x.stream if ids is None else ids[x.stream]
+            if x.record:
+                event = self._ids[key] = self.events
+                self.events += 1
+                self.tasks.append(EventRecordOp(event, stream))
+            else:
+                self.tasks.append(EventWaitOp(self._ids[key], stream))
+
+    def _case(self, layout: CaseLayout, home: int) -> None:
+        self._task(layout.head, home)
+        for branch in layout.branches:
+            self._task(branch.label_set, home)
+            ids = [home]
+            for engine in branch.engines[1:]:
+                ids.append(len(self.engines))
+                self.engines.append(engine)
+                self.tasks.append(StreamActiveOp(ids[-1], home))
+            plan = branch.sync
+            assert plan is not None
+            for i, node in enumerate(branch.body):
+                s = ids[branch.stream_of[i]]
+                self._syncs(plan, plan.before[i], ids)
+                for pos in node.tasks:
+                    self._task(pos, s)
+                self._syncs(plan, plan.after[i], ids)
+            if branch.body:
+                join = len(branch.body)
+                self._syncs(plan, plan.before[join], ids)
+            if branch.goto is not None:
+                self._task(branch.goto, home)
+        self._task(layout.tail, home)
 
 
 @dataclass(frozen=True)

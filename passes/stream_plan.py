@@ -38,6 +38,8 @@ class Node:
     """None: an attached node (memcpy, control without kernels) that follows its producers."""
     label: str | None = None
     duration: float = 0.0
+    pinned: int | None = None
+    """A stream the node must run on (a branch's join on the branch's switch stream)."""
 
 
 def dependencies(
@@ -140,8 +142,10 @@ def assign_streams(
     record_us: float,
     wait_us: float,
     strategy: Strategy | None = None,
+    initial_engines: tuple[str, ...] = (),
 ) -> StreamAssignment:
-    """List scheduling of nodes onto at most `max_streams` streams (see the module docstring)."""
+    """List scheduling of nodes onto at most `max_streams` streams (see the module docstring);
+    streams `0..len(initial_engines)-1` exist from the start, for those engines."""
     strategy = strategy or STRATEGIES[0]
     critical = _critical_successors(nodes, preds, strategy.crossing_us)
     stream_of = [0] * len(nodes)
@@ -159,10 +163,14 @@ def assign_streams(
         tail.append(-1)
         return len(engines) - 1
 
+    for engine in initial_engines:
+        open_stream(engine, None)
     for n, node in enumerate(nodes):
         ps = preds[n]
         best: tuple[float, int, int] | None = None
-        if node.label is not None:
+        if node.pinned is not None:
+            candidates = [node.pinned]
+        elif node.label is not None:
             stream = label_stream.get(node.label)
             if stream is None:
                 stream = label_stream[node.label] = open_stream(
@@ -196,7 +204,9 @@ def assign_streams(
             else []
         )  # streams whose last node's critical successor is still to come (HEFT-like)
         opens = node.engine is not None or not engines
-        can_open = len(engines) < max_streams and node.label is None and opens
+        can_open = (
+            len(engines) < max_streams and node.label is None and node.pinned is None and opens
+        )
         if reserved and (can_open or len(reserved) < len(candidates)):
             candidates = [s for s in candidates if s not in reserved]
         for s in candidates:
@@ -477,13 +487,14 @@ def best_assignment(
     record_us: float,
     wait_us: float,
     strategies: tuple[Strategy, ...] = STRATEGIES,
-) -> tuple[StreamAssignment, EventPlan, SyncPlan]:
+    initial_engines: tuple[str, ...] = (),
+) -> tuple[StreamAssignment, EventPlan, SyncPlan, float]:
     """The assignment with the smallest simulated makespan among `strategies` (each a list
     schedule, its event plan and the best sync tasks for it (`best_sync`); a constant number
-    of linear passes). Greedy list scheduling has no single best rule when syncing costs as
-    much as a small task: which branch keeps the producer's stream, and whether a short
-    branch is worth a new stream, depend on the graph, so the cost model decides (as GE's
-    HybridMemAssigner runs several memory assigners and keeps the smallest)."""
+    of linear passes), and that makespan. Greedy list scheduling has no single best rule when
+    syncing costs as much as a small task: which branch keeps the producer's stream, and
+    whether a short branch is worth a new stream, depend on the graph, so the cost model
+    decides (as GE's HybridMemAssigner runs several memory assigners and keeps the smallest)."""
     best: tuple[float, StreamAssignment, EventPlan, SyncPlan] | None = None
     for strategy in strategies:
         plan = assign_streams(
@@ -494,6 +505,7 @@ def best_assignment(
             record_us=record_us,
             wait_us=wait_us,
             strategy=strategy,
+            initial_engines=initial_engines,
         )
         events = plan_events(preds, plan.stream_of, len(plan.engines))
         span, sync = best_sync(
@@ -507,4 +519,4 @@ def best_assignment(
         if best is None or span < best[0]:
             best = (span, plan, events, sync)
     assert best is not None, "no strategy"
-    return best[1], best[2], best[3]
+    return best[1], best[2], best[3], best[0]

@@ -17,6 +17,7 @@ from gedialects.ascend import (
     LabelSetOp,
     LabelSwitchByIndexOp,
     ModelOp,
+    StreamActiveOp,
 )
 from gedialects.base import AICORE_ENGINE
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
@@ -112,27 +113,90 @@ def test_removing_an_event_breaks_some_schedule() -> None:
     assert outcomes == {True, False}
 
 
+def _running_at_once(model: ModelOp) -> int:
+    """Always-active streams plus, per case, the most streams one branch activates (each run
+    of `stream_active` tasks starts one branch's streams)."""
+    activated = {t.active_stream.value.data for t in model.tasks() if isinstance(t, StreamActiveOp)}
+    runs = [
+        len(list(group))
+        for active, group in itertools.groupby(
+            model.tasks(), key=lambda t: isinstance(t, StreamActiveOp)
+        )
+        if active
+    ]
+    return len(model.streams()) - len(activated) + max(runs, default=0)
+
+
 def test_single_stream_and_max_streams() -> None:
     text = BENCH.branchy_graph(2, blocks=3)
     _, single = lower(text)
     stats = assign_model(single, single_stream=True)
     assert stats.streams == 1 and stats.events_after == 0 and not single.events()
-    _, capped = lower(text)
-    assert assign_model(capped, max_streams=2).streams <= 2
-    _same_under_schedules(capped, text, seeds=5)
+    for cap in (2, 3):
+        _, capped = lower(text)
+        assign_model(capped, max_streams=cap)
+        assert _running_at_once(capped) <= cap
+        _same_under_schedules(capped, text, seeds=5)
 
 
-def test_case_stays_on_the_stream_of_its_switch() -> None:
+def test_case_branches_run_on_streams_they_activate() -> None:
+    """GE's CaseOpLabelMaker with StreamActive: switch, labels and gotos on one stream, each
+    branch's body there and on streams the branch starts, joined before its goto."""
     text = BENCH.branchy_graph(5, blocks=3)
     _, model = lower(text)
     assign_model(model)
+    model.verify()
     tasks = model.tasks()
     start = next(i for i, t in enumerate(tasks) if isinstance(t, LabelSwitchByIndexOp))
     end = max(i for i, t in enumerate(tasks) if isinstance(t, LabelSetOp))
+    home = tasks[start].stream.value.data
     inside = tasks[start : end + 1]
-    assert {t.stream.value.data for t in inside} == {tasks[start].stream.value.data}
-    assert any(isinstance(t, LabelGotoOp) for t in inside)
-    assert not any(isinstance(t, EventRecordOp | EventWaitOp) for t in inside)
+    control = [t for t in inside if isinstance(t, LabelSetOp | LabelGotoOp | StreamActiveOp)]
+    assert {t.stream.value.data for t in control} == {home}
+    activated = [t.active_stream.value.data for t in inside if isinstance(t, StreamActiveOp)]
+    assert activated and len(set(activated)) == len(activated)  # branches share no stream
+    assert {t.stream.value.data for t in inside} == {home, *activated}
+    assert not any(t.stream.value.data in activated for t in tasks[:start] + tasks[end + 1 :])
+    graph = TaskGraph.of(model)
+    gotos = [start + i for i, t in enumerate(inside) if isinstance(t, LabelGotoOp)]
+    for pos in range(start, end):
+        joined = next((g for g in gotos if g > pos), end)
+        assert pos == joined or graph.happens_before(pos, joined), tasks[pos].describe()
+    serial_text = BENCH.branchy_graph(5, blocks=3)
+    _, serial = lower(serial_text)
+    assign_model(serial, max_streams=1)
+    assert _makespan(text, model) < _makespan(serial_text, serial)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_branch_streams_keep_memory_plans_right(seed: int) -> None:
+    """After ge-assign-streams then ge-plan-memory, every gear gives the graph's numbers under
+    random schedules with the uninitialised-memory check: tensors of one branch's concurrent
+    streams get apart memory, tensors of different branches may share it."""
+    text = BENCH.branchy_graph(seed)
+    _, model = lower(text)
+    assign_model(model)
+    assert any(isinstance(t, StreamActiveOp) for t in model.tasks())
+    plan_model(model)
+    for index in range(3):
+        inputs = inputs_of(text, 4, index)
+        want = reference(text, inputs)
+        for schedule in [None, *range(4)]:
+            got = execute_model(
+                model, inputs, schedule_seed=schedule, check_uninitialized=True
+            ).outputs
+            for key, value in want.items():
+                np.testing.assert_array_equal(got[key], value, err_msg=f"{index} {schedule}")
+
+
+def test_assigning_again_folds_the_branch_streams_back() -> None:
+    text = BENCH.branchy_graph(1)
+    _, model = lower(text)
+    first = assign_model(model)
+    again = assign_model(model)
+    model.verify()
+    assert again.streams == first.streams and again.events_after == first.events_after
+    _same_under_schedules(model, text, seeds=3)
 
 
 def test_events_are_pruned_through_transitive_order() -> None:
@@ -196,7 +260,7 @@ def test_the_simulated_makespan_is_the_interpreters(seed: int) -> None:
     text = BENCH.branchy_graph(seed, blocks=4, case=False)
     _, model = lower(text)
     nodes, preds = _plan_inputs(model)
-    plan, _, sync = best_assignment(
+    plan, _, sync, _ = best_assignment(
         nodes, preds, max_streams=8, default_engine=AICORE_ENGINE, record_us=0.5, wait_us=0.5
     )
     predicted = simulate(nodes, plan.stream_of, len(plan.engines), sync, record_us=0.5, wait_us=0.5)
@@ -211,7 +275,7 @@ def test_the_chosen_strategy_is_never_slower_than_each_alone(seed: int) -> None:
     nodes, preds = _plan_inputs(model)
     spans = []
     for strategy in STRATEGIES:
-        plan, _, sync = best_assignment(
+        plan, _, sync, _ = best_assignment(
             nodes,
             preds,
             max_streams=8,
