@@ -114,6 +114,48 @@ def test_streams_run_concurrently_and_waits_follow_records() -> None:
     assert timeline.makespan >= timeline.critical_path
 
 
+def test_engine_crossings_are_priced_in_the_tighter_bound() -> None:
+    """x -> a (AI core) -> b (vector engine) -> y: the event between the engines' streams is
+    on every assignment's path, so the crossing bound is the makespan exactly."""
+    n = 64
+    size = n * n * 4
+    x, a, y = 0, size, 2 * size
+    model = ModelOp(
+        "main",
+        3 * size,
+        0,
+        [
+            StreamOp(0, "AIcoreEngine"),
+            StreamOp(1, "VectorEngine"),
+            EventOp(0),
+            InputOp("x", buf(x, [n, n])),
+            OutputOp("y", buf(y, [n, n])),
+            matmul("a", 0, x, x, a),
+            EventRecordOp(0, 0),
+            EventWaitOp(0, 1),
+            KernelOp("Relu", "b", "VectorEngine", 1, [buf(a, [n, n])], [buf(y, [n, n])]),
+        ],
+    )
+    costs = CostModel()
+    a_us, b_us = (costs.duration(k) for k in model.tasks() if isinstance(k, KernelOp))
+    timeline = execute_model(model, {"x": np.eye(n, dtype=np.float32)}, timing=True).stats.timeline
+    assert timeline is not None
+    assert timeline.critical_path == pytest.approx(a_us + b_us)
+    assert timeline.crossing_path == pytest.approx(a_us + EVENT_RECORD_US + EVENT_WAIT_US + b_us)
+    assert timeline.makespan == pytest.approx(timeline.crossing_path)
+    assert "with crossings" in timeline.profile()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_both_bounds_hold_on_assigned_graphs(seed: int) -> None:
+    text = BENCH.branchy_graph(seed, blocks=3)
+    _, model = lower(text)
+    assign_model(model)
+    timeline = execute_model(model, inputs_of(text, 0), timing=True).stats.timeline
+    assert timeline is not None
+    assert timeline.critical_path <= timeline.crossing_path <= timeline.makespan
+
+
 def test_simulated_time_does_not_depend_on_the_schedule() -> None:
     text = BENCH.branchy_graph(3, blocks=3)
     _, model = lower(text)

@@ -72,7 +72,7 @@ from gedialects.ascend import (
 )
 from gedialects.base import int_array_values
 from gedialects.gears import GearInfo, GearMismatchError
-from gedialects.interpreters.cost_model import CostModel, kernel_flops, task_engine
+from gedialects.interpreters.cost_model import SYNC_US, CostModel, kernel_flops, task_engine
 from gedialects.interpreters.kernels import run_kernel
 from gedialects.interpreters.timeline import TaskSpan, Timeline
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype, numpy_from_dense
@@ -1003,23 +1003,85 @@ def _activate(task: TaskOp, target: int, live: list[int], pcs: list[int], plan: 
         bisect.insort(live, target)
 
 
+class _Bound:
+    """A critical path of the run: every task starts when the last writers of what it reads
+    finished (with unlimited streams), inside a control span after the control task before it,
+    on an activated stream after its activation. With `crossing_us`, a value read on another
+    engine than its writer's arrives that much later: the record and wait every assignment
+    pays there, since streams never mix engines."""
+
+    def __init__(self, arena_size: int, streams: int, crossing_us: float) -> None:
+        self.crossing_us = crossing_us
+        self.ready = np.zeros(arena_size, np.float64)
+        """Per byte: when its last writer finishes."""
+        self.engine = np.full(arena_size, -1, np.int16) if crossing_us else None
+        """Per byte: its last writer's engine number (-1: no engine, or no writer)."""
+        self.dyn_ready: dict[int, tuple[float, int]] = {}
+        """Per dynamic slot, the same for its value."""
+        self.floor: dict[int, float] = {}
+        self.activated_at = [0.0] * streams
+        """Per stream: when its current activation completes."""
+        self.critical = 0.0
+
+    def _arrival(self, offset: int, nbytes: int, engine: int) -> float:
+        ready = self.ready[offset : offset + nbytes]
+        if self.engine is None or engine < 0:
+            return float(ready.max())
+        writers = self.engine[offset : offset + nbytes]
+        crossing = (writers >= 0) & (writers != engine)
+        return float((ready + self.crossing_us * crossing).max())
+
+    def step(
+        self,
+        i: int,
+        span: int,
+        task: TaskOp,
+        engine: int,
+        ranges: tuple[list[tuple[int, int]], list[tuple[int, int]]],
+        dyn: tuple[list[int], list[int]],
+        duration: float,
+        activates: int,
+    ) -> None:
+        reads, writes = ranges
+        ready = self.activated_at[i]
+        for offset, nbytes in reads:
+            if nbytes:
+                ready = max(ready, self._arrival(offset, nbytes, engine))
+        for slot in dyn[0]:
+            done, writer = self.dyn_ready.get(slot, (0.0, -1))
+            crossing = engine >= 0 and writer >= 0 and writer != engine
+            ready = max(ready, done + (self.crossing_us if crossing else 0.0))
+        if span >= 0:
+            ready = max(ready, self.floor.get(span, 0.0))
+        done = ready + duration
+        for offset, nbytes in writes:
+            self.ready[offset : offset + nbytes] = done
+            if self.engine is not None:
+                self.engine[offset : offset + nbytes] = engine
+        for slot in dyn[1]:
+            self.dyn_ready[slot] = (done, engine)
+        if span >= 0 and isinstance(task, LabelSetOp | LabelSwitchByIndexOp | LabelGotoOp):
+            self.floor[span] = done
+        elif activates >= 0:
+            self.activated_at[activates] = done
+        self.critical = max(self.critical, done)
+
+
 class _Clock:
-    """Simulated time of a run (see `timeline`): stream clocks, event times, critical path."""
+    """Simulated time of a run (see `timeline`): stream clocks, event times, critical paths."""
 
     def __init__(self, model: ModelOp, plan: _Plan, arena_size: int) -> None:
         self.plan = plan
         self.costs = plan.costs
         self.now = [0.0] * len(plan.stream_ids)
         self.event_time: dict[int, float] = {}
-        self.ready = np.zeros(arena_size, np.float64)
-        """Per byte: when its last writer finishes with unlimited streams (critical path)."""
-        self.dyn_ready: dict[int, float] = {}
-        """Per dynamic slot, the same for its value."""
         self.spans_of = plan.control_spans()
-        self.floor: dict[int, float] = {}
-        self.activated_at = [0.0] * len(plan.stream_ids)
-        """Per stream: when its current activation completes on the critical path."""
-        self.critical = 0.0
+        streams = len(plan.stream_ids)
+        self.free = _Bound(arena_size, streams, 0.0)
+        """Events free: what stream assignment is measured against."""
+        self.priced = _Bound(arena_size, streams, SYNC_US)
+        """Engine crossings priced: a bound no assignment that keeps engines apart can beat."""
+        self.engines: dict[str, int] = {}
         self.timeline = Timeline(model.sym_name.data, dict(plan.engines))
 
     def _dynamic(self, task: TaskOp, state: _RunState) -> tuple[list[int], list[int], float]:
@@ -1083,34 +1145,24 @@ class _Clock:
         )
         if isinstance(task, EventRecordOp | EventWaitOp | EndGraphOp):
             return  # synchronisation, not work: free on the critical path
-        reads, writes = self._ranges(task)
-        ready = 0.0
-        for offset, nbytes in reads:
-            if nbytes:
-                ready = max(ready, float(self.ready[offset : offset + nbytes].max()))
-        for slot in dyn_reads:
-            ready = max(ready, self.dyn_ready.get(slot, 0.0))
-        ready = max(ready, self.activated_at[i])
-        span = self.spans_of[i][pc]
-        if span >= 0:
-            ready = max(ready, self.floor.get(span, 0.0))
-        done = ready + duration
-        for offset, nbytes in writes:
-            self.ready[offset : offset + nbytes] = done
-        for slot in dyn_writes:
-            self.dyn_ready[slot] = done
-        if span >= 0 and isinstance(task, LabelSetOp | LabelSwitchByIndexOp | LabelGotoOp):
-            self.floor[span] = done
-        elif isinstance(task, StreamActiveOp):
+        activates = -1
+        if isinstance(task, StreamActiveOp):
             # Like an event: the target's clock and its critical path start after this task.
-            target = self.plan.activates[task]
-            self.now[target] = max(self.now[target], end)
-            self.activated_at[target] = done
-        self.critical = max(self.critical, done)
+            activates = self.plan.activates[task]
+            self.now[activates] = max(self.now[activates], end)
+        engine = -1
+        if isinstance(task, EngineTaskOp):
+            engine = self.engines.setdefault(task.engine.data, len(self.engines))
+        ranges = self._ranges(task)
+        span = self.spans_of[i][pc]
+        dyn = (dyn_reads, dyn_writes)
+        for bound in (self.free, self.priced):
+            bound.step(i, span, task, engine, ranges, dyn, duration, activates)
 
     def finish(self) -> Timeline:
         self.timeline.makespan = max(self.now, default=0.0)
-        self.timeline.critical_path = self.critical
+        self.timeline.critical_path = self.free.critical
+        self.timeline.crossing_path = self.priced.critical
         return self.timeline
 
 
