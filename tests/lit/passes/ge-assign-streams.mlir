@@ -75,8 +75,9 @@ graph.graph @engines(%x: tensor<2x2xf32>) -> (tensor<2x2xf32> {node_name = "y"})
 
 // Tests that a case stays on one stream (GE keeps control flow on the switch's stream; here a
 // vector stream of its own, so that u runs beside it), even with a branch kernel of another
-// engine, and that its events sit outside its labels: waits before the switch, records after
-// the end label. The join waits for the case and u, the earlier record first.
+// engine when its one-kernel branches gain nothing from streams of their own, and that its
+// events sit outside its labels: waits before the switch, records after the end label. The
+// join waits for the case and u, the earlier record first.
 
 graph.graph @gears(%i: tensor<i32>, %x: tensor<2x2xf32>) -> (tensor<2x2xf32> {node_name = "y"}) {
   %w = graph.const dense<0.5> : tensor<2x2xf32>
@@ -115,3 +116,56 @@ graph.graph @cube(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // CHECK-NEXT:    ascend.event_wait 1 stream 0
 // CHECK-NEXT:    ascend.event_wait 2 stream 0
 // CHECK-NEXT:    ascend.kernel "Add" "out" engine "AIcoreEngine" stream 0
+
+// -----
+
+// Tests that a branch with independent work runs part of it on a stream the branch starts
+// with a stream_active after its label_set (GE's CaseOpLabelMaker), joined back by an event
+// before its label_goto, while switch, labels and goto stay on the switch's stream; a branch
+// with nothing to run in parallel activates nothing.
+
+graph.graph @wide(%i: tensor<i32>, %x: tensor<2x2xf32>) -> (tensor<2x2xf32> {node_name = "y"}) {
+  %r = multibatch.case %i, %x branches [@two_chains, @one_chain] : (tensor<i32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  graph.net_output %r : tensor<2x2xf32>
+}
+graph.graph @two_chains(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %w = graph.const dense<0.5> : tensor<2x2xf32>
+  %p = graph.matmul %a, %w {node_name = "p"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %p2 = graph.tanh %p {node_name = "p2"} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %q = graph.matmul %a, %w {node_name = "q"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %q2 = graph.tanh %q {node_name = "q2"} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %s = graph.add %p2, %q2 {node_name = "s"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  graph.net_output %s : tensor<2x2xf32>
+}
+graph.graph @one_chain(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %n = graph.relu %a {node_name = "n"} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  graph.net_output %n : tensor<2x2xf32>
+}
+
+// CHECK-LABEL: ascend.model @wide
+// CHECK-NEXT:    ascend.stream 0 engine "AIcoreEngine"
+// CHECK-NEXT:    ascend.stream 1 engine "AIcoreEngine"
+// CHECK-NEXT:    ascend.event 0
+// CHECK:         ascend.label_switch_by_index {{.*}} labels [0, 1] stream 0
+// CHECK-NEXT:    ascend.label_set 0 stream 0
+// CHECK-NEXT:    ascend.stream_active 1 stream 0
+// CHECK-NEXT:    ascend.kernel "MatMul" "p" engine "AIcoreEngine" stream 0
+// CHECK-NEXT:    ascend.kernel "Tanh" "p2" engine "AIcoreEngine" stream 0
+// CHECK-NEXT:    ascend.kernel "MatMul" "q" engine "AIcoreEngine" stream 1
+// CHECK-NEXT:    ascend.kernel "Tanh" "q2" engine "AIcoreEngine" stream 1
+// CHECK-NEXT:    ascend.event_record 0 stream 1
+// CHECK-NEXT:    ascend.event_wait 0 stream 0
+// CHECK-NEXT:    ascend.kernel "Add" "s" engine "AIcoreEngine" stream 0
+// CHECK-NEXT:    ascend.memcpy_async stream 0
+// CHECK-NEXT:    ascend.label_goto 2 stream 0
+// CHECK-NEXT:    ascend.label_set 1 stream 0
+// CHECK-NEXT:    ascend.kernel "Relu" "n" engine "AIcoreEngine" stream 0
+// CHECK-NEXT:    ascend.memcpy_async stream 0
+// CHECK-NEXT:    ascend.label_set 2 stream 0
+// CHECK-NEXT:    ascend.end_graph stream 0
+
+// SINGLE-LABEL: ascend.model @wide
+// SINGLE-NOT:     ascend.stream_active
+// SINGLE:         ascend.label_set 2 stream 0
+
+// STATS: remark: ge-assign-streams @wide: 1 nodes on 2 streams; events 1 before pruning, 1 after
