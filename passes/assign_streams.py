@@ -150,8 +150,20 @@ def _case_layouts(graph: TaskGraph, nodes: list[Node], costs: CostModel) -> dict
             continue
         if graph.in_loop(case.head) is not None:
             continue
-        layouts[n] = CaseLayout(case.head, case.tail, _branches(graph, case, node, costs))
+        layout = layouts[n] = CaseLayout(case.head, case.tail, _branches(graph, case, node, costs))
+        node.engine = _busiest_engine(layout)
     return layouts
+
+
+def _busiest_engine(layout: CaseLayout) -> str | None:
+    """The engine with the most work in the case's branches (the first on a tie): the switch's
+    stream is one of its streams, so the most work runs there without an activation."""
+    work: dict[str, float] = {}
+    for branch in layout.branches:
+        for node in branch.body:
+            if node.engine is not None:
+                work[node.engine] = work.get(node.engine, 0.0) + node.duration
+    return max(work, key=lambda e: work[e]) if work else None
 
 
 def _branches(graph: TaskGraph, case: Case, node: Node, costs: CostModel) -> list[Branch]:
@@ -227,6 +239,31 @@ def _case_duration(graph: TaskGraph, layout: CaseLayout, costs: CostModel) -> fl
     return control + longest
 
 
+def _caps(nodes: list[Node], layouts: dict[int, CaseLayout], max_streams: int) -> list[int]:
+    """The stream counts the model's own nodes may take (see `_plan_with_cases`): all of
+    `max-streams`, or 2 or 4 fewer, left to the cases' branches; only those that leave every
+    branch a stream per engine it uses, when some do (else streams must mix engines anyway)."""
+    if not layouts:
+        return [max_streams]
+    caps = sorted({max(1, max_streams - j) for j in (0, 2, 4)})
+    need = max(
+        len({nodes[n].engine} | {b.engine for b in branch.body if b.engine is not None})
+        for n, layout in layouts.items()
+        for branch in layout.branches
+    )
+    room = [c for c in caps if _share(c, max_streams, len(layouts)) >= need]
+    if not room:
+        cap = max_streams - (need - 1) * len(layouts)
+        room = [cap] if cap >= 1 else []
+    return room or caps
+
+
+def _share(cap: int, max_streams: int, cases: int) -> int:
+    """Streams each branch may use when the model's own nodes take `cap`: at most
+    `max-streams` run at once, the model's plus one branch's per case."""
+    return 1 + (max_streams - cap) // max(cases, 1)
+
+
 def _plan_with_cases(
     graph: TaskGraph,
     nodes: list[Node],
@@ -241,7 +278,7 @@ def _plan_with_cases(
     the simulated makespan with the branches' simulated times as the cases' durations."""
     costs = CostModel()
     weight_size, sizes = graph.model.weight_size.value.data, TypeSizes()
-    budget = 1 + (max_streams - cap) // max(len(layouts), 1)
+    budget = _share(cap, max_streams, len(layouts))
 
     def schedule(n: int, home: str) -> None:
         for branch in layouts[n].branches:
@@ -339,12 +376,11 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
             )
         layouts = _case_layouts(graph, nodes, costs)
         preds = dependencies(graph, nodes, weight_size, sizes)
-        caps = sorted({max(1, max_streams - j) for j in (0, 2, 4)} if layouts else {max_streams})
         best: tuple[float, int] | None = None
-        for cap in caps:
-            span = _plan_with_cases(graph, nodes, preds, layouts, cap, max_streams, default_engine)[
-                0
-            ]
+        for cap in _caps(nodes, layouts, max_streams):
+            span, *_ = _plan_with_cases(
+                graph, nodes, preds, layouts, cap, max_streams, default_engine
+            )
             if best is None or span < best[0]:
                 best = (span, cap)
         assert best is not None

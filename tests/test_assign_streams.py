@@ -32,6 +32,7 @@ from passes.stream_plan import (
     best_assignment,
     best_sync,
     dependencies,
+    hoist_waits,
     plan_events,
     plan_syncs,
     simulate,
@@ -339,6 +340,48 @@ def test_waits_are_sorted_by_record_time() -> None:
     ordered = sort_waits(direct, [10.5, 1.5])
     assert [x.event for x in ordered.before[2]] == [1, 0]
     assert simulate(nodes, stream_of, 3, ordered, record_us=0.5, wait_us=0.5) == 12.0
+
+
+def test_a_wait_is_hoisted_into_an_earlier_stall_of_its_stream() -> None:
+    # Stream 2 runs y (needs a: late) then z (needs b: early). Waiting for b while the stream
+    # stands waiting for a anyway saves z's wait: 13.5 -> 13.0.
+    nodes = _durations(10.0, 1.0, 1.0, 1.0)
+    stream_of = [0, 1, 2, 2]
+    direct = SyncPlan.direct([(0, 2), (1, 3)], stream_of)
+    assert simulate(nodes, stream_of, 3, direct, record_us=0.5, wait_us=0.5) == 13.5
+    hoisted = hoist_waits(nodes, stream_of, 3, direct, record_us=0.5, wait_us=0.5)
+    assert [x.event for x in hoisted.before[2]] == [1, 0] and hoisted.before[3] == []
+    assert simulate(nodes, stream_of, 3, hoisted, record_us=0.5, wait_us=0.5) == 13.0
+    assert best_sync(nodes, stream_of, 3, [(0, 2), (1, 3)], record_us=0.5, wait_us=0.5)[0] == 13.0
+    # b after y in program order: its wait must not move above its record.
+    stream_of = [0, 2, 1, 2]
+    direct = SyncPlan.direct([(0, 1), (2, 3)], stream_of)
+    kept = hoist_waits(nodes, stream_of, 3, direct, record_us=0.5, wait_us=0.5)
+    assert kept.before == direct.before
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hoisting_moves_waits_up_their_stream_after_their_record(seed: int) -> None:
+    text = BENCH.branchy_graph(seed, blocks=4, case=False)
+    _, model = lower(text)
+    nodes, preds = _plan_inputs(model)
+    plan, events, _, _ = best_assignment(
+        nodes, preds, max_streams=8, default_engine=AICORE_ENGINE, record_us=0.5, wait_us=0.5
+    )
+    streams = len(plan.engines)
+    sync = plan_syncs(plan.stream_of, events.events, relay=False)
+    hoisted = hoist_waits(nodes, plan.stream_of, streams, sync, record_us=0.5, wait_us=0.5)
+    where = {x.event: n for n, xs in enumerate(sync.before) for x in xs if not x.record}
+    moved = {x.event: (n, x) for n, xs in enumerate(hoisted.before) for x in xs if not x.record}
+    recorder = {x.event: n for n, xs in enumerate(sync.after) for x in xs}
+    assert moved.keys() == where.keys()
+    assert any(n < where[e] for e, (n, _) in moved.items()), "nothing hoisted on this graph"
+    for event, (n, x) in moved.items():
+        assert recorder[event] < n <= where[event]
+        assert plan.stream_of[n] == plan.stream_of[where[event]] == x.stream
+    before = simulate(nodes, plan.stream_of, streams, sync, record_us=0.5, wait_us=0.5)
+    best, _ = best_sync(nodes, plan.stream_of, streams, events.events, record_us=0.5, wait_us=0.5)
+    assert best <= before
 
 
 def test_emitted_relays_keep_the_dependencies_and_the_numbers() -> None:

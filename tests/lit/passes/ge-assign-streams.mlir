@@ -73,11 +73,11 @@ graph.graph @engines(%x: tensor<2x2xf32>) -> (tensor<2x2xf32> {node_name = "y"})
 
 // -----
 
-// Tests that a case stays on one stream (GE keeps control flow on the switch's stream; here a
-// vector stream of its own, so that u runs beside it), even with a branch kernel of another
-// engine when its one-kernel branches gain nothing from streams of their own, and that its
-// events sit outside its labels: waits before the switch, records after the end label. The
-// join waits for the case and u, the earlier record first.
+// Tests that a case keeps its switch, labels and gotos on one stream (here the AI-core stream
+// of its input: the engine with the most work in its branches), that a branch kernel of another
+// engine runs on a stream the branch activates (streams never mix engines), joined back before
+// the branch's goto, and that the model's events sit outside the labels: the join of the case
+// and u waits after the end label.
 
 graph.graph @gears(%i: tensor<i32>, %x: tensor<2x2xf32>) -> (tensor<2x2xf32> {node_name = "y"}) {
   %w = graph.const dense<0.5> : tensor<2x2xf32>
@@ -98,23 +98,25 @@ graph.graph @cube(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 }
 
 // CHECK-LABEL: ascend.model @gears
+// CHECK-NEXT:    ascend.stream 0 engine "AIcoreEngine"
+// CHECK-NEXT:    ascend.stream 1 engine "VectorEngine"
+// CHECK-NEXT:    ascend.stream 2 engine "VectorEngine"
 // CHECK:         ascend.kernel "MatMul" "v" engine "AIcoreEngine" stream 0
-// CHECK-NEXT:    ascend.event_record 0 stream 0
 // CHECK-NEXT:    ascend.kernel "MatMul" "u" engine "VectorEngine" stream 1
-// CHECK-NEXT:    ascend.event_record 1 stream 1
-// CHECK-NEXT:    ascend.event_wait 0 stream [[CASE:[0-9]+]]
-// CHECK-NEXT:    ascend.label_switch_by_index {{.*}} labels [0, 1] stream [[CASE]]
-// CHECK-NEXT:    ascend.label_set 0 stream [[CASE]]
-// CHECK-NEXT:    ascend.kernel "Relu" "b" engine "VectorEngine" stream [[CASE]]
-// CHECK-NEXT:    ascend.memcpy_async stream [[CASE]]
-// CHECK-NEXT:    ascend.label_goto 2 stream [[CASE]]
-// CHECK-NEXT:    ascend.label_set 1 stream [[CASE]]
-// CHECK-NEXT:    ascend.kernel "MatMul" "d" engine "AIcoreEngine" stream [[CASE]]
-// CHECK-NEXT:    ascend.memcpy_async stream [[CASE]]
-// CHECK-NEXT:    ascend.label_set 2 stream [[CASE]]
-// CHECK-NEXT:    ascend.event_record 2 stream [[CASE]]
+// CHECK-NEXT:    ascend.event_record 0 stream 1
+// CHECK-NEXT:    ascend.label_switch_by_index {{.*}} labels [0, 1] stream 0
+// CHECK-NEXT:    ascend.label_set 0 stream 0
+// CHECK-NEXT:    ascend.stream_active 2 stream 0
+// CHECK-NEXT:    ascend.kernel "Relu" "b" engine "VectorEngine" stream 2
+// CHECK-NEXT:    ascend.memcpy_async stream 2
+// CHECK-NEXT:    ascend.event_record 1 stream 2
 // CHECK-NEXT:    ascend.event_wait 1 stream 0
-// CHECK-NEXT:    ascend.event_wait 2 stream 0
+// CHECK-NEXT:    ascend.label_goto 2 stream 0
+// CHECK-NEXT:    ascend.label_set 1 stream 0
+// CHECK-NEXT:    ascend.kernel "MatMul" "d" engine "AIcoreEngine" stream 0
+// CHECK-NEXT:    ascend.memcpy_async stream 0
+// CHECK-NEXT:    ascend.label_set 2 stream 0
+// CHECK-NEXT:    ascend.event_wait 0 stream 0
 // CHECK-NEXT:    ascend.kernel "Add" "out" engine "AIcoreEngine" stream 0
 
 // -----
