@@ -154,6 +154,12 @@ def test_both_bounds_hold_on_assigned_graphs(seed: int) -> None:
     timeline = execute_model(model, inputs_of(text, 0), timing=True).stats.timeline
     assert timeline is not None
     assert timeline.critical_path <= timeline.crossing_path <= timeline.makespan
+    # One stream runs both engines' kernels: no crossing is certain, the bounds coincide.
+    _, single = lower(text)
+    assign_model(single, max_streams=1)
+    mixed = execute_model(single, inputs_of(text, 0), timing=True).stats.timeline
+    assert mixed is not None
+    assert mixed.crossing_path == mixed.critical_path <= mixed.makespan
 
 
 def test_simulated_time_does_not_depend_on_the_schedule() -> None:

@@ -1021,6 +1021,8 @@ class _Bound:
         self.floor: dict[int, float] = {}
         self.activated_at = [0.0] * streams
         """Per stream: when its current activation completes."""
+        self.stream_done = [0.0] * streams
+        """Per stream: when its tasks so far are done (what its end_graph follows)."""
         self.critical = 0.0
 
     def _arrival(self, offset: int, nbytes: int, engine: int) -> float:
@@ -1064,7 +1066,12 @@ class _Bound:
             self.floor[span] = done
         elif activates >= 0:
             self.activated_at[activates] = done
+        self.stream_done[i] = max(self.stream_done[i], done)
         self.critical = max(self.critical, done)
+
+    def end(self, i: int, duration: float) -> None:
+        """`end_graph` is work every schedule does after its stream's tasks, not a sync."""
+        self.critical = max(self.critical, self.stream_done[i] + duration)
 
 
 class _Clock:
@@ -1078,9 +1085,16 @@ class _Clock:
         self.spans_of = plan.control_spans()
         streams = len(plan.stream_ids)
         self.free = _Bound(arena_size, streams, 0.0)
-        """Events free: what stream assignment is measured against."""
-        self.priced = _Bound(arena_size, streams, SYNC_US)
-        """Engine crossings priced: a bound no assignment that keeps engines apart can beat."""
+        """Events free."""
+        apart = all(
+            task.engine.data == plan.engines[task.stream.value.data]
+            for tasks in plan.tasks
+            for task in tasks
+            if isinstance(task, EngineTaskOp)
+        )
+        self.priced = _Bound(arena_size, streams, SYNC_US if apart else 0.0)
+        """Engine crossings priced: a bound no assignment that keeps engines apart can beat
+        (the events-free one where some stream runs another engine's kernels)."""
         self.engines: dict[str, int] = {}
         self.timeline = Timeline(model.sym_name.data, dict(plan.engines))
 
@@ -1143,7 +1157,11 @@ class _Clock:
                 stream, pc, _task_name(task), _category(task), task_engine(task), start, duration
             )
         )
-        if isinstance(task, EventRecordOp | EventWaitOp | EndGraphOp):
+        if isinstance(task, EndGraphOp):
+            for bound in (self.free, self.priced):
+                bound.end(i, duration)
+            return
+        if isinstance(task, EventRecordOp | EventWaitOp):
             return  # synchronisation, not work: free on the critical path
         activates = -1
         if isinstance(task, StreamActiveOp):

@@ -6,7 +6,8 @@ clocks concurrently, an `event_wait` starts no earlier than the `event_record` i
 a stream a `stream_active` starts no earlier than the end of that task. The critical path is
 the same run with unlimited streams and free synchronisation: each task starts when the tasks
 that last wrote the bytes it reads finished (and, inside a control span, after the switch or
-label before it; on an activated stream, after the `stream_active` that started it).
+label before it; on an activated stream, after the `stream_active` that started it); an
+`end_graph` ends it after its stream's other tasks (every schedule runs it last there).
 Makespan >= critical path; their ratio is what stream assignment loses to stream limits, event
 latency and false (memory reuse) dependencies.
 """
@@ -42,7 +43,8 @@ class Timeline:
     critical_path: float = 0.0
     crossing_path: float = 0.0
     """The critical path with a record and a wait on every edge between two engines, which
-    any assignment pays when streams never mix engines (GE's rule): a tighter lower bound."""
+    any assignment pays when streams never mix engines (GE's rule): a tighter lower bound.
+    The same as `critical_path` for a model with a stream running another engine's kernels."""
 
     def busy_per_stream(self) -> dict[int, tuple[float, int]]:
         busy = {s: (0.0, 0) for s in self.stream_engines}
