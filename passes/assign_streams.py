@@ -129,25 +129,36 @@ def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Nod
             node.tasks.append(pos)
             if node.engine is None and isinstance(task, EngineTaskOp):
                 node.engine = task.engine.data
+            node.duration += costs.duration(task)
         else:
-            engine = task.engine.data if isinstance(task, EngineTaskOp) else None
-            label = task.attributes.get(STREAM_LABEL)
-            nodes.append(Node([pos], engine, label.data if isinstance(label, StringAttr) else None))
-        node = nodes[-1] if span < 0 else span_node[span]
-        node.duration += costs.duration(task)
+            nodes.append(_task_node(graph, pos, costs))
     return nodes, has_end
+
+
+def _task_node(graph: TaskGraph, pos: int, costs: CostModel) -> Node:
+    """A kernel or memcpy task as a node: its engine (None: attached) and stream label."""
+    task = graph.tasks[pos]
+    engine = task.engine.data if isinstance(task, EngineTaskOp) else None
+    label = task.attributes.get(STREAM_LABEL)
+    return Node(
+        [pos],
+        engine,
+        label.data if isinstance(label, StringAttr) else None,
+        costs.duration(task),
+    )
 
 
 def _case_layouts(graph: TaskGraph, nodes: list[Node], costs: CostModel) -> dict[int, CaseLayout]:
     """Node index -> layout, for the nodes that are exactly one top-level case without nested
     cases (those stay one unit on one stream, as before)."""
-    by_head = {case.head: case for case in graph.cases}
+    by_head = {case.head: i for i, case in enumerate(graph.cases)}
     nested = {case.parent for case in graph.cases}
     layouts: dict[int, CaseLayout] = {}
     for n, node in enumerate(nodes):
-        case = by_head.get(node.tasks[0]) if node.tasks else None
-        if case is None or case.tail != node.tasks[-1] or graph.cases.index(case) in nested:
+        i = by_head.get(node.tasks[0], -1) if node.tasks else -1
+        if i < 0 or i in nested or graph.cases[i].tail != node.tasks[-1]:
             continue
+        case = graph.cases[i]
         if graph.in_loop(case.head) is not None:
             continue
         layout = layouts[n] = CaseLayout(case.head, case.tail, _branches(graph, case, node, costs))
@@ -176,19 +187,7 @@ def _branches(graph: TaskGraph, case: Case, node: Node, costs: CostModel) -> lis
             if positions and isinstance(graph.tasks[positions[-1]], LabelGotoOp)
             else None
         )
-        body: list[Node] = []
-        for pos in positions:
-            task = graph.tasks[pos]
-            engine = task.engine.data if isinstance(task, EngineTaskOp) else None
-            label = task.attributes.get(STREAM_LABEL)
-            body.append(
-                Node(
-                    [pos],
-                    engine,
-                    label.data if isinstance(label, StringAttr) else None,
-                    costs.duration(task),
-                )
-            )
+        body = [_task_node(graph, pos, costs) for pos in positions]
         branches.append(Branch(start, goto, body))
     return branches
 
@@ -297,7 +296,7 @@ def _plan_with_cases(
         wait_us=EVENT_WAIT_US,
     )
     for n, home in homes.items():
-        if plan.engines[plan.stream_of[n]] != home:  # an attached case on another engine's stream
+        if plan.engines[plan.stream_of[n]] != home:  # no kernels, or at the stream limit
             schedule(n, plan.engines[plan.stream_of[n]])
     return span, plan, events, sync
 
