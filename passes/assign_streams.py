@@ -375,17 +375,16 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
             )
         layouts = _case_layouts(graph, nodes, costs)
         preds = dependencies(graph, nodes, weight_size, sizes)
-        best: tuple[float, int] | None = None
-        for cap in _caps(nodes, layouts, max_streams):
-            span, *_ = _plan_with_cases(
+        caps = _caps(nodes, layouts, max_streams)
+        results = [
+            (_plan_with_cases(graph, nodes, preds, layouts, cap, max_streams, default_engine), cap)
+            for cap in caps
+        ]
+        (_, plan, event_plan, sync), cap = min(results, key=lambda r: r[0][0])
+        if cap != caps[-1]:  # the branches hold the last cap's schedules: redo the best's
+            _, plan, event_plan, sync = _plan_with_cases(
                 graph, nodes, preds, layouts, cap, max_streams, default_engine
             )
-            if best is None or span < best[0]:
-                best = (span, cap)
-        assert best is not None
-        _, plan, event_plan, sync = _plan_with_cases(
-            graph, nodes, preds, layouts, best[1], max_streams, default_engine
-        )
         stream_of, engines = plan.stream_of, plan.engines
         before = event_plan.cross_edges + sum(
             b.cross_edges for layout in layouts.values() for b in layout.branches

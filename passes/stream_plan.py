@@ -517,11 +517,12 @@ def best_sync(
     *,
     record_us: float,
     wait_us: float,
+    hoist: bool = True,
 ) -> tuple[float, SyncPlan]:
     """The fastest sync plan for these events under the simulation among the `RELAYS`
-    modes, each with its waits sorted by record time when that is faster, then with waits
-    hoisted into stalls (`hoist_waits`) while that is faster; a constant number of linear
-    passes."""
+    modes, each with its waits sorted by record time when that is faster, then (`hoist`)
+    with waits hoisted into stalls while that is faster (`hoisted`); a constant number of
+    linear passes."""
     best: tuple[float, SyncPlan] | None = None
     for relay in RELAYS:
         sync = plan_syncs(stream_of, events, relay)
@@ -533,7 +534,23 @@ def best_sync(
         if best is None or span < best[0]:
             best = (span, sync)
     assert best is not None
-    span, sync = best
+    if not hoist:
+        return best
+    return hoisted(nodes, stream_of, streams, *best, record_us=record_us, wait_us=wait_us)
+
+
+def hoisted(
+    nodes: list[Node],
+    stream_of: list[int],
+    streams: int,
+    span: float,
+    sync: SyncPlan,
+    *,
+    record_us: float,
+    wait_us: float,
+) -> tuple[float, SyncPlan]:
+    """`hoist_waits` (then waits sorted again) for up to `HOIST_ROUNDS` rounds while the
+    simulated makespan `span` of `sync` shrinks."""
     for _ in range(HOIST_ROUNDS):
         hoisted = hoist_waits(nodes, stream_of, streams, sync, record_us=record_us, wait_us=wait_us)
         faster, recorded, _, _ = _timeline(nodes, stream_of, streams, hoisted, record_us, wait_us)
@@ -559,11 +576,12 @@ def best_assignment(
     initial_engines: tuple[str, ...] = (),
 ) -> tuple[StreamAssignment, EventPlan, SyncPlan, float]:
     """The assignment with the smallest simulated makespan among `strategies` (each a list
-    schedule, its event plan and the best sync tasks for it (`best_sync`); a constant number
-    of linear passes), and that makespan. Greedy list scheduling has no single best rule when
-    syncing costs as much as a small task: which branch keeps the producer's stream, and
-    whether a short branch is worth a new stream, depend on the graph, so the cost model
-    decides (as GE's HybridMemAssigner runs several memory assigners and keeps the smallest)."""
+    schedule, its event plan and the best sync tasks for it (`best_sync`); the winner's
+    waits then `hoisted`; a constant number of linear passes), and that makespan. Greedy
+    list scheduling has no single best rule when syncing costs as much as a small task:
+    which branch keeps the producer's stream, and whether a short branch is worth a new
+    stream, depend on the graph, so the cost model decides (as GE's HybridMemAssigner runs
+    several memory assigners and keeps the smallest)."""
     best: tuple[float, StreamAssignment, EventPlan, SyncPlan] | None = None
     for strategy in strategies:
         plan = assign_streams(
@@ -584,8 +602,14 @@ def best_assignment(
             events.events,
             record_us=record_us,
             wait_us=wait_us,
+            hoist=False,
         )
         if best is None or span < best[0]:
             best = (span, plan, events, sync)
     assert best is not None, "no strategy"
-    return best[1], best[2], best[3], best[0]
+    span, plan, events, sync = best
+    streams = len(plan.engines)
+    span, sync = hoisted(
+        nodes, plan.stream_of, streams, span, sync, record_us=record_us, wait_us=wait_us
+    )
+    return plan, events, sync, span
