@@ -489,10 +489,13 @@ class AssignStreamsPass(ModulePass):
     dependency) as list scheduling under the interpreter's cost model, then GE's
     InsertSyncEvents with OptimizeBySend/RecvEvents: every cross-stream dependency (read after
     write, and write after read / write after write on reused memory) gets an event unless
-    the waiting stream already knows the producer finished. A case's switch, branches and
-    labels stay on one stream. Options: `max-streams` (upper bound on streams),
-    `single-stream` (GE's SingleStreamPass: everything on stream 0, no events), `stats`
-    (print one `remark:` line per model to stderr: streams, events before and after pruning).
+    the waiting stream already knows the producer finished; waits move into earlier stalls of
+    their stream where that is faster. A case's switch, labels and gotos stay on one stream,
+    and each branch runs its body there and on streams it starts with `ascend.stream_active`
+    (GE's CaseOpLabelMaker), joined by events before its goto. Options: `max-streams` (the
+    most streams running at once: the model's plus one branch's per case), `single-stream`
+    (GE's SingleStreamPass: everything on stream 0, no events), `stats` (print one `remark:`
+    line per model to stderr: streams, events before and after pruning).
     """
 
     name = "ge-assign-streams"
