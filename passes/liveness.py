@@ -370,11 +370,15 @@ def _branch_conflicts(
     for i, block in enumerate(blocks):
         if home[i] is None:
             continue
-        for c in cases:
+        by_case: dict[int, list[int]] = {}
+        for p in block.positions:
+            c = graph.case_of.get(p, -1)
+            while c != -1 and c not in cases:
+                c = graph.cases[c].parent
+            if c != -1 and graph.cases[c].head < p < graph.cases[c].tail:
+                by_case.setdefault(c, []).append(p)
+        for c, inside in by_case.items():
             case = graph.cases[c]
-            inside = [p for p in block.positions if case.head < p < case.tail]
-            if not inside:
-                continue
             live_in = block.first < case.head
             live_out = block.last > case.tail
             for b, group in _by_branch(graph, c, inside, starts).items():

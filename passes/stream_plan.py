@@ -526,11 +526,7 @@ def best_sync(
     best: tuple[float, SyncPlan] | None = None
     for relay in RELAYS:
         sync = plan_syncs(stream_of, events, relay)
-        span, recorded, _, _ = _timeline(nodes, stream_of, streams, sync, record_us, wait_us)
-        ordered = sort_waits(sync, recorded)
-        faster = _timeline(nodes, stream_of, streams, ordered, record_us, wait_us)[0]
-        if faster < span:
-            span, sync = faster, ordered
+        span, sync = _sorted_if_faster(nodes, stream_of, streams, sync, record_us, wait_us)
         if best is None or span < best[0]:
             best = (span, sync)
     assert best is not None
@@ -552,16 +548,28 @@ def hoisted(
     """`hoist_waits` (then waits sorted again) for up to `HOIST_ROUNDS` rounds while the
     simulated makespan `span` of `sync` shrinks."""
     for _ in range(HOIST_ROUNDS):
-        hoisted = hoist_waits(nodes, stream_of, streams, sync, record_us=record_us, wait_us=wait_us)
-        faster, recorded, _, _ = _timeline(nodes, stream_of, streams, hoisted, record_us, wait_us)
-        ordered = sort_waits(hoisted, recorded)
-        fastest = _timeline(nodes, stream_of, streams, ordered, record_us, wait_us)[0]
-        if fastest < faster:
-            faster, hoisted = fastest, ordered
+        moved = hoist_waits(nodes, stream_of, streams, sync, record_us=record_us, wait_us=wait_us)
+        faster, moved = _sorted_if_faster(nodes, stream_of, streams, moved, record_us, wait_us)
         if faster >= span:
             break
-        span, sync = faster, hoisted
+        span, sync = faster, moved
     return span, sync
+
+
+def _sorted_if_faster(
+    nodes: list[Node],
+    stream_of: list[int],
+    streams: int,
+    sync: SyncPlan,
+    record_us: float,
+    wait_us: float,
+) -> tuple[float, SyncPlan]:
+    """`sync` or the same with its waits sorted (`sort_waits`), whichever the simulation
+    finds faster, with its makespan."""
+    span, recorded, _, _ = _timeline(nodes, stream_of, streams, sync, record_us, wait_us)
+    ordered = sort_waits(sync, recorded)
+    faster = _timeline(nodes, stream_of, streams, ordered, record_us, wait_us)[0]
+    return (faster, ordered) if faster < span else (span, sync)
 
 
 def best_assignment(
