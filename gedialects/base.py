@@ -45,6 +45,20 @@ from xdsl.traits import ConstantLike
 from xdsl.utils.hints import isa
 
 # Discardable GE node attributes (names as in GE's ge_attr_define.cc), accepted on every op.
+INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
+
+
+def ascii_int(text: str) -> int | None:
+    """`text` as an integer when it is an optional sign and ASCII digits, else None. Option text
+    goes through this, not int(): int() also takes any Unicode digit (`int("\u0661")` is 1), `_`
+    separators and blanks, which GE's option parsers refuse."""
+    body = text[1:] if text[:1] in ("+", "-") else text
+    if not body or not body.isascii() or not body.isdigit():
+        return None
+    return int(text)
+
+
 NODE_NAME = "node_name"
 """The GE node name (ONNX node name on import); used in task names and diagnostics."""
 STREAM_LABEL = "_stream_label"

@@ -270,6 +270,9 @@ def parse_input_shape(text: str, *, dynamic: bool) -> tuple[InputShape, ...]:
         name = str(name_token).strip()
         if not name:
             raise syntax_error(name_token.start_pos, {"NAME"})
+        from gedialects.base import INT64_MAX
+
+        _check_range("input_shape", text, dims_tree.children, INT64_MAX, "i64")
         dims = tuple(int(tok) for tok in dims_tree.children)
         shape = InputShape(name, dims)
         for d, tok in zip(dims, dims_tree.children, strict=True):
@@ -330,6 +333,25 @@ def _gear_syntax_error(option: str, text: str) -> object:
     return error
 
 
+def _check_range(option: str, text: str, tokens: Sequence[object], limit: int, bits: str) -> None:
+    """Refuses option values beyond the integer type that holds them (E10001): shapes are i64
+    dims, gear values also travel as the i32 `ascend_mbatch_shape_data`."""
+    from gedialects.base import INT64_MAX
+
+    for tok in tokens:
+        value = int(str(tok))
+        if abs(value) > limit:
+            kind, most = ("i64", INT64_MAX) if abs(value) > INT64_MAX else (bits, limit)
+            raise GearError(
+                "E10001",
+                f"Value {value} for parameter --{option} is invalid. Reason: value out of range "
+                f"for {kind} in option --{option} (at most {most}).",
+                option=option,
+                text=text,
+                at=tok.start_pos,  # type: ignore[attr-defined]
+            )
+
+
 def parse_gears(option: str, text: str) -> tuple[tuple[int, ...], ...]:
     """The gears one of `--dynamic_batch_size`, `--dynamic_image_size`, `--dynamic_dims` lists.
 
@@ -339,6 +361,13 @@ def parse_gears(option: str, text: str) -> tuple[tuple[int, ...], ...]:
     if option == "dynamic_dims" and not text.rstrip(";").strip():
         raise GearError("E10058", "Parameter --dynamic_dims is not configured or is empty.")
     tree = _parse(option, text, _gear_syntax_error(option, text))
+    from gedialects.base import INT32_MAX
+
+    if option == "dynamic_batch_size":
+        _check_range(option, text, tree.children, INT32_MAX, "i32")  # type: ignore[attr-defined]
+    else:
+        for g in tree.children:  # type: ignore[attr-defined]
+            _check_range(option, text, g.children, INT32_MAX, "i32")
     if option == "dynamic_batch_size":
         return tuple((int(tok),) for tok in tree.children)  # type: ignore[attr-defined]
     gears = tuple(tuple(int(tok) for tok in g.children) for g in tree.children)  # type: ignore[attr-defined]
@@ -1005,6 +1034,41 @@ def hybrid_graph(entry: Operation) -> GraphOp | ModelOp | None:
     return graph if isinstance(graph, GraphOp | ModelOp) else None
 
 
+class HybridFallbackError(ValueError):
+    """A hybrid root whose dynamic graph cannot take the root's inputs (a hand-edited model)."""
+
+
+def hybrid_route(
+    entry: Operation, info: GearInfo, inputs: Mapping[str, np.ndarray]
+) -> tuple[Operation, tuple[np.ndarray, ...]] | None:
+    """Where hybrid mode sends user `inputs` (by name, no shape data): None when their shapes
+    are a gear or `entry` has no dynamic graph (the entry runs them, E13025 when no gear),
+    else the dynamic graph and its arguments. The one routing rule of every run: `run()`,
+    its instrumented form, `execute_model` and ge-run (GE's hybrid executor picks the
+    dynamic graph for shapes of no gear the same way)."""
+    dynamic = hybrid_graph(entry)
+    if dynamic is None:
+        return None
+    shapes = {n: tuple(a.shape) for n, a in inputs.items() if n in info.input_names}
+    if len(shapes) != len(info.input_names) or info.config.match(shapes) is not None:
+        return None
+    root = entry.sym_name.data  # type: ignore[attr-defined]
+    names = dynamic.input_names
+    extra = [n for n in names if n not in inputs]
+    if extra:
+        raise HybridFallbackError(
+            f"hybrid fallback @{dynamic.sym_name.data} of @{root} takes input '{extra[0]}', "
+            f"which @{root} does not have (its inputs: {', '.join(info.input_names)})"
+        )
+    if dynamic.output_names != info.output_names:
+        raise HybridFallbackError(
+            f"hybrid fallback @{dynamic.sym_name.data} of @{root} has outputs "
+            f"({', '.join(dynamic.output_names)}), @{root} has "
+            f"({', '.join(info.output_names)})"
+        )
+    return dynamic, tuple(inputs[n] for n in names)
+
+
 def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
     """For an expanded root or its lowered model: the user-facing signature (no shape-data
     input, `?` on the gear dims), with a binder that selects the gear (E13025 when none
@@ -1014,7 +1078,12 @@ def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
 
     from xdsl.dialects.builtin import DYNAMIC_INDEX
 
-    info = GearInfo.find(entry) if isinstance(entry, GraphOp) else GearInfo.find_model(entry)
+    from gedialects.interpreters.run import RunError
+
+    try:
+        info = GearInfo.find(entry) if isinstance(entry, GraphOp) else GearInfo.find_model(entry)
+    except ValueError as e:
+        raise RunError(f"cannot run the gears of {e}") from None
     if info is None:
         return None
     keep = [i for i in range(len(sig.input_names)) if i != info.shape_data_index]
@@ -1040,18 +1109,17 @@ def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
             raise RunError(str(e)) from None
 
     route = None
-    dynamic = hybrid_graph(entry)
-    if dynamic is not None:
-        graph = dynamic
+    if hybrid_graph(entry) is not None:
 
         def route(
             inputs: tuple[np.ndarray, ...],
         ) -> tuple[Operation, tuple[np.ndarray, ...]] | None:
-            shapes = {n: tuple(a.shape) for n, a in zip(info.input_names, inputs, strict=True)}
-            if info.config.match(shapes) is not None:
-                return None
-            by_name = dict(zip(info.input_names, inputs, strict=True))
-            return graph, tuple(by_name[n] for n in graph.input_names)
+            from gedialects.interpreters.run import RunError
+
+            try:
+                return hybrid_route(entry, info, dict(zip(info.input_names, inputs, strict=True)))
+            except HybridFallbackError as e:
+                raise RunError(str(e)) from None
 
     return dataclasses.replace(
         sig,

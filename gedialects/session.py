@@ -105,6 +105,20 @@ def _text(name: str, value: str) -> str:
     return value
 
 
+def _input_shape(name: str, value: str) -> str:
+    """`name:d0,d1,...;...` in ASCII digits, checked with the gear options when the graph is
+    added"""
+    from passes.infer_shapes import parse_input_shape
+
+    try:
+        parse_input_shape(value)
+    except ValueError as e:
+        raise OptionError(
+            f"Value {value} for parameter {name} is invalid. Reason: {e}.", INVALID_PARAM
+        ) from None
+    return value
+
+
 def _flag(name: str, value: str) -> str:
     """`0` or `1`"""
     if value not in ("0", "1"):
@@ -127,11 +141,10 @@ def _bool_word(name: str, value: str) -> str:
 
 def _lower_limit(name: str, value: str) -> str:
     """an integer >= -1"""
-    try:
-        number = int(value)
-    except ValueError:
-        number = -2
-    if number < -1:
+    from gedialects.base import INT64_MAX, ascii_int
+
+    number = ascii_int(value)
+    if number is None or not -1 <= number <= INT64_MAX:
         raise OptionError(
             f"Value {value} for parameter {name} is invalid. Reason: it must be an integer "
             "in [-1, INT64_MAX].",
@@ -149,21 +162,24 @@ def _stream_limit(name: str, value: str) -> str:
 def stream_count(value: str) -> int:
     """`ge.streamMaxParallelNum` ("ENGINE:N,ENGINE:N", or a bare N) -> the stream cap: the
     sum of the per-engine counts (gedialects has one cap for all engines)."""
+    from gedialects.base import INT32_MAX, ascii_int
+
     total = 0
     for item in value.split(","):
-        _, _, count = item.rpartition(":")
-        if not count.strip().isdigit() or int(count) < 1:
+        _, _, text = item.rpartition(":")
+        count = ascii_int(text.strip())
+        if count is None or not 1 <= count <= INT32_MAX:
             raise OptionError(
                 f"Value {value} for parameter ge.streamMaxParallelNum is invalid. Reason: "
                 "expected ENGINE:N[,ENGINE:N...] with N >= 1 (e.g. AIcoreEngine:4).",
                 INVALID_PARAM,
             )
-        total += int(count)
+        total += count
     return total
 
 
 OPTIONS: dict[str, Callable[[str, str], str]] = {
-    "ge.inputShape": _text,
+    "ge.inputShape": _input_shape,
     "ge.dynamicBatchSize": _text,
     "ge.dynamicImageSize": _text,
     "ge.dynamicDims": _text,
@@ -205,8 +221,21 @@ OPTION_HELP: dict[str, str] = {
 
 def check_options(options: Mapping[str, str] | None, where: str) -> dict[str, str]:
     """Validated copy of `options`; OptionError for an unknown name or a bad value."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise OptionError(
+            f"{where} options must be a mapping of option names to strings (a dict), not "
+            f"{type(options).__name__}",
+            INVALID_PARAM,
+        )
     checked: dict[str, str] = {}
-    for name, value in (options or {}).items():
+    for name, value in options.items():
+        if not isinstance(name, str):
+            raise OptionError(
+                f"{where} option names are strings, got {name!r} ({type(name).__name__})",
+                INVALID_PARAM,
+            )
         if name not in OPTIONS:
             known = ", ".join(OPTIONS)
             raise OptionError(f"unknown {where} option '{name}' (known: {known})")
@@ -293,8 +322,10 @@ def _parse_ir(text: str, label: str) -> ModuleOp:
     from xdsl.utils.exceptions import DiagnosticException, ParseError
 
     from gedialects import make_context
+    from gedialects.nesting import check_nesting
 
     try:
+        check_nesting(text, label)
         module = Parser(make_context(), text, label).parse_module()
         module.verify()
     except ParseError as e:

@@ -52,6 +52,11 @@ _FROM_NUMPY: dict[np.dtype, Attribute] = {v.newbyteorder("<"): k for k, v in _TO
 class UnsupportedDtypeError(ValueError):
     """An element type or numpy dtype with no counterpart on the other side."""
 
+    def __init__(self, message: str, element_type: str = "") -> None:
+        super().__init__(message)
+        self.element_type = element_type
+        """The element type's text (`bf16`, `complex<f32>`) when one is unsupported."""
+
 
 def numpy_dtype(element_type: Attribute) -> np.dtype:
     """numpy dtype of an xDSL element type (f16/f32/f64, i1, signless and unsigned ints)."""
@@ -61,7 +66,9 @@ def numpy_dtype(element_type: Attribute) -> np.dtype:
             key = IntegerType(key.width.data)
         if key in _TO_NUMPY:
             return _TO_NUMPY[key]
-    raise UnsupportedDtypeError(f"element type {element_type} has no numpy dtype")
+    raise UnsupportedDtypeError(
+        f"element type {element_type} has no numpy dtype", str(element_type)
+    )
 
 
 def element_type_of(dtype: np.dtype) -> Attribute:

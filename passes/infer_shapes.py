@@ -49,7 +49,14 @@ from xdsl.rewriter import Rewriter
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import PassFailedException
 
-from gedialects.base import NODE_NAME, SMALL_CONSTANT_LIMIT, GEOp, const_values
+from gedialects.base import (
+    INT64_MAX,
+    NODE_NAME,
+    SMALL_CONSTANT_LIMIT,
+    GEOp,
+    ascii_int,
+    const_values,
+)
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.graph.common import tensor_of
 from gedialects.multibatch import CaseOp
@@ -153,12 +160,17 @@ def parse_input_shape(text: str) -> dict[str, tuple[int, ...]]:
             raise ValueError(f"input-shape names '{name}' twice")
         dims: list[int] = []
         for d in dims_text.split(",") if dims_text.strip() else ():
-            try:
-                value = int(d.strip())
-            except ValueError:
+            value = ascii_int(d.strip())
+            if value is None:
                 raise ValueError(
-                    f"input-shape dim '{d.strip()}' of '{name}' is not an integer"
-                ) from None
+                    f"input-shape dim '{d.strip()}' of '{name}' is not an integer "
+                    "(ASCII digits only)"
+                )
+            if value > INT64_MAX:
+                raise ValueError(
+                    f"input-shape dim {value} of '{name}': value out of range for i64 in "
+                    "option input-shape"
+                )
             if value < -1:
                 raise ValueError(f"input-shape dim {value} of '{name}' must be >= -1")
             dims.append(value)

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from xdsl.interpreter import Interpreter
+from xdsl.ir import Operation
+
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
-    from xdsl.interpreter import Interpreter
 
 
 def register_all_implementations(interpreter: Interpreter) -> None:
@@ -29,8 +31,42 @@ def register_all_implementations(interpreter: Interpreter) -> None:
 
 
 def make_interpreter(module: ModuleOp) -> Interpreter:
-    from xdsl.interpreter import Interpreter
-
-    interpreter = Interpreter(module)
+    interpreter = Interpreter(module, listeners=(OpTracker(),))
     register_all_implementations(interpreter)
     return interpreter
+
+
+class OpTracker(Interpreter.Listener):
+    """Keeps the ops being interpreted (xDSL's listener hooks), so that an error raised deep in
+    a kernel (an element type numpy lacks, shapes that do not broadcast) can name its op."""
+
+    def __init__(self) -> None:
+        self.running: list[Operation] = []
+
+    def will_interpret_op(self, op: Operation, args: tuple[object, ...]) -> None:
+        self.running.append(op)
+
+    def did_interpret_op(self, op: Operation, results: tuple[object, ...]) -> None:
+        self.running.pop()
+
+
+def failing_op(interpreter: Interpreter) -> Operation | None:
+    """The innermost op that was running when the last run failed (None if none was)."""
+    for listener in interpreter.listeners:
+        if isinstance(listener, OpTracker) and listener.running:
+            return listener.running[-1]
+    return None
+
+
+def describe_op(op: Operation) -> str:
+    """`'graph.add' (%z) in @main`: the op's name, its first result and its graph or model."""
+    describe = getattr(op, "describe", None)
+    text = describe() if callable(describe) else f"'{op.name}'"
+    if not callable(describe) and op.results and op.results[0].name_hint:
+        text += f" (%{op.results[0].name_hint})"
+    parent = op.parent_op()
+    while parent is not None and not hasattr(parent, "sym_name"):
+        parent = parent.parent_op()
+    if parent is not None:
+        text += f" in @{parent.sym_name.data}"  # type: ignore[attr-defined]
+    return text

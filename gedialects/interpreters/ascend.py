@@ -73,7 +73,7 @@ from gedialects.ascend import (
 from gedialects.base import int_array_values
 from gedialects.gears import GearInfo, GearMismatchError
 from gedialects.interpreters.cost_model import SYNC_US, CostModel, kernel_flops, task_engine
-from gedialects.interpreters.kernels import run_kernel
+from gedialects.interpreters.kernels import known_failure, run_kernel
 from gedialects.interpreters.timeline import TaskSpan, Timeline
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype, numpy_from_dense
 
@@ -151,7 +151,9 @@ class _Slots:
             try:
                 dtype = numpy_dtype(ttype.element_type)
             except UnsupportedDtypeError as e:
-                raise AscendRuntimeError(f"{owner.describe()}: {e}") from None
+                raise AscendRuntimeError(
+                    f"{owner.describe()}: unsupported element type {e.element_type}"
+                ) from None
             shape = ttype.get_shape()
             count = 1
             for dim in shape:
@@ -628,7 +630,7 @@ class AscendFunctions(InterpreterFunctions):
         try:
             results = run_kernel(op.kernel.data, inputs, op.attrs.data, spec.result_types)
         except (ValueError, TypeError, ArithmeticError, IndexError) as e:
-            state.error = AscendRuntimeError(f"{op.describe()} ({op.kernel.data}): {e}")
+            state.error = _kernel_failure(op, e)
             return ()
         # Results may be views of the inputs (of the arena): take all bytes before writing any.
         payloads: list[bytes] = []
@@ -673,7 +675,7 @@ class AscendFunctions(InterpreterFunctions):
                 np.array(r, dtype=ref.dtype) for r, ref in zip(results, spec.outputs, strict=True)
             ]
         except (ValueError, TypeError, ArithmeticError, IndexError) as e:
-            state.error = AscendRuntimeError(f"{op.describe()} ({op.kernel.data}): {e}")
+            state.error = _kernel_failure(op, e)
             return ()
         del inputs, results
         state.consumed(spec.reads)
@@ -764,6 +766,14 @@ class AscendFunctions(InterpreterFunctions):
     def run_end_graph(self, interpreter: Interpreter, op: EndGraphOp, args: PythonValues) -> tuple:
         _state(interpreter).ended = True
         return ()
+
+
+def _kernel_failure(op: KernelOp | DynamicKernelOp, error: Exception) -> AscendRuntimeError:
+    """`'ascend.kernel' "Add_0" (Add): broadcast of [3] and [4]`: every task error starts with
+    the task; input-caused numpy failures are put in the user's words."""
+    return AscendRuntimeError(
+        f"{op.describe()} ({op.kernel.data}): {known_failure(error) or error}"
+    )
 
 
 def _copy_dynamic(state: _RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | None:
@@ -1231,6 +1241,7 @@ def execute_model(
     simulated timeline to the statistics.
     """
     interpreter = interpreter or _interpreter_for(model)
+    model, inputs = _hybrid(model, interpreter, inputs)
     names = list(model.input_names)
     inputs = _with_shape_data(model, interpreter, inputs)
     missing = [n for n in names if n not in inputs]
@@ -1252,6 +1263,28 @@ def execute_model(
     assert stats is not None
     outputs = {o.output_name.data: r for o, r in zip(model.outputs(), results, strict=True)}
     return ModelRun(outputs, stats)
+
+
+def _hybrid(
+    model: ModelOp, interpreter: Interpreter, inputs: Mapping[str, np.ndarray]
+) -> tuple[ModelOp, Mapping[str, np.ndarray]]:
+    """The model that runs `inputs` and its inputs: a hybrid gear model's dynamic model for
+    shapes of no gear (`gears.hybrid_route`, the rule `run()` follows too), else `model`."""
+    from gedialects.gears import HybridFallbackError, hybrid_route
+
+    info = _plan(interpreter, model).gears
+    if info is None or any(n not in info.input_names for n in inputs):
+        # No gears; or the caller gave the shape data (named the gear), or unknown names
+        # that the input check reports.
+        return model, inputs
+    try:
+        routed = hybrid_route(model, info, {n: np.asarray(v) for n, v in inputs.items()})
+    except HybridFallbackError as e:
+        raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data}: {e}") from None
+    if routed is None or not isinstance(routed[0], ModelOp):
+        return model, inputs
+    dynamic, args = routed
+    return dynamic, dict(zip(dynamic.input_names, args, strict=True))
 
 
 def _with_shape_data(

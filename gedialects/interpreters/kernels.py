@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -109,3 +110,29 @@ def run_kernel(
                 )
         cast.append(arr)
     return tuple(cast)
+
+
+BROADCAST_ERROR = re.compile(
+    r"could not be broadcast together with shapes \(([0-9, ]*)\) \(([0-9, ]*)\)"
+)
+"""numpy's message for operands whose shapes do not broadcast (shapes known only at run time)."""
+
+
+def _shape_text(numpy_shape: str) -> str:
+    return "[" + ",".join(d.strip() for d in numpy_shape.split(",") if d.strip()) + "]"
+
+
+def known_failure(error: BaseException) -> str | None:
+    """What a kernel failure means for the user, when it is one the input causes and numpy
+    words for programmers: `unsupported element type bf16`, `broadcast of [3] and [4]`. The
+    caller adds `in op X`. None for any other error."""
+    from gedialects.tensors import UnsupportedDtypeError
+
+    if isinstance(error, UnsupportedDtypeError) and error.element_type:
+        return f"unsupported element type {error.element_type}"
+    if isinstance(error, ValueError):
+        shapes = BROADCAST_ERROR.search(str(error))
+        if shapes is not None:
+            a, b = (_shape_text(s) for s in shapes.groups())
+            return f"broadcast of {a} and {b}"
+    return None

@@ -113,7 +113,9 @@ class MultibatchFunctions(InterpreterFunctions):
                 f"'multibatch.case' branch_index {index} is out of range for {len(branches)} "
                 "branches (GE's hybrid executor would take the last branch; gedialects refuses)"
             )
-        return interpreter.call_op(branches[index], args[1:])
+        from gedialects.interpreters.partition import call_graph
+
+        return call_graph(interpreter, op, branches[index], args[1:])
 
     @impl(MapIndexOp)
     def run_map_index(

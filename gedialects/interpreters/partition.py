@@ -9,7 +9,7 @@ subgraph holding the End must run first; a PlaceHolder with nothing to receive i
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType, UnrankedTensorType
+from xdsl.dialects.builtin import SymbolRefAttr, TensorType, UnrankedTensorType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -17,7 +17,7 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from gedialects.base import shapes_compatible, tensor_shape
@@ -33,6 +33,27 @@ def _fits(value: np.ndarray, t: Attribute) -> bool:
     )
 
 
+def call_graph(
+    interpreter: Interpreter, op: Operation, callee: SymbolRefAttr, args: PythonValues
+) -> PythonValues:
+    """Calls `callee` for `op`, refusing a graph that is already running: GE graphs do not
+    recurse, and a cycle of calls (which the verifier reports when it runs) would otherwise
+    recurse until Python's stack runs out. Shared by every op that calls a graph."""
+    stack: list[str] = interpreter.get_data(PartitionFunctions, "calls", list)
+    name = callee.root_reference.data
+    if name in stack:
+        cycle = " -> ".join(f"@{n}" for n in (*stack[stack.index(name) :], name))
+        raise InterpretationError(
+            f"'{op.name}' calls @{name}, which is already running: a cycle of calls {cycle} "
+            "(GE graphs do not recurse)"
+        )
+    stack.append(name)
+    try:
+        return interpreter.call_op(callee, args)
+    finally:
+        stack.pop()
+
+
 @register_impls
 class PartitionFunctions(InterpreterFunctions):
     @staticmethod
@@ -44,7 +65,7 @@ class PartitionFunctions(InterpreterFunctions):
     def run_partitioned_call(
         self, interpreter: Interpreter, op: PartitionedCallOp, args: PythonValues
     ) -> PythonValues:
-        return interpreter.call_op(op.callee, args)
+        return call_graph(interpreter, op, op.callee, args)
 
     @impl(EndOp)
     def run_end(self, interpreter: Interpreter, op: EndOp, args: PythonValues) -> PythonValues:

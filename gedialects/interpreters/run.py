@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType, UnrankedTensorType
@@ -18,6 +19,11 @@ from xdsl.ir import Attribute, Operation
 from gedialects.base import shapes_compatible, tensor_shape
 from gedialects.graph import GraphOp
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype
+
+if TYPE_CHECKING:
+    from xdsl.interpreter import Interpreter
+
+    from gedialects.interpreters.ascend import RunStats
 
 
 class RunError(Exception):
@@ -187,7 +193,12 @@ def random_inputs(sig: Signature, seed: int) -> dict[str, np.ndarray]:
                 f"input '{name}' has unknown dims ({ttype}): random inputs need static shapes; "
                 "pass --inputs or --input"
             )
-        dtype = numpy_dtype(_element_type(ttype))
+        try:
+            dtype = numpy_dtype(_element_type(ttype))
+        except UnsupportedDtypeError as e:
+            raise RunError(
+                f"input '{name}': unsupported element type {e.element_type} ({ttype})"
+            ) from None
         if dtype.kind == "f":
             arrays[name] = rng.standard_normal(shape).astype(dtype)
         elif dtype.kind == "b":
@@ -197,16 +208,44 @@ def random_inputs(sig: Signature, seed: int) -> dict[str, np.ndarray]:
     return arrays
 
 
-def run(
+def _in_op(interpreter: Interpreter, what: str) -> str:
+    from gedialects.interpreters import describe_op, failing_op
+
+    op = failing_op(interpreter)
+    return what if op is None else f"{what} in op {describe_op(op)}"
+
+
+@dataclass
+class RunResult:
+    """What `run_entry` gives back: named outputs, the op that ran them (the entry, or its
+    hybrid fallback) and, for an `ascend.model`, the interpreter's statistics."""
+
+    outputs: dict[str, np.ndarray]
+    ran: Operation
+    stats: RunStats | None = None
+
+
+def run_entry(
     module: ModuleOp,
     inputs: Mapping[str, np.ndarray],
     entry: str | None = None,
-) -> dict[str, np.ndarray]:
-    """Runs the entry point of `module` on named inputs and returns named outputs."""
+    *,
+    schedule_seed: int | None = None,
+    check_uninitialized: bool = False,
+    timing: bool = False,
+) -> RunResult:
+    """Runs the entry point of `module` on named inputs, optionally instrumented.
+
+    Instrumented and plain runs take one route: the same input checks, the same gear binding
+    and hybrid fallback (`Signature.route`), the same interpreter call; the instruments
+    (`schedule_seed`, `check_uninitialized`, `timing`, see `interpreters.ascend`) only
+    configure how the `ascend.model` that runs is scheduled and watched."""
     from xdsl.interpreter import InterpretationError
 
+    from gedialects.ascend import ModelOp
     from gedialects.interpreters import make_interpreter
-    from gedialects.interpreters.kernels import KernelError
+    from gedialects.interpreters.ascend import configure, last_stats
+    from gedialects.interpreters.kernels import KernelError, known_failure
 
     op = find_entry(module, entry)
     sig = signature(op)
@@ -216,9 +255,49 @@ def run(
         op, args = routed
     elif sig.binder is not None:
         args = sig.binder(args)
+    instrumented = schedule_seed is not None or check_uninitialized or timing
+    if instrumented and not isinstance(op, ModelOp):
+        raise RunError(
+            "schedule seeds, uninitialised-memory checks and timing instrument ascend.model "
+            f"runs; @{op.sym_name.data} is a '{op.name}' (compile it with ge-compile)"  # type: ignore[attr-defined]
+        )
     interpreter = make_interpreter(module)
+    configure(
+        interpreter,
+        schedule_seed=schedule_seed,
+        check_uninitialized=check_uninitialized,
+        timing=timing,
+    )
     try:
         results = interpreter.call_op(op, args)
     except (InterpretationError, KernelError) as e:
         raise RunError(str(e).strip().splitlines()[0]) from None
-    return {name: np.asarray(v) for name, v in zip(sig.output_names, results, strict=True)}
+    except ValueError as e:
+        what = known_failure(e)
+        if what is None:
+            raise
+        raise RunError(_in_op(interpreter, what)) from None
+    outputs = {name: np.asarray(v) for name, v in zip(sig.output_names, results, strict=True)}
+    stats = last_stats(interpreter) if isinstance(op, ModelOp) else None
+    return RunResult(outputs, op, stats)
+
+
+def run(
+    module: ModuleOp,
+    inputs: Mapping[str, np.ndarray],
+    entry: str | None = None,
+    *,
+    schedule_seed: int | None = None,
+    check_uninitialized: bool = False,
+    timing: bool = False,
+) -> dict[str, np.ndarray]:
+    """Runs the entry point of `module` on named inputs and returns named outputs
+    (`run_entry` for the instruments and the statistics)."""
+    return run_entry(
+        module,
+        inputs,
+        entry,
+        schedule_seed=schedule_seed,
+        check_uninitialized=check_uninitialized,
+        timing=timing,
+    ).outputs
