@@ -216,7 +216,9 @@ def test_atc_missing_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert err.startswith("error: ") and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
     assert ge_atc.main([f"--output={tmp_path / 'm'}"]) == 1
-    assert capsys.readouterr().err == "error: the following arguments are required: --model\n"
+    assert capsys.readouterr().err == (
+        "error: the following arguments are required: --model (see 'ge-atc --help')\n"
+    )
 
 
 def test_atc_soc_version_is_a_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

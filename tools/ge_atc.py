@@ -19,6 +19,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from tools import cli
+
 DESCRIPTION = "Compile an ONNX model into a gedialects ascend model (GE's atc)."
 
 ONNX_FRAMEWORK = "5"
@@ -26,17 +28,12 @@ FRAMEWORKS = {"0": "Caffe", "1": "MindSpore", "3": "TensorFlow", "5": "ONNX"}
 """atc's --framework values (GE's domi::FrameworkType)."""
 
 
-class AtcError(Exception):
-    """A user error; the message is one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise AtcError(message)
+AtcError = cli.UserError
+"""A user error; the message is one line."""
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="ge-atc", description=DESCRIPTION, allow_abbrev=False)
+    p = cli.ArgumentParser(prog="ge-atc", description=DESCRIPTION, allow_abbrev=False)
     p.add_argument("--model", required=True, metavar="M.onnx", help="the ONNX model")
     p.add_argument(
         "--output", required=True, metavar="OUT", help="writes OUT.mlir (OUT may end in .mlir)"
@@ -61,7 +58,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def output_path(output: str) -> str:
-    return output if output.endswith(".mlir") else output + ".mlir"
+    """`OUT.mlir` for `--output=OUT`; an empty OUT or a folder is refused (`--output=` would
+    write `./.mlir`)."""
+    cli.check_output(output, "--output")
+    path = output if output.endswith(".mlir") else output + ".mlir"
+    if not os.path.basename(path).removesuffix(".mlir"):
+        raise cli.UsageError(f"--output: '{output}' names no file; give OUT or OUT.mlir")
+    cli.check_output(path, "--output")
+    return path
 
 
 def compile_model(args: argparse.Namespace) -> object:
@@ -114,6 +118,7 @@ def run_cli(argv: Sequence[str] | None) -> int:
     from tools.ge_import import render, write_atomically
 
     args = _parser().parse_args(argv)
+    path = output_path(args.output)
     if args.soc_version:
         print(
             f"note: --soc_version={args.soc_version} is ignored: the ascend model runs on the "
@@ -121,27 +126,14 @@ def run_cli(argv: Sequence[str] | None) -> int:
             file=sys.stderr,
         )
     module = compile_model(args)
-    write_atomically(output_path(args.output), render(module, generic=False))
+    write_atomically(path, render(module, generic=False))
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from gedialects.frontend.onnx import OnnxImportError
-    from tools.ge_opt import one_line
 
-    try:
-        return run_cli(argv)
-    except (AtcError, OnnxImportError, OSError) as e:
-        print(f"error: {one_line(e)}", file=sys.stderr)
-    except Exception as e:
-        if os.environ.get("GE_DEBUG"):
-            raise
-        print(
-            f"error: internal error ({type(e).__name__}: {one_line(e)}); "
-            "rerun with GE_DEBUG=1 for the traceback",
-            file=sys.stderr,
-        )
-    return 1
+    return cli.run_main("ge-atc", lambda: run_cli(argv), (OnnxImportError, OSError))
 
 
 if __name__ == "__main__":

@@ -16,11 +16,13 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
+from tools import cli
+
 DESCRIPTION = "Import an ONNX model as gedialects graph IR."
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="ge-import", description=DESCRIPTION)
+    p = cli.ArgumentParser(prog="ge-import", description=DESCRIPTION)
     p.add_argument("model", help="the ONNX model (.onnx; external data is read next to it)")
     p.add_argument("-o", "--output", metavar="OUT.mlir", help="write the IR here (default: stdout)")
     p.add_argument("--graph-name", metavar="NAME", help="graph symbol (default: from the model)")
@@ -42,9 +44,13 @@ def render(module: object, generic: bool) -> str:
 
 
 def write_atomically(path: str, text: str) -> None:
-    """Writes `text` to `path` via a temporary file and a rename: no partial output on failure."""
+    """Writes `text` to `path` via a temporary file and a rename: no partial output on failure
+    (`cannot write PATH: reason` when the folder cannot be written)."""
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".ge-import-", suffix=".mlir", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".ge-import-", suffix=".mlir", dir=folder)
+    except OSError as e:
+        raise cli.cannot_write(path, e) from None
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
@@ -52,14 +58,17 @@ def write_atomically(path: str, text: str) -> None:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give what open() would
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise cli.cannot_write(path, e) from None
         raise
 
 
 def run_cli(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
+    cli.check_output(args.output, "-o/--output")
     from gedialects.frontend.onnx import import_model
 
     module = import_model(args.model, graph_name=args.graph_name)
@@ -73,21 +82,8 @@ def run_cli(argv: Sequence[str] | None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from gedialects.frontend.onnx import OnnxImportError
-    from tools.ge_opt import one_line
 
-    try:
-        return run_cli(argv)
-    except (OnnxImportError, OSError) as e:
-        print(f"error: {one_line(e)}", file=sys.stderr)
-    except Exception as e:
-        if os.environ.get("GE_DEBUG"):
-            raise
-        print(
-            f"error: internal error ({type(e).__name__}: {one_line(e)}); "
-            "rerun with GE_DEBUG=1 for the traceback",
-            file=sys.stderr,
-        )
-    return 1
+    return cli.run_main("ge-import", lambda: run_cli(argv), (OnnxImportError, OSError))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """`ge-opt`: xdsl-opt with the gedialects dialects and passes, and one-line errors.
 
+`one_line` is re-exported from `tools.cli` (the error convention every tool shares).
+
 Every user error (parse, verify, unknown pass, bad option, pass failure, unreadable file) is
 printed as one `error:` line, with `file:line:col` where the parser knows it, and exits 1.
 Set `GE_DEBUG=1` to get the Python traceback of an internal error instead.
@@ -7,17 +9,20 @@ Set `GE_DEBUG=1` to get the Python traceback of an internal error instead.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
+from io import BytesIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gedialects import dialect_factories, xdsl_dialect_factories
 from passes import get_all_passes
+from tools import cli
 
 XDSL_PASSES = ("canonicalize", "cse", "dce")
 """Generic xDSL passes that are useful on our dialects."""
@@ -32,9 +37,29 @@ class GeOptMain(xDSLOptMain):
         for name, factory in (xdsl_dialect_factories() | dialect_factories()).items():
             self.ctx.register_dialect(name, factory)
 
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        cli.one_line_errors(arg_parser, "ge-opt")
+        super().register_all_arguments(arg_parser)
+
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
         self.available_frontends["onnx"] = parse_onnx
+        parse_mlir = self.available_frontends["mlir"]
+
+        def parse_checked(io: IO[bytes]) -> ModuleOp:
+            from gedialects.nesting import check_nesting
+
+            text = io.read()
+            check_nesting(text, self.get_input_name())
+            return parse_mlir(BytesIO(text))
+
+        self.available_frontends["mlir"] = parse_checked
+
+    def prepare_output(self) -> IO[str]:
+        try:
+            return super().prepare_output()
+        except OSError as e:
+            raise cli.cannot_write(self.args.output_file, e) from None
 
     def register_all_passes(self) -> None:
         from xdsl.transforms import get_all_passes as xdsl_passes
@@ -55,40 +80,26 @@ def parse_onnx(stream: IO[bytes]) -> ModuleOp:
     return import_proto(load_model(path, stream.read()), path)
 
 
-def one_line(error: BaseException) -> str:
-    """The error's message on one line (xDSL splits some verifier messages over lines)."""
-    text = " ".join(line.strip() for line in str(error).splitlines() if line.strip())
-    return text or type(error).__name__
-
-
 def main(
     argv: Sequence[str] | None = None, description: str = "gedialects modular optimizer"
 ) -> int:
-    try:
-        GeOptMain(description=description, args=argv).run()
-    except ParseError as e:
-        print(f"{e.span.get_location()}: error: {e.msg}", file=sys.stderr)
-        return 1
-    except ArgSpecParseError as e:
-        # The pipeline parser's message spans lines (spec, caret, reason): keep the reason.
-        lines = [ln for ln in str(e).splitlines() if ln.strip()]
-        print(f"error: bad pass pipeline: {lines[-1].strip() if lines else e}", file=sys.stderr)
-        return 1
-    except (DiagnosticException, ValueError, OSError, UnicodeDecodeError) as e:
-        name = argv_input(argv)
-        prefix = f"{name}: " if name else ""
-        print(f"{prefix}error: {one_line(e)}", file=sys.stderr)
-        return 1
-    except Exception as e:
-        if os.environ.get("GE_DEBUG"):
-            raise
-        print(
-            f"error: internal error ({type(e).__name__}: {one_line(e)}); "
-            "rerun with GE_DEBUG=1 for the traceback",
-            file=sys.stderr,
-        )
-        return 1
-    return 0
+    def body() -> int:
+        try:
+            opt = GeOptMain(description=description, args=argv)
+            cli.check_output(opt.args.output_file, "-o/--output-file")
+            opt.run()
+        except ArgSpecParseError as e:
+            # The pipeline parser's message spans lines (spec, caret, reason): keep the reason.
+            lines = [ln for ln in str(e).splitlines() if ln.strip()]
+            raise cli.UserError(f"bad pass pipeline: {lines[-1].strip() if lines else e}") from None
+        return 0
+
+    return cli.run_main(
+        "ge-opt",
+        body,
+        (DiagnosticException, ValueError, OSError, UnicodeDecodeError),
+        prefix=argv_input(argv),
+    )
 
 
 def argv_input(argv: Sequence[str] | None) -> str | None:

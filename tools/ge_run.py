@@ -17,15 +17,19 @@ import sys
 import zipfile
 from collections.abc import Sequence
 
+from tools import cli
+
 DESCRIPTION = "Run a gedialects graph or ascend model with the numpy interpreter."
 
 
-class UsageError(Exception):
-    """A bad command line or unreadable input file."""
+UsageError = cli.UsageError
+"""A bad command line (printed with a pointer to `ge-run --help`)."""
+InputFileError = cli.UserError
+"""An unreadable input file."""
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="ge-run", description=DESCRIPTION)
+    p = cli.ArgumentParser(prog="ge-run", description=DESCRIPTION)
     p.add_argument(
         "file", nargs="?", help="textual IR (.mlir) holding graph.graph or ascend.model ops"
     )
@@ -36,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--random-inputs",
-        type=int,
+        type=cli.seed,
         metavar="SEED",
         help="fill inputs not given otherwise with reproducible random data",
     )
@@ -44,8 +48,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--reference", metavar="REF.npz", help="compare the outputs with these; exit 1 if unequal"
     )
-    p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance of --reference")
-    p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance of --reference")
+    p.add_argument(
+        "--rtol", type=cli.ascii_float, default=1e-5, help="relative tolerance of --reference"
+    )
+    p.add_argument(
+        "--atol", type=cli.ascii_float, default=1e-6, help="absolute tolerance of --reference"
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print the output summary")
     p.add_argument(
         "--compare",
@@ -72,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     model.add_argument(
         "--schedule-seed",
-        type=int,
+        type=cli.ascii_int,
         metavar="SEED",
         help="run a random runnable stream at each step (default: the lowest stream id)",
     )
@@ -85,44 +93,36 @@ def _model_options(args: argparse.Namespace) -> bool:
     )
 
 
-def _run_model(module, inputs: dict, args: argparse.Namespace) -> tuple[dict, str | None]:
-    """Runs an ascend.model with the interpreter's instruments: outputs and the profile text."""
-    import numpy as np
-    from xdsl.interpreter import InterpretationError
-
+def _run(module, inputs: dict, args: argparse.Namespace) -> tuple[dict, str | None]:
+    """Runs the entry, instrumented as asked, on the one route of every run (`run_entry`:
+    input checks, gears, hybrid fallback): outputs and the profile text."""
     from gedialects.ascend import ModelOp
-    from gedialects.interpreters.ascend import execute_model
-    from gedialects.interpreters.kernels import KernelError
-    from gedialects.interpreters.run import RunError, check_inputs, find_entry, signature
+    from gedialects.interpreters.run import find_entry, run_entry
 
-    entry = find_entry(module, args.entry)
-    if not isinstance(entry, ModelOp):
-        raise UsageError(
-            "--trace, --profile, --check-uninitialized and --schedule-seed run ascend.model "
-            f"entries; @{entry.sym_name.data} is a '{entry.name}' (compile it with ge-compile)"
-        )
-    sig = signature(entry)
-    ordered = check_inputs(sig, inputs)
-    try:
-        result = execute_model(
-            entry,
-            dict(zip(sig.input_names, ordered, strict=True)),
-            schedule_seed=args.schedule_seed,
-            check_uninitialized=args.check_uninitialized,
-            timing=bool(args.trace or args.profile),
-        )
-    except (InterpretationError, KernelError) as e:
-        raise RunError(str(e).strip().splitlines()[0]) from None
-    timeline = result.stats.timeline
+    if _model_options(args):
+        entry = find_entry(module, args.entry)
+        if not isinstance(entry, ModelOp):
+            raise UsageError(
+                "--trace, --profile, --check-uninitialized and --schedule-seed run ascend.model "
+                f"entries; @{entry.sym_name.data} is a '{entry.name}' (compile it with ge-compile)"
+            )
+    result = run_entry(
+        module,
+        inputs,
+        args.entry,
+        schedule_seed=args.schedule_seed,
+        check_uninitialized=args.check_uninitialized,
+        timing=bool(args.trace or args.profile),
+    )
+    timeline = result.stats.timeline if result.stats is not None else None
     if timeline is not None and args.trace:
-        os.makedirs(os.path.dirname(os.path.abspath(args.trace)), exist_ok=True)
-        timeline.write_chrome_trace(args.trace)
+        _write_trace(args.trace, timeline)
     profile = timeline.profile() if timeline is not None and args.profile else None
-    if profile is not None and result.stats.dynamic_peak:
+    if profile is not None and result.stats is not None and result.stats.dynamic_peak:
         profile += (
             f"\n  dynamic memory peak     {result.stats.dynamic_peak} bytes (placed at run time)"
         )
-    return {name: np.asarray(v) for name, v in result.outputs.items()}, profile
+    return result.outputs, profile
 
 
 def _load_npz(path: str) -> dict:
@@ -132,7 +132,7 @@ def _load_npz(path: str) -> dict:
         with np.load(path, allow_pickle=False) as data:
             return {k: data[k] for k in data.files}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
-        raise UsageError(f"cannot read {path}: {e or type(e).__name__}") from None
+        raise InputFileError(f"cannot read {path}: {e or type(e).__name__}") from None
 
 
 def _load_inputs(args: argparse.Namespace) -> dict:
@@ -146,7 +146,7 @@ def _load_inputs(args: argparse.Namespace) -> dict:
         try:
             inputs[name] = np.load(path, allow_pickle=False)
         except (OSError, ValueError, EOFError) as e:
-            raise UsageError(f"cannot read {path}: {e or type(e).__name__}") from None
+            raise InputFileError(f"cannot read {path}: {e or type(e).__name__}") from None
     return inputs
 
 
@@ -154,13 +154,15 @@ def _parse_module(path: str):
     from xdsl.parser import Parser
 
     from gedialects import make_context
+    from gedialects.nesting import check_nesting
 
     ctx = make_context()
     try:
         with open(path, "rb") as f:
             text = f.read().decode()
     except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"cannot read {path}: {e}") from None
+        raise InputFileError(f"cannot read {path}: {e}") from None
+    check_nesting(text, path)
     module = Parser(ctx, text, path).parse_module()
     module.verify()
     return module
@@ -224,15 +226,39 @@ def _run_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _npz_path(path: str) -> str:
+    """Where numpy writes `-o PATH` (it appends `.npz` when missing)."""
+    return path if path.endswith(".npz") else path + ".npz"
+
+
+def _write_npz(path: str, outputs: dict) -> None:
+    import numpy as np
+
+    target = _npz_path(path)
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+        np.savez(target, **outputs)
+    except OSError as e:
+        raise cli.cannot_write(target, e) from None
+
+
+def _write_trace(path: str, timeline) -> None:
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        timeline.write_chrome_trace(path)
+    except OSError as e:
+        raise cli.cannot_write(path, e) from None
+
+
 def run_cli(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
+    cli.check_output(args.output, "-o/--output")
+    cli.check_output(args.trace, "--trace")
     if args.compare:
         return _run_compare(args)
     if args.file is None:
         raise UsageError("give a FILE to run, or --compare A.mlir B.mlir")
-    import numpy as np
-
-    from gedialects.interpreters.run import find_entry, random_inputs, run, signature
+    from gedialects.interpreters.run import find_entry, random_inputs, signature
 
     module = _parse_module(args.file)
     inputs = _load_inputs(args)
@@ -240,18 +266,13 @@ def run_cli(argv: Sequence[str] | None) -> int:
         sig = signature(find_entry(module, args.entry))
         generated = random_inputs(sig, args.random_inputs)
         inputs = generated | inputs
-    profile = None
-    if _model_options(args):
-        outputs, profile = _run_model(module, inputs, args)
-    else:
-        outputs = run(module, inputs, args.entry)
+    outputs, profile = _run(module, inputs, args)
     if not args.quiet:
         print(_summary(outputs))
     if profile is not None:
         print(profile)
     if args.output:
-        os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-        np.savez(args.output, **outputs)
+        _write_npz(args.output, outputs)
     if args.reference:
         problems = _compare(outputs, _load_npz(args.reference), args.rtol, args.atol)
         if problems:
@@ -262,26 +283,11 @@ def run_cli(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from xdsl.utils.exceptions import DiagnosticException, ParseError
+    from xdsl.utils.exceptions import DiagnosticException
 
     from gedialects.interpreters.run import RunError
-    from tools.ge_opt import one_line
 
-    try:
-        return run_cli(argv)
-    except ParseError as e:
-        print(f"{e.span.get_location()}: error: {e.msg}", file=sys.stderr)
-    except (UsageError, RunError, DiagnosticException) as e:
-        print(f"error: {one_line(e)}", file=sys.stderr)
-    except Exception as e:
-        if os.environ.get("GE_DEBUG"):
-            raise
-        print(
-            f"error: internal error ({type(e).__name__}: {e}); "
-            "rerun with GE_DEBUG=1 for the traceback",
-            file=sys.stderr,
-        )
-    return 1
+    return cli.run_main("ge-run", lambda: run_cli(argv), (RunError, DiagnosticException))
 
 
 if __name__ == "__main__":
