@@ -119,3 +119,12 @@ def test_execute_model_of_a_hybrid_model_takes_the_fallback(hybrid_file: Path) -
     # Shape data that names a gear the inputs are not is still refused (no silent routing).
     with pytest.raises(AscendRuntimeError, match=r"E13025|shape data"):
         execute_model(model, {"x": _batch(3), "ascend_mbatch_shape_data": np.array([4], np.int32)})
+
+
+def test_run_passes_the_step_limit_to_the_model_that_runs(hybrid_file: Path) -> None:
+    from gedialects.interpreters.run import RunError
+
+    module = _parse(hybrid_file)
+    for batch, name in ((2, "main_dynamic"), (4, "main")):
+        with pytest.raises(RunError, match=rf"@{name} exceeded max_steps=1 "):
+            run(module, {"x": _batch(batch)}, max_steps=1)

@@ -233,13 +233,15 @@ def run_entry(
     schedule_seed: int | None = None,
     check_uninitialized: bool = False,
     timing: bool = False,
+    max_steps: int | None = None,
 ) -> RunResult:
     """Runs the entry point of `module` on named inputs, optionally instrumented.
 
     Instrumented and plain runs take one route: the same input checks, the same gear binding
     and hybrid fallback (`Signature.route`), the same interpreter call; the instruments
     (`schedule_seed`, `check_uninitialized`, `timing`, see `interpreters.ascend`) only
-    configure how the `ascend.model` that runs is scheduled and watched."""
+    configure how the `ascend.model` that runs is scheduled and watched; `max_steps` bounds
+    its scheduler steps (None: the interpreter's default)."""
     from xdsl.interpreter import InterpretationError
 
     from gedialects.ascend import ModelOp
@@ -262,11 +264,13 @@ def run_entry(
             f"runs; @{op.sym_name.data} is a '{op.name}' (compile it with ge-compile)"  # type: ignore[attr-defined]
         )
     interpreter = make_interpreter(module)
+    limits = {} if max_steps is None else {"max_steps": max_steps}
     configure(
         interpreter,
         schedule_seed=schedule_seed,
         check_uninitialized=check_uninitialized,
         timing=timing,
+        **limits,
     )
     try:
         results = interpreter.call_op(op, args)
@@ -290,6 +294,7 @@ def run(
     schedule_seed: int | None = None,
     check_uninitialized: bool = False,
     timing: bool = False,
+    max_steps: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Runs the entry point of `module` on named inputs and returns named outputs
     (`run_entry` for the instruments and the statistics)."""
@@ -300,4 +305,5 @@ def run(
         schedule_seed=schedule_seed,
         check_uninitialized=check_uninitialized,
         timing=timing,
+        max_steps=max_steps,
     ).outputs
