@@ -50,7 +50,15 @@ def _load(module: str, attr: str) -> Callable[[], Dialect]:
 
 
 def dialect_factories() -> dict[str, Callable[[], Dialect]]:
-    """Name -> lazy factory of each gedialects dialect, as `Context.register_dialect` wants."""
+    """Name -> lazy factory of each gedialects dialect, as `Context.register_dialect` wants.
+
+    Every way in (`register_all`, `make_context`, `ge-opt`, the `xdsl.universe` entry point)
+    comes through here, so this also puts `gedialects.exact_text` in place: dense literals then
+    parse and print exactly even in text that uses none of our dialects.
+    """
+    from gedialects import exact_text
+
+    exact_text.install()
     return {name: _load(module, attr) for name, (module, attr) in DIALECTS.items()}
 
 

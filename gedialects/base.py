@@ -44,6 +44,10 @@ from xdsl.printer import Printer
 from xdsl.traits import ConstantLike
 from xdsl.utils.hints import isa
 
+from gedialects import exact_text
+
+exact_text.install()  # dense literals parse and print exactly once any of our dialects loads
+
 # Discardable GE node attributes (names as in GE's ge_attr_define.cc), accepted on every op.
 INT32_MAX = 2**31 - 1
 INT64_MAX = 2**63 - 1

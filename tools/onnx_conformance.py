@@ -15,6 +15,14 @@ Each case of `onnx.backend.test.loader.load_model_tests(kind="node")` (built in 
   compared with the expected outputs: same shape and dtype, rtol 1e-3 / atol 1e-7 for floats,
   exact for integers and booleans. An import or run error is a FAIL.
 
+`--files main` runs each case as a user would, through files and the command-line tools:
+`ge-import` (the bound inputs frozen into the model as initializers) -> `graph.mlir` ->
+`ge-run --inputs in.npz -o out.npz`, and with `--compile` also `ge-opt -p ge-compile` ->
+`compiled.mlir` -> `ge-run`; every value crosses the textual IR. `main` calls each tool's
+`main(argv)` in this process (fast enough for the whole suite); `--files subprocess` starts the
+installed commands. `--against-in-process` runs each case both ways and lists the cases whose
+status differs, with both counts side by side.
+
 The last line is `N passed, N failed, N skipped` (skipped = SKIP + UNSUPPORTED).
 `--markdown FILE` replaces the generated block of FILE (between the BEGIN/END markers) with
 the supported-op list and the per-op table, or writes the block alone to a new FILE.
@@ -296,8 +304,15 @@ def _alarm(signum: int, frame: object) -> None:
     raise CaseTimeout
 
 
-def run_case(case: Case, compile_too: bool = False, timeout: int = CASE_TIMEOUT) -> Result:
-    """Classifies, imports, runs and compares one case."""
+FILE_MODES = ("main", "subprocess")
+"""How `--files` calls the tools: each tool's `main(argv)` in-process, or the installed commands."""
+
+
+def run_case(
+    case: Case, compile_too: bool = False, timeout: int = CASE_TIMEOUT, files: str | None = None
+) -> Result:
+    """Classifies, imports, runs and compares one case (in memory, or with `files` through the
+    command-line tools and files)."""
     import onnx
 
     model = onnx.ModelProto()
@@ -321,7 +336,10 @@ def run_case(case: Case, compile_too: bool = False, timeout: int = CASE_TIMEOUT)
         signal.alarm(timeout)
     detail = ""
     try:
-        problem, detail = _import_and_run(model, case, compile_too)
+        if files is None:
+            problem, detail = _import_and_run(model, case, compile_too)
+        else:
+            problem, detail = _files_import_and_run(model, case, compile_too, files, timeout)
     except CaseTimeout:
         problem = f"timeout after {timeout} s"
     finally:
@@ -435,6 +453,167 @@ def _compile_and_run(
     return (f"after ge-compile: {problem}" if problem else None), False
 
 
+# --------------------------------------------------------------------------------------------
+# The same through files and the command-line tools
+# --------------------------------------------------------------------------------------------
+
+
+def _inputs_and_outputs(model: object, case: Case) -> tuple[list[str], dict, list[str]]:
+    import numpy as np
+
+    graph = model.graph  # type: ignore[attr-defined]
+    initializers = {t.name for t in graph.initializer}
+    names = [vi.name for vi in graph.input if vi.name not in initializers]
+    inputs = {n: np.asarray(a) for n, a in zip(names, case.inputs, strict=False)}
+    return names, inputs, [vi.name for vi in graph.output]
+
+
+def _files_import_and_run(
+    model: object, case: Case, compile_too: bool, mode: str, timeout: int
+) -> tuple[str | None, str]:
+    """`_import_and_run` through files: the binding attempts are the same."""
+    import tempfile
+
+    graph = model.graph  # type: ignore[attr-defined]
+    names, inputs, out_names = _inputs_and_outputs(model, case)
+    problem: str | None = None
+    detail = ""
+    with tempfile.TemporaryDirectory(prefix="ge-conformance-") as folder:
+        for bound in binding_attempts(graph, names):
+            detail = f"bound inputs: {', '.join(bound)}" if bound else ""
+            problem, retry = _files_attempt(
+                model, case, inputs, bound, out_names, compile_too, Path(folder), mode, timeout
+            )
+            if not retry:
+                break
+    return problem, detail
+
+
+def frozen_model(model: object, values: dict) -> object:
+    """A copy of `model` whose inputs named in `values` are initializers holding them (how a
+    user freezes shape inputs before import, as `constants=` does in memory)."""
+    import onnx
+    from onnx import numpy_helper
+
+    frozen = onnx.ModelProto()
+    frozen.CopyFrom(model)  # type: ignore[arg-type]
+    graph = frozen.graph
+    kept = [vi for vi in graph.input if vi.name not in values]
+    del graph.input[:]
+    graph.input.extend(kept)
+    for name, array in values.items():
+        graph.initializer.append(numpy_helper.from_array(array, name))
+    return frozen
+
+
+def _files_attempt(
+    model: object,
+    case: Case,
+    inputs: dict,
+    bound: tuple[str, ...],
+    out_names: list[str],
+    compile_too: bool,
+    folder: Path,
+    mode: str,
+    timeout: int,
+) -> tuple[str | None, bool]:
+    import numpy as np
+
+    onnx_path, graph_ir = folder / "model.onnx", folder / "graph.mlir"
+    in_npz, out_npz = folder / "in.npz", folder / "out.npz"
+    for stale in (graph_ir, folder / "compiled.mlir", out_npz):
+        stale.unlink(missing_ok=True)
+    frozen = frozen_model(model, {n: inputs[n] for n in bound})
+    onnx_path.write_bytes(frozen.SerializeToString())  # type: ignore[attr-defined]
+    rc, err = run_tool("ge-import", [str(onnx_path), "-o", str(graph_ir)], mode, timeout)
+    if rc != 0:
+        return f"ge-import: {err}", True
+    feed = {n: a for n, a in inputs.items() if n not in bound}
+    np.savez(in_npz, **feed)
+    problem = _files_run(graph_ir, in_npz, out_npz, case, out_names, mode, timeout)
+    if problem or not compile_too:
+        return problem, False
+    compiled = folder / "compiled.mlir"
+    rc, err = run_tool(
+        "ge-opt", [str(graph_ir), "-p", "ge-compile", "-o", str(compiled)], mode, timeout
+    )
+    if rc != 0:
+        return f"ge-compile: {err}", True
+    problem = _files_run(compiled, in_npz, out_npz, case, out_names, mode, timeout)
+    return (f"after ge-compile: {problem}" if problem else None), False
+
+
+def _files_run(
+    program: Path,
+    in_npz: Path,
+    out_npz: Path,
+    case: Case,
+    out_names: list[str],
+    mode: str,
+    timeout: int,
+) -> str | None:
+    import numpy as np
+
+    out_npz.unlink(missing_ok=True)
+    argv = [str(program), "--inputs", str(in_npz), "-o", str(out_npz), "-q"]
+    rc, err = run_tool("ge-run", argv, mode, timeout)
+    if rc != 0:
+        return f"ge-run: {err}"
+    with np.load(out_npz, allow_pickle=False) as data:
+        got = {k: data[k] for k in data.files}
+    missing = [n for n in out_names if n not in got]
+    if missing:
+        return f"ge-run wrote no output '{missing[0]}'"
+    return compare(got, case, out_names)
+
+
+TOOL_MODULES = {"ge-import": "tools.ge_import", "ge-opt": "tools.ge_opt", "ge-run": "tools.ge_run"}
+
+
+def run_tool(tool: str, argv: list[str], mode: str, timeout: int) -> tuple[int, str]:
+    """(exit code, first line of stderr) of one tool run, in-process or as a command."""
+    import contextlib
+    import importlib
+    import io
+    import subprocess
+
+    if mode == "main":
+        err = io.StringIO()
+        main_of = importlib.import_module(TOOL_MODULES[tool]).main
+        with (
+            contextlib.redirect_stdout(io.StringIO()),
+            contextlib.redirect_stderr(err),
+            warnings.catch_warnings(),
+        ):
+            warnings.simplefilter("ignore")
+            try:
+                rc = main_of(argv)
+            except SystemExit as e:  # argparse
+                rc = e.code if isinstance(e.code, int) else 1
+        return rc, _first(err.getvalue(), rc)
+    command = _command(tool)
+    try:
+        done = subprocess.run(
+            [*command, *argv], capture_output=True, text=True, timeout=timeout or None
+        )
+    except subprocess.TimeoutExpired:
+        return 1, f"timeout after {timeout} s"
+    return done.returncode, _first(done.stderr, done.returncode)
+
+
+def _command(tool: str) -> list[str]:
+    """The installed command next to this interpreter, else `python -m tools.<module>`."""
+    script = Path(sys.executable).parent / tool
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", TOOL_MODULES[tool]]
+
+
+def _first(stderr: str, rc: int) -> str:
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    return lines[0] if lines else f"exit code {rc}"
+
+
 def _line(e: BaseException) -> str:
     lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
     return lines[0] if lines else type(e).__name__
@@ -445,18 +624,21 @@ def _line(e: BaseException) -> str:
 # --------------------------------------------------------------------------------------------
 
 _compile_flag = False
+_files_mode: str | None = None
 
 
 def _worker(case: Case) -> Result:
-    return run_case(case, _compile_flag)
+    return run_case(case, _compile_flag, files=_files_mode)
 
 
-def run_cases(cases: Sequence[Case], jobs: int = 1, compile_too: bool = False) -> Report:
-    global _compile_flag
-    _compile_flag = compile_too
+def run_cases(
+    cases: Sequence[Case], jobs: int = 1, compile_too: bool = False, files: str | None = None
+) -> Report:
+    global _compile_flag, _files_mode
+    _compile_flag, _files_mode = compile_too, files
     report = Report()
     if jobs <= 1 or len(cases) < 8:
-        report.results = [run_case(c, compile_too) for c in cases]
+        report.results = [run_case(c, compile_too, files=files) for c in cases]
         return report
     # Big cases first so that the pool does not end on one long case.
     order = sorted(
@@ -556,6 +738,26 @@ def markdown_block(report: Report, seconds: float, models: dict[str, Report] | N
     return "\n".join(lines) + "\n"
 
 
+def side_by_side(memory: Report, files: Report, mode: str) -> str:
+    """Both runs' counts and every case whose status differs, with both details."""
+    a, b = memory.counts(), files.counts()
+    lines = [f"{'':12}{'in memory':>12}{'files (' + mode + ')':>20}"]
+    for status in (PASS, FAIL, SKIP, UNSUPPORTED):
+        lines.append(f"{status.lower():12}{a[status]:>12}{b[status]:>20}")
+    by_name = {r.name: r for r in files.results}
+    differ = [
+        (r, by_name[r.name])
+        for r in memory.results
+        if r.name in by_name and r.status != by_name[r.name].status
+    ]
+    lines.append(f"{len(differ)} cases differ")
+    for m, f in differ:
+        lines.append(
+            f"DIFFER {m.name}: in memory {m.status} {m.detail}; files {f.status} {f.detail}"
+        )
+    return "\n".join(lines)
+
+
 def write_markdown(path: Path, block: str) -> None:
     """Replaces the generated block of `path` (keeping the rest), or writes the block alone."""
     text = path.read_text() if path.exists() else ""
@@ -581,6 +783,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     p.add_argument("--show-unsupported", action="store_true", help="list unsupported cases")
     p.add_argument(
+        "--files",
+        choices=FILE_MODES,
+        help="run through files and the tools (ge-import, ge-opt, ge-run): each tool's "
+        "main() in this process, or the installed commands as subprocesses",
+    )
+    p.add_argument(
+        "--against-in-process",
+        action="store_true",
+        help="with --files: also run in memory, show both counts and the cases that differ",
+    )
+    p.add_argument(
         "--kind",
         default="node",
         help="test folder: node (default), pytorch-converted, pytorch-operator, simple",
@@ -595,9 +808,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.ops:
         wanted = {o.strip() for o in args.ops.split(",") if o.strip()}
         cases = [c for c in cases if c.op in wanted]
-    report = run_cases(cases, args.jobs, args.compile)
+    if args.against_in_process and not args.files:
+        print("error: --against-in-process needs --files", file=sys.stderr)
+        return 1
+    report = run_cases(cases, args.jobs, args.compile, args.files)
     seconds = time.perf_counter() - start
     print(text_table(report))
+    if args.against_in_process:
+        memory = run_cases(cases, args.jobs, args.compile)
+        print(side_by_side(memory, report, args.files or ""))
     if args.verbose:
         for r in report.results:
             if r.status == FAIL:

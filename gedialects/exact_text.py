@@ -1,0 +1,284 @@
+"""Exact text for dense literals: an xDSL 0.74 work-around, installed when our dialects load.
+
+MLIR prints a float that has no decimal form (inf, NaN, and in xDSL some large f32/f64) as
+the bit pattern of its element type, `dense<[0xff800000, 1.0]> : tensor<2xf32>`, and reads a
+hex integer in a float dense list back as that bit pattern. xDSL 0.74 prints the same text but
+its parser reads `0xff800000` as the integer 4286578688 converted to float, so every -inf, +inf
+and NaN constant came back as a large number after print -> parse (masked attention, Clip's
+default bounds). It also loses bits on the way out: it finds splats by comparing Python floats
+(`[0.0, -0.0]` printed as the splat `0.0`) and prints NaNs through a Python float (an f16 NaN
+loses its payload, a signalling f32 NaN is quieted); and it expands a splat into a Python list
+of `count` floats before packing it (`dense<1.0> : tensor<400000000xf32>`, a 130-byte file,
+took 6 GB).
+
+`install()` replaces two methods, and only those, with versions that work on the bytes:
+
+- `AttrParser.parse_dense_int_or_fp_elements_attr`: same grammar and messages; a hex integer
+  in a float literal is the bit pattern of the element width (f16, bf16, f32, f64, ...; it
+  must fit, and takes no minus sign, as in MLIR); a splat becomes its element's bytes times the
+  element count, after `gedialects.budget.check` has accepted the size; out-of-range values are
+  parse errors at the element.
+- `DenseIntOrFPElementsAttr.print_without_type`: same text as xDSL for every finite value; a
+  splat is found by comparing bytes; a non-finite float element prints its stored bits.
+
+Everything else (lexer, other attributes, scalar `FloatAttr`s, whose hex form xDSL already
+reads as bits) stays xDSL's. `gedialects.base` (every dialect), `register_all`/`make_context`
+and the `xdsl.universe` entry point call `install()`, so `ge-opt`, `ge-run`, the Session,
+`Parser(make_context(), text)` and stock `xdsl-opt` all read and write the same text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BytesAttr,
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Span
+
+from gedialects import budget
+
+_installed = False
+
+
+class DenseBudgetError(ParseError, budget.MemoryBudgetError):
+    """A dense splat whose bytes would exceed the memory budget (a parse error with a location)."""
+
+
+def install() -> None:
+    """Puts the exact parse and print of dense literals in place (idempotent)."""
+    global _installed
+    if _installed:
+        return
+    AttrParser.parse_dense_int_or_fp_elements_attr = parse_dense  # type: ignore[method-assign]
+    DenseIntOrFPElementsAttr.print_without_type = print_dense_without_type  # type: ignore[method-assign]
+    _installed = True
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing
+# --------------------------------------------------------------------------------------------
+
+
+def parse_dense(parser: AttrParser, type: Any | None) -> DenseIntOrFPElementsAttr:
+    """`dense<...>` with its type (or with `type` given), straight to bytes."""
+    start = parser.pos
+    parser.parse_punctuation("<", " in dense attribute")
+    hex_string: str | None = None
+    literal: tuple[list[Any], list[int]] | None = None
+    if parser.parse_optional_punctuation(">") is None:
+        hex_string = parser.parse_optional_str_literal()
+        if hex_string is None:
+            literal = parser._parse_tensor_literal()  # pyright: ignore[reportPrivateUsage]
+        parser.parse_punctuation(">", " in dense attribute")
+    if type is None:
+        parser.parse_punctuation(":", " in dense attribute")
+        type = parser._parse_dense_literal_type()  # pyright: ignore[reportPrivateUsage]
+    span = Span(start, parser.pos, parser.lexer.input)
+    element = type.element_type
+    count = math.prod(type.get_shape())
+    size = element.compile_time_size
+
+    if literal is None and hex_string is None:
+        if count != 0:
+            parser.raise_error(
+                "Expected at least one element in the dense literal, but got None", span
+            )
+        return DenseIntOrFPElementsAttr(type, BytesAttr(b""))
+
+    if hex_string is not None:
+        try:
+            if hex_string[:2] not in ("0x", "0X"):
+                raise ValueError
+            data = bytes.fromhex(hex_string[2:])
+        except ValueError:
+            parser.raise_error("Hex string in denseAttr is invalid", span)
+        if len(data) == size:  # a hex splat
+            _check_splat(parser, span, size * count, type)
+            data *= count
+        if len(data) != count * size:
+            parser.raise_error(
+                f"Shape mismatch in dense literal. Expected {count} elements from the type, "
+                f"but got {len(data) // size} elements.",
+                span,
+            )
+        return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+
+    assert literal is not None
+    values, shape = literal
+    if not shape:  # a splat: one element's bytes, repeated once the budget allows it
+        one = _pack(parser, values, element)
+        _check_splat(parser, span, len(one) * count, type)
+        return DenseIntOrFPElementsAttr(type, BytesAttr(one * count))
+    type_shape = list(type.get_shape())
+    if type_shape != shape:
+        parser.raise_error(
+            f"Shape mismatch in dense literal. Expected {type_shape} shape from the type, "
+            f"but got {shape} shape.",
+            span,
+        )
+    return DenseIntOrFPElementsAttr(type, BytesAttr(_pack(parser, values, element)))
+
+
+def _check_splat(parser: AttrParser, span: Span, nbytes: int, type: Any) -> None:
+    try:
+        budget.check(nbytes, f"dense splat literal of {type}")
+    except budget.MemoryBudgetError as e:
+        raise DenseBudgetError(span, str(e)) from None
+
+
+def _pack(parser: AttrParser, values: Sequence[Any], element: Any) -> bytes:
+    """The elements' bytes; hex integers in a float literal are bit patterns."""
+    if isinstance(element, AnyFloat):
+        return _pack_floats(parser, values, element)
+    converted = [v.to_type(parser, element) for v in values]
+    try:
+        if isinstance(element, IntegerType):
+            converted = [element.get_normalized_value(x) for x in converted]
+        return element.pack(converted)
+    except (ValueError, OverflowError) as e:
+        bad = _first_unpackable(values, converted, element)
+        parser.raise_error(str(e).splitlines()[0], bad.span if bad is not None else None)
+
+
+def _first_unpackable(values: Sequence[Any], converted: Sequence[Any], element: Any) -> Any:
+    for value, x in zip(values, converted, strict=True):
+        try:
+            if isinstance(element, IntegerType):
+                element.get_normalized_value(x)
+            element.pack([x])
+        except (ValueError, OverflowError):
+            return value
+    return None
+
+
+def _pack_floats(parser: AttrParser, values: Sequence[Any], element: AnyFloat) -> bytes:
+    size = element.compile_time_size
+    floats: list[float] = []
+    bits: list[tuple[int, int]] = []
+    for i, value in enumerate(values):
+        if _is_hex(value):
+            pattern = value.value
+            if value.is_negative:
+                parser.raise_error(
+                    "hexadecimal float literal should not have a leading minus", value.span
+                )
+            if pattern >> element.bitwidth:
+                parser.raise_error(
+                    f"hexadecimal float literal 0x{pattern:X} does not fit {element} "
+                    f"({element.bitwidth} bits)",
+                    value.span,
+                )
+            bits.append((i, pattern))
+            floats.append(0.0)
+        else:
+            floats.append(value.to_float(parser))
+    try:
+        data = element.pack(floats)
+    except (OverflowError, ValueError):
+        for value, f in zip(values, floats, strict=True):
+            try:
+                element.pack([f])
+            except (OverflowError, ValueError):
+                parser.raise_error(f"value {f!r} is out of range for {element}", value.span)
+        raise
+    if not bits:
+        return data
+    out = bytearray(data)
+    for i, pattern in bits:
+        out[i * size : (i + 1) * size] = pattern.to_bytes(size, "little")
+    return bytes(out)
+
+
+def _is_hex(value: Any) -> bool:
+    if isinstance(value.value, bool) or not isinstance(value.value, int):
+        return False
+    return value.span.text.lstrip("-").lstrip()[:2] in ("0x", "0X")
+
+
+# --------------------------------------------------------------------------------------------
+# Printing
+# --------------------------------------------------------------------------------------------
+
+
+def is_splat(data: bytes, size: int) -> bool:
+    """Whether every element has the same bytes (so -0.0 and 0.0 differ, as do NaN payloads)."""
+    return len(data) >= size and data[size:] == data[:-size]
+
+
+def print_dense_without_type(self: DenseIntOrFPElementsAttr, printer: Printer) -> None:
+    """xDSL's `dense<...>` text, taken from the bytes."""
+    printer.print_string("dense")
+    element = self.get_element_type()
+    data = self.data.data
+    size = element.compile_time_size
+    length = len(data) // size
+    shape = self.get_shape() if self.shape_is_complete else (length,)
+    with printer.in_angle_brackets():
+        if length == 0:
+            pass
+        elif is_splat(data, size):
+            _print_elements(printer, element, data[:size], (1,), bracket=False)
+        elif length > 100:
+            printer.print_string(f'"0x{data.hex().upper()}"')
+        else:
+            _print_elements(printer, element, data, tuple(shape), bracket=True)
+
+
+def _print_elements(
+    printer: Printer, element: Any, data: bytes, shape: tuple[int, ...], bracket: bool
+) -> None:
+    size = element.compile_time_size
+    values = element.unpack(data, len(data) // size)
+    if not bracket:
+        _print_one(printer, element, values[0], data[:size])
+        return
+    _print_nested(printer, element, values, data, list(shape), 0, len(values))
+
+
+def _print_nested(
+    printer: Printer,
+    element: Any,
+    values: Sequence[Any],
+    data: bytes,
+    shape: list[int],
+    lo: int,
+    hi: int,
+) -> None:
+    size = element.compile_time_size
+    printer.print_string("[")
+    if len(shape) > 1:
+        k = (hi - lo) // shape[0]
+        for n, i in enumerate(range(lo, hi, k)):
+            if n:
+                printer.print_string(", ")
+            _print_nested(printer, element, values, data, shape[1:], i, i + k)
+    else:
+        for i in range(lo, hi):
+            if i > lo:
+                printer.print_string(", ")
+            _print_one(printer, element, values[i], data[i * size : (i + 1) * size])
+    printer.print_string("]")
+
+
+def _print_one(printer: Printer, element: Any, value: Any, raw: bytes) -> None:
+    if isinstance(element, AnyFloat):
+        if math.isnan(value) or math.isinf(value):
+            printer.print_string(f"0x{raw[::-1].hex()}")  # the stored bits, payload and all
+        else:
+            printer.print_float(value, element)
+    elif isinstance(element, IntegerType | IndexType):
+        printer.print_int(value, element)
+    else:
+        assert isinstance(element, ComplexType)
+        printer.print_complex(value, element)
