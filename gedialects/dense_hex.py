@@ -16,6 +16,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from gedialects import budget
+from gedialects.exact_text import DenseBudgetError, is_splat
+
 FAST_MIN_CHARS = 1 << 16
 """Hex literals shorter than this take xDSL's path (no measurable gain, and identical errors)."""
 
@@ -55,8 +58,12 @@ def parse_large_hex_dense(parser: Parser) -> DenseIntOrFPElementsAttr | None:
     count = 1
     for dim in type.get_shape():
         count *= dim
-    if len(data) == size:
-        data *= count  # a hex splat, as MLIR and xDSL accept
+    if len(data) == size:  # a hex splat, as MLIR and xDSL accept
+        try:
+            budget.check(size * count, f"dense splat literal of {type}")
+        except budget.MemoryBudgetError as e:
+            raise DenseBudgetError(token.span, str(e)) from None
+        data *= count
     if len(data) != count * size:
         parser.raise_error(
             f"Shape mismatch in dense literal. Expected {count} elements from the type, but "
@@ -73,7 +80,7 @@ def print_dense(printer: Printer, value: DenseIntOrFPElementsAttr) -> None:
     if not isinstance(size, int) or size <= 0 or len(data) <= 100 * size:
         printer.print_attribute(value)
         return
-    if data[size:] == data[:-size]:  # a splat: print its one element the way xDSL does
+    if is_splat(data, size):  # print its one element the way exact_text does
         one = DenseIntOrFPElementsAttr(
             TensorType(value.get_element_type(), [1]), BytesAttr(data[:size])
         )

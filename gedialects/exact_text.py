@@ -15,9 +15,10 @@ took 6 GB).
 
 - `AttrParser.parse_dense_int_or_fp_elements_attr`: same grammar and messages; a hex integer
   in a float literal is the bit pattern of the element width (f16, bf16, f32, f64, ...; it
-  must fit, and takes no minus sign, as in MLIR); a splat becomes its element's bytes times the
-  element count, after `gedialects.budget.check` has accepted the size; out-of-range values are
-  parse errors at the element.
+  must fit, and takes no minus sign, as in MLIR); `true` is the byte 1 (xDSL writes 0xff, which
+  numpy's bool does not hold); a splat becomes its element's bytes times the element count,
+  after `gedialects.budget.check` has accepted the size; out-of-range values are parse errors at
+  the element.
 - `DenseIntOrFPElementsAttr.print_without_type`: same text as xDSL for every finite value; a
   splat is found by comparing bytes; a non-finite float element prints its stored bits.
 
@@ -145,6 +146,9 @@ def _pack(parser: AttrParser, values: Sequence[Any], element: Any) -> bytes:
     try:
         if isinstance(element, IntegerType):
             converted = [element.get_normalized_value(x) for x in converted]
+            if element.bitwidth == 1:
+                # xDSL normalizes true to -1 (byte 0xff); numpy's bool and MLIR's i1 store 1.
+                return bytes(1 if x else 0 for x in converted)
         return element.pack(converted)
     except (ValueError, OverflowError) as e:
         bad = _first_unpackable(values, converted, element)
@@ -213,7 +217,8 @@ def _is_hex(value: Any) -> bool:
 
 def is_splat(data: bytes, size: int) -> bool:
     """Whether every element has the same bytes (so -0.0 and 0.0 differ, as do NaN payloads)."""
-    return len(data) >= size and data[size:] == data[:-size]
+    view = memoryview(data)  # compares without copying a large value
+    return len(data) >= size and view[size:] == view[:-size]
 
 
 def print_dense_without_type(self: DenseIntOrFPElementsAttr, printer: Printer) -> None:
