@@ -244,9 +244,10 @@ def _group_by_defs(values: Sequence, defs: Sequence, what: str, parser: Parser) 
 
 
 def f32_literal(x: float) -> str:
-    """Shortest decimal that reads back as the same f32 (`0.001`, not `0.0010000000474974513`)."""
+    """Shortest decimal that reads back as the same f32 (`0.001`, not `0.0010000000474974513`);
+    inf and NaN as their bit pattern, `0x7F800000`, as MLIR writes them (see exact_text)."""
     if x != x or x in (float("inf"), float("-inf")):
-        return repr(x)
+        return f"0x{struct.unpack('<I', struct.pack('<f', x))[0]:08X}"
     for digits in range(6, 10):
         text = f"{x:.{digits}g}"
         if struct.unpack("<f", struct.pack("<f", float(text)))[0] == x:
@@ -257,13 +258,25 @@ def f32_literal(x: float) -> str:
     return mantissa + e + exponent
 
 
-def _parse_prop_value(parser: Parser) -> Attribute:
+def _parse_number_or_bits(parser: Parser, wants_f32: bool) -> int | float:
+    """A number; for an f32 property a hex integer is the f32 bit pattern (inf, NaN)."""
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    if wants_f32 and token.text[:2] in ("0x", "0X"):
+        pos = parser.pos
+        bits = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        if bits >> 32:
+            parser.raise_error(f"f32 bit pattern 0x{bits:X} does not fit 32 bits", pos)
+        return struct.unpack("<f", struct.pack("<I", bits))[0]
+    return parser.parse_number()
+
+
+def _parse_prop_value(parser: Parser, wants_f32: bool = False) -> Attribute:
     if parser.parse_optional_punctuation("[") is not None:
         if parser.parse_optional_punctuation("]") is not None:
             return int_array(())
-        items = [parser.parse_number()]
+        items = [_parse_number_or_bits(parser, wants_f32)]
         while parser.parse_optional_punctuation(",") is not None:
-            items.append(parser.parse_number())
+            items.append(_parse_number_or_bits(parser, wants_f32))
         parser.parse_punctuation("]")
         if all(isinstance(v, int) for v in items):
             return int_array(items)  # type: ignore[arg-type]
@@ -272,9 +285,39 @@ def _parse_prop_value(parser: Parser) -> Attribute:
         return BoolAttr.from_bool(b)
     if (s := parser.parse_optional_str_literal()) is not None:
         return StringAttr(s)
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    if wants_f32 and token.text[:2] in ("0x", "0X"):
+        return FloatAttr(_parse_number_or_bits(parser, True), f32)
     if (n := parser.parse_optional_number()) is not None:
         return IntegerAttr(n, i64) if isinstance(n, int) else FloatAttr(n, f32)
     return parser.parse_attribute()
+
+
+_F32_SAMPLES = (FloatAttr(0.0, f32), DenseArrayBase.from_list(f32, (0.0,)))
+
+
+_WANTS_F32: dict[int, bool] = {}
+"""id of a property definition (they live as long as their op class) -> `_wants_f32`."""
+
+
+def _wants_f32(prop: object) -> bool:
+    """Whether a property holds an f32 or an f32 array (so `0x7F800000` there is +inf)."""
+    known = _WANTS_F32.get(id(prop))
+    if known is not None:
+        return known
+    from xdsl.irdl import VerificationContext
+    from xdsl.utils.exceptions import VerifyException
+
+    wants = False
+    for sample in _F32_SAMPLES:
+        try:
+            prop.constr.verify(sample, VerificationContext())  # type: ignore[attr-defined]
+            wants = True
+            break
+        except VerifyException:
+            pass
+    _WANTS_F32[id(prop)] = wants
+    return wants
 
 
 def _print_prop_value(printer: Printer, value: Attribute) -> None:
@@ -318,7 +361,7 @@ class NodeSyntax(IRDLOperation):
         while (key := parser.parse_optional_identifier()) is not None:
             if key not in op_def.properties:
                 parser.raise_error(f"'{cls.name}' has no property '{key}'")
-            props[key] = _parse_prop_value(parser)
+            props[key] = _parse_prop_value(parser, _wants_f32(op_def.properties[key]))
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         pos = parser.pos

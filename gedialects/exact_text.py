@@ -38,14 +38,16 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     BytesAttr,
     ComplexType,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
 )
-from xdsl.parser import AttrParser
+from xdsl.parser import AttrParser, BaseParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind, StringLiteral
 
 from gedialects import budget
 
@@ -62,6 +64,8 @@ def install() -> None:
     if _installed:
         return
     AttrParser.parse_dense_int_or_fp_elements_attr = parse_dense  # type: ignore[method-assign]
+    AttrParser._parse_builtin_densearray_attr = parse_dense_array  # type: ignore[method-assign]
+    BaseParser.parse_optional_str_literal = parse_optional_str_literal  # type: ignore[method-assign]
     DenseIntOrFPElementsAttr.print_without_type = print_dense_without_type  # type: ignore[method-assign]
     _installed = True
 
@@ -208,6 +212,62 @@ def _is_hex(value: Any) -> bool:
     if isinstance(value.value, bool) or not isinstance(value.value, int):
         return False
     return value.span.text.lstrip("-").lstrip()[:2] in ("0x", "0X")
+
+
+def parse_dense_array(parser: AttrParser) -> DenseArrayBase:
+    """`array<T: ...>` after `array`, as xDSL parses it, but a hex integer among float
+    elements is their bit pattern (xDSL prints inf/NaN that way and could not read it back)."""
+    parser.parse_characters("<", " in dense array")
+    pos = parser.pos
+    element = parser.parse_attribute()
+    if not isinstance(element, IntegerType | AnyFloat):
+        parser.raise_error(
+            "dense array element type must be an integer or floating point type", pos, parser.pos
+        )
+    if parser.parse_optional_punctuation(">"):
+        return DenseArrayBase.from_list(element, [])
+    parser.parse_characters(":", " in dense array")
+    if isinstance(element, IntegerType):
+        values = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE,
+            lambda: parser._parse_typed_integer(element, allow_boolean=True),  # pyright: ignore[reportPrivateUsage]
+        )
+        result = DenseArrayBase.from_list(element, values)
+    else:
+        elements = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE,
+            lambda: parser._parse_tensor_literal_element(),  # pyright: ignore[reportPrivateUsage]
+        )
+        for e in elements:
+            if not _is_hex(e) and not isinstance(e.value, float):
+                parser.raise_error("Expected float literal", e.span)
+        result = DenseArrayBase(element, BytesAttr(_pack_floats(parser, elements, element)))
+    parser.parse_characters(">", " in dense array")
+    return result
+
+
+def parse_optional_str_literal(parser: BaseParser) -> str | None:
+    """A string literal, also one with escapes of non-ASCII UTF-8 bytes.
+
+    xDSL 0.74's lexer calls a literal with an escape and a non-ASCII byte a bytes literal even
+    when the bytes are UTF-8 (its docstring says it decodes them), and its printer escapes every
+    non-ASCII byte: `StringAttr("é")` printed as `"\\C3\\A9"` came back as a `BytesAttr`. Bytes
+    that are not UTF-8 stay a bytes literal.
+    """
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    if token.kind == MLIRTokenKind.BYTES_LIT:
+        try:
+            value = StringLiteral.from_span(token.span).bytes_contents.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        parser._consume_token(MLIRTokenKind.BYTES_LIT)  # pyright: ignore[reportPrivateUsage]
+        return value
+    if (token := parser._parse_optional_token(MLIRTokenKind.STRING_LIT)) is None:  # pyright: ignore[reportPrivateUsage]
+        return None
+    try:
+        return token.kind.get_string_literal_value(token.span)
+    except UnicodeDecodeError:
+        return None
 
 
 # --------------------------------------------------------------------------------------------
