@@ -284,3 +284,78 @@ def test_command_line_last_line() -> None:
     assert lines[-1] == "2 passed, 0 failed, 0 skipped"
     assert lines[0].split() == ["op", "cases", "pass", "fail", "skip", "unsupported"]
     assert lines[1].split() == ["Relu", "2", "2", "0", "0", "0"]
+
+
+# --------------------------------------------------------------------------------------------
+# Through files and the command-line tools
+# --------------------------------------------------------------------------------------------
+
+INF_NAN_CASES = (
+    "test_clip_default_max",
+    "test_attention_4d_causal_expanded",
+    "test_attention_4d_diff_heads_mask4d_padded_kv_expanded",
+    "test_attention_4d_softcap_neginf_mask_expanded",
+)
+"""Cases whose models hold -inf/+inf constants (Clip's default max, masked attention): they
+gave wrong numbers once printed and re-parsed, while the in-memory run passed them."""
+
+
+@pytest.fixture(scope="module")
+def inf_nan_cases() -> dict[str, oc.Case]:
+    return {c.name: c for c in oc.load_cases(INF_NAN_CASES) if c.name in INF_NAN_CASES}
+
+
+def test_clip_default_max_through_files(inf_nan_cases: dict[str, oc.Case]) -> None:
+    result = oc.run_case(inf_nan_cases["test_clip_default_max"], True, files="main")
+    assert result.status == oc.PASS, result.detail
+
+
+@pytest.mark.parametrize("name", INF_NAN_CASES)
+def test_inf_nan_cases_pass_through_the_command_line_tools(
+    inf_nan_cases: dict[str, oc.Case], name: str
+) -> None:
+    """ge-import -> .mlir -> ge-run and ge-opt -p ge-compile -> .mlir -> ge-run, as processes."""
+    result = oc.run_case(inf_nan_cases[name], True, timeout=240, files="subprocess")
+    assert result.status == oc.PASS, result.detail
+
+
+def test_file_mode_reports_tool_errors(tmp_path: Path) -> None:
+    x = np.zeros(2, np.float32)
+    case = oc.Case("test_relu", "Relu", _model().SerializeToString(), [x], [x - 1])
+    result = oc.run_case(case, files="main")
+    assert result.status == oc.FAIL and "differs" in result.detail
+    rc, err = oc.run_tool("ge-run", [str(tmp_path / "missing.mlir")], "main", 10)
+    assert rc == 1 and err.startswith("error: cannot read")
+
+
+def test_frozen_model_moves_bound_inputs_into_initializers() -> None:
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"])],
+        "g",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]),
+            helper.make_tensor_value_info("shape", TensorProto.INT64, [1]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [6])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    frozen = oc.frozen_model(model, {"shape": np.array([6], np.int64)})
+    assert [vi.name for vi in frozen.graph.input] == ["x"]  # type: ignore[attr-defined]
+    (init,) = frozen.graph.initializer  # type: ignore[attr-defined]
+    assert init.name == "shape" and list(onnx.numpy_helper.to_array(init)) == [6]
+    assert [vi.name for vi in model.graph.input] == ["x", "shape"]  # the original is untouched
+
+
+def test_side_by_side_lists_the_cases_that_differ() -> None:
+    memory = oc.Report([oc.Result("test_a", "A", oc.PASS), oc.Result("test_b", "B", oc.PASS)])
+    files = oc.Report(
+        [oc.Result("test_a", "A", oc.PASS), oc.Result("test_b", "B", oc.FAIL, "ge-run: boom")]
+    )
+    text = oc.side_by_side(memory, files, "main")
+    assert text.splitlines()[1].split() == ["pass", "2", "1"]
+    assert "1 cases differ" in text
+    assert "DIFFER test_b: in memory PASS ; files FAIL ge-run: boom" in text
+
+
+def test_against_in_process_needs_files() -> None:
+    assert oc.main(["--ops", "Relu", "--against-in-process"]) == 1
