@@ -1,4 +1,4 @@
-"""Exact text for dense literals: an xDSL 0.74 work-around, installed when our dialects load.
+"""Exact text for dense literals, arrays and strings: xDSL 0.74 work-arounds, loaded with ours.
 
 MLIR prints a float that has no decimal form (inf, NaN, and in xDSL some large f32/f64) as
 the bit pattern of its element type, `dense<[0xff800000, 1.0]> : tensor<2xf32>`, and reads a
@@ -11,7 +11,7 @@ loses its payload, a signalling f32 NaN is quieted); and it expands a splat into
 of `count` floats before packing it (`dense<1.0> : tensor<400000000xf32>`, a 130-byte file,
 took 6 GB).
 
-`install()` replaces two methods, and only those, with versions that work on the bytes:
+`install()` replaces four methods, and only those:
 
 - `AttrParser.parse_dense_int_or_fp_elements_attr`: same grammar and messages; a hex integer
   in a float literal is the bit pattern of the element width (f16, bf16, f32, f64, ...; it
@@ -21,11 +21,16 @@ took 6 GB).
   the element.
 - `DenseIntOrFPElementsAttr.print_without_type`: same text as xDSL for every finite value; a
   splat is found by comparing bytes; a non-finite float element prints its stored bits.
+- `AttrParser._parse_builtin_densearray_attr`: `array<f32: 0x7f800000>` (which xDSL prints for
+  inf) is read as bits instead of failing.
+- `BaseParser.parse_optional_str_literal`: a string literal with escaped non-ASCII UTF-8 (which
+  xDSL prints for every non-ASCII string) is a string again, not a bytes literal.
 
 Everything else (lexer, other attributes, scalar `FloatAttr`s, whose hex form xDSL already
-reads as bits) stays xDSL's. `gedialects.base` (every dialect), `register_all`/`make_context`
-and the `xdsl.universe` entry point call `install()`, so `ge-opt`, `ge-run`, the Session,
-`Parser(make_context(), text)` and stock `xdsl-opt` all read and write the same text.
+reads as bits) stays xDSL's. `gedialects.base` (every dialect) and `dialect_factories()` (so
+`register_all`, `make_context` and the `xdsl.universe` entry point) call `install()`: `ge-opt`,
+`ge-run`, the Session, `Parser(make_context(), text)` and stock `xdsl-opt` all read and write
+the same text.
 """
 
 from __future__ import annotations
