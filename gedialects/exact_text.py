@@ -151,6 +151,10 @@ def _pack(parser: AttrParser, values: Sequence[Any], element: Any) -> bytes:
     """The elements' bytes; hex integers in a float literal are bit patterns."""
     if isinstance(element, AnyFloat):
         return _pack_floats(parser, values, element)
+    if isinstance(element, ComplexType):
+        for v in values:
+            if not isinstance(v.value, tuple):
+                parser.raise_error(f"expected a complex literal (re, im) for {element}", v.span)
     converted = [v.to_type(parser, element) for v in values]
     try:
         if isinstance(element, IntegerType):

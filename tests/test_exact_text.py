@@ -310,6 +310,7 @@ def test_huge_splat_is_a_one_line_error_in_ge_opt(tmp_path: Path) -> None:
         ('dense<"ab"> : tensor<1xf32>', "Hex string in denseAttr is invalid"),
         ("dense<[1.0, 2.0]> : tensor<3xf32>", "Shape mismatch in dense literal"),
         ("dense<> : tensor<3xf32>", "Expected at least one element"),
+        ("dense<[0xFF800000]> : tensor<1xcomplex<f32>>", "expected a complex literal (re, im)"),
     ],
 )
 def test_bad_dense_literals_are_parse_errors(literal: str, message: str) -> None:
