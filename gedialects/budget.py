@@ -16,10 +16,14 @@ Kept free of numpy so that importing it costs nothing.
 
 from __future__ import annotations
 
+import errno
+import math
 import os
 import re
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import IO
 
 DEFAULT_FRACTION = 0.5
 """The share of physical memory one process may ask for when no limit is set."""
@@ -36,11 +40,31 @@ class MemoryBudgetError(ValueError):
     """An allocation that would exceed the memory budget; the message names what and how much."""
 
 
+class MemorySizeError(ValueError):
+    """A size option (`--max-memory`, `ge.maxMemory`, GE_MAX_MEMORY) that does not parse."""
+
+
+class NotARegularFileError(OSError):
+    """A path that names a FIFO, a device, a socket or a folder: reading it may never end.
+
+    Its text is the reason alone (callers say `cannot read PATH: ...`)."""
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+MAX_MEMORY_HELP = (
+    "memory limit of this run, e.g. 512M, 8G (default: GE_MAX_MEMORY, else half of physical "
+    "memory); larger allocations are refused before they are made"
+)
+"""The `--max-memory` help text every tool shows."""
+
+
 def parse_size(text: str, what: str = "memory size") -> int:
     """Reads `8G`, `512M`, `1.5G` or a plain byte count; ASCII digits only."""
     match = _SIZE.fullmatch(text.strip())
     if match is None:
-        raise ValueError(
+        raise MemorySizeError(
             f"{what}: expected a byte count with an optional K/M/G/T suffix, got {text!r}"
         )
     whole, frac, suffix = match.groups()
@@ -49,7 +73,7 @@ def parse_size(text: str, what: str = "memory size") -> int:
     if frac:
         value += int(frac) * unit // 10 ** len(frac)
     if value <= 0:
-        raise ValueError(f"{what}: must be positive, got {text!r}")
+        raise MemorySizeError(f"{what}: must be positive, got {text!r}")
     return value
 
 
@@ -87,7 +111,7 @@ def set_max_memory(limit: int | str | None) -> None:
     if isinstance(limit, str):
         limit = parse_size(limit, "max-memory")
     if limit is not None and limit <= 0:
-        raise ValueError(f"max-memory: must be positive, got {limit}")
+        raise MemorySizeError(f"max-memory: must be positive, got {limit}")
     _limit = limit
 
 
@@ -121,3 +145,74 @@ def check_elements(count: int, itemsize: int, what: str) -> None:
     if count < 0:
         raise ValueError(f"{what}: negative element count {count}")
     check(count * max(itemsize, 1), what)
+
+
+def shape_nbytes(shape: Iterable[int], itemsize: int) -> int:
+    """Bytes of a tensor of `shape` (exact Python ints: no overflow for absurd dims)."""
+    return math.prod(int(d) for d in shape) * max(int(itemsize), 1)
+
+
+def check_shape(shape: Iterable[int], itemsize: int, what: str) -> None:
+    """check() for a tensor of `shape`; `what` should name the op or value and its shape."""
+    dims = [int(d) for d in shape]
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{what}: negative dim in {dims}")
+    check(shape_nbytes(dims, itemsize), what)
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _require_regular(mode: int, path: str) -> None:
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        reason = f"it is {kind}, not a regular file"
+        raise NotARegularFileError(errno.EINVAL, reason, path)
+
+
+def regular_file_size(path: str | os.PathLike[str], what: str = "reading") -> int:
+    """The size of `path`, checked to be a regular file that fits the budget (no read yet).
+
+    A FIFO or a device (`/dev/zero`) could be read without end, so it is refused before it is
+    opened (opening a FIFO blocks)."""
+    label = os.fspath(path)
+    info = os.stat(label)
+    _require_regular(info.st_mode, label)
+    check(info.st_size, f"{what} {label}")
+    return info.st_size
+
+
+def read_file(path: str | os.PathLike[str], what: str = "reading") -> bytes:
+    """The bytes of a regular file that fits the budget; OSError (one line) otherwise."""
+    label = os.fspath(path)
+    regular_file_size(label, what)
+    fd = os.open(label, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())  # the path may have changed since the stat
+        _require_regular(info.st_mode, label)
+        check(info.st_size, f"{what} {label}")
+        return read_stream(f, f"{what} {label}")
+
+
+def read_stream(stream: IO[bytes], what: str) -> bytes:
+    """All of `stream` (stdin, a pipe), refused once it passes the budget."""
+    limit = max_memory()
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = stream.read(min(1 << 24, limit + 1 - total))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise MemoryBudgetError(
+                f"{what} needs more than {format_size(limit)}, over the memory limit of "
+                f"{format_size(limit)} (raise it with --max-memory or {ENV_VAR})"
+            )

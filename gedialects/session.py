@@ -34,8 +34,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from gedialects import budget
 
 if TYPE_CHECKING:
     import numpy as np
@@ -153,6 +156,19 @@ def _lower_limit(name: str, value: str) -> str:
     return value
 
 
+def _memory_size(name: str, value: str) -> str:
+    """a byte count with an optional K/M/G/T suffix (`512M`, `8G`)"""
+    try:
+        budget.parse_size(value, name)
+    except budget.MemorySizeError:
+        raise OptionError(
+            f"Value {value} for parameter {name} is invalid. Reason: it must be a positive byte "
+            "count with an optional K/M/G/T suffix (e.g. 512M, 8G).",
+            INVALID_PARAM,
+        ) from None
+    return value
+
+
 def _stream_limit(name: str, value: str) -> str:
     """`ENGINE:N[,ENGINE:N...]`, N >= 1"""
     stream_count(value)
@@ -178,6 +194,10 @@ def stream_count(value: str) -> int:
     return total
 
 
+MEMORY_OPTION = "ge.maxMemory"
+"""The memory budget of the graph's import, compilation and runs (`gedialects.budget`); GE's
+nearest is the device memory a model may take at load."""
+
 OPTIONS: dict[str, Callable[[str, str], str]] = {
     "ge.inputShape": _input_shape,
     "ge.dynamicBatchSize": _text,
@@ -189,6 +209,7 @@ OPTIONS: dict[str, Callable[[str, str], str]] = {
     "ge.streamMaxParallelNum": _stream_limit,
     "ge.enableSingleStream": _bool_word,
     "ge.jit": _flag,
+    MEMORY_OPTION: _memory_size,
 }
 """GE option name -> its value check. Gear options are checked together by `gears.parse_options`
 when the graph is added."""
@@ -215,6 +236,9 @@ OPTION_HELP: dict[str, str] = {
     "ge.enableSingleStream": "`true`: every task on stream 0 (no events)",
     JIT_OPTION: "`1`: JIT mode: compile at `run_graph`, slice by slice with the real shapes, "
     "cached per input signature (GE's JIT executor; not with gears or hybrid mode)",
+    MEMORY_OPTION: "memory budget (`512M`, `8G`; default `GE_MAX_MEMORY`, else half of physical "
+    "memory): files read, declared shapes, folded constants, the arena (as `device-memory`) and "
+    "run-time tensors larger than this are refused with a one-line error before allocation",
 }
 """What each option does (the generated reference page shows it)."""
 
@@ -247,6 +271,14 @@ def check_options(options: Mapping[str, str] | None, where: str) -> dict[str, st
             )
         checked[name] = OPTIONS[name](name, value)
     return checked
+
+
+def _memory_limit(options: Mapping[str, str]) -> AbstractContextManager[None]:
+    """The budget of `ge.maxMemory` (checked already) around one Session call."""
+    value = options.get(MEMORY_OPTION)
+    if not value:
+        return nullcontext()  # the process's limit (set_max_memory, GE_MAX_MEMORY, default)
+    return budget.max_memory_set(budget.parse_size(value, MEMORY_OPTION))
 
 
 def gear_config(options: Mapping[str, str]) -> GearConfig | None:
@@ -353,10 +385,12 @@ def load_graph(graph: Any) -> ModuleOp:
         if path.endswith(".onnx"):
             return _import_onnx(path)
         try:
-            with open(path, encoding="utf-8") as f:
-                return _parse_ir(f.read(), path)
+            text = budget.read_file(path).decode("utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise GraphError(f"cannot read {path}: {e}") from None
+        except budget.MemoryBudgetError as e:
+            raise GraphError(str(e)) from None
+        return _parse_ir(text, path)
     if isinstance(graph, str):
         return _parse_ir(graph, "<graph text>")
     if type(graph).__name__ == "ModelProto":
@@ -561,7 +595,8 @@ class Session:
         if merged.get(JIT_OPTION) == "1":
             _check_jit_options(merged)
         gears = gear_config(merged)
-        module = load_graph(graph)
+        with _memory_limit(merged):
+            module = load_graph(graph)
         entry = _Graph(module, merged, gears)
         entry.stages["import"] = _print(module)
         self._graphs[graph_id] = entry
@@ -581,6 +616,10 @@ class Session:
         graph = self._graph(graph_id)
         if graph.compiled is not None:
             return
+        with _memory_limit(graph.options):
+            self._compile(graph)
+
+    def _compile(self, graph: _Graph) -> None:
         if graph.options.get(JIT_OPTION) == "1":
             self._compile_jit(graph)
             return
@@ -669,7 +708,7 @@ class Session:
         return [
             *first,
             InferShapesPass(input_shape=shape),
-            VerifyGraphPass(),
+            VerifyGraphPass(device_memory=budget.max_memory()),
             FoldConstantsPass(),
             FusePass(),
             PlaceEnginesPass(),
@@ -688,7 +727,10 @@ class Session:
                 max_streams=stream_count(streams) if streams else 8,
                 single_stream=opts.get("ge.enableSingleStream") == "true",
             ),
-            PlanMemoryPass(reuse=opts.get("ge.exec.disableReuseMemory", "0") != "1"),
+            PlanMemoryPass(
+                reuse=opts.get("ge.exec.disableReuseMemory", "0") != "1",
+                device_memory=budget.max_memory(),
+            ),
         ]
 
     def _dynamic_passes(self, graph: _Graph) -> list[ModulePass]:
@@ -785,10 +827,19 @@ class Session:
         for the next slice. Slices are cached per
         input signature (names, shapes, dtypes), so a run with shapes seen before compiles
         nothing (`jit_stats`)."""
-        from gedialects.interpreters.run import RunError, check_inputs, run
-
         graph = self._graph(graph_id)
         self.compile_graph(graph_id)
+        with _memory_limit(graph.options):
+            return self._run(graph_id, graph, inputs)
+
+    def _run(
+        self,
+        graph_id: int,
+        graph: _Graph,
+        inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray],
+    ) -> dict[str, np.ndarray]:
+        from gedialects.interpreters.run import RunError, check_inputs, run
+
         sig = self._signature(graph_id)
         named = self._named(sig.input_names, inputs)
         if graph.jit is not None:

@@ -5,7 +5,8 @@ interpreter runs (`run_kernel`), and replaced by a `graph.const` that keeps its 
 Shape and Size (GE's DimensionComputePass) fold as soon as their input type is static, whatever
 produces it. An op is folded only if it is `Pure` and has a kernel (so never a
 `partition.end`/`place_holder`, a call or a Case), its result types are static, and it yields at
-most `max-size` elements in all: huge constants are not materialised. A kernel that rejects
+most `max-size` elements in all and fit the memory budget (`gedialects.budget`, sized before
+the kernel runs): huge constants are not materialised. A kernel that rejects
 its constant inputs leaves the op in place for the runtime to report. All-equal results are
 stored as splats (`dense<0.0> : tensor<64x64xf32>`).
 
@@ -38,6 +39,7 @@ from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike, Pure
 from xdsl.transforms.dead_code_elimination import region_dce
 
+from gedialects import budget
 from gedialects.base import NODE_NAME, GEOp
 from gedialects.graph import ConstOp, GraphOp
 from gedialects.interpreters.kernels import KernelError, kernel_types, run_kernel
@@ -196,7 +198,24 @@ def foldable(op: Operation, max_size: int) -> bool:
     counts = [static_count(t) for t in op.result_types]
     if any(c is None for c in counts):
         return False  # a result of unknown shape: run ge-infer-shapes first
-    return sum(c for c in counts if c is not None) <= max_size
+    count = sum(c for c in counts if c is not None)
+    if count > max_size:
+        return False
+    return count <= DEFAULT_MAX_SIZE or _result_nbytes(op) <= budget.max_memory()
+
+
+def _result_nbytes(op: Operation) -> int:
+    """Bytes of the op's (static) results: what folding it would allocate, twice (the kernel's
+    array and the constant's bytes)."""
+    total = 0
+    for t in op.result_types:
+        assert isinstance(t, TensorType)
+        try:
+            itemsize = numpy_dtype(t.element_type).itemsize
+        except UnsupportedDtypeError:
+            itemsize = 8
+        total += budget.shape_nbytes(t.get_shape(), itemsize)
+    return 2 * total
 
 
 def fold_block(block: Block, max_size: int) -> int:

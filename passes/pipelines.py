@@ -8,6 +8,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
+from gedialects import budget
 from passes.assign_streams import AssignStreamsPass
 from passes.convert_graph_to_ascend import ConvertGraphToAscendPass
 from passes.fold_constants import DEFAULT_MAX_SIZE, FoldConstantsPass
@@ -35,8 +36,10 @@ class CompilePipelinePass(ModulePass):
     streams before memory, as GE's ModelBuilder does (`ge-assign-streams`,
     `ge-plan-memory`), so that memory reuse never adds a dependency between streams.
 
-    Options: `input-shape` (atc-style pins of `?` input dims), `device-memory` (bytes; 0 = no
-    check), `fold` and `fold-max-size`, `fusion` and `disable-fusion` (fusion kinds of
+    Options: `input-shape` (atc-style pins of `?` input dims), `device-memory` (bytes the graph
+    and the planned arena may use; default 0: the memory budget, `--max-memory` /
+    `GE_MAX_MEMORY`, since the interpreter is the device and an arena beyond it can never be
+    allocated), `fold` and `fold-max-size`, `fusion` and `disable-fusion` (fusion kinds of
     `ge-fuse`), `exclude-engines`, `default-engine`, `multi-stream` (false: one stream),
     `max-streams`, `memory-reuse` (false: GE's `ge.exec.disableReuseMemory`),
     `static-model-ops-lower-limit` (GE's `ge.exec.static_model_ops_lower_limit`: smaller known
@@ -61,9 +64,10 @@ class CompilePipelinePass(ModulePass):
     iterations_per_loop: int = 1
 
     def passes(self) -> tuple[ModulePass, ...]:
+        memory = self.device_memory or budget.max_memory()
         graph: list[ModulePass] = [
             InferShapesPass(input_shape=self.input_shape),
-            VerifyGraphPass(device_memory=self.device_memory),
+            VerifyGraphPass(device_memory=memory),
         ]
         if self.fold:
             graph.append(FoldConstantsPass(max_size=self.fold_max_size))
@@ -80,7 +84,7 @@ class CompilePipelinePass(ModulePass):
             ),
             ConvertGraphToAscendPass(default_engine=self.default_engine),
             AssignStreamsPass(max_streams=self.max_streams, single_stream=not self.multi_stream),
-            PlanMemoryPass(reuse=self.memory_reuse),
+            PlanMemoryPass(reuse=self.memory_reuse, device_memory=max(memory, 0)),
             *sink,
         )
 

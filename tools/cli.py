@@ -151,3 +151,17 @@ def nesting_limit() -> int:
     from gedialects.nesting import MAX_NESTING
 
     return MAX_NESTING
+
+
+def max_memory(args: argparse.Namespace) -> int | None:
+    """`--max-memory SIZE` in bytes (None: not given); a bad size is a usage error. The
+    environment's GE_MAX_MEMORY, read later, is checked by the budget itself."""
+    from gedialects.budget import MemorySizeError, parse_size
+
+    text = getattr(args, "max_memory", None)
+    if text is None:
+        return None
+    try:
+        return parse_size(text, "--max-memory")
+    except MemorySizeError as e:
+        raise UsageError(str(e)) from None

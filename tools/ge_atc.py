@@ -19,6 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from gedialects.budget import MAX_MEMORY_HELP
 from tools import cli
 
 DESCRIPTION = "Compile an ONNX model into a gedialects ascend model (GE's atc)."
@@ -54,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--soc_version", default="", help="accepted for atc compatibility; ignored")
     p.add_argument("--graph-name", default=None, help="model symbol (default: from the model)")
+    p.add_argument("--max-memory", metavar="SIZE", help=MAX_MEMORY_HELP)
     return p
 
 
@@ -125,15 +127,20 @@ def run_cli(argv: Sequence[str] | None) -> int:
             "gedialects interpreter",
             file=sys.stderr,
         )
-    module = compile_model(args)
+    from gedialects.budget import max_memory_set
+
+    with max_memory_set(cli.max_memory(args)):
+        module = compile_model(args)
     write_atomically(path, render(module, generic=False))
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from gedialects.budget import MemoryBudgetError, MemorySizeError
     from gedialects.frontend.onnx import OnnxImportError
 
-    return cli.run_main("ge-atc", lambda: run_cli(argv), (OnnxImportError, OSError))
+    errors = (OnnxImportError, OSError, MemoryBudgetError, MemorySizeError)
+    return cli.run_main("ge-atc", lambda: run_cli(argv), errors)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
+from gedialects.budget import MAX_MEMORY_HELP
 from tools import cli
 
 DESCRIPTION = "Import an ONNX model as gedialects graph IR."
@@ -29,6 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--print-op-generic", action="store_true", help="print the generic op form instead"
     )
+    p.add_argument("--max-memory", metavar="SIZE", help=MAX_MEMORY_HELP)
     return p
 
 
@@ -69,9 +71,11 @@ def write_atomically(path: str, text: str) -> None:
 def run_cli(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     cli.check_output(args.output, "-o/--output")
+    from gedialects.budget import max_memory_set
     from gedialects.frontend.onnx import import_model
 
-    module = import_model(args.model, graph_name=args.graph_name)
+    with max_memory_set(cli.max_memory(args)):
+        module = import_model(args.model, graph_name=args.graph_name)
     text = render(module, args.print_op_generic)
     if args.output:
         write_atomically(args.output, text)
@@ -81,9 +85,11 @@ def run_cli(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from gedialects.budget import MemoryBudgetError, MemorySizeError
     from gedialects.frontend.onnx import OnnxImportError
 
-    return cli.run_main("ge-import", lambda: run_cli(argv), (OnnxImportError, OSError))
+    errors = (OnnxImportError, OSError, MemoryBudgetError, MemorySizeError)
+    return cli.run_main("ge-import", lambda: run_cli(argv), errors)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from gedialects import dialect_factories, xdsl_dialect_factories
+from gedialects import budget, dialect_factories, xdsl_dialect_factories
 from passes import get_all_passes
 from tools import cli
 
@@ -33,6 +33,19 @@ class GeOptMain(xDSLOptMain):
 
     version_format = "ge-opt (gedialects) built on xdsl {xdsl_version}"
 
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        """The input read whole within the memory budget; only a regular file (or stdin)."""
+        path = self.args.input_file
+        if path is None:
+            return BytesIO(budget.read_stream(sys.stdin.buffer, "reading stdin")), "mlir"
+        stream = BytesIO(budget.read_file(path))
+        stream.name = path  # type: ignore[attr-defined] - parse_onnx finds external data by it
+        return stream, os.path.splitext(path)[1].replace(".", "")
+
+    def run(self) -> None:
+        with budget.max_memory_set(cli.max_memory(self.args)):
+            super().run()
+
     def register_all_dialects(self) -> None:
         for name, factory in (xdsl_dialect_factories() | dialect_factories()).items():
             self.ctx.register_dialect(name, factory)
@@ -40,6 +53,7 @@ class GeOptMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         cli.one_line_errors(arg_parser, "ge-opt")
         super().register_all_arguments(arg_parser)
+        arg_parser.add_argument("--max-memory", metavar="SIZE", help=budget.MAX_MEMORY_HELP)
 
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
@@ -106,6 +120,7 @@ def argv_input(argv: Sequence[str] | None) -> str | None:
     """The input file named on the command line, if any (for error prefixes)."""
     args = list(sys.argv[1:] if argv is None else argv)
     skip = {"-p", "--passes", "-o", "--output-file", "-t", "--target", "-f", "--frontend"}
+    skip.add("--max-memory")
     i = 0
     while i < len(args):
         if args[i] in skip:

@@ -14,10 +14,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import zipfile
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from gedialects.budget import MAX_MEMORY_HELP
 from tools import cli
+
+if TYPE_CHECKING:
+    from gedialects.interpreters.run import Signature
 
 DESCRIPTION = "Run a gedialects graph or ascend model with the numpy interpreter."
 
@@ -55,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
         "--atol", type=cli.ascii_float, default=1e-6, help="absolute tolerance of --reference"
     )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print the output summary")
+    p.add_argument("--max-memory", metavar="SIZE", help=MAX_MEMORY_HELP)
     p.add_argument(
         "--compare",
         nargs=2,
@@ -125,28 +130,38 @@ def _run(module, inputs: dict, args: argparse.Namespace) -> tuple[dict, str | No
     return result.outputs, profile
 
 
-def _load_npz(path: str) -> dict:
-    import numpy as np
+def _load_npz(
+    path: str, expected: Sequence[str] | None = None, what: str = "", entry: str = ""
+) -> dict:
+    """The arrays of an npz; with `expected` (the entry's `what`s: input, output), its member
+    names are checked before any member is inflated, and every member's size against the memory
+    budget (gedialects.npz)."""
+    from gedialects.npz import ArrayFileError, load_npz
+
+    def unknown(name: str, names: Sequence[str]) -> str:
+        return f"unknown {what} '{name}' for @{entry} (its {what}s are: {', '.join(names)})"
 
     try:
-        with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
-        raise InputFileError(f"cannot read {path}: {e or type(e).__name__}") from None
+        return load_npz(path, expected, unknown)
+    except ArrayFileError as e:
+        raise InputFileError(str(e)) from None
 
 
-def _load_inputs(args: argparse.Namespace) -> dict:
-    import numpy as np
+def _load_inputs(args: argparse.Namespace, sig: Signature | None = None) -> dict:
+    """--inputs and --input; with the entry's signature `sig`, npz keys are checked first."""
+    from gedialects.npz import ArrayFileError, load_npy
 
-    inputs = _load_npz(args.inputs) if args.inputs else {}
+    names = sig.input_names if sig is not None else None
+    entry = sig.entry if sig is not None else ""
+    inputs = _load_npz(args.inputs, names, "input", entry) if args.inputs else {}
     for item in args.input:
         name, sep, path = item.partition("=")
         if not sep or not name or not path:
             raise UsageError(f"--input expects NAME=FILE.npy, got '{item}'")
         try:
-            inputs[name] = np.load(path, allow_pickle=False)
-        except (OSError, ValueError, EOFError) as e:
-            raise InputFileError(f"cannot read {path}: {e or type(e).__name__}") from None
+            inputs[name] = load_npy(path)
+        except ArrayFileError as e:
+            raise InputFileError(str(e)) from None
     return inputs
 
 
@@ -154,12 +169,12 @@ def _parse_module(path: str):
     from xdsl.parser import Parser
 
     from gedialects import make_context
+    from gedialects.budget import read_file
     from gedialects.nesting import check_nesting
 
     ctx = make_context()
     try:
-        with open(path, "rb") as f:
-            text = f.read().decode()
+        text = read_file(path).decode()
     except (OSError, UnicodeDecodeError) as e:
         raise InputFileError(f"cannot read {path}: {e}") from None
     check_nesting(text, path)
@@ -251,9 +266,16 @@ def _write_trace(path: str, timeline) -> None:
 
 
 def run_cli(argv: Sequence[str] | None) -> int:
+    from gedialects.budget import max_memory_set
+
     args = _parser().parse_args(argv)
     cli.check_output(args.output, "-o/--output")
     cli.check_output(args.trace, "--trace")
+    with max_memory_set(cli.max_memory(args)):
+        return _run_cli(args)
+
+
+def _run_cli(args: argparse.Namespace) -> int:
     if args.compare:
         return _run_compare(args)
     if args.file is None:
@@ -261,9 +283,9 @@ def run_cli(argv: Sequence[str] | None) -> int:
     from gedialects.interpreters.run import find_entry, random_inputs, signature
 
     module = _parse_module(args.file)
-    inputs = _load_inputs(args)
+    sig = signature(find_entry(module, args.entry))
+    inputs = _load_inputs(args, sig)
     if args.random_inputs is not None:
-        sig = signature(find_entry(module, args.entry))
         generated = random_inputs(sig, args.random_inputs)
         inputs = generated | inputs
     outputs, profile = _run(module, inputs, args)
@@ -274,7 +296,8 @@ def run_cli(argv: Sequence[str] | None) -> int:
     if args.output:
         _write_npz(args.output, outputs)
     if args.reference:
-        problems = _compare(outputs, _load_npz(args.reference), args.rtol, args.atol)
+        reference = _load_npz(args.reference, sig.output_names, "output", sig.entry)
+        problems = _compare(outputs, reference, args.rtol, args.atol)
         if problems:
             print(f"MISMATCH with {args.reference}: " + "; ".join(problems))
             return 1
@@ -285,9 +308,11 @@ def run_cli(argv: Sequence[str] | None) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     from xdsl.utils.exceptions import DiagnosticException
 
+    from gedialects.budget import MemoryBudgetError, MemorySizeError
     from gedialects.interpreters.run import RunError
 
-    return cli.run_main("ge-run", lambda: run_cli(argv), (RunError, DiagnosticException))
+    errors = (RunError, DiagnosticException, MemoryBudgetError, MemorySizeError)
+    return cli.run_main("ge-run", lambda: run_cli(argv), errors)
 
 
 if __name__ == "__main__":

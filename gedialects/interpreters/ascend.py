@@ -52,6 +52,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
+from gedialects import budget
 from gedialects.ascend import (
     BufferAttr,
     DeclarationOp,
@@ -414,6 +415,11 @@ class _RunState:
             heap.release(old.offset, old.nbytes)
         offset = heap.allocate(data.nbytes)
         if heap.top > len(self.arena):
+            budget.check(
+                heap.top * _bytes_per_arena_byte(self.memory is not None, False),
+                f"{writer}: the dynamic heap, placing {ref.describe()} of shape {list(shape)} "
+                f"({data.nbytes} bytes) at arena[{offset}]",
+            )
             self.arena.extend(bytes(heap.top - len(self.arena)))
             if self.memory is not None:
                 self.memory.grow(len(self.arena))
@@ -446,6 +452,12 @@ class _RunState:
 
 DYNAMIC_ALIGNMENT = 512
 """Dynamic buffers are aligned like planned ones (GE's 512 bytes)."""
+
+
+def _bytes_per_arena_byte(check_uninitialized: bool, timing: bool) -> int:
+    """Host bytes a run holds per arena byte: the arena, `_MemoryCheck`'s int32 owner per
+    byte, and the timing's two `_Bound`s (a float64 ready time and an int16 engine per byte)."""
+    return 1 + 4 * check_uninitialized + 20 * timing
 
 
 def _align(n: int) -> int:
@@ -853,7 +865,17 @@ def _execute(
     args: Sequence[Any],
     options: _Options,
 ) -> tuple[tuple[np.ndarray, ...], RunStats]:
-    arena = bytearray(model.arena_size.value.data)
+    size = model.arena_size.value.data
+    tables = [
+        *(["the writer of each byte (check-uninitialized)"] * options.check_uninitialized),
+        *(["the ready time of each byte (timing)"] * options.timing),
+    ]
+    budget.check(
+        size * _bytes_per_arena_byte(options.check_uninitialized, options.timing),
+        f"'ascend.model' @{model.sym_name.data}: its arena (arena_size {size})"
+        + (f" with {' and '.join(tables)}" if tables else ""),
+    )
+    arena = bytearray(size)
     for offset, data in plan.weights:
         arena[offset : offset + len(data)] = data
     gear, shapes = _select_gear(model, plan, args)

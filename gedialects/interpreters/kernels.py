@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 from xdsl.ir import Attribute
 
+from gedialects import budget
+
 KernelAttrs = Mapping[str, Attribute]
 Kernel = Callable[[Sequence[np.ndarray], KernelAttrs, Sequence[Attribute]], tuple[np.ndarray, ...]]
 
@@ -84,13 +86,70 @@ def _result_spec(rtype: Attribute) -> tuple[np.dtype, tuple[int, ...] | None] | 
     return None
 
 
+@functools.cache
+def _static_nbytes(rtype: Attribute) -> int:
+    """Bytes of a static tensor result type (0 when its shape is not static)."""
+    from gedialects.tensors import UnsupportedDtypeError
+
+    try:
+        spec = _result_spec(rtype)
+    except UnsupportedDtypeError:
+        return 0  # run_kernel reports it after the kernel
+    if spec is None or spec[1] is None:
+        return 0
+    return budget.shape_nbytes(spec[1], spec[0].itemsize)
+
+
+SMALL_OUTPUTS = 1 << 20
+"""Outputs up to this many bytes in all skip the budget look-up (it reads the environment)."""
+
+
+def check_output(
+    ge_type: str, shape: Sequence[int], dtype: np.dtype, scratch_per_element: int = 0
+) -> None:
+    """Before a kernel allocates an output whose shape it computed from its input data
+    (Range's count, Tile's multiples): MemoryBudgetError if it does not fit the budget.
+    `scratch_per_element`: bytes of temporaries per output element (a mask, a stacked copy)."""
+    dims = [int(d) for d in shape]
+    nbytes = budget.shape_nbytes(dims, np.dtype(dtype).itemsize + scratch_per_element)
+    if nbytes > SMALL_OUTPUTS:
+        budget.check(nbytes, f"{ge_type} output {np.dtype(dtype)}{dims}")
+
+
+@functools.cache
+def _broadcasting_types() -> frozenset[str]:
+    """GE types of the binary elementwise ops: their output is the broadcast of the inputs."""
+    from gedialects.graph import ElementwiseBinaryOp, Graph
+
+    return frozenset(op.GE_TYPE for op in Graph.operations if issubclass(op, ElementwiseBinaryOp))
+
+
+def _check_broadcast(ge_type: str, inputs: Sequence[np.ndarray]) -> None:
+    """A result of unknown shape from broadcasting ([N, 1] + [1, M]) is sized before numpy
+    allocates it; inputs that do not broadcast are left for the kernel to report."""
+    try:
+        shape = np.broadcast_shapes(*(np.shape(x) for x in inputs))
+        dtype = np.result_type(*inputs)
+    except (ValueError, TypeError):
+        return
+    check_output(ge_type, shape, dtype)
+
+
 def run_kernel(
     ge_type: str,
     inputs: Sequence[np.ndarray],
     attrs: KernelAttrs,
     result_types: Sequence[Attribute],
 ) -> tuple[np.ndarray, ...]:
-    """Runs the kernel of `ge_type`; outputs are cast to the result element types."""
+    """Runs the kernel of `ge_type`; outputs are cast to the result element types.
+
+    Static result types are checked against the memory budget before the kernel runs (the one
+    check for every kernel); kernels whose output shape comes from data call `check_output`."""
+    total = sum(_static_nbytes(t) for t in result_types)
+    if total > SMALL_OUTPUTS:
+        budget.check(total, f"{ge_type} outputs ({', '.join(map(str, result_types))})")
+    if ge_type in _broadcasting_types() and not all(_static_nbytes(t) for t in result_types):
+        _check_broadcast(ge_type, inputs)
     outputs = get_kernel(ge_type)(inputs, attrs, result_types)
     if len(outputs) != len(result_types):
         raise KernelError(

@@ -16,6 +16,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute, Operation
 
+from gedialects import budget
 from gedialects.base import shapes_compatible, tensor_shape
 from gedialects.graph import GraphOp
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype
@@ -199,6 +200,8 @@ def random_inputs(sig: Signature, seed: int) -> dict[str, np.ndarray]:
             raise RunError(
                 f"input '{name}': unsupported element type {e.element_type} ({ttype})"
             ) from None
+        # numpy draws float64 (integers: int64) and casts: the draw and the result
+        budget.check_shape(shape, dtype.itemsize + 8, f"random input '{name}' ({ttype})")
         if dtype.kind == "f":
             arrays[name] = rng.standard_normal(shape).astype(dtype)
         elif dtype.kind == "b":
@@ -274,7 +277,7 @@ def run_entry(
     )
     try:
         results = interpreter.call_op(op, args)
-    except (InterpretationError, KernelError) as e:
+    except (InterpretationError, KernelError, budget.MemoryBudgetError) as e:
         raise RunError(str(e).strip().splitlines()[0]) from None
     except ValueError as e:
         what = known_failure(e)

@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from gedialects import budget
 from gedialects.base import NODE_NAME, shapes_compatible
 from gedialects.frontend.onnx.registry import (
     ImportState,
@@ -140,12 +141,15 @@ def load_model(path: str | os.PathLike[str], data: bytes | None = None) -> onnx.
     label = os.fspath(path)
     try:
         if data is None:
-            with open(label, "rb") as f:
-                data = f.read()
+            data = budget.read_file(label)
+        # protobuf keeps the parsed model next to the bytes: about as much again
+        budget.check(2 * len(data), f"parsing '{label}'")
         model = onnx.ModelProto()
         model.ParseFromString(data)
     except OSError as e:
         raise OnnxImportError(f"cannot read '{label}': {e.strerror or e}") from None
+    except budget.MemoryBudgetError as e:
+        raise OnnxImportError(str(e)) from None
     except (DecodeError, RuntimeError, ValueError) as e:
         raise OnnxImportError(f"'{label}' is not an ONNX model: {_first_line(e)}") from None
     if model.ir_version <= 0 or not model.HasField("graph"):
@@ -153,6 +157,7 @@ def load_model(path: str | os.PathLike[str], data: bytes | None = None) -> onnx.
         raise OnnxImportError(f"'{label}' is not an ONNX model: it has {what}")
     if _uses_external_data(model):
         base_dir = os.path.dirname(os.path.abspath(label))
+        check_external_data(model, base_dir, label)
         try:
             onnx.external_data_helper.load_external_data_for_model(model, base_dir)
         except (OSError, ValueError, onnx.checker.ValidationError) as e:
@@ -160,6 +165,48 @@ def load_model(path: str | os.PathLike[str], data: bytes | None = None) -> onnx.
                 f"'{label}': cannot load external data: {_first_line(e)}"
             ) from None
     return model
+
+
+def check_external_data(model: onnx.ModelProto, base_dir: str, label: str) -> None:
+    """Each external data file is a regular file, and what each tensor takes from it fits the
+    memory budget, before onnx reads any of it (a `location` naming a FIFO or `/dev/zero`
+    would be read without end)."""
+    total = 0
+    for tensor in _graph_tensors(model.graph):
+        if tensor.data_location != TensorProto.EXTERNAL:
+            continue
+        info = {entry.key: entry.value for entry in tensor.external_data}
+        where = os.path.join(base_dir, info.get("location", ""))
+        what = f"'{label}': external data of '{tensor.name}' ({where})"
+        try:
+            size = budget.regular_file_size(where, "reading")
+        except OSError as e:
+            raise OnnxImportError(
+                f"'{label}': cannot load external data: {e.strerror or e}: {where}"
+            ) from None
+        except budget.MemoryBudgetError as e:
+            raise OnnxImportError(f"'{label}': {e}") from None
+        length = info.get("length", "")
+        total += int(length) if length.isdigit() and length.isascii() else size
+        try:
+            budget.check(total, what)
+        except budget.MemoryBudgetError as e:
+            raise OnnxImportError(str(e)) from None
+
+
+def declared_size_check(dims: Iterator[int] | list[int], elem_type: int, what: str) -> None:
+    """A declared shape (graph input, initializer, sparse initializer) against the budget,
+    before anything of that shape is allocated; OnnxImportError (one line) otherwise."""
+    try:
+        itemsize = numpy_dtype(ELEMENT_TYPES[elem_type]).itemsize
+    except (KeyError, UnsupportedDtypeError):
+        return  # the dtype is reported where it is used
+    try:
+        budget.check_shape(list(dims), itemsize, what)
+    except budget.MemoryBudgetError as e:
+        raise OnnxImportError(str(e)) from None
+    except ValueError:
+        return  # a negative dim: the checker or the converter reports it
 
 
 def _graph_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
@@ -297,6 +344,8 @@ def _set_hint(value: SSAValue, name: str) -> None:
 def initializer_array(tensor: onnx.TensorProto) -> np.ndarray:
     """The initializer's value as numpy (from its bytes), checking the dtype first."""
     element_type(tensor.data_type, f"initializer '{tensor.name}'")
+    what = f"initializer '{tensor.name}' (dims {list(tensor.dims)})"
+    declared_size_check(list(tensor.dims), tensor.data_type, what)
     try:
         return numpy_helper.to_array(tensor)
     except (ValueError, TypeError) as e:
@@ -305,9 +354,11 @@ def initializer_array(tensor: onnx.TensorProto) -> np.ndarray:
 
 def sparse_initializer_array(sparse: onnx.SparseTensorProto) -> np.ndarray:
     """A sparse initializer made dense (values at flat or coordinate indices)."""
+    shape = tuple(sparse.dims)
+    what = f"sparse initializer '{sparse.values.name}' (dims {list(shape)})"
+    declared_size_check(list(shape), sparse.values.data_type, what)
     values = initializer_array(sparse.values)
     indices = numpy_helper.to_array(sparse.indices).astype(np.int64)
-    shape = tuple(sparse.dims)
     dense = np.zeros(shape, dtype=values.dtype)
     if indices.ndim == 2:
         dense[tuple(indices.T)] = values
@@ -366,6 +417,10 @@ class _Importer:
                 raise OnnxImportError(f"graph input '{value_info.name}' is listed twice")
             what = f"graph input '{value_info.name}'"
             ttype = tensor_type(value_info.type, what)
+            if isinstance(ttype, TensorType) and all(d >= 0 for d in ttype.get_shape()):
+                # what a run of the model allocates for it: refused now, not at run time
+                elem = value_info.type.tensor_type.elem_type
+                declared_size_check(ttype.get_shape(), elem, f"{what} ({ttype})")
             if value_info.name in self.constants:
                 self.pending[value_info.name] = _bound_value(
                     self.constants.pop(value_info.name), ttype, what

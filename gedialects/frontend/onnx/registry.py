@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import StringAttr, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from gedialects.base import NODE_NAME, GEOp
+from gedialects.budget import MemoryBudgetError
 from gedialects.graph import ConstOp
 from gedialects.interpreters.kernels import KernelError, get_kernel, run_kernel
 from gedialects.tensors import dense_from_numpy, numpy_from_dense
@@ -220,5 +221,5 @@ def _compute_known(state: ImportState, value: SSAValue) -> np.ndarray | None:
     try:
         get_kernel(op.GE_TYPE)
         return run_kernel(op.GE_TYPE, args, op.properties, op.result_types)[0]
-    except KernelError:
+    except (KernelError, MemoryBudgetError):
         return None

@@ -8,6 +8,7 @@ computed in float32 (numpy has no float16 BLAS) and cast back by `run_kernel`.
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import StringAttr
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -20,7 +21,8 @@ from xdsl.interpreter import (
     register_impls,
 )
 
-from gedialects.base import GEOp
+from gedialects.base import NODE_NAME, GEOp
+from gedialects.budget import MemoryBudgetError
 from gedialects.graph import ConstOp, Graph, GraphOp, NetOutputOp
 from gedialects.interpreters.graph import (  # noqa: F401 - the modules register kernels
     activation,
@@ -48,7 +50,16 @@ _OWN_IMPLS = (GraphOp, NetOutputOp, ConstOp)
 def _run_node(
     self: InterpreterFunctions, interpreter: Interpreter, op: GEOp, args: PythonValues
 ) -> PythonValues:
-    return run_kernel(op.GE_TYPE, args, op.properties, op.result_types)
+    try:
+        return run_kernel(op.GE_TYPE, args, op.properties, op.result_types)
+    except MemoryBudgetError as e:
+        raise MemoryBudgetError(f"{_label(op)}: {e}") from None
+
+
+def _label(op: GEOp) -> str:
+    """`'graph.range' "r"`: the op and its node name, as diagnostics name GE nodes."""
+    name = op.attributes.get(NODE_NAME)
+    return f"'{op.name}'" + (f' "{name.data}"' if isinstance(name, StringAttr) else "")
 
 
 def _dispatch_to_kernels(cls: type[InterpreterFunctions]) -> type[InterpreterFunctions]:

@@ -10,7 +10,7 @@ from xdsl.ir import Attribute
 from gedialects.graph import PadV3Op, TriluOp
 from gedialects.interpreters.graph.array import axis_in, index_vector
 from gedialects.interpreters.graph.common import Arrays, bool_, str_
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
+from gedialects.interpreters.kernels import KernelAttrs, KernelError, check_output, kernel
 
 
 @kernel("Expand")
@@ -23,6 +23,7 @@ def expand(
         shape = np.broadcast_shapes(x.shape, tuple(target))
     except ValueError:
         raise KernelError(f"Expand: cannot expand {list(x.shape)} to {target}") from None
+    check_output("Expand", shape, x.dtype)
     return (np.broadcast_to(x, shape),)
 
 
@@ -34,6 +35,7 @@ def tile(
     reps = index_vector("Tile", "multiples", inputs[1])
     if len(reps) != x.ndim or any(r < 0 for r in reps):
         raise KernelError(f"Tile: multiples {reps} do not fit rank {x.ndim}")
+    check_output("Tile", [d * r for d, r in zip(x.shape, reps, strict=True)], x.dtype)
     return (np.tile(x, reps),)
 
 
@@ -64,6 +66,7 @@ def pad_v3(
     crop = tuple(slice(max(-b, 0), x.shape[a] - max(-e, 0)) for a, (b, e) in enumerate(widths))
     x = x[crop]
     positive = [(max(b, 0), max(e, 0)) for b, e in widths]
+    check_output("PadV3", [d + b + e for d, (b, e) in zip(x.shape, positive, strict=True)], x.dtype)
     if mode == "constant":
         value = inputs[2].reshape(-1)[0] if inputs[2].size else 0
         return (np.pad(x, positive, mode="constant", constant_values=value),)
@@ -82,6 +85,7 @@ def fill(
     value = inputs[1]
     if value.size != 1:
         raise KernelError(f"Fill: value must hold one element, got shape {list(value.shape)}")
+    check_output("Fill", dims, value.dtype)
     return (np.full(dims, value.reshape(()), dtype=value.dtype),)
 
 
@@ -93,6 +97,7 @@ def range_(
     if delta == 0:
         raise KernelError("Range: delta must not be 0")
     count = max(int(np.ceil((float(limit) - float(start)) / float(delta))), 0)
+    check_output("Range", [count], start.dtype)
     return ((start + np.arange(count, dtype=start.dtype) * delta).astype(start.dtype),)
 
 

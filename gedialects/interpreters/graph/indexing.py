@@ -20,7 +20,7 @@ from gedialects.graph import (
 from gedialects.graph.indexing import slice_bounds
 from gedialects.interpreters.graph.array import axis_in, index_vector
 from gedialects.interpreters.graph.common import Arrays, bool_, int_, str_
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
+from gedialects.interpreters.kernels import KernelAttrs, KernelError, check_output, kernel
 
 
 def _indices(op: str, indices: np.ndarray, dim: int | np.ndarray) -> np.ndarray:
@@ -172,6 +172,8 @@ def non_zero(
     if x.ndim == 0:
         y = np.zeros((0, int(bool(x))), dtype=np.int64)
     else:
+        # np.nonzero makes one index array per dim, then they are stacked: twice the output
+        check_output("NonZero", [x.ndim, int(np.count_nonzero(x))], np.dtype(np.int64), 8)
         y = np.array(np.nonzero(x), dtype=np.int64).reshape(x.ndim, -1)
     return (y.T if bool_(attrs, "transpose", NonZeroOp) else y,)
 
@@ -185,6 +187,8 @@ def one_hot(
         raise KernelError("OneHot: depth must hold one value")
     depth = int(depth_in.reshape(()))
     axis = axis_in("OneHot", int_(attrs, "axis", OneHotOp), x.ndim + 1)
+    if depth >= 0:  # the output and its one-hot mask (bool, 1 byte per element)
+        check_output("OneHot", [*x.shape, depth], np.result_type(on, off), 1)
     idx = x.astype(np.int64)
     idx = np.where(idx < 0, idx + depth, idx)
     hot = np.arange(depth) == idx[..., None]

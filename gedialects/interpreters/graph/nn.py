@@ -23,7 +23,7 @@ from gedialects.graph import (
     spatial_axes,
 )
 from gedialects.interpreters.graph.common import Arrays, attr, compute, float_, int_, ints, str_
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
+from gedialects.interpreters.kernels import KernelAttrs, KernelError, check_output, kernel
 
 # --------------------------------------------------------------------------------------------
 # Layout: every kernel works channels-first and transposes channels-last views around it
@@ -347,6 +347,9 @@ def resize_axis(
         shape = list(data.shape)
         shape[axis] = 0
         return np.empty(shape, data.dtype)
+    # per output index: coordinates, weights and indices of its neighbours (a few float64s
+    # each, before any data is touched; an empty tensor resized to 1e12 elements needs them too)
+    check_output("Resize", [out, 16], np.dtype(np.float64))
     x = source_coordinates(mode, out, size, scale, roi)
     base = np.floor(x)
     ratio = np.where(x == base, 1.0, x - base)
@@ -366,6 +369,9 @@ def resize_axis(
         coeffs = np.where((idx < 0) | (idx >= size), 0.0, coeffs)
         total = coeffs.sum(axis=1, keepdims=True)
         coeffs = coeffs / np.where(total == 0, 1.0, total)
+    # the n neighbours of each output element, gathered before they are weighted
+    gathered_shape = [*data.shape[:axis], out, n, *data.shape[axis + 1 :]]
+    check_output("Resize", gathered_shape, data.dtype)
     gathered = np.take(data, np.clip(idx, 0, size - 1), axis=axis)
     shape = (1,) * axis + coeffs.shape + (1,) * (data.ndim - axis - 1)
     result = (gathered * coeffs.reshape(shape)).sum(axis=axis + 1)
@@ -395,6 +401,9 @@ def _resize(
         sizes = [int(d * s) for d, s in zip(x.shape, scales, strict=True)]
     if not scales:
         scales = [o / d if d else 1.0 for o, d in zip(sizes, x.shape, strict=True)]
+    if any(d < 0 for d in sizes):
+        raise KernelError(f"{name}: negative output size in {list(sizes)}")
+    check_output(name, sizes, np.dtype(np.float64))  # computed in float64, then cast
     mode = str_(attrs, "mode", op)
     antialias = int_(attrs, "antialias", op) != 0
     if mode == "nearest":
