@@ -45,6 +45,12 @@ __all__ = [
 ]
 
 
+def _install_lexer_workaround() -> None:
+    from gedialects.lexer_workaround import install
+
+    install()
+
+
 def _load(module: str, attr: str) -> Callable[[], Dialect]:
     return lambda: getattr(importlib.import_module(module), attr)
 
@@ -54,15 +60,18 @@ def dialect_factories() -> dict[str, Callable[[], Dialect]]:
 
     Every way in (`register_all`, `make_context`, `ge-opt`, the `xdsl.universe` entry point)
     comes through here, so this also puts `gedialects.exact_text` in place: dense literals then
-    parse and print exactly even in text that uses none of our dialects.
+    parse and print exactly even in text that uses none of our dialects, and
+    `gedialects.lexer_workaround`: xDSL's lexer stays linear on unterminated strings.
     """
     from gedialects import exact_text
 
     exact_text.install()
+    _install_lexer_workaround()
     return {name: _load(module, attr) for name, (module, attr) in DIALECTS.items()}
 
 
 def xdsl_dialect_factories() -> dict[str, Callable[[], Dialect]]:
+    _install_lexer_workaround()
     return {name: _load(module, attr) for name, (module, attr) in XDSL_DIALECTS.items()}
 
 
@@ -70,6 +79,7 @@ def make_context() -> Context:
     """A `Context` with our dialects plus builtin, func, arith and test, all loaded lazily."""
     from xdsl.context import Context
 
+    _install_lexer_workaround()
     ctx = Context()
     for name, factory in xdsl_dialect_factories().items():
         ctx.register_dialect(name, factory)

@@ -44,9 +44,10 @@ from xdsl.printer import Printer
 from xdsl.traits import ConstantLike
 from xdsl.utils.hints import isa
 
-from gedialects import exact_text
+from gedialects import exact_text, lexer_workaround
 
 exact_text.install()  # dense literals parse and print exactly once any of our dialects loads
+lexer_workaround.install()  # and the lexer is linear on unterminated strings (see there)
 
 # Discardable GE node attributes (names as in GE's ge_attr_define.cc), accepted on every op.
 INT32_MAX = 2**31 - 1

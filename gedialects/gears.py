@@ -147,11 +147,13 @@ def _dims_text(dims: Sequence[int]) -> str:
 
 _GRAMMARS = {
     # Items split on ';'; the LAST ':' of an item splits name and value (names may hold ':').
+    # NAME starts with neither ' ' nor ';': a failed NAME scans to the end of its item, and were
+    # it tried again after each ignored space, a run of n spaces would cost n**2 (10 kB: 1.4 s).
     "input_shape": r"""
         start: item (";" item)* ";"?
         item: NAME ":" dims
         dims: (DIM ("," DIM)*)?
-        NAME: /[^;]+?(?=:[^:;]*(;|$))/
+        NAME: /[^; ][^;]*?(?=:[^:;]*(;|$))/
         DIM: /-?[0-9]+/
         %ignore " "
     """,

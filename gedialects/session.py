@@ -361,7 +361,7 @@ def _parse_ir(text: str, label: str) -> ModuleOp:
         module = Parser(make_context(), text, label).parse_module()
         module.verify()
     except ParseError as e:
-        raise GraphError(f"{label}: cannot parse the IR: {e.msg}") from None
+        raise GraphError(f"{e.span.get_location()}: cannot parse the IR: {e.msg}") from None
     except DiagnosticException as e:
         raise GraphError(f"{label}: {_first_line(e)}") from None
     return module

@@ -1,4 +1,8 @@
-"""The `xdsl.universe` entry point: lets stock `xdsl-opt`/`xdsl-run` see our dialects and passes."""
+"""The `xdsl.universe` entry point: lets stock `xdsl-opt`/`xdsl-run` see our dialects and passes.
+
+Loading it installs `gedialects.lexer_workaround` (through `dialect_factories`): xdsl-opt loads
+every universe before it parses, so it too reports an unterminated string at once.
+"""
 
 from xdsl.universe import Universe
 

@@ -1,0 +1,499 @@
+"""No hangs on bad text (issue 13 part 3): string literals in every parse entry point, and every
+regular expression of the project against inputs that make backtracking patterns explode.
+
+Time is CPU time of this process (`time.process_time`), so a loaded machine does not make the
+bounds flaky; subprocess runs get a wall-clock timeout instead (a regression hangs for hours).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import inspect
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from xdsl.context import Context
+from xdsl.parser import Parser
+from xdsl.utils import mlir_lexer
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
+
+from gedialects import lexer_workaround, make_context
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+MESSAGE = "End of file reached before closing string literal."
+TEN_KB = 10_000
+UNTERMINATED = 'builtin.module attributes {node_name = "' + "a" * TEN_KB + "\n"
+"""A 10 kB `node_name` missing its closing quote; the literal starts at 1:40."""
+SECOND = 1.0
+"""The bound of every in-process check (CPU seconds)."""
+
+
+class XdslLexer(MLIRLexer):
+    """xDSL 0.74's lexer as shipped, with the backtracking pattern (for comparisons only)."""
+
+    _unescaped_characters_regex = re.compile(lexer_workaround.XDSL_STRING_LITERAL)
+
+
+@pytest.fixture(autouse=True)
+def _workaround() -> None:
+    make_context()  # installs it, as every entry point does
+
+
+def cpu_seconds(action: Callable[[], object]) -> float:
+    start = time.process_time()
+    action()
+    return time.process_time() - start
+
+
+# --------------------------------------------------------------------------------------------
+# The workaround: same language, same tokens, linear time
+# --------------------------------------------------------------------------------------------
+
+
+def test_replaced_pattern_is_xdsl_0_74s() -> None:
+    source = inspect.getsource(mlir_lexer)
+    assert f"r'{lexer_workaround.XDSL_STRING_LITERAL}'" in source
+    assert lexer_workaround.installed()
+
+
+def test_install_leaves_another_pattern_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    other = re.compile(r'"[^"]*"')
+    monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", other)
+    assert not lexer_workaround.install()
+    assert MLIRLexer._unescaped_characters_regex is other  # pyright: ignore[reportPrivateUsage]
+
+
+PLAIN = st.characters(blacklist_characters='"\\\n\v\f')
+ESCAPE = st.sampled_from(["\\n", "\\t", "\\\\", '\\"']) | st.text(
+    "0123456789abcdefABCDEF", min_size=2, max_size=2
+).map(lambda digits: "\\" + digits)
+BODY = st.lists(PLAIN | ESCAPE, max_size=40).map("".join)
+
+
+def tokens(lexer_class: type[MLIRLexer], text: str) -> list[tuple[object, ...]]:
+    lexer = lexer_class(Input(text, "<test>"))
+    found: list[tuple[object, ...]] = []
+    while True:
+        try:
+            token = lexer.lex()
+        except ParseError as e:
+            found.append(("error", e.msg, e.span.start, e.span.end))
+            return found
+        contents = None
+        if token.kind in (MLIRTokenKind.STRING_LIT, MLIRTokenKind.BYTES_LIT):
+            contents = StringLiteral.from_span(token.span).bytes_contents
+        found.append((token.kind, token.span.start, token.span.end, contents))
+        if token.kind == MLIRTokenKind.EOF:
+            return found
+
+
+@settings(max_examples=400, deadline=None)
+@given(body=BODY, tail=st.sampled_from(["", " : i32", '"', '"x"', " @f", "\n}"]), at=st.booleans())
+def test_linear_scan_lexes_valid_strings_as_xdsl_does(body: str, tail: str, at: bool) -> None:
+    text = ("@" if at else "") + f'"{body}"{tail}'
+    assert tokens(MLIRLexer, text) == tokens(XdslLexer, text)
+    assert tokens(MLIRLexer, text)[0][0] in (
+        MLIRTokenKind.STRING_LIT,
+        MLIRTokenKind.BYTES_LIT,
+        MLIRTokenKind.AT_IDENT,
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet='a"\\nt0F\n\v\f\r x', max_size=14))
+def test_linear_pattern_matches_exactly_what_xdsls_matches(text: str) -> None:
+    # Short texts: the original pattern's backtracking stays cheap.
+    original = re.compile(lexer_workaround.XDSL_STRING_LITERAL)
+    literal = '"' + text
+    mine = lexer_workaround.LINEAR_STRING_LITERAL.match(literal)
+    theirs = original.match(literal)
+    assert (mine and mine.span()) == (theirs and theirs.span())
+    assert tokens(MLIRLexer, literal) == tokens(XdslLexer, literal)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "a" * TEN_KB,
+        "\\n" * (TEN_KB // 2),
+        "\\4" * (TEN_KB // 2),
+        "a\\41" * (TEN_KB // 4),
+        "é" * TEN_KB,
+    ],
+    ids=["plain", "escapes", "half-hex", "mixed", "non-ascii"],
+)
+def test_linear_pattern_fails_fast_on_unterminated_literals(body: str) -> None:
+    literal = '"' + body
+    assert cpu_seconds(lambda: lexer_workaround.LINEAR_STRING_LITERAL.match(literal)) < 0.1
+    assert lexer_workaround.LINEAR_STRING_LITERAL.match(literal) is None
+
+
+# --------------------------------------------------------------------------------------------
+# Every parse entry point
+# --------------------------------------------------------------------------------------------
+
+
+def _parser(path: Path) -> str:
+    try:
+        Parser(make_context(), path.read_text(), str(path)).parse_module()
+    except ParseError as e:
+        return f"{e.span.get_location()}: error: {e.msg}"
+    raise AssertionError("parsed")
+
+
+def _own_context(path: Path) -> str:
+    from xdsl.dialects.builtin import Builtin
+
+    from gedialects.graph import Graph
+
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(Graph)
+    try:
+        Parser(ctx, path.read_text(), str(path)).parse_module()
+    except ParseError as e:
+        return f"{e.span.get_location()}: error: {e.msg}"
+    raise AssertionError("parsed")
+
+
+def _tool(
+    main: Callable[[list[str]], int], *args: str, code: int | None = 1
+) -> Callable[[Path], str]:
+    def run(path: Path) -> str:
+        import io
+
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            returned = main([*args, str(path)])
+        assert code is None or returned == code, err.getvalue()
+        return err.getvalue()
+
+    return run
+
+
+def _session(by_path: bool) -> Callable[[Path], str]:
+    def run(path: Path) -> str:
+        from gedialects.session import GraphError, Session
+
+        with pytest.raises(GraphError) as e:
+            Session().add_graph(1, str(path) if by_path else path.read_text())
+        return str(e.value)
+
+    return run
+
+
+def _ge_opt() -> Callable[[list[str]], int]:
+    from tools.ge_opt import main
+
+    return main
+
+
+def _ge_run() -> Callable[[list[str]], int]:
+    from tools.ge_run import main
+
+    return main
+
+
+ENTRY_POINTS: dict[str, Callable[[Path], str]] = {
+    "Parser(make_context())": _parser,
+    "Parser(Context with Graph loaded)": _own_context,
+    "ge-opt": _tool(_ge_opt()),
+    "ge-opt --split-input-file": _tool(_ge_opt(), "--split-input-file"),
+    "ge-opt -p ge-compile": _tool(_ge_opt(), "-p", "ge-compile"),
+    "ge-run": _tool(_ge_run(), "--random-inputs", "0"),
+    "Session.add_graph(text)": _session(by_path=False),
+    "Session.add_graph(path)": _session(by_path=True),
+}
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+def test_unterminated_string_errors_in_milliseconds_in_every_entry_point(
+    entry: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "unterminated.mlir"
+    # A closed chunk first: --split-input-file must report the second at its line in the file.
+    path.write_text("builtin.module {}\n// -----\n" + UNTERMINATED)
+    line = 3
+    if "split" not in entry:
+        path.write_text(UNTERMINATED)
+        line = 1
+    message: list[str] = []
+    assert cpu_seconds(lambda: message.append(ENTRY_POINTS[entry](path))) < SECOND
+    text = message[0]
+    assert MESSAGE in text and "Traceback" not in text
+    if "Session" in entry and "path" not in entry:
+        assert f"<graph text>:{line}:40: cannot parse the IR" in text
+    elif "Session" in entry:
+        assert f"{path}:{line}:40: cannot parse the IR" in text
+    else:
+        assert text.strip() == f"{path}:{line}:40: error: {MESSAGE}"
+
+
+def _cut_hex_literal() -> tuple[str, int, int]:
+    """examples/conv_block.mlir cut 64 hex digits into its first `dense<"0x...">` weight."""
+    text = (ROOT / "examples" / "conv_block.mlir").read_text()
+    start = text.index('dense<"0x') + len("dense<")
+    line = text.count("\n", 0, start) + 1
+    column = start - text.rfind("\n", 0, start)
+    return text[: start + 3 + 64], line, column
+
+
+def test_truncated_hex_literal_does_not_hang(tmp_path: Path) -> None:
+    text, line, column = _cut_hex_literal()
+    path = tmp_path / "conv_block_cut.mlir"
+    path.write_text(text)
+    message: list[str] = []
+    run = _tool(_ge_run(), "--random-inputs", "0")
+    assert cpu_seconds(lambda: message.append(run(path))) < SECOND
+    assert message[0].strip() == f"{path}:{line}:{column}: error: {MESSAGE}"
+
+
+# --------------------------------------------------------------------------------------------
+# The tools through files, as users run them
+# --------------------------------------------------------------------------------------------
+
+
+def _cli(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
+@pytest.mark.parametrize(
+    "tool",
+    [["ge-opt"], ["ge-opt", "--split-input-file"], ["ge-run", "--random-inputs", "0"]],
+    ids=["ge-opt", "ge-opt-split", "ge-run"],
+)
+def test_unterminated_string_cli_is_one_line_exit_1(tool: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "unterminated.mlir"
+    path.write_text(UNTERMINATED)
+    done = _cli([str(BIN / tool[0]), *tool[1:], str(path)])
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [f"{path}:1:40: error: {MESSAGE}"]
+
+
+def test_truncated_hex_literal_cli_does_not_hang(tmp_path: Path) -> None:
+    text, line, column = _cut_hex_literal()
+    path = tmp_path / "conv_block_cut.mlir"
+    path.write_text(text)
+    done = _cli([str(BIN / "ge-run"), str(path), "--random-inputs", "0"])
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [f"{path}:{line}:{column}: error: {MESSAGE}"]
+
+
+def test_stock_xdsl_opt_gets_the_workaround_through_our_universe(tmp_path: Path) -> None:
+    path = tmp_path / "unterminated.mlir"
+    path.write_text(UNTERMINATED)
+    done = _cli([str(BIN / "xdsl-opt"), str(path)])
+    assert done.returncode == 1
+    assert MESSAGE in done.stderr  # xdsl-opt's own format: a traceback, but at once
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import gedialects; gedialects.make_context()",
+        "import gedialects; gedialects.register_all(__import__('xdsl.context').context.Context())",
+        "import gedialects.graph",
+        "import gedialects.ascend",
+        "import gedialects.universe",
+        "from tools.ge_opt import GeOptMain; GeOptMain(args=[])",
+    ],
+    ids=["make_context", "register_all", "graph-dialect", "ascend-dialect", "universe", "ge-opt"],
+)
+def test_every_way_in_installs_the_workaround(code: str) -> None:
+    check = "from gedialects.lexer_workaround import installed; print(installed())"
+    before = f"from gedialects.lexer_workaround import installed; assert not installed(); {code}"
+    done = _cli([sys.executable, "-c", f"{before}\n{check}"])
+    assert done.stdout.strip() == "True", done.stderr
+
+
+# --------------------------------------------------------------------------------------------
+# Every regular expression of the project
+# --------------------------------------------------------------------------------------------
+
+RE_CALLS = {"compile", "match", "search", "fullmatch", "sub", "findall", "split", "finditer"}
+
+
+def project_patterns() -> set[str]:
+    """Every pattern literal given to `re.<call>` in gedialects, passes and tools, and every
+    regex terminal of the lark grammars (gears.py)."""
+    found: set[str] = set()
+    for folder in ("gedialects", "passes", "tools"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "re"
+                    and node.func.attr in RE_CALLS
+                ):
+                    first = node.args[0] if node.args else None
+                    assert isinstance(first, ast.Constant), f"{path}: non-literal pattern"
+                    found.add(first.value)
+    from gedialects.gears import _GRAMMARS  # pyright: ignore[reportPrivateUsage]
+
+    for grammar in _GRAMMARS.values():
+        found.update(re.findall(r":\s*/((?:[^/\\\n]|\\.)+)/", grammar))
+    return found
+
+
+def _use(pattern: str, how: str) -> Callable[[str], object]:
+    compiled = re.compile(pattern, re.IGNORECASE | re.ASCII if "KMGT" in pattern else 0)
+    return {
+        "match": compiled.match,
+        "fullmatch": compiled.fullmatch,
+        "sub": lambda text: compiled.sub("_", text),
+        "lark": compiled.match,  # lark's lexer matches a terminal at the current position
+    }[how]
+
+
+N = TEN_KB
+AUDITED: dict[str, tuple[str, list[str]]] = {
+    # pattern: (how the project uses it, inputs that would make a backtracking form explode)
+    lexer_workaround.LINEAR_STRING_LITERAL.pattern: (
+        "match",
+        ['"' + "a" * N, '"' + "\\n" * (N // 2), '"' + "\\" * N, '"' + "a\\4" * (N // 3)],
+    ),
+    r"[^A-Za-z0-9_.$-]": ("sub", ["é" * N, "a-" * (N // 2)]),
+    r"[A-Za-z_$.-][\w$.-]*": ("fullmatch", ["a" * N + "!", "." * N + " "]),
+    r"([0-9]+)(?:\.([0-9]+))?\s*([KMGT]?)(?:I?B)?": (
+        "fullmatch",
+        ["1" * N + "x", "1." + "1" * N + "x", "1" + " " * N + "x", "1" * N + "IIB"],
+    ),
+    r"_expanded.*$": ("sub", ["_expanded" * (N // 9), ("_expanded" + "a" * 20 + "\n") * 300]),
+    r"(%[\w#:]+(, %[\w#:]+)* = )?[a-z_]\w*\.[a-z_]\w*[ (]": (
+        "match",
+        ["%a, " * (N // 4), "%" + "a" * N, "%a, %a = " + "a" * N, "%a" + ", %a" * (N // 4)],
+    ),
+    r"[^\w\- ]": ("sub", ["!" * N]),
+    r"[^; ][^;]*?(?=:[^:;]*(;|$))": (
+        "lark",
+        ["a" * N, "a:" * (N // 2), "a:b" * (N // 3) + ";", " " * N, ":" * N],
+    ),
+    r"-?[0-9]+": ("lark", ["-" * N, "1" * N + "a"]),
+    r"[0-9]+": ("lark", ["1" * N + "a"]),
+}
+
+
+def test_every_regular_expression_in_the_project_is_audited() -> None:
+    """A new pattern must be added to AUDITED with its worst inputs (and pass the next test)."""
+    assert project_patterns() == set(AUDITED)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [(p, t) for p, (_, texts) in AUDITED.items() for t in texts],
+    ids=lambda v: v[:24] if isinstance(v, str) else None,
+)
+def test_no_pattern_backtracks_catastrophically(pattern: str, text: str) -> None:
+    use = _use(pattern, AUDITED[pattern][0])
+    assert cpu_seconds(lambda: use(text)) < SECOND
+
+
+# --------------------------------------------------------------------------------------------
+# Option strings (atc options, pass options, Session options) of 10 kB
+# --------------------------------------------------------------------------------------------
+
+OPTION_TEXTS = [
+    " " * N,  # before the grammar fix: n**2 (NAME was tried again after every ignored space)
+    " " * (2 * N) + "x:1",
+    "a" * N,
+    "a:" * (N // 2),
+    ":" * N,
+    "x:" + "1," * (N // 2),
+    "x:" + "1" * N + "a",
+    "x:1;" * (N // 4) + '"',
+    '"' + "a" * N,
+    "1," * (N // 2) + ";",
+    ";" * N,
+]
+
+
+@pytest.mark.parametrize("text", OPTION_TEXTS, ids=lambda t: repr(t[:8]))
+def test_atc_option_parser_is_linear(text: str) -> None:
+    from gedialects.gears import GearError, parse_gears, parse_input_shape
+
+    def parse_all() -> None:
+        for dynamic in (False, True):
+            with contextlib.suppress(GearError):
+                parse_input_shape(text, dynamic=dynamic)
+        for option in ("dynamic_batch_size", "dynamic_image_size", "dynamic_dims"):
+            with contextlib.suppress(GearError):
+                parse_gears(option, text)
+
+    parse_all()  # builds the lark parsers once
+    assert cpu_seconds(parse_all) < SECOND
+
+
+def test_input_shape_with_leading_spaces_is_linear() -> None:
+    from gedialects.gears import GearError, parse_input_shape
+
+    # 20 kB of spaces took 5.6 s when NAME could start with a space (quadratic).
+    def parse() -> None:
+        with pytest.raises(GearError, match="E10002"):
+            parse_input_shape(" " * (2 * N), dynamic=False)
+
+    assert cpu_seconds(parse) < SECOND
+    assert parse_input_shape("  x:1; y :2", dynamic=False)[1].name == "y"
+
+
+@pytest.mark.parametrize(
+    "pipeline",
+    [
+        'ge-compile{input-shape="' + "a" * N,
+        'ge-compile{input-shape="' + " " * N + '"}',
+        'ge-compile{input-shape="' + "x:" * (N // 2) + '"}',
+        "ge-compile{exclude-engines=" + "a," * (N // 2) + "}",
+        'ge-sink-loop{iterations="' + "1" * N,
+        "ge-compile[" + "a" * N,
+        "ge-compile{" + "{" * N,
+    ],
+    ids=["unterminated", "spaces", "colons", "list", "number-string", "bracket", "braces"],
+)
+def test_pass_option_strings_of_10_kb_fail_fast(pipeline: str, tmp_path: Path) -> None:
+    path = tmp_path / "graph.mlir"
+    path.write_text(
+        "graph.graph @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  graph.net_output %x : "
+        "tensor<2xf32>\n}\n"
+    )
+    message: list[str] = []
+    run = _tool(_ge_opt(), "-p", pipeline, code=None)  # blank pins are no pins: exit 0
+    assert cpu_seconds(lambda: message.append(run(path))) < SECOND
+    assert len(message[0].strip().splitlines()) <= 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"ge.inputShape": " " * N, "ge.dynamicBatchSize": "1,2"},
+        {"ge.inputShape": "x:-1", "ge.dynamicBatchSize": "1," * (N // 2) + ";"},
+        {"ge.streamMaxParallelNum": "AIcoreEngine:" * (N // 13)},
+        {"ge.maxSteps": "1" * N + "x"},
+    ],
+    ids=["input-shape", "batch", "streams", "max-steps"],
+)
+def test_session_options_of_10_kb_fail_fast(options: dict[str, str]) -> None:
+    from gedialects.session import GEError, Session
+
+    text = (
+        "graph.graph @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n  graph.net_output %x : "
+        "tensor<?xf32>\n}\n"
+    )
+
+    def add() -> None:
+        with pytest.raises(GEError):
+            Session().add_graph(1, text, options)
+
+    assert cpu_seconds(add) < SECOND
