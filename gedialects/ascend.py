@@ -358,6 +358,18 @@ class ModelCallable(CallableOpInterface):
         return tuple(o.buffer.type for o in op.outputs())
 
 
+ITERATIONS_PER_LOOP = "iterations_per_loop"
+"""Model attribute: the iterations `ge-sink-loop` sank into one launch (GE's option
+`iterations_per_loop`); the interpreter's step budget scales with it."""
+
+MAX_ITERATIONS_PER_LOOP = 1_000_000
+"""The most iterations a model may sink. GE sinks the training steps between two host syncs
+(loss logging, checkpoints), at most an epoch's worth: ResNet-50 on ImageNet at batch 256 has
+about 5,000 steps per epoch, so a million covers 200 epochs. The interpreter runs at least 5
+tasks per sunk iteration (head label, AssignAdd, Less, Cast, switch; a few microseconds each):
+a million iterations of the smallest model already take about half a minute."""
+
+
 @irdl_op_definition
 class ModelOp(GEOp):
     """GE DavinciModel: a static model, its memory arena, streams, events and task lists.

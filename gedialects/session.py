@@ -169,6 +169,17 @@ def _memory_size(name: str, value: str) -> str:
     return value
 
 
+def _positive_int(name: str, value: str) -> str:
+    """a positive integer"""
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise OptionError(
+            f"Value {value} for parameter {name} is invalid. Reason: it must be a positive "
+            "integer.",
+            INVALID_PARAM,
+        )
+    return value
+
+
 def _stream_limit(name: str, value: str) -> str:
     """`ENGINE:N[,ENGINE:N...]`, N >= 1"""
     stream_count(value)
@@ -210,6 +221,7 @@ OPTIONS: dict[str, Callable[[str, str], str]] = {
     "ge.enableSingleStream": _bool_word,
     "ge.jit": _flag,
     MEMORY_OPTION: _memory_size,
+    "ge.maxSteps": _positive_int,
 }
 """GE option name -> its value check. Gear options are checked together by `gears.parse_options`
 when the graph is added."""
@@ -239,8 +251,16 @@ OPTION_HELP: dict[str, str] = {
     MEMORY_OPTION: "memory budget (`512M`, `8G`; default `GE_MAX_MEMORY`, else half of physical "
     "memory): files read, declared shapes, folded constants, the arena (as `device-memory`) and "
     "run-time tensors larger than this are refused with a one-line error before allocation",
+    "ge.maxSteps": "most tasks one model run executes (not a GE option; default: 16 x the "
+    "model's tasks x its `iterations_per_loop`, which stops a label loop that never exits)",
 }
 """What each option does (the generated reference page shows it)."""
+
+
+def _max_steps(options: Mapping[str, str]) -> int | None:
+    """`ge.maxSteps` (checked by `_positive_int`), None for the model's step budget."""
+    value = options.get("ge.maxSteps")
+    return int(value) if value else None
 
 
 def check_options(options: Mapping[str, str] | None, where: str) -> dict[str, str]:
@@ -860,7 +880,7 @@ class Session:
                 module = graph.fallback
         assert module is not None
         try:
-            return run(module, named)
+            return run(module, named, max_steps=_max_steps(graph.options))
         except RunError as e:
             if any(key in str(e) for key in ("input '", "unknown input", "missing input")):
                 raise InputError(str(e)) from None
@@ -889,7 +909,9 @@ class Session:
                 compiled += 1
             else:
                 hits += 1
-            outputs = self._run_slice(entry.module, dict(zip(names, arrays, strict=True)))
+            outputs = self._run_slice(
+                entry.module, dict(zip(names, arrays, strict=True)), _max_steps(graph.options)
+            )
             count += 1
             if entry.wiring is None:
                 jit.stats = JitStats(
@@ -970,11 +992,13 @@ class Session:
         ]
 
     @staticmethod
-    def _run_slice(module: ModuleOp, named: dict[str, np.ndarray]) -> list[np.ndarray]:
+    def _run_slice(
+        module: ModuleOp, named: dict[str, np.ndarray], max_steps: int | None
+    ) -> list[np.ndarray]:
         from gedialects.interpreters.run import RunError, run
 
         try:
-            return list(run(module, named).values())
+            return list(run(module, named, max_steps=max_steps).values())
         except RunError as e:
             raise ExecutionError(str(e)) from None
 

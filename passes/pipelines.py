@@ -20,7 +20,7 @@ from passes.partition.dynamic_shape import (
 )
 from passes.partition.place_engines import PlaceEnginesPass
 from passes.plan_memory import PlanMemoryPass
-from passes.sink_loop import SinkLoopPass
+from passes.sink_loop import SinkLoopPass, check_iterations
 from passes.verify_graph import VerifyGraphPass
 
 
@@ -44,7 +44,8 @@ class CompilePipelinePass(ModulePass):
     `max-streams`, `memory-reuse` (false: GE's `ge.exec.disableReuseMemory`),
     `static-model-ops-lower-limit` (GE's `ge.exec.static_model_ops_lower_limit`: smaller known
     clusters run dynamically; -1: the whole graph),
-    `iterations-per-loop` (N > 1: `ge-sink-loop`, N iterations per launch; 1: no sink).
+    `iterations-per-loop` (N > 1: `ge-sink-loop`, N iterations per launch; 1: no sink; at most
+    `MAX_ITERATIONS_PER_LOOP`, a million).
     """
 
     name = "ge-compile"
@@ -89,4 +90,6 @@ class CompilePipelinePass(ModulePass):
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Before any pass runs, so that a bad count is not reported after the whole build.
+        check_iterations(self.iterations_per_loop, f"{self.name}: iterations-per-loop")
         PassPipeline(self.passes()).apply(ctx, op)

@@ -58,6 +58,8 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.ascend import (
+    ITERATIONS_PER_LOOP,
+    MAX_ITERATIONS_PER_LOOP,
     BufferAttr,
     DeclarationOp,
     EndGraphOp,
@@ -78,7 +80,7 @@ from gedialects.base import int_array_values
 from passes.memory_plan import GE_ALIGNMENT, align
 
 _NAME = "ge-sink-loop"
-ITERATIONS_ATTR = "iterations_per_loop"
+ITERATIONS_ATTR = ITERATIONS_PER_LOOP
 """Model attribute holding N (GE's option `iterations_per_loop`)."""
 
 # GE's node names (flow_ctrl_pass.cc, types.h).
@@ -280,6 +282,17 @@ def sink_model(model: ModelOp, iterations: int, alignment: int = GE_ALIGNMENT) -
     return layout
 
 
+def check_iterations(value: int, what: str) -> None:
+    """Refuses an iteration count outside [1, MAX_ITERATIONS_PER_LOOP] (see there why)."""
+    if value < 1:
+        raise PassFailedException(f"{what} must be at least 1, got {value}")
+    if value > MAX_ITERATIONS_PER_LOOP:
+        raise PassFailedException(
+            f"{what} must be at most {MAX_ITERATIONS_PER_LOOP} (the interpreter runs every "
+            f"iteration; GE sinks the steps between host syncs), got {value}"
+        )
+
+
 def loop_overhead(streams: int) -> tuple[int, int]:
     """(tasks per iteration, tasks once) that `sink_model` adds for `streams` looping streams.
 
@@ -309,10 +322,7 @@ class SinkLoopPass(ModulePass):
     alignment: int = GE_ALIGNMENT
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.iterations < 1:
-            raise PassFailedException(
-                f"{_NAME}: iterations must be at least 1, got {self.iterations}"
-            )
+        check_iterations(self.iterations, f"{_NAME}: iterations")
         if self.alignment <= 0:
             raise PassFailedException(f"{_NAME}: alignment must be positive, got {self.alignment}")
         for model in [m for m in op.walk() if isinstance(m, ModelOp)]:

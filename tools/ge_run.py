@@ -89,7 +89,20 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SEED",
         help="run a random runnable stream at each step (default: the lowest stream id)",
     )
+    model.add_argument(
+        "--max-steps",
+        type=cli.ascii_int,
+        metavar="N",
+        help="stop a model run after N executed tasks (default: a budget of 16 x its tasks x "
+        "its iterations_per_loop, which stops a label loop that never exits)",
+    )
     return p
+
+
+def _max_steps(args: argparse.Namespace) -> int | None:
+    if args.max_steps is not None and args.max_steps < 1:
+        raise UsageError(f"--max-steps must be a positive integer, got {args.max_steps}")
+    return args.max_steps
 
 
 def _model_options(args: argparse.Namespace) -> bool:
@@ -117,6 +130,7 @@ def _run(module, inputs: dict, args: argparse.Namespace) -> tuple[dict, str | No
         args.entry,
         schedule_seed=args.schedule_seed,
         check_uninitialized=args.check_uninitialized,
+        max_steps=_max_steps(args),
         timing=bool(args.trace or args.profile),
     )
     timeline = result.stats.timeline if result.stats is not None else None
@@ -282,6 +296,7 @@ def _run_cli(args: argparse.Namespace) -> int:
         raise UsageError("give a FILE to run, or --compare A.mlir B.mlir")
     from gedialects.interpreters.run import find_entry, random_inputs, signature
 
+    _max_steps(args)  # a bad --max-steps is refused before the file is read
     module = _parse_module(args.file)
     sig = signature(find_entry(module, args.entry))
     inputs = _load_inputs(args, sig)

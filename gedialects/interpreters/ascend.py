@@ -35,12 +35,13 @@ from __future__ import annotations
 import bisect
 import math
 import random
+from array import array as code_array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -54,6 +55,8 @@ from xdsl.utils.exceptions import InterpretationError
 
 from gedialects import budget
 from gedialects.ascend import (
+    ITERATIONS_PER_LOOP,
+    MAX_ITERATIONS_PER_LOOP,
     BufferAttr,
     DeclarationOp,
     DynamicKernelOp,
@@ -219,6 +222,24 @@ class _Plan:
     gears: GearInfo | None = None
     """A multi-batch model's gears: inputs of any gear go into the largest gear's buffers,
     outputs come out with the selected gear's `_dynamic_output_dims`."""
+    iterations: int = 1
+    """The iterations the model declares (`iterations_per_loop`, 1 if it sank none)."""
+
+    @property
+    def task_count(self) -> int:
+        return sum(len(t) for t in self.tasks)
+
+    @property
+    def step_budget(self) -> int:
+        """The default `max_steps`: STEP_MARGIN x tasks x iterations (see STEP_MARGIN)."""
+        return STEP_MARGIN * max(self.task_count, 1) * self.iterations
+
+    def budget_reason(self) -> str:
+        count = self.task_count
+        return (
+            f"{STEP_MARGIN} x {count} task{'s' * (count != 1)} x {self.iterations} "
+            f"iteration{'s' * (self.iterations != 1)}"
+        )
 
     @staticmethod
     def of(model: ModelOp) -> _Plan:
@@ -310,6 +331,7 @@ class _Plan:
             arena_top=_align(model.arena_size.value.data),
             engines={s.id.value.data: s.engine.data for s in model.streams()},
             gears=_gears(model),
+            iterations=_iterations(model),
         )
 
     def control_spans(self) -> tuple[tuple[int, ...], ...]:
@@ -353,16 +375,27 @@ class RunStats:
 
     tasks_per_stream: dict[int, int]
     """Stream id -> number of tasks it executed (label loops count every iteration)."""
-    trace: list[tuple[int, int]] = field(default_factory=list)
-    """The executed (stream id, task index within the stream) pairs, in execution order."""
+    codes: code_array = field(default_factory=lambda: code_array("q"))
+    """One 8-byte code per executed step, `stream index << 32 | task index` (a list of tuples
+    took ten times the memory: 620 MB for ten million steps)."""
+    stream_ids: tuple[int, ...] = ()
     timeline: Timeline | None = None
     """The simulated timeline, when the run was timed."""
     dynamic_peak: int = 0
     """The most bytes dynamic buffers held at once (aligned blocks), 0 for a static model."""
 
     @property
+    def trace(self) -> list[tuple[int, int]]:
+        """The executed (stream id, task index within the stream) pairs, in execution order."""
+        ids = self.stream_ids
+        return [(ids[code >> 32], code & _PC_MASK) for code in self.codes]
+
+    @property
     def steps(self) -> int:
-        return len(self.trace)
+        return len(self.codes)
+
+
+_PC_MASK = (1 << 32) - 1
 
 
 @dataclass
@@ -562,10 +595,28 @@ class _MemoryCheck:
         )
 
 
+STEP_MARGIN = 16
+"""The default step budget of a run is STEP_MARGIN x the model's tasks x the iterations it
+declares (`iterations_per_loop`). A model `ge-compile` builds runs each task at most once per
+iteration (case branches jump forward, a `stream_active` restarts its stream once per
+iteration), so it never needs more than tasks x iterations steps; the margin leaves room for
+hand-written label loops that declare no count (a do-while of three trips over three tasks
+takes ten steps). A loop that never exits stops after the budget instead of running for hours;
+`max_steps` (`ge-run --max-steps`, Session option `ge.maxSteps`) sets another limit."""
+
+MEMORY_CHECK_STEPS = 1 << 16
+"""Every this many steps a run checks what its per-step records (trace codes, timeline spans)
+hold against the memory budget, so that a raised step budget cannot exhaust memory first."""
+
+SPAN_BYTES = 200
+"""About what one timeline span costs (a `TaskSpan` and its share of the list)."""
+
+
 @dataclass
 class _Options:
     schedule_seed: int | None = None
-    max_steps: int = 10_000_000
+    max_steps: int | None = None
+    """None: the model's step budget (STEP_MARGIN)."""
     check_uninitialized: bool = False
     timing: bool = False
 
@@ -588,16 +639,27 @@ def configure(
     interpreter: Interpreter,
     *,
     schedule_seed: int | None = None,
-    max_steps: int = 10_000_000,
+    max_steps: int | None = None,
     check_uninitialized: bool = False,
     timing: bool = False,
 ) -> None:
-    """Scheduling and instrumentation options for models run through `interpreter.call_op`."""
+    """Scheduling and instrumentation options for models run through `interpreter.call_op`.
+
+    `max_steps` None gives each model its step budget (STEP_MARGIN)."""
+    check_max_steps(max_steps)
     interpreter.set_data(
         AscendFunctions,
         _OPTIONS,
         _Options(schedule_seed, max_steps, check_uninitialized, timing),
     )
+
+
+def check_max_steps(max_steps: int | None) -> None:
+    """A `max_steps` must be a positive int (or None for the model's budget)."""
+    if max_steps is not None and (
+        isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1
+    ):
+        raise ValueError(f"max_steps must be a positive integer, got {max_steps!r}")
 
 
 def last_stats(interpreter: Interpreter) -> RunStats | None:
@@ -826,6 +888,20 @@ def _plan(interpreter: Interpreter, model: ModelOp) -> _Plan:
     return plan
 
 
+def _iterations(model: ModelOp) -> int:
+    """The model's `iterations_per_loop`, checked: it sizes the step budget."""
+    attr = model.attributes.get(ITERATIONS_PER_LOOP)
+    if attr is None:
+        return 1
+    value = attr.value.data if isinstance(attr, IntegerAttr) else None
+    if not isinstance(value, int) or not 1 <= value <= MAX_ITERATIONS_PER_LOOP:
+        raise AscendRuntimeError(
+            f"'ascend.model' @{model.sym_name.data}: {ITERATIONS_PER_LOOP} must be an integer "
+            f"in [1, {MAX_ITERATIONS_PER_LOOP}], got {attr}"
+        )
+    return value
+
+
 def _gears(model: ModelOp) -> GearInfo | None:
     try:
         return GearInfo.find_model(model)
@@ -982,10 +1058,15 @@ def _schedule(
     live = [i for i in range(count) if tasks[i] and i not in activated]
     rng = random.Random(options.schedule_seed) if options.schedule_seed is not None else None
     executed = [0] * count
-    trace: list[tuple[int, int]] = []
-    max_steps = options.max_steps
+    codes = code_array("q")
+    record = codes.append
+    max_steps = options.max_steps if options.max_steps is not None else plan.step_budget
     stream_ids = plan.stream_ids
     clock = _Clock(model, plan, len(state.arena)) if options.timing else None
+    step_bytes = codes.itemsize + (SPAN_BYTES if clock is not None else 0)
+    checkpoint = MEMORY_CHECK_STEPS
+    repeat: tuple[int, int] | None = None
+    """The last jump back: (stream index, task index it went back to)."""
     while live:
         runnable = [i for i in live if waits[i][pcs[i]] < 0 or waits[i][pcs[i]] in events]
         if not runnable:
@@ -994,13 +1075,14 @@ def _schedule(
             )
             raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data} deadlocks: {blocked}")
         i = runnable[0] if rng is None else rng.choice(runnable)
-        if len(trace) >= max_steps:
-            raise AscendRuntimeError(
-                f"'ascend.model' @{model.sym_name.data} exceeded max_steps={max_steps} "
-                "(a label loop that never exits?)"
-            )
+        steps = len(codes)
+        if steps >= checkpoint:
+            checkpoint += MEMORY_CHECK_STEPS
+            _check_records(model, steps, step_bytes)
+        if steps >= max_steps:
+            raise _over_budget(model, plan, options, max_steps, repeat, i, pcs[i])
         pc = pcs[i]
-        trace.append((stream_ids[i], pc))
+        record(i << 32 | pc)
         executed[i] += 1
         state.stream, state.jump, state.ended = i, -1, False
         interpreter.run_op(tasks[i][pc], ())
@@ -1011,14 +1093,55 @@ def _schedule(
         if state.activate >= 0:
             _activate(tasks[i][pc], state.activate, live, pcs, plan)
             state.activate = -1
-        pc = state.jump if state.jump >= 0 else pc + 1
+        if state.jump >= 0:
+            if state.jump <= pc:
+                repeat = (i, state.jump)
+            pc = state.jump
+        else:
+            pc += 1
         pcs[i] = pc
         if state.ended or pc >= len(tasks[i]):
             live.remove(i)
-    stats = RunStats(dict(zip(stream_ids, executed, strict=True)), trace)
+    stats = RunStats(dict(zip(stream_ids, executed, strict=True)), codes, stream_ids)
     if clock is not None:
         stats.timeline = clock.finish()
     return stats
+
+
+def _check_records(model: ModelOp, steps: int, step_bytes: int) -> None:
+    """The run's per-step records against the memory budget (see MEMORY_CHECK_STEPS)."""
+    try:
+        budget.check(steps * step_bytes, f"the trace of 'ascend.model' @{model.sym_name.data}")
+    except budget.MemoryBudgetError as e:
+        raise AscendRuntimeError(f"{e} after {steps} steps (a loop that never exits?)") from None
+
+
+def _over_budget(
+    model: ModelOp,
+    plan: _Plan,
+    options: _Options,
+    max_steps: int,
+    repeat: tuple[int, int] | None,
+    stream: int,
+    pc: int,
+) -> AscendRuntimeError:
+    """The one-line error of a run that used up its step budget, naming the loop."""
+    ids = plan.stream_ids
+    if repeat is None:  # no jump back: streams an unverified model restarts in a cycle
+        where = f"at task {pc} of stream {ids[stream]} ({plan.tasks[stream][pc].describe()})"
+    else:
+        target = plan.tasks[repeat[0]][repeat[1]]
+        label = target.label.value.data if isinstance(target, LabelSetOp) else None
+        what = f"label {label}" if label is not None else f"task {repeat[1]}"
+        where = f"in the label loop of stream {ids[repeat[0]]} back to {what}"
+    if options.max_steps is None:
+        limit = f"its step budget of {max_steps} steps ({plan.budget_reason()})"
+    else:
+        limit = f"max_steps={max_steps}"
+    return AscendRuntimeError(
+        f"'ascend.model' @{model.sym_name.data} exceeded {limit} {where} (a loop that never "
+        "exits?); raise the limit with ge-run --max-steps or the Session option ge.maxSteps"
+    )
 
 
 def _activate(task: TaskOp, target: int, live: list[int], pcs: list[int], plan: _Plan) -> None:
@@ -1251,7 +1374,7 @@ def execute_model(
     inputs: Mapping[str, np.ndarray],
     *,
     schedule_seed: int | None = None,
-    max_steps: int = 10_000_000,
+    max_steps: int | None = None,
     interpreter: Interpreter | None = None,
     check_uninitialized: bool = False,
     timing: bool = False,
@@ -1260,7 +1383,8 @@ def execute_model(
 
     Pass an `interpreter` to reuse its cached per-model plan across runs. `check_uninitialized`
     fails any read of bytes nobody wrote or another buffer overwrote; `timing` adds the
-    simulated timeline to the statistics.
+    simulated timeline to the statistics. `max_steps` (default: the model's step budget,
+    STEP_MARGIN) stops a label loop that never exits.
     """
     interpreter = interpreter or _interpreter_for(model)
     model, inputs = _hybrid(model, interpreter, inputs)
@@ -1333,7 +1457,7 @@ def run_model(
     inputs: Mapping[str, np.ndarray],
     *,
     schedule_seed: int | None = None,
-    max_steps: int = 10_000_000,
+    max_steps: int | None = None,
     check_uninitialized: bool = False,
 ) -> dict[str, np.ndarray]:
     """Runs `model` on named inputs and returns its outputs by name (fresh arrays)."""
@@ -1347,6 +1471,7 @@ def run_model(
 
 
 __all__ = [
+    "STEP_MARGIN",
     "AscendFunctions",
     "AscendRuntimeError",
     "ModelRun",
