@@ -600,7 +600,7 @@ STEP_MARGIN = 16
 declares (`iterations_per_loop`). A model `ge-compile` builds runs each task at most once per
 iteration (case branches jump forward, a `stream_active` restarts its stream once per
 iteration), so it never needs more than tasks x iterations steps; the margin leaves room for
-hand-written label loops that declare no count (a do-while of three trips over three tasks
+hand-written label loops that declare no count (a do-while of three trips over four tasks
 takes ten steps). A loop that never exits stops after the budget instead of running for hours;
 `max_steps` (`ge-run --max-steps`, Session option `ge.maxSteps`) sets another limit."""
 
