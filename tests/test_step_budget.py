@@ -205,13 +205,14 @@ def test_trace_takes_eight_bytes_per_step() -> None:
 def test_per_step_records_are_checked_against_the_memory_budget(
     timing: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(interp, "MEMORY_CHECK_STEPS", 1024)
+    # 32 KiB holds the arena with its per-byte timing table (21 KiB), not 8192 steps of trace
+    monkeypatch.setattr(interp, "MEMORY_CHECK_STEPS", 8192)
     step = 8 + (interp.SPAN_BYTES if timing else 0)
-    with budget.max_memory_set(4096), pytest.raises(AscendRuntimeError) as e:
+    with budget.max_memory_set(32 << 10), pytest.raises(AscendRuntimeError) as e:
         execute_model(spin(), {}, max_steps=10**9, timing=timing)
     assert str(e.value) == (
-        f"the trace of 'ascend.model' @spin needs {budget.format_size(1024 * step)}, over the "
-        "memory limit of 4.0 KiB (raise it with --max-memory or GE_MAX_MEMORY) after 1024 steps "
+        f"the trace of 'ascend.model' @spin needs {budget.format_size(8192 * step)}, over the "
+        "memory limit of 32.0 KiB (raise it with --max-memory or GE_MAX_MEMORY) after 8192 steps "
         "(a loop that never exits?)"
     )
 
