@@ -150,6 +150,10 @@ class CaseOp(GEOp):
             properties={"branches": ArrayAttr(refs)},
         )
 
+    def called_graphs(self) -> list[str]:
+        """For the call-cycle module rule of `gedialects.graph.structure`."""
+        return [b.root_reference.data for b in self.branches.data]
+
     @classmethod
     def parse(cls, parser: Parser) -> CaseOp:
         operands = parser.parse_comma_separated_list(

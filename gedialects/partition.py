@@ -13,9 +13,11 @@ GE cuts a `ComputeGraph` in two ways, and both are modelled here on top of `grap
   (`peerIndex`, `parentOpType`, `_parentNodeName`, `anchorIndex`, `_peerNodeName`,
   `pld_front_node_engine_name`, `end_rear_node_engine_name`).
 
-Whether every PlaceHolder has an End with the same `peerIndex` and a compatible type is a
-property of the whole module; the op verifiers do not check it (that would walk the module once
-per op). The interpreter reports a PlaceHolder whose End has not run.
+A `peerIndex` names one edge of the module (GE's shared counter): two Ends, or two
+PlaceHolders, with one `peerIndex` are an error (`check_peer_indices`, a module rule run once
+per verification by the module's first `graph.graph`; the interpreter's channels would
+otherwise hand one of the values to both). Whether every PlaceHolder has an End is left to the
+interpreter, which reports a PlaceHolder whose End has not run.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from xdsl.dialects.builtin import (
     I64,
     FlatSymbolRefAttrConstr,
     IntegerAttr,
+    ModuleOp,
     StringAttr,
     SymbolRefAttr,
     TensorType,
@@ -49,6 +52,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from gedialects.base import GEOp, NodeSyntax, types_compatible
 from gedialects.graph import GraphOp
+from gedialects.graph.structure import module_rule
 
 GE_TENSOR = base(TensorType) | base(UnrankedTensorType)
 """A ranked or unranked tensor (GE's -2, unknown rank, is `tensor<*xT>`)."""
@@ -136,6 +140,10 @@ class PartitionedCallOp(GEOp):
     ) -> None:
         ref = SymbolRefAttr(callee) if isinstance(callee, str) else callee
         super().__init__(operands=[args], result_types=[result_types], properties={"callee": ref})
+
+    def called_graphs(self) -> list[str]:
+        """For the call-cycle module rule of `gedialects.graph.structure`."""
+        return [self.callee.root_reference.data]
 
 
 # --------------------------------------------------------------------------------------------
@@ -237,6 +245,26 @@ class PlaceHolderOp(NodeSyntax, GEOp):
     def verify_(self) -> None:
         _check_non_negative(self, "peerIndex", self.peerIndex)
         _check_non_negative(self, "anchorIndex", self.anchorIndex)
+
+
+@module_rule
+def check_peer_indices(module: ModuleOp) -> None:
+    """One `partition.end` and one `partition.place_holder` per `peerIndex` in the module."""
+    seen: dict[tuple[type, int], tuple[Operation, str]] = {}
+    for graph in module.body.block.ops:
+        if not isinstance(graph, GraphOp):
+            continue
+        for op in graph.body.block.ops:
+            if not isinstance(op, EndOp | PlaceHolderOp):
+                continue
+            peer = op.peerIndex.value.data
+            first = seen.setdefault((type(op), peer), (op, graph.sym_name.data))
+            if first[0] is not op:
+                raise VerifyException(
+                    f"'{op.name}' peerIndex {peer} in @{graph.sym_name.data} is already used by "
+                    f"the '{op.name}' in @{first[1]}; each End/PlaceHolder pair has its own "
+                    "peerIndex"
+                )
 
 
 Partition = Dialect(

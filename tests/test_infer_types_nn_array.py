@@ -603,7 +603,7 @@ def test_non_zero_one_hot_reverse_sequence() -> None:
         2, 3, elem=f16
     )
     assert infer(OneHotOp, unranked(i64), depth, on, on, values={1: (5,)}) == unranked(f16)
-    with pytest.raises(ValueError, match="depth must be non-negative, got -2"):
+    with pytest.raises(ValueError, match="depth must be positive, got -2"):
         infer(OneHotOp, tensor(3, elem=i64), depth, on, on, values={1: (-2,)})
     seq = infer(ReverseSequenceOp, tensor(4, Q), tensor(4, elem=i64), seq_dim=i64a(1))
     assert seq == tensor(4, Q)

@@ -623,8 +623,10 @@ class OneHotOp(GEOp, NodeSyntax):
     `off_value`.
 
     `depth`, `on_value` and `off_value` are scalars; `x` and `depth` may be any numeric type
-    (ONNX casts them to integers). Indices in [-depth, depth) are valid, negative ones
-    counting from the end (ONNX), others give an all-off row.
+    (ONNX casts them to integers). `depth` must be positive (onnxruntime rejects depth <= 0;
+    a constant one is checked here, a computed one when the kernel runs). Indices in
+    [-depth, depth) are valid, negative ones counting from the end (ONNX), others give an
+    all-off row.
 
         %y = graph.one_hot %x, %d, %on, %off
             : (tensor<3xi64>, tensor<i64>, tensor<f32>, tensor<f32>) -> tensor<3x5xf32>
@@ -668,8 +670,8 @@ class OneHotOp(GEOp, NodeSyntax):
         operand_count(cls, operand_types, 4)
         known = const_ints(values, 1)
         depth = known[0] if known is not None and len(known) == 1 else -1
-        if known is not None and len(known) == 1 and depth < 0:
-            raise ValueError(f"depth must be non-negative, got {depth}")
+        if known is not None and len(known) == 1 and depth < 1:
+            raise ValueError(f"depth must be positive, got {depth}")
         axis = prop_int(cls, properties, "axis")
         out = one_hot_shape(tensor_shape(operand_types[0]), depth, axis)
         return (tensor_of(element_type(operand_types[2]), out),)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FunctionType,
+    ModuleOp,
     StringAttr,
     SymbolNameConstraint,
     TensorType,
@@ -181,6 +182,70 @@ class GraphOp(GEOp):
                     f"'graph.graph' @{self.sym_name.data}: duplicate {what} name '{dup}'"
                 )
         _verify_topological(self)
+        _verify_module_rules(self)
+
+
+ModuleRule = Callable[[ModuleOp], None]
+MODULE_RULES: list[ModuleRule] = []
+"""Rules over a whole module (a cycle of graph calls; in `gedialects.partition`, `peerIndex`
+pairs). An op verifier sees one op, and checking such a rule from every op would walk the module
+once per op: the first `graph.graph` of a module runs each rule once per verification instead.
+Dialects add theirs with `module_rule` when they are imported, i.e. before any of their ops
+can exist."""
+
+
+def module_rule(rule: ModuleRule) -> ModuleRule:
+    MODULE_RULES.append(rule)
+    return rule
+
+
+def _verify_module_rules(graph: GraphOp) -> None:
+    module = graph.parent_op()
+    if not isinstance(module, ModuleOp):
+        return
+    first = next(op for op in module.body.block.ops if isinstance(op, GraphOp))
+    if first is graph:
+        for rule in MODULE_RULES:
+            rule(module)
+
+
+@module_rule
+def check_call_cycles(module: ModuleOp) -> None:
+    """No graph reaches itself through the ops that run graphs (`partitioned_call`, `case`:
+    those with a `called_graphs()` method): the interpreter would recurse without end and GE
+    rejects such a graph. The error names the op that closes the cycle and the cycle."""
+    graphs = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, GraphOp)}
+    calls: dict[str, list[tuple[Operation, str]]] = {}
+    for name, graph in graphs.items():
+        found = calls[name] = []
+        for op in graph.body.block.ops:
+            callees = getattr(op, "called_graphs", None)
+            if callees is not None:
+                found.extend((op, c) for c in callees() if c in graphs)
+    state: dict[str, int] = {}  # 1 = on the DFS stack, 2 = finished
+    for root in graphs:
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [(root, iter(calls[root]))]
+        while stack:
+            current, edges = stack[-1]
+            edge = next(edges, None)
+            if edge is None:
+                state[current] = 2
+                stack.pop()
+                continue
+            op, child = edge
+            if state.get(child) == 1:
+                names = [n for n, _ in stack]
+                cycle = " -> @".join([*names[names.index(child) :], child])
+                raise VerifyException(
+                    f"'{op.name}' in @{current} calls @{child}: graphs call "
+                    f"each other in a cycle @{cycle}"
+                )
+            if child not in state:
+                state[child] = 1
+                stack.append((child, iter(calls[child])))
 
 
 def _name_attrs(names: Sequence[str]) -> ArrayAttr[DictionaryAttr]:

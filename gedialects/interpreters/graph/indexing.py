@@ -186,6 +186,8 @@ def one_hot(
     if depth_in.size != 1:
         raise KernelError("OneHot: depth must hold one value")
     depth = int(depth_in.reshape(()))
+    if depth < 1:
+        raise KernelError(f"OneHot: depth must be positive, got {depth}")
     axis = axis_in("OneHot", int_(attrs, "axis", OneHotOp), x.ndim + 1)
     if depth >= 0:  # the output and its one-hot mask (bool, 1 byte per element)
         check_output("OneHot", [*x.shape, depth], np.result_type(on, off), 1)

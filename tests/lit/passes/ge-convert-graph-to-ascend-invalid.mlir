@@ -51,18 +51,3 @@ graph.graph @foreign(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 // CHECK: ge-convert-graph-to-ascend: 'test.op' has no lowering to the ascend dialect
-
-// -----
-
-// Tests that a graph calling itself is refused instead of recursing forever.
-
-graph.graph @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %y = partition.partitioned_call @inner(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  graph.net_output %y : tensor<4xf32>
-}
-graph.graph @inner(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %y = partition.partitioned_call @inner(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  graph.net_output %y : tensor<4xf32>
-}
-
-// CHECK: ge-convert-graph-to-ascend: 'partition.partitioned_call' calls @inner recursively

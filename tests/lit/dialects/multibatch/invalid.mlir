@@ -271,3 +271,13 @@ graph.graph @root(%s: tensor<2xi64>) -> tensor<1xi32> {
   %d = multibatch.get_dynamic_dims %s shape_info [2, -1, -1] N 1 : (tensor<2xi64>) -> tensor<1xi32>
   graph.net_output %d : tensor<1xi32>
 }
+
+// -----
+
+// Tests a case branch that runs the graph holding the case.
+
+// CHECK-LABEL: 'multibatch.case' in @root calls @root: graphs call each other in a cycle @root -> @root
+graph.graph @root(%i: tensor<i32>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = multibatch.case %i, %i, %x branches [@root] : (tensor<i32>, tensor<i32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %r : tensor<2xf32>
+}

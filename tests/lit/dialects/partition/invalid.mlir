@@ -124,3 +124,68 @@ graph.graph @consumer() -> tensor<2xf32> {
   graph.net_output %p : tensor<2xf32>
 }
 
+
+// -----
+
+// Tests two Ends with one peerIndex (the second would overwrite the first one's value).
+
+// CHECK-LABEL: 'partition.end' peerIndex 0 in @p1 is already used by the 'partition.end' in @p0; each End/PlaceHolder pair has its own peerIndex
+graph.graph @p0(%x: tensor<2xf32>) {
+  partition.end %x peerIndex 0 : (tensor<2xf32>) -> ()
+  graph.net_output
+}
+graph.graph @p1(%x: tensor<2xf32>) {
+  %n = graph.neg %x : (tensor<2xf32>) -> tensor<2xf32>
+  partition.end %n peerIndex 0 : (tensor<2xf32>) -> ()
+  graph.net_output
+}
+graph.graph @p2() -> tensor<2xf32> {
+  %y = partition.place_holder peerIndex 0 : () -> tensor<2xf32>
+  graph.net_output %y : tensor<2xf32>
+}
+
+// -----
+
+// Tests two PlaceHolders with one peerIndex (one End value cannot feed two edges).
+
+// CHECK-LABEL: 'partition.place_holder' peerIndex 4 in @c1 is already used by the 'partition.place_holder' in @c0; each End/PlaceHolder pair has its own peerIndex
+graph.graph @c0() -> tensor<2xf32> {
+  %y = partition.place_holder peerIndex 4 : () -> tensor<2xf32>
+  graph.net_output %y : tensor<2xf32>
+}
+graph.graph @c1() -> tensor<2xf32> {
+  %y = partition.place_holder peerIndex 4 : () -> tensor<2xf32>
+  graph.net_output %y : tensor<2xf32>
+}
+
+// -----
+
+// Tests a graph that calls itself (the interpreter would recurse without end).
+
+// CHECK-LABEL: 'partition.partitioned_call' in @inner calls @inner: graphs call each other in a cycle @inner -> @inner
+graph.graph @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = partition.partitioned_call @inner(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  graph.net_output %y : tensor<4xf32>
+}
+graph.graph @inner(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = partition.partitioned_call @inner(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  graph.net_output %y : tensor<4xf32>
+}
+
+// -----
+
+// Tests graphs that call each other through a third.
+
+// CHECK-LABEL: 'partition.partitioned_call' in @c calls @a: graphs call each other in a cycle @a -> @b -> @c -> @a
+graph.graph @a(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = partition.partitioned_call @b(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %r : tensor<2xf32>
+}
+graph.graph @b(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = partition.partitioned_call @c(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %r : tensor<2xf32>
+}
+graph.graph @c(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = partition.partitioned_call @a(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %r : tensor<2xf32>
+}
