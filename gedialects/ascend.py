@@ -43,6 +43,8 @@ arena where a known partition reads it.
 
 from __future__ import annotations
 
+import functools
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -87,7 +89,14 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
-from gedialects.base import GEOp, IntList, element_nbytes, int_array, int_array_values
+from gedialects.base import (
+    GEOp,
+    IntList,
+    element_nbytes,
+    element_type,
+    int_array,
+    int_array_values,
+)
 from gedialects.dense_hex import parse_large_hex_dense, print_dense
 
 # --------------------------------------------------------------------------------------------
@@ -377,6 +386,13 @@ class ModelOp(GEOp):
     `arena_size` is the byte size of the arena a run allocates (zeroed); `weight_size` the
     size of its weight region at offset 0. The body holds declarations, then tasks.
 
+    The verifier proves what a run assumes: every buffer inside the arena, weights inside
+    their region and tasks writing above it; inputs and outputs disjoint (the same range bound
+    twice is one buffer), task buffers using them whole or as a prefix; each kernel typed as
+    its GE op (the `graph` op's rule: one element type where GE requires it, no silent
+    conversion into an output). Whether tensors sharing bytes are ever live at once needs the
+    liveness analysis of the pass layer: `ge-verify-model`, which the tools run on load.
+
         ascend.model @main arena_size 16384 weight_size 1024 {
           ascend.stream 0 engine "AIcoreEngine"
           ascend.input "x" arena[1024] : tensor<4xf32>
@@ -461,6 +477,10 @@ class _ModelVerifier:
         self.dyn_writer: dict[int, DeclarationOp | TaskOp] = {}
         self.dyn_type: dict[int, TensorType] = {}
         self.dyn_reads: list[tuple[DeclarationOp | TaskOp, DynBufferAttr]] = []
+        self.io: list[tuple[int, int, DeclarationOp]] = []
+        """(offset, end, op) of each input/output in a planned buffer, sorted once the
+        declarations are read (`check_io`)."""
+        self.io_starts: list[int] = []
 
     def fail(self, message: str) -> None:
         raise VerifyException(message)
@@ -476,7 +496,9 @@ class _ModelVerifier:
         first_task: TaskOp | None = None
         for op in self.model.body.block.ops:
             if isinstance(op, TaskOp):
-                first_task = first_task or op
+                if first_task is None:
+                    first_task = op
+                    self.check_io()
                 self.task(op)
             elif isinstance(op, DeclarationOp):
                 if first_task is not None:
@@ -487,6 +509,8 @@ class _ModelVerifier:
                 self.declaration(op)
             else:
                 self.fail(f"{here}: '{op.name}' is neither an ascend declaration nor a task")
+        if first_task is None:
+            self.check_io()
         self.check_weights()
         self.check_gears(here)
         for wait in self.waits:
@@ -539,6 +563,47 @@ class _ModelVerifier:
                 f"{op.describe()} {what} {buffer} ends at {buffer.end}, outside the arena "
                 f"[0, {self.arena_size})"
             )
+        if isinstance(op, TaskOp):
+            self.io_view(op, what, buffer)
+
+    def check_io(self) -> None:
+        """Inputs and outputs do not overlap (GE's zero-copy I/O binds each to its own user
+        blob): a partial overlap lets one output clobber another or a task overwrite an input
+        it does not own. Exactly the same range bound twice is one buffer: an output that is
+        its input's buffer is a state the model updates in place (a loop counter)."""
+        io: list[tuple[int, int, DeclarationOp]] = []
+        for op in (*self.model.inputs(), *self.model.outputs()):
+            if isinstance(op.buffer, BufferAttr) and op.buffer.nbytes:
+                io.append((op.buffer.offset_value, op.buffer.end, op))
+        io.sort(key=lambda e: (e[0], e[1]))
+        for (start, end, a), (next_start, next_end, b) in zip(io, io[1:], strict=False):
+            if next_start < end and (next_start, next_end) != (start, end):
+                self.fail(
+                    f"{b.describe()} {b.buffer} overlaps {a.describe()} {a.buffer} (bytes "
+                    f"[{next_start}, {min(end, next_end)})); inputs and outputs need their own "
+                    "bytes"
+                )
+        self.io = io
+        self.io_starts = [start for start, _, _ in io]
+
+    def io_view(self, op: TaskOp, what: str, buffer: BufferAttr) -> None:
+        """A task buffer that touches an input's or output's bytes is a view of it: it starts
+        where the I/O buffer starts and fits inside (a gear's batch of a multi-batch input is
+        such a prefix). One that straddles its edge mixes it with other data."""
+        if not self.io or buffer.nbytes == 0:
+            return
+        start, end = buffer.offset_value, buffer.end
+        k = bisect_right(self.io_starts, start) - 1
+        for j in (k, k + 1):
+            if not 0 <= j < len(self.io):
+                continue
+            io_start, io_end, decl = self.io[j]
+            if start < io_end and io_start < end and (start != io_start or end > io_end):
+                self.fail(
+                    f"{op.describe()} {what} {buffer} : {buffer.type} (bytes [{start}, {end})) "
+                    f"straddles {decl.describe()} {decl.buffer} (bytes [{io_start}, {io_end})); "
+                    "a task may only use an input or output buffer whole or as its prefix"
+                )
 
     def writable(self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr) -> None:
         self.in_arena(op, what, buffer)
@@ -638,11 +703,13 @@ class _ModelVerifier:
                 self.in_arena(op, "input", buffer)
             for buffer in op.outputs.data:
                 self.writable(op, "output", buffer)
+            check_kernel_types(op)
         elif isinstance(op, DynamicKernelOp):
             for buffer in op.inputs.data:
                 self.read(op, "input", buffer)
             for buffer in op.outputs.data:
                 self.write(op, "output", buffer)
+            check_kernel_types(op)
         elif isinstance(op, MemcpyAsyncOp):
             self.read(op, "source", op.src)
             self.write(op, "destination", op.dst)
@@ -674,6 +741,56 @@ class _ModelVerifier:
                     f"{op.describe()} activates stream {target}, already activated by "
                     f"{earlier.describe()}; a stream has one activation point"
                 )
+
+
+@functools.cache
+def _graph_ops() -> dict[str, type[GEOp]]:
+    """GE type -> the `graph` op of that type (imported on first use: `ge-opt` on a graph
+    file never needs it)."""
+    from gedialects.graph import Graph
+
+    return {
+        op.GE_TYPE: op for op in Graph.operations if issubclass(op, GEOp) and hasattr(op, "GE_TYPE")
+    }
+
+
+def check_kernel_types(op: EngineTaskOp) -> None:
+    """A kernel task's buffers obey the typing rule of its GE op, the one the `graph` op of
+    that type verifies with: the same operands in one element type where GE requires it, the
+    result element types GE produces (a kernel's result is cast into its output buffer, so
+    a wrong one would convert silently; a change of type needs an explicit Cast). Shapes are
+    left to the run, which checks them; kernels with no graph op (loop control) have no rule.
+    """
+    rule = _graph_ops().get(op.kernel.data)
+    if rule is None:
+        return
+    definition = rule.get_irdl_definition()
+    props: dict[str, Attribute] = {
+        k: p.default_value for k, p in definition.properties.items() if p.default_value is not None
+    }
+    props.update(op.attrs.data)
+    ins = tuple(b.type for b in op.inputs.data)
+    outs = op.outputs.data
+    try:
+        inferred = rule.infer_result_types(ins, props, lambda i: None)
+    except (ValueError, KeyError, TypeError, IndexError) as e:
+        raise VerifyException(f"{op.describe()} ({op.kernel.data}): {e}") from None
+    if inferred is None:
+        return
+    if len(inferred) != len(outs):
+        raise VerifyException(
+            f"{op.describe()} ({op.kernel.data}) has {len(outs)} outputs, GE's "
+            f"{op.kernel.data} gives {len(inferred)}"
+        )
+    for i, (buffer, expected) in enumerate(zip(outs, inferred, strict=True)):
+        want = element_type(expected)
+        if buffer.type.element_type != want:
+            raise VerifyException(
+                f"{op.describe()} ({op.kernel.data}) output {i} {buffer} : {buffer.type} has "
+                f"element type {buffer.type.element_type}, but {op.kernel.data} of "
+                f"({', '.join(str(t) for t in ins)}) gives {want}; a conversion needs an "
+                "explicit Cast"
+            )
 
 
 # --------------------------------------------------------------------------------------------

@@ -380,6 +380,9 @@ def _parse_ir(text: str, label: str) -> ModuleOp:
         check_nesting(text, label)
         module = Parser(make_context(), text, label).parse_module()
         module.verify()
+        from passes.verify_model import verify_models
+
+        verify_models(module)
     except ParseError as e:
         raise GraphError(f"{e.span.get_location()}: cannot parse the IR: {e.msg}") from None
     except DiagnosticException as e:

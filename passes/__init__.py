@@ -50,6 +50,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-plan-memory": ("passes.plan_memory", "PlanMemoryPass"),
     "ge-sink-loop": ("passes.sink_loop", "SinkLoopPass"),
     "ge-verify-graph": ("passes.verify_graph", "VerifyGraphPass"),
+    "ge-verify-model": ("passes.verify_model", "VerifyModelPass"),
 }
 """Pass name -> (module, class)."""
 

@@ -75,6 +75,21 @@ class GeOptMain(xDSLOptMain):
         except OSError as e:
             raise cli.cannot_write(self.args.output_file, e) from None
 
+    def parse_chunk(self, chunk: IO[str], file_extension: str, offset: int = 0) -> ModuleOp | None:
+        """Parses as xdsl-opt does; a module holding an `ascend.model` is verified here and
+        its memory plan proved (`passes.verify_model`: it needs the pass layer's liveness,
+        which the dialect verifier cannot import) before any pass runs."""
+        module = super().parse_chunk(chunk, file_extension, offset)
+        if module is not None and not self.args.disable_verify:
+            from gedialects.ascend import ModelOp
+
+            if any(isinstance(op, ModelOp) for op in module.ops):
+                from passes.verify_model import verify_models
+
+                module.verify()
+                verify_models(module)
+        return module
+
     def register_all_passes(self) -> None:
         from xdsl.transforms import get_all_passes as xdsl_passes
 

@@ -194,6 +194,9 @@ def _parse_module(path: str):
     check_nesting(text, path)
     module = Parser(ctx, text, path).parse_module()
     module.verify()
+    from passes.verify_model import verify_models
+
+    verify_models(module)
     return module
 
 

@@ -458,3 +458,79 @@ ascend.model @main arena_size 64 weight_size 0 {
   ascend.stream_active 1 stream 2
   ascend.kernel "Sink" "sink" engine "AIcoreEngine" stream 1 ins() outs()
 }
+
+// -----
+
+// Tests two outputs that overlap by 8 bytes (one clobbers the other).
+
+// CHECK-LABEL: 'ascend.output' "y2" arena[1032] overlaps 'ascend.output' "y1" arena[1024] (bytes [1032, 1040)); inputs and outputs need their own bytes
+ascend.model @main arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<4xf32>
+  ascend.output "y1" arena[1024] : tensor<4xf32>
+  ascend.output "y2" arena[1032] : tensor<4xf32>
+  ascend.memcpy_async stream 0 arena[0] : tensor<4xf32> to arena[1024] : tensor<4xf32>
+}
+
+// -----
+
+// Tests an input overlapping an output.
+
+// CHECK-LABEL: 'ascend.output' "y" arena[1032] overlaps 'ascend.input' "x" arena[1024] (bytes [1032, 1040)); inputs and outputs need their own bytes
+ascend.model @main arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[1024] : tensor<4xf32>
+  ascend.output "y" arena[1032] : tensor<4xf32>
+}
+
+// -----
+
+// Tests a task buffer that straddles the edge of an output buffer.
+
+// CHECK-LABEL: 'ascend.kernel' "neg" output arena[504] : tensor<4xf32> (bytes [504, 520)) straddles 'ascend.output' "y" arena[512] (bytes [512, 528)); a task may only use an input or output buffer whole or as its prefix
+ascend.model @main arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<4xf32>
+  ascend.output "y" arena[512] : tensor<4xf32>
+  ascend.kernel "Neg" "neg" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[504] : tensor<4xf32>)
+}
+
+// -----
+
+// Tests a kernel whose output element type its GE op does not produce (Relu f32 -> i8).
+
+// CHECK-LABEL: 'ascend.kernel' "relu" (Relu) output 0 arena[1024] : tensor<2xi8> has element type i8, but Relu of (tensor<2xf32>) gives f32; a conversion needs an explicit Cast
+ascend.model @main arena_size 2048 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<2xf32>
+  ascend.output "y" arena[1024] : tensor<2xi8>
+  ascend.kernel "Relu" "relu" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<2xf32>) outs(arena[1024] : tensor<2xi8>)
+}
+
+// -----
+
+// Tests a MatMul of f32 by i32.
+
+// CHECK-LABEL: 'ascend.kernel' "mm" (MatMul): requires one element type for x1 and x2, got f32, i32
+ascend.model @main arena_size 2048 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<2x2xf32>
+  ascend.input "w" arena[512] : tensor<2x2xi32>
+  ascend.output "y" arena[1024] : tensor<2x2xf32>
+  ascend.kernel "MatMul" "mm" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<2x2xf32>, arena[512] : tensor<2x2xi32>) outs(arena[1024] : tensor<2x2xf32>)
+}
+
+// -----
+
+// Tests two feature tensors that share 8 bytes while both are live (ge-opt proves the memory
+// plan of a model it loads).
+
+// CHECK-LABEL: 'ascend.model' @main: arena[1032] : tensor<4xf32> (written by 'ascend.kernel' "b") overwrites bytes [1032, 1040) of arena[1024] : tensor<4xf32> (written by 'ascend.kernel' "a") while that tensor may still be read
+ascend.model @main arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<4xf32>
+  ascend.output "y" arena[512] : tensor<4xf32>
+  ascend.kernel "Neg" "a" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
+  ascend.kernel "Relu" "b" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[1032] : tensor<4xf32>)
+  ascend.kernel "Add" "c" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<4xf32>, arena[1032] : tensor<4xf32>) outs(arena[512] : tensor<4xf32>)
+}

@@ -1,0 +1,261 @@
+"""Issue 13 part 2: the verifier proves what the interpreter assumes. Each bad model below ran
+and gave wrong numbers (or recursed without end) before; now it is a one-line verifier error
+naming the buffer, task or op, in process and through `ge-opt` / `ge-run` on a file."""
+
+# ruff: noqa: E501 (models and messages are one line each, as the tools print them)
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
+
+from gedialects import make_context
+from passes.verify_model import verify_models
+
+OVERLAPPING_OUTPUTS = """
+ascend.model @main arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<4xf32>
+  ascend.output "y1" arena[1024] : tensor<4xf32>
+  ascend.output "y2" arena[1032] : tensor<4xf32>
+  ascend.memcpy_async stream 0 arena[0] : tensor<4xf32> to arena[1024] : tensor<4xf32>
+  ascend.kernel "Neg" "neg" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[1032] : tensor<4xf32>)
+}
+"""
+
+INPUT_OVERLAPS_OUTPUT = """
+ascend.model @main arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[1024] : tensor<4xf32>
+  ascend.output "y" arena[1032] : tensor<4xf32>
+  ascend.kernel "Neg" "neg" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<4xf32>) outs(arena[1032] : tensor<4xf32>)
+}
+"""
+
+STRADDLING_TASK = """
+ascend.model @main arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<4xf32>
+  ascend.output "y" arena[512] : tensor<4xf32>
+  ascend.kernel "Neg" "neg" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[504] : tensor<4xf32>)
+  ascend.memcpy_async stream 0 arena[0] : tensor<4xf32> to arena[512] : tensor<4xf32>
+}
+"""
+
+LIVE_FEATURES_OVERLAP = """
+ascend.model @main arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<4xf32>
+  ascend.output "y" arena[512] : tensor<4xf32>
+  ascend.kernel "Neg" "a" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
+  ascend.kernel "Relu" "b" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[1032] : tensor<4xf32>)
+  ascend.kernel "Add" "c" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<4xf32>, arena[1032] : tensor<4xf32>) outs(arena[512] : tensor<4xf32>)
+}
+"""
+
+REUSE_IN_PLACE = """
+ascend.model @main arena_size 4096 weight_size 512 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.weight arena[0] = dense<[2, 2]> : tensor<2xi64>
+  ascend.weight arena[256] = dense<[1]> : tensor<1xi64>
+  ascend.input "x" arena[512] : tensor<4xf32>
+  ascend.output "y" arena[768] : tensor<2xf32>
+  ascend.kernel "Neg" "a" engine "AIcoreEngine" stream 0 ins(arena[512] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
+  ascend.kernel "Relu" "b" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
+  ascend.kernel "Reshape" "r" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<4xf32>, arena[0] : tensor<2xi64>) outs(arena[1024] : tensor<2x2xf32>)
+  ascend.kernel "ReduceSum" "d" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<2x2xf32>, arena[256] : tensor<1xi64>) outs(arena[1032] : tensor<2xf32>)
+  ascend.kernel "Neg" "e" engine "AIcoreEngine" stream 0 ins(arena[1032] : tensor<2xf32>) outs(arena[1024] : tensor<2xf32>)
+  ascend.memcpy_async stream 0 arena[1024] : tensor<2xf32> to arena[768] : tensor<2xf32>
+}
+"""
+
+RELU_F32_TO_I8 = """
+ascend.model @main arena_size 2048 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<2xf32>
+  ascend.output "y" arena[1024] : tensor<2xi8>
+  ascend.kernel "Relu" "relu" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<2xf32>) outs(arena[1024] : tensor<2xi8>)
+}
+"""
+
+MATMUL_MIXED = """
+ascend.model @main arena_size 2048 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<2x2xf32>
+  ascend.input "w" arena[512] : tensor<2x2xi32>
+  ascend.output "y" arena[1024] : tensor<2x2xf32>
+  ascend.kernel "MatMul" "mm" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<2x2xf32>, arena[512] : tensor<2x2xi32>) outs(arena[1024] : tensor<2x2xf32>)
+}
+"""
+
+ONEHOT_COMPUTED_DEPTH = """
+graph.graph @main(%x: tensor<3xi64>, %d: tensor<i64>) -> tensor<3x?xf32> {
+  %on = graph.const dense<1.0> : tensor<f32>
+  %off = graph.const dense<0.0> : tensor<f32>
+  %y = graph.one_hot %x, %d, %on, %off : (tensor<3xi64>, tensor<i64>, tensor<f32>, tensor<f32>) -> tensor<3x?xf32>
+  graph.net_output %y : tensor<3x?xf32>
+}
+"""
+
+DUPLICATE_PEER = """
+graph.graph @p0(%x: tensor<2xf32>) {
+  partition.end %x peerIndex 0 : (tensor<2xf32>) -> ()
+  graph.net_output
+}
+graph.graph @p1(%x: tensor<2xf32>) {
+  %n = graph.neg %x : (tensor<2xf32>) -> tensor<2xf32>
+  partition.end %n peerIndex 0 : (tensor<2xf32>) -> ()
+  graph.net_output
+}
+graph.graph @p2() -> tensor<2xf32> {
+  %y = partition.place_holder peerIndex 0 : () -> tensor<2xf32>
+  graph.net_output %y : tensor<2xf32>
+}
+graph.graph @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  partition.partitioned_call @p0(%x) : (tensor<2xf32>) -> ()
+  partition.partitioned_call @p1(%x) : (tensor<2xf32>) -> ()
+  %y = partition.partitioned_call @p2() : () -> tensor<2xf32>
+  graph.net_output %y : tensor<2xf32>
+}
+"""
+
+CALL_CYCLE = """
+graph.graph @a(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = partition.partitioned_call @b(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %r : tensor<2xf32>
+}
+graph.graph @b(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = partition.partitioned_call @a(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %r : tensor<2xf32>
+}
+"""
+
+
+def verify_text(text: str) -> None:
+    module = Parser(make_context(), text).parse_module()
+    module.verify()
+    verify_models(module)
+
+
+def tool(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "model.mlir"
+    path.write_text(text)
+    return subprocess.run(
+        [sys.executable, "-m", *args, str(path)], capture_output=True, text=True, timeout=120
+    )
+
+
+def rejected(tmp_path: Path, text: str, message: str) -> None:
+    """In process and through ge-opt and ge-run on a file: one line naming the culprit."""
+    with pytest.raises(VerifyException, match=re.escape(message)):
+        verify_text(text)
+    for args in (("tools.ge_opt",), ("tools.ge_run", "--random-inputs", "0", "--entry", "main")):
+        run = tool(tmp_path, text, *args)
+        assert run.returncode == 1, (args, run.stdout, run.stderr)
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and "error:" in lines[0], (args, run.stderr)
+        assert message in lines[0] and "Traceback" not in run.stderr
+
+
+def test_overlapping_outputs_are_rejected(tmp_path: Path) -> None:
+    rejected(
+        tmp_path,
+        OVERLAPPING_OUTPUTS,
+        "'ascend.output' \"y2\" arena[1032] overlaps 'ascend.output' \"y1\" arena[1024] (bytes [1032, 1040))",
+    )
+
+
+def test_input_overlapping_an_output_is_rejected(tmp_path: Path) -> None:
+    rejected(
+        tmp_path,
+        INPUT_OVERLAPS_OUTPUT,
+        "'ascend.output' \"y\" arena[1032] overlaps 'ascend.input' \"x\" arena[1024]",
+    )
+
+
+def test_task_buffer_straddling_an_output_is_rejected(tmp_path: Path) -> None:
+    rejected(
+        tmp_path,
+        STRADDLING_TASK,
+        "'ascend.kernel' \"neg\" output arena[504] : tensor<4xf32> (bytes [504, 520)) straddles 'ascend.output' \"y\"",
+    )
+
+
+def test_live_feature_tensors_sharing_bytes_are_rejected(tmp_path: Path) -> None:
+    rejected(
+        tmp_path,
+        LIVE_FEATURES_OVERLAP,
+        "arena[1032] : tensor<4xf32> (written by 'ascend.kernel' \"b\") overwrites bytes [1032, 1040) of arena[1024] : tensor<4xf32> (written by 'ascend.kernel' \"a\")",
+    )
+
+
+def test_reuse_after_last_read_and_in_place_kernels_are_accepted() -> None:
+    from gedialects.interpreters.ascend import execute_model
+
+    module = Parser(make_context(), REUSE_IN_PLACE).parse_module()
+    module.verify()
+    verify_models(module)
+    (model,) = module.ops
+    run = execute_model(model, {"x": np.array([-1, 2, -3, 4], np.float32)})  # type: ignore[arg-type]
+    # a = -x = [1, -2, 3, -4]; relu -> [1, 0, 3, 0]; rows [1, 0], [3, 0] sum to [1, 3]; negated
+    assert run.outputs["y"].tolist() == [-1.0, -3.0]
+
+
+def test_relu_f32_to_i8_is_rejected(tmp_path: Path) -> None:
+    rejected(
+        tmp_path,
+        RELU_F32_TO_I8,
+        "'ascend.kernel' \"relu\" (Relu) output 0 arena[1024] : tensor<2xi8> has element type i8, but Relu of (tensor<2xf32>) gives f32",
+    )
+
+
+def test_matmul_mixed_dtypes_is_rejected(tmp_path: Path) -> None:
+    rejected(
+        tmp_path,
+        MATMUL_MIXED,
+        "'ascend.kernel' \"mm\" (MatMul): requires one element type for x1 and x2, got f32, i32",
+    )
+
+
+def test_onehot_negative_depth_is_rejected(tmp_path: Path) -> None:
+    from gedialects.interpreters.run import run
+
+    module = Parser(make_context(), ONEHOT_COMPUTED_DEPTH).parse_module()
+    module.verify()
+    with pytest.raises(Exception, match="OneHot: depth must be positive, got -3"):
+        run(module, {"x": np.array([0, 1, 2]), "d": np.array(-3)})
+    np.savez(tmp_path / "in.npz", x=np.array([0, 1, 2]), d=np.array(-3))
+    path = tmp_path / "g.mlir"
+    path.write_text(ONEHOT_COMPUTED_DEPTH)
+    run = subprocess.run(
+        [sys.executable, "-m", "tools.ge_run", str(path), "--inputs", str(tmp_path / "in.npz")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1 and "OneHot: depth must be positive, got -3" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_duplicate_peer_index_is_rejected(tmp_path: Path) -> None:
+    rejected(
+        tmp_path,
+        DUPLICATE_PEER,
+        "'partition.end' peerIndex 0 in @p1 is already used by the 'partition.end' in @p0",
+    )
+
+
+def test_partitioned_call_cycle_is_rejected(tmp_path: Path) -> None:
+    text = CALL_CYCLE.replace("@a(", "@main(")
+    rejected(
+        tmp_path,
+        text,
+        "'partition.partitioned_call' in @b calls @main: graphs call each other in a cycle @main -> @b -> @main",
+    )
