@@ -44,6 +44,7 @@ arena where a known partition reads it.
 from __future__ import annotations
 
 import functools
+import itertools
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
@@ -576,7 +577,7 @@ class _ModelVerifier:
             if isinstance(op.buffer, BufferAttr) and op.buffer.nbytes:
                 io.append((op.buffer.offset_value, op.buffer.end, op))
         io.sort(key=lambda e: (e[0], e[1]))
-        for (start, end, a), (next_start, next_end, b) in zip(io, io[1:], strict=False):
+        for (start, end, a), (next_start, next_end, b) in itertools.pairwise(io):
             if next_start < end and (next_start, next_end) != (start, end):
                 self.fail(
                     f"{b.describe()} {b.buffer} overlaps {a.describe()} {a.buffer} (bytes "
