@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
@@ -65,15 +66,18 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region
 from xdsl.irdl import (
+    IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
     prop_def,
     region_def,
     traits_def,
 )
+from xdsl.irdl.constraints import ConstraintContext
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
     CustomDirective,
+    FormatProgram,
     ParsingState,
     PrintingState,
     irdl_custom_directive,
@@ -90,6 +94,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
+from gedialects import fast_text
 from gedialects.base import (
     GEOp,
     IntList,
@@ -331,6 +336,260 @@ class WeightValue(CustomDirective):
         value = self.value.get(op)
         assert isinstance(value, DenseIntOrFPElementsAttr)
         print_dense(printer, value)
+
+
+# --------------------------------------------------------------------------------------------
+# Fast syntax: the declarative formats, read and written without the declarative machinery
+# --------------------------------------------------------------------------------------------
+
+_I64S: dict[int, IntegerAttr] = {}
+_PRESENT = StringAttr("")
+"""The value a matched keyword step yields (anything but None)."""
+
+
+def _i64_interned(value: int) -> IntegerAttr:
+    attr = _I64S.get(value)
+    if attr is None:
+        if len(_I64S) >= fast_text.CACHE_LIMIT:
+            _I64S.clear()
+        attr = _I64S[value] = IntegerAttr(value, i64)
+    return attr
+
+
+def _make_buffer(kind: str, number: int, type: Attribute) -> BufferAttr | DynBufferAttr:
+    if not isinstance(type, TensorType):
+        raise ValueError("not a ranked tensor")
+    return BufferAttr(number, type) if kind == "arena" else DynBufferAttr(number, type)
+
+
+def _buffer_text(buffer: BufferAttr | DynBufferAttr) -> str:
+    return f"{buffer} : {fast_text.type_text(buffer.type)}"
+
+
+_FORMAT_ITEM = re.compile(
+    r"\s*(?:`(?P<kw>\w+)`|\$(?P<var>\w+)|custom<(?P<custom>\w+)>\((?P<args>[$\w, ]+)\)"
+    r"|\(`(?P<optkw>\w+)` \$(?P<optvar>\w+)\^\)\?|(?P<attrdict>attr-dict))"
+)
+
+
+class _Syntax:
+    """One op's `TEXT_FORMAT`, as a list of steps read from canonical text or written at once.
+
+    The format string is the op's declarative assembly format (the syntax is defined there);
+    xDSL compiles the same string into the fallback parser. Steps: `kw` (a keyword), `str` and
+    `int` (a StringAttr / i64 property), `buf` and `bufs` (`custom<Buffer>`,
+    `custom<BufferList>`), `weight` (`custom<WeightValue>`), `opt` (`(`kw` $dict^)?`) and
+    `attr-dict`.
+    """
+
+    def __init__(self, op_type: type[IRDLOperation], fmt: str) -> None:
+        self.op_type = op_type
+        self.op_def = op_type.get_irdl_definition()
+        self.fmt = fmt
+        self.steps: list[tuple[str, ...]] = []
+        pos = 0
+        while pos < len(fmt.rstrip()):
+            m = _FORMAT_ITEM.match(fmt, pos)
+            if m is None:  # pragma: no cover - the formats are ours
+                raise ValueError(f"{op_type.name}: unsupported TEXT_FORMAT at {fmt[pos:]!r}")
+            pos = m.end()
+            if m["kw"]:
+                self.steps.append(("kw", m["kw"]))
+            elif m["var"]:
+                bases = self.op_def.properties[m["var"]].constr.get_bases() or set()
+                kind = "str" if StringAttr in bases else "int"
+                self.steps.append((kind, m["var"]))
+            elif m["custom"]:
+                names = [a.strip().removeprefix("$") for a in m["args"].split(",")]
+                kind = {"Buffer": "buf", "BufferList": "bufs", "WeightValue": "weight"}
+                self.steps.append((kind[m["custom"]], *names))
+            elif m["optkw"]:
+                self.steps.append(("opt", m["optkw"], m["optvar"]))
+            else:
+                self.steps.append(("attr-dict",))
+        self.reserved = frozenset(
+            name for step in self.steps if step[0] not in ("kw", "attr-dict") for name in step[1:]
+        )
+        self.buffer_props = [n for s in self.steps if s[0] in ("buf", "bufs") for n in s[1:]]
+        self._program: FormatProgram | None = None
+
+    def fallback(self, parser: Parser) -> IRDLOperation:
+        """The declarative parser of the same format: any text the fast path does not read."""
+        if self._program is None:
+            self._program = FormatProgram.from_str(self.fmt, self.op_def)
+        return self._program.parse(parser, self.op_type)
+
+    def parse(self, parser: Parser) -> IRDLOperation:
+        scan = fast_text.Scan(parser)
+        if not scan.ok:
+            return self.fallback(parser)
+        props: dict[str, Attribute] = {}
+        steps = self.steps
+        i, committed = 0, False
+        # Steps read from the text; a mismatch leaves the parser untouched for the fallback.
+        while i < len(steps):
+            kind, name = steps[i][0], steps[i][-1]
+            if kind in ("opt", "attr-dict"):
+                break
+            i += 1
+            if kind == "kw":
+                value: Attribute | None = None if not scan.keyword(name) else _PRESENT
+            elif kind == "str":
+                value = scan.string_attr()
+            elif kind == "int":
+                n = scan.integer()
+                value = None if n is None else _i64_interned(n)
+            elif kind == "buf":
+                value = scan.buffer(_make_buffer)
+            elif kind == "bufs":
+                value = self._scan_buffers(scan)
+            else:  # weight: `arena[N] =`, then the value through the parser
+                offset = scan.integer() if scan.keyword("arena") and scan.punct("[") else None
+                if offset is None or offset < 0 or not (scan.punct("]") and scan.punct("=")):
+                    return self.fallback(parser)
+                scan.commit()
+                committed = True
+                weight = self._parse_weight_value(parser)
+                props[steps[i - 1][1]] = BufferAttr(offset, weight.type)  # pyright: ignore
+                props[name] = weight
+                break
+            if value is None:
+                return self.fallback(parser)
+            if kind != "kw":
+                props[name] = value
+        if not committed:
+            scan.commit()
+        # Steps read by the parser, with the primitives the declarative format uses.
+        attributes: dict[str, Attribute] = {}
+        for step in steps[i:]:
+            if step[0] == "opt":
+                if parser.parse_optional_keyword(step[1]) is not None:
+                    props[step[2]] = value = parser.parse_attribute()
+                    self.op_def.properties[step[2]].constr.verify(value, ConstraintContext())
+            else:
+                attributes = self._parse_attr_dict(parser)
+        # As the declarative parser: the buffer kinds an op takes are its constraints'.
+        for name in self.buffer_props:
+            self.op_def.properties[name].constr.verify(props[name], ConstraintContext())
+        return self.op_type.create(properties=props, attributes=attributes)
+
+    @staticmethod
+    def _scan_buffers(scan: fast_text.Scan) -> ArrayAttr | None:
+        if not scan.punct("("):
+            return None
+        items: list[Attribute] = []
+        if scan.punct(")"):
+            return ArrayAttr(items)
+        while True:
+            b = scan.buffer(_make_buffer)
+            if b is None:
+                return None
+            items.append(b)
+            if scan.punct(")"):
+                return ArrayAttr(items)
+            if not scan.punct(","):
+                return None
+
+    @staticmethod
+    def _parse_weight_value(parser: Parser) -> DenseIntOrFPElementsAttr:
+        """WeightValue's value, after `arena[N] =` (same checks and messages)."""
+        pos = parser.pos
+        value: Attribute | None = parse_large_hex_dense(parser)
+        if value is None:
+            value = parser.parse_attribute()
+        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(
+            value.type, TensorType
+        ):
+            parser.raise_error("'ascend.weight' expects a dense<...> : tensor<...> value", pos)
+        return value
+
+    def _parse_attr_dict(self, parser: Parser) -> dict[str, Attribute]:
+        """The format's `attr-dict`, as xDSL's AttrDictDirective reads it."""
+        attrs = parser.parse_optional_attr_dict()
+        defined = self.reserved & attrs.keys()
+        if defined:
+            parser.raise_error(
+                f"attributes {', '.join(defined)} are defined in other parts of the "
+                "assembly format, and thus should not be defined in the attribute "
+                "dictionary."
+            )
+        return attrs
+
+    def print(self, op: IRDLOperation, printer: Printer) -> None:
+        out: list[str] = []
+        props = op.properties
+        for step in self.steps:
+            kind = step[0]
+            if kind == "kw":
+                out.append(" " + step[1])
+            elif kind == "str":
+                text = fast_text.string_text(props[step[1]].data)  # pyright: ignore
+                if text is None:
+                    printer.print_string("".join(out) + " ")
+                    out.clear()
+                    printer.print_string_literal(props[step[1]].data)  # pyright: ignore
+                else:
+                    out.append(" " + text)
+            elif kind == "int":
+                out.append(f" {props[step[1]].value.data}")  # pyright: ignore
+            elif kind == "buf":
+                out.append(" " + _buffer_text(props[step[1]]))  # pyright: ignore
+            elif kind == "bufs":
+                items = props[step[1]].data  # pyright: ignore
+                out.append("(" + ", ".join(map(_buffer_text, items)) + ")")
+            elif kind == "weight":
+                out.append(f" arena[{props[step[1]].offset.data}] = ")  # pyright: ignore
+                printer.print_string("".join(out))
+                out.clear()
+                print_dense(printer, props[step[2]])  # pyright: ignore
+            elif kind == "opt":
+                value = props.get(step[2])
+                if value is not None and value != self.op_def.properties[step[2]].default_value:
+                    printer.print_string("".join(out) + f" {step[1]} ")
+                    out.clear()
+                    printer.print_attribute(value)
+            else:
+                attrs = op.attributes
+                if attrs and not self.reserved.isdisjoint(attrs):
+                    attrs = {k: v for k, v in attrs.items() if k not in self.reserved}
+                text = fast_text.attr_dict_text(attrs)
+                if text is None:
+                    printer.print_string("".join(out))
+                    out.clear()
+                    printer.print_op_attributes(attrs)
+                else:
+                    out.append(text)
+        printer.print_string("".join(out))
+
+
+_SYNTAX: dict[type, _Syntax] = {}
+
+
+class FastSyntax(IRDLOperation):
+    """Ops whose `TEXT_FORMAT` (a declarative assembly format) is read by `_Syntax`.
+
+    The hot ascend ops (one per task and declaration, 7.5k in a 10k-node model) spent most
+    of their load time in xDSL's declarative parser and printer. The format string stays
+    the definition of the syntax: canonical text, as the printer writes it, is read with
+    `fast_text.Scan` and written as one string; any other text goes to the declarative
+    parser compiled from the same string, so accepted syntax and diagnostics do not change.
+    """
+
+    TEXT_FORMAT: ClassVar[str]
+
+    @classmethod
+    def _syntax(cls) -> _Syntax:
+        syntax = _SYNTAX.get(cls)
+        if syntax is None:
+            syntax = _SYNTAX[cls] = _Syntax(cls, cls.TEXT_FORMAT)
+        return syntax
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IRDLOperation:
+        return cls._syntax().parse(parser)
+
+    def print(self, printer: Printer) -> None:
+        self._syntax().print(self, printer)
 
 
 def _count(t: TensorType) -> int:
@@ -813,7 +1072,7 @@ class DeclarationOp(GEOp):
 
 
 @irdl_op_definition
-class EventOp(DeclarationOp):
+class EventOp(FastSyntax, DeclarationOp):
     """GE Event: declares a runtime event (`rtEvent_t`) used to order two streams.
 
     ascend.event 0
@@ -824,7 +1083,7 @@ class EventOp(DeclarationOp):
 
     id = prop_def(IntegerAttr[I64])
 
-    assembly_format = "$id attr-dict"
+    TEXT_FORMAT: ClassVar[str] = "$id attr-dict"
 
     def __init__(self, id: int) -> None:
         super().__init__(properties={"id": _i64(id)})
@@ -838,7 +1097,7 @@ class EventOp(DeclarationOp):
 
 
 @irdl_op_definition
-class InputOp(DeclarationOp):
+class InputOp(FastSyntax, DeclarationOp):
     """GE InputData: a model input, written into its buffer before the tasks run.
 
     Named after the runtime's `InputData` (the user blob a Data node receives); the graph-level
@@ -856,7 +1115,7 @@ class InputOp(DeclarationOp):
     input_name = prop_def(StringAttr)
     buffer = prop_def(AnyBuffer)
 
-    assembly_format = "$input_name custom<Buffer>($buffer) attr-dict"
+    TEXT_FORMAT: ClassVar[str] = "$input_name custom<Buffer>($buffer) attr-dict"
     custom_directives = (Buffer,)
 
     def __init__(self, name: str, buffer: BufferAttr | DynBufferAttr) -> None:
@@ -867,7 +1126,7 @@ class InputOp(DeclarationOp):
 
 
 @irdl_op_definition
-class OutputOp(DeclarationOp):
+class OutputOp(FastSyntax, DeclarationOp):
     """GE OutputData: a model output, read from its buffer after every stream finished.
 
     Named after the runtime's `OutputData`; the graph-level counterpart is `graph.net_output`.
@@ -883,7 +1142,7 @@ class OutputOp(DeclarationOp):
     output_name = prop_def(StringAttr)
     buffer = prop_def(AnyBuffer)
 
-    assembly_format = "$output_name custom<Buffer>($buffer) attr-dict"
+    TEXT_FORMAT: ClassVar[str] = "$output_name custom<Buffer>($buffer) attr-dict"
     custom_directives = (Buffer,)
 
     def __init__(self, name: str, buffer: BufferAttr | DynBufferAttr) -> None:
@@ -894,7 +1153,7 @@ class OutputOp(DeclarationOp):
 
 
 @irdl_op_definition
-class StreamOp(DeclarationOp):
+class StreamOp(FastSyntax, DeclarationOp):
     """GE Stream: declares a runtime stream (`rtStream_t`) and the engine whose tasks it runs.
 
     ascend.stream 0 engine "AIcoreEngine"
@@ -906,7 +1165,7 @@ class StreamOp(DeclarationOp):
     id = prop_def(IntegerAttr[I64])
     engine = prop_def(StringAttr)
 
-    assembly_format = "$id `engine` $engine attr-dict"
+    TEXT_FORMAT: ClassVar[str] = "$id `engine` $engine attr-dict"
 
     def __init__(self, id: int, engine: str) -> None:
         super().__init__(properties={"id": _i64(id), "engine": StringAttr(engine)})
@@ -920,7 +1179,7 @@ class StreamOp(DeclarationOp):
 
 
 @irdl_op_definition
-class WeightOp(DeclarationOp):
+class WeightOp(FastSyntax, DeclarationOp):
     """GE WeightData: weight bytes copied into the arena when the model loads.
 
     The model-level form of a `graph.const` (GE Const): its bytes live in the weight region.
@@ -934,7 +1193,7 @@ class WeightOp(DeclarationOp):
     buffer = prop_def(BufferAttr)
     value = prop_def(DenseIntOrFPElementsAttr)
 
-    assembly_format = "custom<WeightValue>($buffer, $value) attr-dict"
+    TEXT_FORMAT: ClassVar[str] = "custom<WeightValue>($buffer, $value) attr-dict"
     custom_directives = (WeightValue,)
 
     def __init__(self, buffer: BufferAttr | int, value: DenseIntOrFPElementsAttr) -> None:
@@ -971,30 +1230,30 @@ class TaskOp(GEOp):
         return f"'{self.name}' on stream {self.stream.value.data}"
 
 
-class EventTaskOp(TaskOp):
+class EventTaskOp(FastSyntax, TaskOp):
     """Base of the tasks that act on one event: `<mnemonic> <event> stream <stream>`."""
 
     event = prop_def(IntegerAttr[I64])
 
-    assembly_format = "$event `stream` $stream attr-dict"
+    TEXT_FORMAT: ClassVar[str] = "$event `stream` $stream attr-dict"
 
     def __init__(self, event: int, stream: int) -> None:
         super().__init__(properties={"event": _i64(event), "stream": _i64(stream)})
 
 
-class LabelTaskOp(TaskOp):
+class LabelTaskOp(FastSyntax, TaskOp):
     """Base of the tasks that name one label: `<mnemonic> <label> stream <stream>`."""
 
     label = prop_def(IntegerAttr[I64])
 
-    assembly_format = "$label `stream` $stream attr-dict"
+    TEXT_FORMAT: ClassVar[str] = "$label `stream` $stream attr-dict"
 
     def __init__(self, label: int, stream: int) -> None:
         super().__init__(properties={"label": _i64(label), "stream": _i64(stream)})
 
 
 @irdl_op_definition
-class EndGraphOp(TaskOp):
+class EndGraphOp(FastSyntax, TaskOp):
     """GE MODEL_TASK_END_GRAPH: ends its stream (the task GE emits for the root NetOutput).
 
     ascend.end_graph stream 0
@@ -1003,7 +1262,7 @@ class EndGraphOp(TaskOp):
     name = "ascend.end_graph"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_END_GRAPH"
 
-    assembly_format = "`stream` $stream attr-dict"
+    TEXT_FORMAT: ClassVar[str] = "`stream` $stream attr-dict"
 
     def __init__(self, stream: int) -> None:
         super().__init__(properties={"stream": _i64(stream)})
@@ -1031,7 +1290,7 @@ class EventWaitOp(EventTaskOp):
     GE_TYPE: ClassVar[str] = "MODEL_TASK_EVENT_WAIT"
 
 
-class EngineTaskOp(TaskOp):
+class EngineTaskOp(FastSyntax, TaskOp):
     """Base of the tasks that run a GE op's kernel on an engine.
 
     `kernel` is the GE op type, `node_name` the graph node it came from, `attrs` the node's
@@ -1043,7 +1302,7 @@ class EngineTaskOp(TaskOp):
     engine = prop_def(StringAttr)
     attrs = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))
 
-    assembly_format = (
+    TEXT_FORMAT: ClassVar[str] = (
         "$kernel $node_name `engine` $engine `stream` $stream "
         "`ins` custom<BufferList>($inputs) `outs` custom<BufferList>($outputs) "
         "(`attrs` $attrs^)? attr-dict"
@@ -1177,7 +1436,7 @@ class LabelSwitchByIndexOp(TaskOp):
 
 
 @irdl_op_definition
-class MemcpyAsyncOp(TaskOp):
+class MemcpyAsyncOp(FastSyntax, TaskOp):
     """GE MODEL_TASK_MEMCPY_ASYNC: copies the bytes of one buffer into another.
 
         ascend.memcpy_async stream 0 arena[1024] : tensor<4xf32> to arena[4096] : tensor<4xf32>
@@ -1193,7 +1452,9 @@ class MemcpyAsyncOp(TaskOp):
     src = prop_def(AnyBuffer)
     dst = prop_def(AnyBuffer)
 
-    assembly_format = "`stream` $stream custom<Buffer>($src) `to` custom<Buffer>($dst) attr-dict"
+    TEXT_FORMAT: ClassVar[str] = (
+        "`stream` $stream custom<Buffer>($src) `to` custom<Buffer>($dst) attr-dict"
+    )
     custom_directives = (Buffer,)
 
     def __init__(
@@ -1226,7 +1487,7 @@ class MemcpyAsyncOp(TaskOp):
 
 
 @irdl_op_definition
-class StreamActiveOp(TaskOp):
+class StreamActiveOp(FastSyntax, TaskOp):
     """GE MODEL_TASK_STREAM_ACTIVE: starts stream `active_stream` at its first task.
 
     A stream some `stream_active` names is inactive until then, runs its task list once and is
@@ -1244,7 +1505,7 @@ class StreamActiveOp(TaskOp):
 
     active_stream = prop_def(IntegerAttr[I64])
 
-    assembly_format = "$active_stream `stream` $stream attr-dict"
+    TEXT_FORMAT: ClassVar[str] = "$active_stream `stream` $stream attr-dict"
 
     def __init__(self, active_stream: int, stream: int) -> None:
         super().__init__(properties={"active_stream": _i64(active_stream), "stream": _i64(stream)})

@@ -44,10 +44,11 @@ from xdsl.printer import Printer
 from xdsl.traits import ConstantLike
 from xdsl.utils.hints import isa
 
-from gedialects import exact_text, lexer_workaround
+from gedialects import exact_text, fast_text, lexer_workaround
 
 exact_text.install()  # dense literals parse and print exactly once any of our dialects loads
 lexer_workaround.install()  # and the lexer is linear on unterminated strings (see there)
+fast_text.install()
 
 # Discardable GE node attributes (names as in GE's ge_attr_define.cc), accepted on every op.
 INT32_MAX = 2**31 - 1
@@ -363,18 +364,20 @@ class NodeSyntax(IRDLOperation):
             if key not in op_def.properties:
                 parser.raise_error(f"'{cls.name}' has no property '{key}'")
             props[key] = _parse_prop_value(parser, _wants_f32(op_def.properties[key]))
-        attrs = parser.parse_optional_attr_dict()
+        attrs = fast_text.parse_optional_attr_dict(parser)
         parser.parse_punctuation(":")
         pos = parser.pos
-        ftype = parser.parse_function_type()
-        if len(ftype.inputs.data) != len(operands):
-            parser.raise_error(
-                f"{len(operands)} operands but {len(ftype.inputs.data)} operand types", pos
-            )
-        resolved = parser.resolve_operands(operands, ftype.inputs.data, parser.pos)
+        types = fast_text.parse_function_type_fast(parser)
+        if types is None:
+            ftype = parser.parse_function_type()
+            types = list(ftype.inputs.data), list(ftype.outputs.data)
+        inputs, outputs = types
+        if len(inputs) != len(operands):
+            parser.raise_error(f"{len(operands)} operands but {len(inputs)} operand types", pos)
+        resolved = parser.resolve_operands(operands, inputs, parser.pos)
         return cls.build(
             operands=_group_by_defs(resolved, op_def.operands, "operands", parser),
-            result_types=_group_by_defs(ftype.outputs.data, op_def.results, "results", parser),
+            result_types=_group_by_defs(outputs, op_def.results, "results", parser),
             properties=props,
             attributes=attrs,
         )
@@ -390,9 +393,10 @@ class NodeSyntax(IRDLOperation):
                 continue
             printer.print_string(f" {key} ")
             _print_prop_value(printer, value)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        fast_text.print_attr_dict(printer, self.attributes)
+        printer.print_string(
+            " : " + fast_text.function_type_text(self.operand_types, self.result_types)
+        )
 
 
 def element_nbytes(element_type: Attribute) -> int | None:

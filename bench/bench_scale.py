@@ -1,0 +1,251 @@
+"""Issue 14's scale benchmark: per-op cost of the text IR (and each ge-compile pass) on big graphs.
+
+The model is issue 14's: 4 lanes of 16-node blocks (MatMul 8x8, Add, Mul, Sigmoid, Relu,
+Transpose, Reshape, Concat, Split) with a NonZero/GatherND island every 49th block, built
+with the onnx helper, imported once per size with `import_model` and compiled once with
+`ge-compile`; the graph-level text `G.mlir` and its compiled form `A.mlir` are cached in
+`--workdir` and reused by later runs. Each column is measured in this one process, because
+these machines are noisy; `--baseline DIR` times the same files with another checkout's code
+(`PYTHONPATH=DIR`, e.g. `/work/main`) in a child process of the same run, for before/after
+figures.
+
+    python bench/bench_scale.py --sizes 10000,100000 --baseline /work/main
+
+The table is a list of rows (`Row`) so that further columns (binary write and load, executor
+overhead, onnxruntime session creation and run) can be added as more `measure_*` steps.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+LANES = 4
+BLOCK_NODES = 16
+ISLAND_EVERY = 49
+WIDTH = 8
+BATCH = 4
+DEFAULT_WORKDIR = Path(os.environ.get("TMPDIR", "/tmp")) / "gedialects-bench-scale"
+
+
+def scale_model(nodes: int, seed: int = 0) -> object:
+    """The ONNX model of about `nodes` nodes: LANES chains of BLOCK_NODES-node blocks.
+
+    Each block maps a [BATCH, WIDTH] activation to one of the same shape, with a residual
+    and a 0.5 scale so that values stay bounded at any depth. Every ISLAND_EVERY-th block
+    adds a data-dependent island (Greater, NonZero, Transpose, GatherND, ReduceSum) whose
+    scalar result is scaled into the lane, so that ge-compile gives it dynamic tasks.
+    """
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(seed)
+    blocks = max(1, nodes // BLOCK_NODES)
+    nodes_: list = []
+    inits = [
+        numpy_helper.from_array(np.array(0.5, np.float32), "half"),
+        numpy_helper.from_array(np.array(0.0, np.float32), "zero"),
+        numpy_helper.from_array(np.array(1e-3, np.float32), "eps"),
+        numpy_helper.from_array(np.array([BATCH, WIDTH], np.int64), "shape"),
+    ]
+    lanes = [f"x{lane}" for lane in range(LANES)]
+    for i in range(blocks):
+        lane = i % LANES
+        h, p = lanes[lane], f"b{i}_"
+        w1 = (rng.standard_normal((WIDTH, WIDTH)) / np.sqrt(WIDTH)).astype(np.float32)
+        w2 = (rng.standard_normal((WIDTH, WIDTH)) / np.sqrt(WIDTH)).astype(np.float32)
+        bias = (rng.standard_normal(WIDTH) * 0.1).astype(np.float32)
+        inits += [
+            numpy_helper.from_array(w1, p + "w1"),
+            numpy_helper.from_array(w2, p + "w2"),
+            numpy_helper.from_array(bias, p + "bias"),
+        ]
+
+        def node(
+            op: str, ins: list[str], out: str, name: str = "", p: str = p, **attrs: object
+        ) -> str:
+            """One node named `name` (default its type) writing `out`, both under `p`."""
+            outs = [p + o for o in out.split(",")]
+            nodes_.append(helper.make_node(op, ins, outs, name=p + (name or op), **attrs))
+            return outs[0]
+
+        node("MatMul", [h, p + "w1"], "mm")
+        node("Add", [p + "mm", p + "bias"], "biased")
+        node("Mul", [p + "biased", "half"], "scaled")
+        node("Sigmoid", [p + "scaled"], "sig")
+        node("Mul", [p + "scaled", p + "sig"], "silu", "Silu")
+        node("Relu", [p + "silu"], "relu")
+        node("Transpose", [p + "relu"], "t", perm=[1, 0])
+        node("Reshape", [p + "t", "shape"], "r")
+        node("Concat", [p + "relu", p + "r"], "cat", axis=1)
+        node("Split", [p + "cat"], "s0,s1", axis=1, num_outputs=2)
+        node("Add", [p + "s0", p + "s1"], "sum", "Sum")
+        node("MatMul", [p + "sum", p + "w2"], "mm2", "MatMul2")
+        node("Sigmoid", [p + "mm2"], "sig2", "Sigmoid2")
+        node("Mul", [p + "mm2", p + "sig2"], "gate", "Gate")
+        node("Add", [p + "gate", h], "res", "Res")
+        out = node("Mul", [p + "res", "half"], "out", "Out")
+        if i % ISLAND_EVERY == ISLAND_EVERY - 1:
+            node("Greater", [out, "zero"], "mask")
+            node("NonZero", [p + "mask"], "nz")
+            node("Transpose", [p + "nz"], "idx", "IdxT")
+            node("GatherND", [out, p + "idx"], "picked")
+            node("ReduceSum", [p + "picked"], "total", keepdims=0)
+            node("Mul", [p + "total", "eps"], "small", "Small")
+            out = node("Add", [out, p + "small"], "isl", "Isl")
+        lanes[lane] = out
+    outputs = [f"y{lane}" for lane in range(LANES)]
+    for lane, y in enumerate(outputs):
+        nodes_.append(helper.make_node("Identity", [lanes[lane]], [y], name=f"output{lane}"))
+    value = lambda name: helper.make_tensor_value_info(name, TensorProto.FLOAT, [BATCH, WIDTH])  # noqa: E731
+    graph = helper.make_graph(
+        nodes_, "scale", [value(f"x{lane}") for lane in range(LANES)], list(map(value, outputs)),
+        inits,
+    )  # fmt: skip
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+
+
+def timed(fn: Callable[[], T]) -> tuple[T, float]:
+    gc.collect()
+    start = time.perf_counter()
+    result = fn()
+    return result, time.perf_counter() - start
+
+
+def to_text(module: object) -> str:
+    from xdsl.printer import Printer
+
+    out = io.StringIO()
+    Printer(stream=out).print_op(module)  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+def count_ops(module: object) -> int:
+    return sum(1 for _ in module.walk()) - 1  # type: ignore[attr-defined]  # not the module
+
+
+def prepare(nodes: int, workdir: Path) -> tuple[Path, Path, dict[str, float]]:
+    """`G.mlir` and `A.mlir` of the `nodes`-node model, built once and kept in `workdir`.
+
+    Returns the per-pass seconds of ge-compile when it ran now (empty when the files were
+    already there: delete them to time the passes again).
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    graph_path, ascend_path = workdir / f"G{nodes}.mlir", workdir / f"A{nodes}.mlir"
+    passes: dict[str, float] = {}
+    if not graph_path.exists():
+        from gedialects.frontend.onnx import import_model
+
+        module, t_import = timed(lambda: import_model(scale_model(nodes)))  # type: ignore[arg-type]
+        passes["ge-import"] = t_import
+        graph_path.write_text(to_text(module))
+    if not ascend_path.exists() or passes:
+        from xdsl.parser import Parser
+
+        from gedialects import make_context
+        from passes.pipelines import CompilePipelinePass
+
+        ctx = make_context()
+        module = Parser(ctx, graph_path.read_text(), str(graph_path)).parse_module()
+        for p in CompilePipelinePass().passes():
+            _, passes[p.name] = timed(lambda p=p: p.apply(ctx, module))
+        ascend_path.write_text(to_text(module))
+    return graph_path, ascend_path, passes
+
+
+def measure_text(path: Path) -> dict[str, float]:
+    """Seconds to parse, verify and print `path`, and its op count (this process's code)."""
+    from xdsl.parser import Parser
+
+    from gedialects import DIALECTS, make_context
+
+    ctx = make_context()
+    for name in DIALECTS:  # load the dialects first: an import is not a parse
+        ctx.get_dialect(name)
+    text = path.read_text()
+    module, t_parse = timed(lambda: Parser(ctx, text, str(path)).parse_module())
+    _, t_verify = timed(module.verify)
+    printed, t_print = timed(lambda: to_text(module))
+    return {
+        "ops": count_ops(module),
+        "parse": t_parse,
+        "verify": t_verify,
+        "print": t_print,
+        "same_text": float(printed == text),
+    }
+
+
+@dataclass
+class Row:
+    what: str
+    ops: int
+    seconds: float
+    baseline: float | None = None
+
+    def cells(self) -> list[str]:
+        us = self.seconds / max(1, self.ops) * 1e6
+        base = "" if self.baseline is None else f"{self.baseline / max(1, self.ops) * 1e6:.1f}"
+        ratio = "" if self.baseline is None else f"{self.baseline / self.seconds:.2f}x"
+        return [self.what, str(self.ops), f"{self.seconds:.2f}", f"{us:.1f}", base, ratio]
+
+
+def baseline_text(checkout: Path, paths: list[Path]) -> list[dict[str, float]]:
+    """`measure_text` of each path with `checkout`'s code, in a child process."""
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    cmd = [sys.executable, __file__, "--measure-text", *map(str, paths)]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"bench_scale: baseline run in {checkout} failed: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def bench(nodes: int, workdir: Path, baseline: Path | None) -> list[Row]:
+    graph_path, ascend_path, passes = prepare(nodes, workdir)
+    base = baseline_text(baseline, [graph_path, ascend_path]) if baseline else [{}, {}]
+    rows: list[Row] = []
+    for level, path, old in (("graph", graph_path, base[0]), ("ascend", ascend_path, base[1])):
+        m = measure_text(path)
+        if not m["same_text"]:
+            print(f"warning: printing {path.name} does not give its text back", file=sys.stderr)
+        for step in ("parse", "print", "verify"):
+            rows.append(Row(f"{level} {step}", int(m["ops"]), m[step], old.get(step)))
+    graph_ops = rows[0].ops
+    for name, seconds in passes.items():
+        rows.append(Row(name, graph_ops, seconds))
+    return rows
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sizes", default="10000", help="comma-separated node counts (10000,100000)")
+    p.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR, help="cache of G/A files")
+    p.add_argument("--baseline", type=Path, help="checkout whose code gives the 'before' column")
+    p.add_argument("--measure-text", nargs="+", type=Path, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.measure_text:
+        print(json.dumps([measure_text(path) for path in args.measure_text]))
+        return
+    header = ["step", "ops", "s", "us/op", "before us/op", "speed-up"]
+    for size in (int(s) for s in args.sizes.split(",")):
+        print(f"== {size} nodes ({LANES} lanes of {BLOCK_NODES}-node blocks)")
+        table = [header, *(row.cells() for row in bench(size, args.workdir, args.baseline))]
+        widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+        for r in table:
+            print(" | ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
