@@ -73,7 +73,7 @@ from xdsl.irdl import (
     region_def,
     traits_def,
 )
-from xdsl.irdl.constraints import ConstraintContext
+from xdsl.irdl.constraints import VerificationContext
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
     CustomDirective,
@@ -407,9 +407,6 @@ class _Syntax:
                 self.steps.append(("opt", m["optkw"], m["optvar"]))
             else:
                 self.steps.append(("attr-dict",))
-        self.reserved = frozenset(
-            name for step in self.steps if step[0] not in ("kw", "attr-dict") for name in step[1:]
-        )
         self.buffer_props = [n for s in self.steps if s[0] in ("buf", "bufs") for n in s[1:]]
         self._program: FormatProgram | None = None
 
@@ -465,12 +462,13 @@ class _Syntax:
             if step[0] == "opt":
                 if parser.parse_optional_keyword(step[1]) is not None:
                     props[step[2]] = value = parser.parse_attribute()
-                    self.op_def.properties[step[2]].constr.verify(value, ConstraintContext())
+                    self.op_def.properties[step[2]].constr.verify(value, VerificationContext())
             else:
-                attributes = self._parse_attr_dict(parser)
+                # the format binds properties only: xDSL reserves no attribute name
+                attributes = parser.parse_optional_attr_dict()
         # As the declarative parser: the buffer kinds an op takes are its constraints'.
         for name in self.buffer_props:
-            self.op_def.properties[name].constr.verify(props[name], ConstraintContext())
+            self.op_def.properties[name].constr.verify(props[name], VerificationContext())
         return self.op_type.create(properties=props, attributes=attributes)
 
     @staticmethod
@@ -503,19 +501,12 @@ class _Syntax:
             parser.raise_error("'ascend.weight' expects a dense<...> : tensor<...> value", pos)
         return value
 
-    def _parse_attr_dict(self, parser: Parser) -> dict[str, Attribute]:
-        """The format's `attr-dict`, as xDSL's AttrDictDirective reads it."""
-        attrs = parser.parse_optional_attr_dict()
-        defined = self.reserved & attrs.keys()
-        if defined:
-            parser.raise_error(
-                f"attributes {', '.join(defined)} are defined in other parts of the "
-                "assembly format, and thus should not be defined in the attribute "
-                "dictionary."
-            )
-        return attrs
-
     def print(self, op: IRDLOperation, printer: Printer) -> None:
+        if not fast_text.enabled():
+            if self._program is None:
+                self._program = FormatProgram.from_str(self.fmt, self.op_def)
+            self._program.print(printer, op)
+            return
         out: list[str] = []
         props = op.properties
         for step in self.steps:
@@ -550,8 +541,6 @@ class _Syntax:
                     printer.print_attribute(value)
             else:
                 attrs = op.attributes
-                if attrs and not self.reserved.isdisjoint(attrs):
-                    attrs = {k: v for k, v in attrs.items() if k not in self.reserved}
                 text = fast_text.attr_dict_text(attrs)
                 if text is None:
                     printer.print_string("".join(out))

@@ -39,7 +39,7 @@ from xdsl.irdl.declarative_assembly_format import (
     irdl_custom_directive,
 )
 from xdsl.irdl.operations import OptionalDef, VariadicDef
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike
 from xdsl.utils.hints import isa
@@ -340,6 +340,73 @@ def _print_prop_value(printer: Printer, value: Attribute) -> None:
         printer.print_attribute(value)
 
 
+_INT_ARRAYS: dict[tuple[int, ...], DenseArrayBase] = {}
+
+
+def _scan_node(
+    parser: Parser, properties: Mapping[str, object]
+) -> (
+    tuple[
+        list[UnresolvedOperand],
+        dict[str, Attribute],
+        dict[str, Attribute],
+        tuple[list[Attribute], list[Attribute]],
+    ]
+    | None
+):
+    """The whole node syntax in one `fast_text.Scan` when it is spelled as printed (operands,
+    int/int-list/string/bool properties, a dict of strings, tensor types), else None with the
+    parser untouched: the ordinary path then reads (and reports on) the same text."""
+    scan = fast_text.Scan(parser)
+    if not scan.ok or (operands := scan.operands()) is None:
+        return None
+    props: dict[str, Attribute] = {}
+    while (key := scan.identifier()) is not None:
+        if key not in properties or key in props:
+            return None
+        if (items := scan.int_list()) is not None:
+            value: Attribute | None = _INT_ARRAYS.get(tuple(items))
+            if value is None:
+                if len(_INT_ARRAYS) >= fast_text.CACHE_LIMIT:
+                    _INT_ARRAYS.clear()
+                value = _INT_ARRAYS[tuple(items)] = int_array(items)
+        elif scan.keyword("true"):
+            value = BoolAttr.from_bool(True)
+        elif scan.keyword("false"):
+            value = BoolAttr.from_bool(False)
+        elif (n := scan.integer()) is not None:
+            value = IntegerAttr(n, i64)
+        else:
+            value = scan.string_attr()
+        if value is None:
+            return None
+        props[key] = value
+    attrs: dict[str, Attribute] | None = {}
+    if scan.text.startswith("{", scan._skip()):  # pyright: ignore[reportPrivateUsage]
+        attrs = scan.string_dict()
+    if attrs is None or not scan.punct(":") or (types := scan.function_type()) is None:
+        return None
+    if len(types[0]) != len(operands):
+        return None
+    scan.commit()
+    return operands, props, attrs, types
+
+
+_SIMPLE_DEFS: dict[type, bool] = {}
+
+
+def _one_value_per_def(op_type: type[IRDLOperation]) -> bool:
+    """No variadic or optional operand or result and no IRDL option (segment sizes): then
+    `create` with the flat lists is what `build` makes of the groups, minus its checks."""
+    simple = _SIMPLE_DEFS.get(op_type)
+    if simple is None:
+        op_def = op_type.get_irdl_definition()
+        simple = _SIMPLE_DEFS[op_type] = not op_def.options and not any(
+            isinstance(d, VariadicDef) for _, d in (*op_def.operands, *op_def.results)
+        )
+    return simple
+
+
 class NodeSyntax(IRDLOperation):
     """Readable syntax shared by GE node ops.
 
@@ -353,28 +420,32 @@ class NodeSyntax(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> NodeSyntax:
         op_def = cls.get_irdl_definition()
-        operands = (
-            parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
-            )
-            or []
-        )
-        props: dict[str, Attribute] = {}
-        while (key := parser.parse_optional_identifier()) is not None:
-            if key not in op_def.properties:
-                parser.raise_error(f"'{cls.name}' has no property '{key}'")
-            props[key] = _parse_prop_value(parser, _wants_f32(op_def.properties[key]))
-        attrs = fast_text.parse_optional_attr_dict(parser)
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        types = fast_text.parse_function_type_fast(parser)
-        if types is None:
-            ftype = parser.parse_function_type()
-            types = list(ftype.inputs.data), list(ftype.outputs.data)
-        inputs, outputs = types
-        if len(inputs) != len(operands):
-            parser.raise_error(f"{len(operands)} operands but {len(inputs)} operand types", pos)
+        fast = _scan_node(parser, op_def.properties)
+        if fast is not None:
+            operands, props, attrs, (inputs, outputs) = fast
+        else:
+            operands = fast_text.parse_operands(parser)
+            props = {}
+            while (key := parser.parse_optional_identifier()) is not None:
+                if key not in op_def.properties:
+                    parser.raise_error(f"'{cls.name}' has no property '{key}'")
+                props[key] = _parse_prop_value(parser, _wants_f32(op_def.properties[key]))
+            attrs = fast_text.parse_optional_attr_dict(parser)
+            parser.parse_punctuation(":")
+            pos = parser.pos
+            types = fast_text.parse_function_type_fast(parser)
+            if types is None:
+                ftype = parser.parse_function_type()
+                types = list(ftype.inputs.data), list(ftype.outputs.data)
+            inputs, outputs = types
+            if len(inputs) != len(operands):
+                parser.raise_error(f"{len(operands)} operands but {len(inputs)} operand types", pos)
         resolved = parser.resolve_operands(operands, inputs, parser.pos)
+        counts_match = len(resolved) == len(op_def.operands) and len(outputs) == len(op_def.results)
+        if counts_match and _one_value_per_def(cls):
+            return cls.create(
+                operands=resolved, result_types=outputs, properties=props, attributes=attrs
+            )
         return cls.build(
             operands=_group_by_defs(resolved, op_def.operands, "operands", parser),
             result_types=_group_by_defs(outputs, op_def.results, "results", parser),
@@ -394,9 +465,12 @@ class NodeSyntax(IRDLOperation):
             printer.print_string(f" {key} ")
             _print_prop_value(printer, value)
         fast_text.print_attr_dict(printer, self.attributes)
-        printer.print_string(
-            " : " + fast_text.function_type_text(self.operand_types, self.result_types)
-        )
+        if fast_text.enabled():
+            text = fast_text.function_type_text(self.operand_types, self.result_types)
+            printer.print_string(" : " + text)
+        else:
+            printer.print_string(" : ")
+            printer.print_function_type(self.operand_types, self.result_types)
 
 
 def element_nbytes(element_type: Attribute) -> int | None:

@@ -21,16 +21,18 @@ project pins; the string-literal handling of the lexer itself is not touched.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 from xdsl.dialects.builtin import FunctionType, StringAttr, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute
 from xdsl.irdl import base as _xdsl_base
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
+from xdsl.utils.lexer import Span
 
 T = TypeVar("T")
 
@@ -46,10 +48,14 @@ _PLAIN_STRING = re.compile(r'"([ !#-\[\]-~]*)"')
 _INT = re.compile(r"-?(?:0|[1-9][0-9]{0,17})(?![0-9a-zA-Z_$.])")
 _IDENT_CHAR = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 
+_enabled = True
+"""False inside `disabled()`: every op then reads and writes through xDSL's own paths."""
+
 _types: dict[str, Attribute] = {}
 _buffers: dict[str, Attribute] = {}
 _strings: dict[str, StringAttr] = {}
 _type_texts: dict[int, tuple[Attribute, str]] = {}
+_texts_by_value: dict[Attribute, str] = {}
 
 
 def _remember(table: dict, key: object, value: T) -> T:
@@ -87,7 +93,7 @@ class Scan:
 
     @property
     def ok(self) -> bool:
-        return self.pos >= 0 and bool(self.text)
+        return _enabled and self.pos >= 0 and bool(self.text)
 
     def _skip(self) -> int:
         return _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
@@ -180,6 +186,88 @@ class Scan:
         self.pos = t.end()
         return attr
 
+    def operands(self) -> list[UnresolvedOperand] | None:
+        """`%a, %b` (possibly none): SSA names without a `#n` result index."""
+        out: list[UnresolvedOperand] = []
+        m = _OPERAND.match(self.text, self._skip())
+        if m is None:
+            return out
+        source = self.parser.lexer.input
+        while True:
+            out.append(UnresolvedOperand(Span(m.start(), m.end(), source), 0))
+            self.pos = m.end()
+            save = self.pos
+            if not self.punct(","):
+                return out
+            m = _OPERAND.match(self.text, self._skip())
+            if m is None:
+                self.pos = save
+                return None
+
+    def identifier(self) -> str | None:
+        m = _BARE_KEY.match(self.text, self._skip())
+        if m is None:
+            return None
+        self.pos = m.end()
+        return m.group()
+
+    def int_list(self) -> list[int] | None:
+        """`[1, 2, 3]` or `[]` of integers."""
+        pos = self.pos
+        if not self.punct("["):
+            return None
+        items: list[int] = []
+        if self.punct("]"):
+            return items
+        while True:
+            n = self.integer()
+            if n is None:
+                self.pos = pos
+                return None
+            items.append(n)
+            if self.punct("]"):
+                return items
+            if not self.punct(","):
+                self.pos = pos
+                return None
+
+    def type_list(self) -> list[Attribute] | None:
+        """`(A, B)` or `()` of canonical tensor types."""
+        pos = self.pos
+        if not self.punct("("):
+            return None
+        types: list[Attribute] = []
+        if self.punct(")"):
+            return types
+        while True:
+            t = self.tensor_type()
+            if t is None:
+                self.pos = pos
+                return None
+            types.append(t)
+            if self.punct(")"):
+                return types
+            if not self.punct(","):
+                self.pos = pos
+                return None
+
+    def function_type(self) -> tuple[list[Attribute], list[Attribute]] | None:
+        """`(A, B) -> C`, `(A) -> (B, C)`, `() -> ()` of canonical tensor types."""
+        pos = self.pos
+        inputs = self.type_list()
+        if inputs is None or not self.punct("->"):
+            self.pos = pos
+            return None
+        if self.text.startswith("(", self._skip()):
+            outputs = self.type_list()
+        else:
+            t = self.tensor_type()
+            outputs = None if t is None else [t]
+        if outputs is None:
+            self.pos = pos
+            return None
+        return inputs, outputs
+
     def string_dict(self) -> dict[str, Attribute] | None:
         """`{name = "text", ...}` with bare-identifier keys and plain string values."""
         pos = self.pos
@@ -203,6 +291,8 @@ class Scan:
                 return None
 
 
+_OPERAND = re.compile(r"%(?:[0-9]+|[a-zA-Z_$.-][a-zA-Z0-9_$.-]*)(?![#a-zA-Z0-9_$.-])")
+_BARE_KEY = re.compile(r"[a-zA-Z_][a-zA-Z0-9_$.]*")
 _KEY = re.compile(r"([a-zA-Z_][a-zA-Z0-9_$.]*) = ")
 
 
@@ -232,43 +322,12 @@ def parse_tensor_type(parser: Parser) -> Attribute:
 
 
 def parse_function_type_fast(parser: Parser) -> tuple[list[Attribute], list[Attribute]] | None:
-    """`(A, B) -> C` / `(A) -> (B, C)` / `() -> ()` of canonical tensor types, or None
-    without consuming anything when the text is anything else."""
+    """`Scan.function_type` at the parser's position, or None without consuming anything."""
     scan = Scan(parser)
-    if not scan.ok or not scan.punct("("):
+    if not scan.ok or (types := scan.function_type()) is None:
         return None
-    inputs: list[Attribute] = []
-    if not scan.punct(")"):
-        while True:
-            t = scan.tensor_type()
-            if t is None:
-                return None
-            inputs.append(t)
-            if scan.punct(")"):
-                break
-            if not scan.punct(","):
-                return None
-    if not scan.punct("->"):
-        return None
-    outputs: list[Attribute] = []
-    if scan.punct("("):
-        if not scan.punct(")"):
-            while True:
-                t = scan.tensor_type()
-                if t is None:
-                    return None
-                outputs.append(t)
-                if scan.punct(")"):
-                    break
-                if not scan.punct(","):
-                    return None
-    else:
-        t = scan.tensor_type()
-        if t is None:
-            return None
-        outputs.append(t)
     scan.commit()
-    return inputs, outputs
+    return types
 
 
 # --------------------------------------------------------------------------------------------
@@ -276,14 +335,31 @@ def parse_function_type_fast(parser: Parser) -> tuple[list[Attribute], list[Attr
 # --------------------------------------------------------------------------------------------
 
 
+def enabled() -> bool:
+    return _enabled
+
+
+@contextlib.contextmanager
+def disabled() -> Iterator[None]:
+    """Parses and prints without the fast paths (the reference the tests compare them to)."""
+    global _enabled
+    saved, _enabled = _enabled, False
+    try:
+        yield
+    finally:
+        _enabled = saved
+
+
 def type_text(t: Attribute) -> str:
     """The printed form of a type, computed once per type object (types are immutable)."""
     entry = _type_texts.get(id(t))
     if entry is not None and entry[0] is t:
         return entry[1]
-    out = io.StringIO()
-    Printer(stream=out).print_attribute(t)
-    text = out.getvalue()
+    text = _texts_by_value.get(t)
+    if text is None:
+        out = io.StringIO()
+        Printer(stream=out).print_attribute(t)
+        text = _remember(_texts_by_value, t, out.getvalue())
     _remember(_type_texts, id(t), (t, text))
     return text
 
@@ -294,7 +370,6 @@ def string_text(s: str) -> str | None:
 
 
 _PLAIN_CONTENT = re.compile(r"[ !#-\[\]-~]*")
-_BARE_KEY = re.compile(r"[a-zA-Z_][a-zA-Z0-9_$.]*")
 
 
 def print_string_literal(printer: Printer, s: str) -> None:
@@ -323,7 +398,7 @@ def attr_dict_text(attributes: Mapping[str, Attribute]) -> str | None:
 
 def print_attr_dict(printer: Printer, attributes: Mapping[str, Attribute]) -> None:
     """`printer.print_op_attributes(attributes)`, one string for the common dicts."""
-    text = attr_dict_text(attributes)
+    text = attr_dict_text(attributes) if _enabled else None
     if text is None:
         printer.print_op_attributes(attributes)
     elif text:
@@ -382,3 +457,17 @@ def install() -> None:
 
     attribute_parser.base = _memo_base  # type: ignore[assignment]
     _installed = True
+
+
+def parse_operands(parser: Parser) -> list[UnresolvedOperand]:
+    """`%a, %b, ...` (possibly none) before an op's other parts."""
+    scan = Scan(parser)
+    if scan.ok and (operands := scan.operands()) is not None:
+        scan.commit()
+        return operands
+    return (
+        parser.parse_optional_undelimited_comma_separated_list(
+            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
+        )
+        or []
+    )

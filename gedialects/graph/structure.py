@@ -41,6 +41,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from gedialects import fast_text
 from gedialects.base import (
     NODE_NAME,
     GEOp,
@@ -329,13 +330,13 @@ class ConstOp(GEOp):
         if not isinstance(value, DenseIntOrFPElementsAttr):
             parser.raise_error("'graph.const' expects a dense<...> : tensor<...> value", pos)
         op = cls(value)
-        op.attributes |= parser.parse_optional_attr_dict()
+        op.attributes |= fast_text.parse_optional_attr_dict(parser)
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.value)
-        printer.print_op_attributes(self.attributes)
+        fast_text.print_attr_dict(printer, self.attributes)
 
     def verify_(self) -> None:
         if self.y.type != self.value.type:
