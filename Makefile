@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 EXAMPLE ?= examples/conv_block.mlir
 OUT ?= out
 
-.PHONY: demo test pytest lit lint bench bench-full clean partition-picture onnx-conformance models bench-onnx
+.PHONY: demo test pytest lit lint bench bench-full clean partition-picture onnx-conformance models bench-onnx bench-scale
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,11 @@ models: $(VENV)/.installed-bench
 
 bench-onnx: $(VENV)/.installed-bench
 	$(BIN)/python bench/bench_onnx.py
+
+# issue 14's scale graph: text parse/print per op at both levels, each ge-compile pass
+# (the 100k size takes minutes; files are cached in $TMPDIR/gedialects-bench-scale)
+bench-scale: $(VENV)/.installed-bench
+	$(BIN)/python bench/bench_scale.py --sizes 10000,100000
 
 onnx-conformance: $(VENV)/.installed
 	$(BIN)/python -m tools.onnx_conformance -v

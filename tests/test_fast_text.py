@@ -37,13 +37,18 @@ PARSED = _parsed()
 
 
 def test_prints_match_mains_printer_on_the_corpus() -> None:
-    """Every lit input and example parses (or fails) as with main's code and prints the same
-    bytes, custom and generic."""
+    """Every lit input and example recorded from main parses (or fails) as with main's code
+    and prints the same bytes, custom and generic. Chunks are keyed by their text: a chunk
+    added or edited since the recording is not compared (rerun tests/text_corpus.py)."""
     want = json.loads((ROOT / "tests" / "data" / "text_corpus_main.json").read_text())
     got = record()
-    assert got.keys() == want.keys(), "corpus changed: rerun tests/text_corpus.py from main"
-    differ = [key for key in want if got[key] != want[key]]
-    assert not differ, f"{len(differ)} chunks differ from main's printer, e.g. {differ[:5]}"
+    common = got.keys() & want.keys()
+    assert len(common) >= 500, f"only {len(common)} chunks recorded: rerun tests/text_corpus.py"
+    differ = [key for key in common if got[key] != want[key]]
+    names = {digest(text): key for key, text in CORPUS}
+    assert not differ, (
+        f"{len(differ)} chunks print unlike main's printer: {[names[k] for k in differ[:5]]}"
+    )
 
 
 def test_corpus_is_large_and_has_every_fast_op() -> None:
@@ -229,13 +234,23 @@ def test_intern_tables_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_dense_type_constraint_is_built_once() -> None:
-    """The xDSL 0.74 work-around: the dense literal's type check reuses one constraint."""
+    """The xDSL 0.74 work-around: the dense literal's type check reuses one constraint
+    (xDSL's own `base` builds a new one per call, about 1.5 ms each)."""
+    from xdsl.dialects.builtin import (
+        AnyFloat,
+        ComplexType,
+        IndexType,
+        IntegerType,
+        RankedStructure,
+    )
+    from xdsl.irdl import base
     from xdsl.parser import attribute_parser
 
-    assert attribute_parser.base is fast_text._memo_base
+    expr = RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType]
+    assert base(expr) is not base(expr)  # what the work-around is for
+    assert attribute_parser.base(expr) is attribute_parser.base(expr)
     m = parse(
         "graph.graph @g() -> tensor<2xf32> {\n  %c = graph.const dense<[1.0, 2.0]> : "
         "tensor<2xf32>\n  graph.net_output %c : tensor<2xf32>\n}"
     )
     assert digest(printed(m))
-    assert len(fast_text._constraints) == 1

@@ -1,10 +1,11 @@
 """The text corpus of the print tests: every lit input and example, split at `// -----`.
 
-Also a script: `python tests/text_corpus.py --write FILE` records, for every chunk, whether
-it parses and the SHA-256 of its custom and generic prints, with whatever gedialects is on
-PYTHONPATH. `tests/data/text_corpus_main.json` was written that way from main's checkout
-before the fast text paths (`PYTHONPATH=/work/main`), so `tests/test_fast_text.py` can check
-that today's printer writes the same bytes. Uses only APIs that both versions have.
+Also a script: `python tests/text_corpus.py --write FILE` records, for every chunk (keyed by
+the SHA-256 of its text), whether it parses and the SHA-256 of its custom and generic prints,
+with whatever gedialects is on PYTHONPATH. `tests/data/text_corpus_main.json` was written that
+way from main's code before the fast text paths (`PYTHONPATH=<checkout of main>`), so
+`tests/test_fast_text.py` can check that today's printer writes the same bytes. Uses only APIs
+that both versions have.
 """
 
 from __future__ import annotations
@@ -56,9 +57,11 @@ def digest(text: str) -> str:
 
 
 def record() -> dict[str, dict[str, str | bool]]:
-    """Per chunk: parses (bool) and, when it does, the digests of both prints."""
+    """Per chunk, keyed by the digest of its text (so that lit files may change later without
+    invalidating the other entries): whether it parses and the digests of both prints."""
     out: dict[str, dict[str, str | bool]] = {}
-    for key, text in chunks():
+    for _, text in chunks():
+        key = digest(text)
         try:
             module = parse(text)
         except Exception:  # any failure to parse is what is recorded
