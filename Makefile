@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 EXAMPLE ?= examples/conv_block.mlir
 OUT ?= out
 
-.PHONY: demo test pytest lit lint bench bench-full clean partition-picture onnx-conformance models bench-onnx bench-scale
+.PHONY: demo test pytest lit lint fuzz bench bench-full clean partition-picture onnx-conformance models bench-onnx bench-scale
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,14 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff format --check gedialects passes tools tests bench
 	$(BIN)/python -m pytest
 	$(BIN)/lit -sv -j 2 tests/lit
+
+# The long fuzz run (tests/fuzz/): new seeds each run, GE_FUZZ_MINUTES minutes (default 30);
+# reproducers of new findings in GE_FUZZ_OUT (default fuzz-findings/, git-ignored). `make test`
+# runs the bounded, fixed-seed part (tests/fuzz/test_fuzz_*.py).
+GE_FUZZ_MINUTES ?= 30
+GE_FUZZ_OUT ?= fuzz-findings
+fuzz: $(VENV)/.installed-test
+	nice $(BIN)/python -m tests.fuzz.run --minutes $(GE_FUZZ_MINUTES) --out $(GE_FUZZ_OUT)
 
 pytest: $(VENV)/.installed-test
 	$(BIN)/python -m pytest

@@ -1,0 +1,642 @@
+"""The fuzz harness: run one input through a tool, in a forked worker or a real subprocess, and
+check what the project promises for bad input (docs: issue 13, `tests/fuzz/README.md`).
+
+A case is a tool, its command line and the files it reads, all inside one folder of its own.
+`run_forked` calls the tool's `main(argv)` in a child forked from this (already warm) process,
+so a case costs ~0.1 s instead of the ~0.4 s of a fresh interpreter, and still gets a hard
+timeout (SIGKILL), an address-space limit (RLIMIT_AS) and its own stdout/stderr. `run_subprocess`
+starts the installed console script the way a user does, for a sample of the cases.
+
+`check` turns an outcome into findings, each of one class:
+
+- `hang`: no answer within the time bound;
+- `crash`: killed by a signal (a segfault, or the RLIMIT_AS kill of an allocation outside Python);
+- `memory`: a `MemoryError`, or a peak resident size above the memory bound;
+- `traceback`: a Python traceback on stderr;
+- `internal-error`: the tools' `internal error (...)` line, where a message is due;
+- `exit-code`: an exit code other than 0 (accepted) and 1 (rejected);
+- `error-lines`: a rejected input without exactly one `error:` line on stderr (notes aside),
+  or an accepted one with an `error:` line;
+- `level-mismatch`, `level-reject`, `round-trip`: an accepted input whose graph-level and
+  ascend-level runs give different numbers, whose compiled model fails where the graph runs,
+  or whose printed form does not read back to the same text;
+- `text-mismatch`: an accepted ONNX model whose imported module, run in process, and its
+  printed file, run by `ge-run`, give different numbers;
+- `wrongly-accepted`: a regression input that must be rejected was accepted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import resource
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+TIME_BOUND = float(os.environ.get("GE_FUZZ_TIMEOUT", "8"))
+"""Seconds one tool invocation may take (the bound is generous: 2 cores shared under load)."""
+
+MEMORY_BOUND = 1 << 30
+"""Bytes of address space a case may add to the worker (RLIMIT_AS above the worker's size)."""
+
+BUDGET = "256M"
+"""GE_MAX_MEMORY inside a case: the project's own limit must fire well before RLIMIT_AS."""
+
+TOOLS = ("ge-opt", "ge-run", "ge-import", "ge-atc", "session")
+
+FINDING_CLASSES = (
+    "hang",
+    "crash",
+    "memory",
+    "traceback",
+    "internal-error",
+    "exit-code",
+    "error-lines",
+    "level-mismatch",
+    "level-reject",
+    "round-trip",
+    "text-mismatch",
+    "wrongly-accepted",
+)
+
+
+@dataclass
+class Case:
+    """One input: `argv` of `tool`, run in a folder holding `files` (paths relative to it).
+
+    For `tool == "session"` the argv is one JSON document for `session_main`."""
+
+    family: str
+    tool: str
+    argv: list[str]
+    files: dict[str, bytes] = field(default_factory=dict)
+    check_levels: bool = False
+    """Accepted: also compare the graph and ascend levels (`level_checks`)."""
+    note: str = ""
+    """How the input was made (the mutator and its parameters)."""
+    expect: str = ""
+    """`rejected`: the input must get an error (a regression of something once accepted)."""
+
+    def command(self) -> str:
+        if self.tool == "session":
+            return "python -m tests.fuzz.replay session.json"
+        return shlex.join([self.tool, *self.argv])
+
+
+@dataclass
+class Outcome:
+    rc: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+    maxrss: int = 0
+    """Peak resident set of the child in bytes (ru_maxrss)."""
+    timed_out: bool = False
+    signal: int | None = None
+
+
+@dataclass
+class Finding:
+    cls: str
+    case: Case
+    outcome: Outcome
+    detail: str
+    step: str = ""
+    """The command of the step that failed when it is not the case's own (level checks)."""
+
+    def signature(self) -> str:
+        """Groups findings of one cause: class, tool and the error text without numbers/paths."""
+        text = self.detail
+        text = re.sub(r"'[^']*'|\"[^\"]*\"", "'_'", text)
+        text = re.sub(r"[0-9]+", "N", text)
+        return f"{self.cls}|{self.case.tool}|{text[:120]}"
+
+
+# --------------------------------------------------------------------------------------------
+# in-process entry points
+# --------------------------------------------------------------------------------------------
+
+
+def tool_main(tool: str) -> Callable[[list[str]], int]:
+    if tool == "ge-opt":
+        from tools.ge_opt import main
+    elif tool == "ge-run":
+        from tools.ge_run import main
+    elif tool == "ge-import":
+        from tools.ge_import import main
+    elif tool == "ge-atc":
+        from tools.ge_atc import main
+    elif tool == "session":
+        return session_main
+    else:
+        raise ValueError(f"unknown tool {tool}")
+    return main
+
+
+def warm_up() -> None:
+    """Imports what the tools import lazily, once, so that each fork starts warm."""
+    import numpy  # noqa: F401
+    import onnx  # noqa: F401
+
+    import gedialects.frontend.onnx
+    import gedialects.interpreters.ascend
+    import gedialects.interpreters.run
+    import gedialects.session  # noqa: F401
+    import passes.pipelines
+    import passes.translation_validation  # noqa: F401
+    from passes import get_all_passes
+
+    for factory in get_all_passes().values():
+        factory()
+    for tool in TOOLS:
+        tool_main(tool)
+
+
+def session_main(argv: list[str]) -> int:
+    """Runs a Session script (JSON: options, graph, graph options, run inputs) like a tool:
+    a `GEError` is the user's error (one `error:` line, exit 1); anything else propagates."""
+    import numpy as np
+
+    from gedialects.session import GEError, Session
+
+    spec = json.loads(argv[0])
+    try:
+        session = Session(spec.get("options"))
+        session.add_graph(spec.get("graph_id", 1), spec["graph"], spec.get("graph_options"))
+        if "inputs" in spec:
+            inputs = spec["inputs"]
+            if isinstance(inputs, dict):
+                arrays = {
+                    k: np.asarray(v["data"], dtype=v.get("dtype", "float32"))
+                    if isinstance(v, dict)
+                    else v
+                    for k, v in inputs.items()
+                }
+            else:
+                arrays = inputs
+            outputs = session.run_graph(spec.get("graph_id", 1), arrays)
+            for name, value in outputs.items():
+                print(f"{name}: {np.asarray(value).dtype}{list(np.shape(value))}")
+        else:
+            session.compile_graph(spec.get("graph_id", 1))
+    except GEError as e:
+        message = str(e)
+        print(f"error: {message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# running
+# --------------------------------------------------------------------------------------------
+
+
+def _vm_size() -> int:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def write_files(case: Case, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in case.files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def _child(
+    tool: str, main: Callable[[list[str]], int], argv: list[str], folder: Path, limit: int
+) -> None:
+    """The forked worker: limits, redirections, main(argv), _exit. Never returns."""
+    rc = 1
+    try:
+        os.chdir(folder)
+        os.setpgid(0, 0)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.environ["GE_MAX_MEMORY"] = BUDGET
+        os.environ.pop("GE_DEBUG", None)
+        out = os.open("stdout.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        err = os.open("stderr.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(out, 1)
+        os.dup2(err, 2)
+        sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
+        sys.stdin = open(os.devnull)  # noqa: SIM115
+        sys.argv = [tool, *argv]
+        from gedialects import budget
+
+        budget.set_max_memory(None)
+        try:
+            rc = main(argv)
+        except SystemExit as e:
+            rc = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except BaseException:
+            traceback.print_exc()
+            rc = 70
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        try:
+            traceback.print_exc()
+            sys.stderr.flush()
+        finally:
+            os._exit(71)
+    os._exit(rc if isinstance(rc, int) else 1)
+
+
+class Running:
+    """A forked case in flight."""
+
+    def __init__(
+        self,
+        tool: str | Callable[[list[str]], int],
+        argv: list[str],
+        folder: Path,
+        timeout: float,
+    ) -> None:
+        main = tool_main(tool) if isinstance(tool, str) else tool
+        name = tool if isinstance(tool, str) else "worker"
+        self.folder = folder
+        self.timeout = timeout
+        limit = _vm_size() + MEMORY_BOUND
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.start = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            _child(name, main, argv, folder, limit)
+        self.pid = pid
+        self.outcome: Outcome | None = None
+        self.killed = False
+
+    def poll(self) -> Outcome | None:
+        if self.outcome is not None:
+            return self.outcome
+        pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        elapsed = time.monotonic() - self.start
+        if pid == 0:
+            if elapsed > self.timeout and not self.killed:
+                self._kill()
+            return None
+        rc = os.waitstatus_to_exitcode(status)
+        sig = -rc if rc < 0 else None
+        self.outcome = Outcome(
+            rc=None if sig is not None else rc,
+            stdout=_read(self.folder / "stdout.txt"),
+            stderr=_read(self.folder / "stderr.txt"),
+            seconds=elapsed,
+            maxrss=usage.ru_maxrss * 1024,
+            timed_out=self.killed,
+            signal=None if self.killed else sig,
+        )
+        return self.outcome
+
+    def _kill(self) -> None:
+        self.killed = True
+        for target in (-self.pid, self.pid):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(target, signal.SIGKILL)
+
+    def wait(self) -> Outcome:
+        delay = 0.002
+        while (outcome := self.poll()) is None:
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
+        return outcome
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def run_forked(
+    tool: str | Callable[[list[str]], int],
+    argv: list[str],
+    folder: Path,
+    timeout: float = TIME_BOUND,
+) -> Outcome:
+    return Running(tool, argv, folder, timeout).wait()
+
+
+def run_subprocess(
+    tool: str, argv: list[str], folder: Path, timeout: float = TIME_BOUND + 2
+) -> Outcome:
+    """The installed console script in a fresh process, as a user runs it."""
+    env = dict(os.environ)
+    env.pop("GE_DEBUG", None)
+    env["GE_MAX_MEMORY"] = BUDGET
+    env["PYTHONPATH"] = str(ROOT)
+    # a fresh interpreter is ~150 MB of address space before it reads the input
+    limit = (512 << 20) + MEMORY_BOUND
+
+    def limits() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    if tool == "session":
+        command = [sys.executable, "-m", "tests.fuzz.replay", "--session", argv[0]]
+        env["PYTHONPATH"] = str(ROOT)
+    else:
+        command = [str(BIN / tool), *argv]
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        command,
+        cwd=folder,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=limits,
+        start_new_session=True,
+    )
+    timed_out = False
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+    seconds = time.monotonic() - start
+    rc = proc.returncode
+    sig = -rc if rc is not None and rc < 0 else None
+    return Outcome(
+        rc=None if sig is not None or timed_out else rc,
+        stdout=out.decode("utf-8", "replace"),
+        stderr=err.decode("utf-8", "replace"),
+        seconds=seconds,
+        timed_out=timed_out,
+        signal=None if timed_out else sig,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# checking
+# --------------------------------------------------------------------------------------------
+
+_NOTE = re.compile(r"^(note|warning):")
+
+
+def check(case: Case, outcome: Outcome, step: str = "") -> list[Finding]:
+    """The findings of one tool invocation (empty: the tool kept its promises)."""
+
+    def found(cls: str, detail: str) -> list[Finding]:
+        return [Finding(cls, case, outcome, detail.strip()[:400], step)]
+
+    err = outcome.stderr
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    first_error = next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "")
+    if outcome.timed_out:
+        return found("hang", f"no answer in {outcome.seconds:.1f} s")
+    if outcome.signal is not None:
+        return found("crash", f"killed by signal {outcome.signal}")
+    if "MemoryError" in err or outcome.maxrss > MEMORY_BOUND:
+        return found("memory", first_error or f"peak RSS {outcome.maxrss >> 20} MiB")
+    if "Traceback (most recent call last)" in err:
+        last = next((ln for ln in reversed(lines) if not ln.startswith(" ")), "")
+        return found("traceback", last)
+    if "internal error" in err:
+        return found("internal-error", first_error)
+    if outcome.rc not in (0, 1):
+        return found("exit-code", f"exit code {outcome.rc}: {first_error}")
+    errors = [ln for ln in lines if "error:" in ln]
+    others = [ln for ln in lines if "error:" not in ln and not _NOTE.match(ln)]
+    if outcome.rc == 1:
+        if "MISMATCH" in outcome.stdout and not errors:
+            return []  # a --reference/--compare verdict: the caller judges it
+        if len(errors) != 1 or others:
+            return found(
+                "error-lines", f"{len(errors)} error lines, {len(others)} others: {err[:300]}"
+            )
+    elif errors:
+        return found("error-lines", f"exit 0 with an error line: {errors[0]}")
+    elif case.expect == "rejected" and not step:
+        return found("wrongly-accepted", f"exit 0: {outcome.stdout.strip()[:200]}")
+    return []
+
+
+def direct_onnx_run(argv: list[str]) -> int:
+    """Imports `argv[0]` and runs it in process on random inputs (seed 0), without printing
+    and re-parsing, and saves the outputs to `argv[1]`: the reference for the file route."""
+    import numpy as np
+
+    from gedialects.frontend.onnx import OnnxImportError, import_model
+    from gedialects.interpreters.run import RunError, find_entry, random_inputs, run, signature
+
+    try:
+        module = import_model(argv[0])
+        inputs = random_inputs(signature(find_entry(module, None)), 0)
+        outputs = run(module, inputs)
+    except (OnnxImportError, RunError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    np.savez(argv[1], **outputs)
+    return 0
+
+
+def level_checks(case: Case, folder: Path, timeout: float = TIME_BOUND) -> list[Finding]:
+    """For an accepted IR file `input.mlir` in `folder`: print -> parse -> print is stable, and
+    the graph and its `ge-compile`d model give the same numbers on the same random inputs."""
+    findings: list[Finding] = []
+
+    def step(tool: str, argv: list[str]) -> tuple[Outcome, list[Finding]]:
+        outcome = run_forked(tool, argv, folder, timeout)
+        return outcome, check(case, outcome, shlex.join([tool, *argv]))
+
+    # round trip: the printed form reads back to itself
+    first, bad = step("ge-opt", ["input.mlir", "-o", "p1.mlir"])
+    if bad or first.rc != 0:
+        return bad
+    second, bad = step("ge-opt", ["p1.mlir", "-o", "p2.mlir"])
+    if bad:
+        return bad
+    if second.rc != 0:
+        return [Finding("round-trip", case, second, second.stderr.strip(), "ge-opt p1.mlir")]
+    p1, p2 = (folder / "p1.mlir").read_text(), (folder / "p2.mlir").read_text()
+    if p1 != p2:
+        diff = next(
+            (
+                f"{a.strip()} != {b.strip()}"
+                for a, b in zip(p1.splitlines(), p2.splitlines(), strict=False)
+                if a != b
+            ),
+            "lengths differ",
+        )
+        findings.append(Finding("round-trip", case, second, diff[:300], "ge-opt p1.mlir"))
+    # the graph level, from the printed file (what a user's pipeline reads)
+    graph, bad = step("ge-run", ["p1.mlir", "--random-inputs", "0", "-q", "-o", "graph.npz"])
+    if bad or graph.rc != 0:
+        return findings + bad
+    onnx = [name for name in case.files if name.endswith(".onnx")]
+    if onnx:
+        direct = run_forked(direct_onnx_run, [onnx[0], "direct.npz"], folder, timeout)
+        if direct.rc == 0:
+            same, bad = step(
+                "ge-run", ["p1.mlir", "--random-inputs", "0", "-q", "--reference", "direct.npz"]
+            )
+            if bad:
+                return findings + bad
+            if same.rc != 0:
+                findings.append(
+                    Finding(
+                        "text-mismatch",
+                        case,
+                        same,
+                        (same.stdout + same.stderr).strip()[:400],
+                        "ge-run p1.mlir --reference direct.npz (in-process import and run)",
+                    )
+                )
+    text = (folder / "p1.mlir").read_text()
+    if "graph.graph" not in text:
+        return findings
+    compiled, bad = step("ge-opt", ["p1.mlir", "-p", "ge-compile", "-o", "ascend.mlir"])
+    if bad or compiled.rc != 0:
+        return findings + bad
+    ascend, bad = step(
+        "ge-run", ["ascend.mlir", "--random-inputs", "0", "-q", "--reference", "graph.npz"]
+    )
+    if bad:
+        return findings + bad
+    if ascend.rc != 0:
+        cls = "level-mismatch" if "MISMATCH" in ascend.stdout else "level-reject"
+        detail = ascend.stdout.strip() if cls == "level-mismatch" else ascend.stderr.strip()
+        findings.append(
+            Finding(cls, case, ascend, detail[:400], "ge-run ascend.mlir --reference graph.npz")
+        )
+    return findings
+
+
+def run_cases(
+    cases: Iterable[Case],
+    workdir: Path,
+    jobs: int = 2,
+    timeout: float = TIME_BOUND,
+    subprocess_every: int = 0,
+    on_result: Callable[[Case, Outcome, list[Finding]], None] | None = None,
+) -> list[tuple[Case, Outcome, list[Finding]]]:
+    """Runs cases `jobs` at a time (forked), every `subprocess_every`-th as a real subprocess;
+    level checks follow accepted cases that ask for them."""
+    results: list[tuple[Case, Outcome, list[Finding]]] = []
+    pending: list[tuple[Case, Path, Running | None]] = []
+    it = iter(enumerate(cases))
+    done = False
+
+    def finish(case: Case, folder: Path, outcome: Outcome) -> None:
+        findings = check(case, outcome)
+        if not findings and outcome.rc == 0 and case.check_levels:
+            findings += level_checks(case, folder, timeout)
+        results.append((case, outcome, findings))
+        if on_result is not None:
+            on_result(case, outcome, findings)
+
+    while not done or pending:
+        while not done and len(pending) < jobs:
+            try:
+                index, case = next(it)
+            except StopIteration:
+                done = True
+                break
+            folder = workdir / f"{index:05d}"
+            write_files(case, folder)
+            if subprocess_every and index % subprocess_every == subprocess_every - 1:
+                finish(case, folder, run_subprocess(case.tool, case.argv, folder, timeout + 2))
+                continue
+            pending.append((case, folder, Running(case.tool, case.argv, folder, timeout)))
+        still: list[tuple[Case, Path, Running | None]] = []
+        for case, folder, running in pending:
+            assert running is not None
+            outcome = running.poll()
+            if outcome is None:
+                still.append((case, folder, running))
+            else:
+                finish(case, folder, outcome)
+        if len(still) == len(pending) and pending:
+            time.sleep(0.005)
+        pending = still
+    return results
+
+
+# --------------------------------------------------------------------------------------------
+# reproducers
+# --------------------------------------------------------------------------------------------
+
+
+def write_reproducer(finding: Finding, folder: Path) -> None:
+    """A folder a person can replay: the input files, the command, what happened."""
+    write_files(finding.case, folder)
+    case = finding.case
+    meta = {
+        "class": finding.cls,
+        "family": case.family,
+        "tool": case.tool,
+        "argv": case.argv,
+        "check_levels": case.check_levels,
+        "note": case.note,
+        "expect": case.expect,
+        "step": finding.step,
+        "detail": finding.detail,
+        "rc": finding.outcome.rc,
+        "seconds": round(finding.outcome.seconds, 3),
+        "stderr": finding.outcome.stderr[-2000:],
+    }
+    (folder / "case.json").write_text(json.dumps(meta, indent=2) + "\n")
+    if case.tool == "session":
+        (folder / "session.json").write_text(case.argv[0])
+    (folder / "repro.sh").write_text(
+        f'#!/bin/sh\n# {finding.cls}: {finding.detail[:200]}\ncd "$(dirname "$0")"\n'
+        f"{case.command()}\n"
+    )
+
+
+def load_reproducer(folder: Path) -> Case:
+    meta = json.loads((folder / "case.json").read_text())
+    skip = {"case.json", "repro.sh", "session.json", "stdout.txt", "stderr.txt"}
+    files = {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name not in skip
+    }
+    if meta.get("generated"):
+        from tests.fuzz.corpora import generated_file
+
+        for name, spec in meta["generated"].items():
+            files[name] = generated_file(spec)
+    return Case(
+        family=meta["family"],
+        tool=meta["tool"],
+        argv=list(meta["argv"]),
+        files=files,
+        check_levels=bool(meta.get("check_levels")),
+        note=meta.get("note", ""),
+        expect=meta.get("expect", ""),
+    )
+
+
+def summarize(results: Sequence[tuple[Case, Outcome, list[Finding]]]) -> str:
+    lines = []
+    for case, _outcome, findings in results:
+        for f in findings:
+            step = f" [{f.step}]" if f.step else ""
+            lines.append(f"{f.cls}: {case.family}/{case.note}: {case.command()}{step}: {f.detail}")
+    return "\n".join(lines)

@@ -1,0 +1,87 @@
+"""One test per reproducer in tests/fuzz/regressions/: the input must now keep the promises
+of `tests.fuzz.harness.check` (and, for accepted inputs, agree across levels and through the
+text). Reproducers of open classes (`tests/fuzz/known.py`) are strict xfails naming the owner;
+when the owner's fix lands they XPASS and the class is closed by deleting its entry.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.fuzz import harness, known
+
+pytestmark = pytest.mark.fuzz
+
+REGRESSIONS = Path(__file__).parent / "regressions"
+FOLDERS = sorted(p for p in REGRESSIONS.iterdir() if (p / "case.json").is_file())
+
+
+def _meta(folder: Path) -> dict:
+    return json.loads((folder / "case.json").read_text())
+
+
+def _param(folder: Path) -> object:
+    entry = known.BY_ID.get(_meta(folder).get("known", ""))
+    marks = []
+    if entry is not None:
+        marks.append(
+            pytest.mark.xfail(strict=True, reason=f"open, owner {entry.owner}: {entry.what}")
+        )
+    return pytest.param(folder, id=folder.name, marks=marks)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _warm() -> None:
+    harness.warm_up()
+
+
+@pytest.mark.parametrize("folder", [_param(f) for f in FOLDERS])
+def test_fuzz_regression(folder: Path, tmp_path: Path) -> None:
+    meta = _meta(folder)
+    case = harness.load_reproducer(folder)
+    harness.write_files(case, tmp_path)
+    timeout = float(meta.get("timeout", harness.TIME_BOUND))
+    outcome = harness.run_forked(case.tool, case.argv, tmp_path, timeout)
+    findings = harness.check(case, outcome)
+    if not findings and outcome.rc == 0 and case.check_levels:
+        findings = harness.level_checks(case, tmp_path, timeout)
+    assert not findings, "; ".join(f"{f.cls}: {f.detail} {f.step}" for f in findings)
+    if case.expect == "rejected":
+        assert outcome.rc == 1
+
+
+def test_every_open_class_has_a_regression_and_every_regression_names_its_class() -> None:
+    named = {_meta(f).get("known", "") for f in FOLDERS}
+    assert set(known.BY_ID) <= named, (
+        f"open classes without a reproducer: {set(known.BY_ID) - named}"
+    )
+    for folder in FOLDERS:
+        meta = _meta(folder)
+        assert meta.get("known"), f"{folder.name}: case.json names no finding class"
+        assert (folder / "case.json").is_file()
+
+
+def test_open_classes_match_their_own_reproducers(tmp_path: Path) -> None:
+    """Each open class's pattern recognises its reproducer's finding (so the bounded run's
+    tolerance is no wider than the finding it stands for)."""
+    for folder in FOLDERS:
+        meta = _meta(folder)
+        entry = known.BY_ID.get(meta["known"])
+        if entry is None:
+            continue
+        case = harness.load_reproducer(folder)
+        work = tmp_path / folder.name
+        harness.write_files(case, work)
+        outcome = harness.run_forked(
+            case.tool, case.argv, work, float(meta.get("timeout", harness.TIME_BOUND))
+        )
+        findings = harness.check(case, outcome)
+        if not findings and outcome.rc == 0 and case.check_levels:
+            findings = harness.level_checks(case, work)
+        assert findings, f"{folder.name}: no finding although {entry.id} is open"
+        assert all(known.classify(f) == entry for f in findings), (
+            f"{folder.name}: {[(f.cls, f.detail) for f in findings]} not matched by {entry.id}"
+        )
