@@ -285,9 +285,30 @@ def mutate_text(rng: random.Random, text: str, rounds: int | None = None) -> tup
     return text, "unmutated"
 
 
+def _dense_values(rng: random.Random, text: str) -> tuple[str, str]:
+    """Other numbers inside `dense<...>` literals: the input usually stays valid, so it reaches
+    the level and text checks."""
+    literals = list(re.finditer(r"dense<(\[[^<>\"]*\]|[-0-9.e+]+)>", text))
+    if not literals:
+        return text, "no-dense"
+    m = rng.choice(literals)
+    body = re.sub(
+        r"-?\d+\.\d+(?:e[+-]?\d+)?",
+        lambda _: rng.choice(("0.0", "-0.0", "1.5", "-2.25", "3.0e+38", "1.0e-40", "65504.0")),
+        m.group(1),
+    )
+    return text[: m.start(1)] + body + text[m.end(1) :], f"dense-values@{m.start()}"
+
+
 def lit_case(rng: random.Random) -> Case:
     seed_index = rng.randrange(len(lit_chunks()))
-    text, note = mutate_text(rng, lit_chunks()[seed_index])
+    roll = rng.random()
+    if roll < 0.1:
+        text, note = lit_chunks()[seed_index], "unmutated"
+    elif roll < 0.3:
+        text, note = _dense_values(rng, lit_chunks()[seed_index])
+    else:
+        text, note = mutate_text(rng, lit_chunks()[seed_index])
     note = f"chunk{seed_index}:{note}"
     files = {"input.mlir": text.encode("utf-8", "surrogatepass")}
     if rng.random() < 0.25:
@@ -460,6 +481,9 @@ def _proto_edit(rng: random.Random, data: bytes) -> tuple[bytes, str]:
             "dup-output",
             "no-nodes",
             "ir",
+            "values",
+            "values",
+            "batch",
         )
     )
     note = kind
@@ -520,6 +544,26 @@ def _proto_edit(rng: random.Random, data: bytes) -> tuple[bytes, str]:
         del g.node[:]
     elif kind == "ir":
         m.ir_version = rng.choice((0, 1, 3, 99))
+    elif kind == "values":
+        import numpy as np
+        from onnx import numpy_helper
+
+        floats = [t for t in g.initializer if t.data_type == onnx.TensorProto.FLOAT]
+        if floats:
+            t = rng.choice(floats)
+            array = numpy_helper.to_array(t).copy()
+            if array.size:
+                special = (np.inf, -np.inf, np.nan, -0.0, 3.0e38, 1.0e-40, 0.0)
+                flat = array.reshape(-1)
+                for _ in range(rng.choice((1, 3))):
+                    flat[rng.randrange(flat.size)] = rng.choice(special)
+            t.CopyFrom(numpy_helper.from_array(array, t.name))
+            note += f"={t.name}"
+    elif kind == "batch" and g.input:
+        dims = g.input[0].type.tensor_type.shape.dim
+        if dims:
+            dims[0].dim_value = rng.choice((1, 3))
+            note += f"={dims[0].dim_value}"
     return m.SerializeToString(), note
 
 

@@ -164,6 +164,7 @@ OPEN: tuple[Known, ...] = (
         "exact",
         "-inf/+inf/NaN constants print as bit patterns and read back as other numbers",
         ("text-mismatch", "round-trip", "level-mismatch"),
+        note=r"values|float|inf|nan|dense",
     ),
 )
 
