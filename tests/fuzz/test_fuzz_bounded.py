@@ -143,3 +143,33 @@ def test_forked_runs_are_bounded_in_time_and_memory(tmp_path: Path) -> None:
     assert [f.cls for f in harness.check(case, big)] == ["memory"]
     small = harness.run_forked(_allocate, [str(1 << 20)], tmp_path)
     assert small.rc == 0 and harness.check(case, small) == []
+
+
+def test_level_checks_run_every_step_on_a_good_model(tmp_path: Path) -> None:
+    """An accepted graph goes through print/parse, the graph run, ge-compile and the ascend run
+    with --reference (so a clean level check means the numbers were compared)."""
+    source = (harness.ROOT / "examples" / "conv_block.mlir").read_bytes()
+    case = harness.Case("lit", "ge-opt", ["input.mlir"], {"input.mlir": source}, True)
+    harness.write_files(case, tmp_path)
+    assert harness.level_checks(case, tmp_path) == []
+    for name in ("p1.mlir", "p2.mlir", "graph.npz", "ascend.mlir"):
+        assert (tmp_path / name).is_file(), name
+    assert "ascend.model" in (tmp_path / "ascend.mlir").read_text()
+    assert "MATCH" in (tmp_path / "stdout.txt").read_text()
+
+
+def test_level_checks_see_a_compiled_model_that_gives_other_numbers(tmp_path: Path) -> None:
+    """The comparison is live: a reference of other numbers is a level mismatch."""
+    import numpy as np
+
+    source = (harness.ROOT / "examples" / "conv_block.mlir").read_bytes()
+    case = harness.Case("lit", "ge-opt", ["input.mlir"], {"input.mlir": source}, True)
+    harness.write_files(case, tmp_path)
+    assert harness.level_checks(case, tmp_path) == []
+    with np.load(tmp_path / "graph.npz") as data:
+        wrong = {k: data[k] + 1 for k in data.files}
+    np.savez(tmp_path / "graph.npz", **wrong)
+    argv = ["ascend.mlir", "--random-inputs", "0", "-q", "--reference", "graph.npz"]
+    outcome = harness.run_forked("ge-run", argv, tmp_path)
+    assert outcome.rc == 1 and "MISMATCH" in outcome.stdout
+    assert harness.check(case, outcome) == []  # a verdict, judged by level_checks
