@@ -39,7 +39,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,8 +82,11 @@ class Case:
     tool: str
     argv: list[str]
     files: dict[str, bytes] = field(default_factory=dict)
+    _: KW_ONLY
     check_levels: bool = False
     """Accepted: also compare the graph and ascend levels (`level_checks`)."""
+    check_output: bool = False
+    """Accepted: `out.mlir` (the pipeline's result) computes what `input.mlir` does."""
     note: str = ""
     """How the input was made (the mutator and its parameters)."""
     expect: str = ""
@@ -524,6 +527,48 @@ def level_checks(case: Case, folder: Path, timeout: float = TIME_BOUND) -> list[
         findings.append(
             Finding(cls, case, ascend, detail[:400], "ge-run ascend.mlir --reference graph.npz")
         )
+        return findings
+    # the instrumented route (another schedule, uninitialized-read checks) gives the same
+    argv = ["ascend.mlir", "--random-inputs", "0", "-q", "--reference", "graph.npz"]
+    argv += ["--schedule-seed", "3", "--check-uninitialized"]
+    checked, bad = step("ge-run", argv)
+    if bad:
+        return findings + bad
+    if checked.rc != 0:
+        cls = "level-mismatch" if "MISMATCH" in checked.stdout else "level-reject"
+        detail = (checked.stdout + checked.stderr).strip()
+        findings.append(Finding(cls, case, checked, detail[:400], shlex.join(["ge-run", *argv])))
+    return findings
+
+
+def output_checks(case: Case, folder: Path, timeout: float = TIME_BOUND) -> list[Finding]:
+    """For an accepted pipeline run `input.mlir -> out.mlir`: where the input runs on random
+    inputs, the output runs on them too and gives the same numbers (translation validation
+    of the passes, through the files)."""
+    before = run_forked(
+        "ge-run", ["input.mlir", "--random-inputs", "0", "-q", "-o", "before.npz"], folder, timeout
+    )
+    bad = check(case, before, "ge-run input.mlir")
+    if bad or before.rc != 0:
+        return bad
+    argv = ["out.mlir", "--random-inputs", "0", "-q", "--reference", "before.npz"]
+    after = run_forked("ge-run", argv, folder, timeout)
+    step = shlex.join(["ge-run", *argv])
+    bad = check(case, after, step)
+    if bad:
+        return bad
+    if after.rc != 0:
+        cls = "level-mismatch" if "MISMATCH" in after.stdout else "level-reject"
+        return [Finding(cls, case, after, (after.stdout + after.stderr).strip()[:400], step)]
+    return []
+
+
+def accepted_checks(case: Case, folder: Path, timeout: float = TIME_BOUND) -> list[Finding]:
+    findings: list[Finding] = []
+    if case.check_levels:
+        findings += level_checks(case, folder, timeout)
+    if case.check_output and not findings:
+        findings += output_checks(case, folder, timeout)
     return findings
 
 
@@ -544,8 +589,8 @@ def run_cases(
 
     def finish(case: Case, folder: Path, outcome: Outcome) -> None:
         findings = check(case, outcome)
-        if not findings and outcome.rc == 0 and case.check_levels:
-            findings += level_checks(case, folder, timeout)
+        if not findings and outcome.rc == 0:
+            findings += accepted_checks(case, folder, timeout)
         results.append((case, outcome, findings))
         if on_result is not None:
             on_result(case, outcome, findings)
@@ -592,6 +637,7 @@ def write_reproducer(finding: Finding, folder: Path) -> None:
         "tool": case.tool,
         "argv": case.argv,
         "check_levels": case.check_levels,
+        "check_output": case.check_output,
         "note": case.note,
         "expect": case.expect,
         "step": finding.step,
@@ -628,6 +674,7 @@ def load_reproducer(folder: Path) -> Case:
         argv=list(meta["argv"]),
         files=files,
         check_levels=bool(meta.get("check_levels")),
+        check_output=bool(meta.get("check_output")),
         note=meta.get("note", ""),
         expect=meta.get("expect", ""),
     )

@@ -149,7 +149,7 @@ def test_level_checks_run_every_step_on_a_good_model(tmp_path: Path) -> None:
     """An accepted graph goes through print/parse, the graph run, ge-compile and the ascend run
     with --reference (so a clean level check means the numbers were compared)."""
     source = (harness.ROOT / "examples" / "conv_block.mlir").read_bytes()
-    case = harness.Case("lit", "ge-opt", ["input.mlir"], {"input.mlir": source}, True)
+    case = harness.Case("lit", "ge-opt", ["input.mlir"], {"input.mlir": source}, check_levels=True)
     harness.write_files(case, tmp_path)
     assert harness.level_checks(case, tmp_path) == []
     for name in ("p1.mlir", "p2.mlir", "graph.npz", "ascend.mlir"):
@@ -163,7 +163,7 @@ def test_level_checks_see_a_compiled_model_that_gives_other_numbers(tmp_path: Pa
     import numpy as np
 
     source = (harness.ROOT / "examples" / "conv_block.mlir").read_bytes()
-    case = harness.Case("lit", "ge-opt", ["input.mlir"], {"input.mlir": source}, True)
+    case = harness.Case("lit", "ge-opt", ["input.mlir"], {"input.mlir": source}, check_levels=True)
     harness.write_files(case, tmp_path)
     assert harness.level_checks(case, tmp_path) == []
     with np.load(tmp_path / "graph.npz") as data:
