@@ -300,13 +300,30 @@ def _dense_values(rng: random.Random, text: str) -> tuple[str, str]:
     return text[: m.start(1)] + body + text[m.end(1) :], f"dense-values@{m.start()}"
 
 
+def _dim_everywhere(rng: random.Random, text: str) -> tuple[str, str]:
+    """One dim size changed in every tensor type that has it: shapes stay consistent more
+    often than with one change, so the graph reaches the runs (0-size and 1-size tensors)."""
+    dims = sorted(set(re.findall(r"(?<=[<x])(\d+)(?=x)", text)))
+    if not dims:
+        return text, "no-dims"
+    old = rng.choice(dims)
+    new = rng.choice(("0", "1", "2", "3", "5"))
+
+    def retype(m: re.Match[str]) -> str:
+        return re.sub(rf"(?<=[<x]){old}(?=[x>])", new, m.group(0))
+
+    return re.sub(r"tensor<[^<>]*>", retype, text), f"dims-{old}->{new}"
+
+
 def lit_case(rng: random.Random) -> Case:
     seed_index = rng.randrange(len(lit_chunks()))
     roll = rng.random()
     if roll < 0.1:
         text, note = lit_chunks()[seed_index], "unmutated"
-    elif roll < 0.3:
+    elif roll < 0.25:
         text, note = _dense_values(rng, lit_chunks()[seed_index])
+    elif roll < 0.4:
+        text, note = _dim_everywhere(rng, lit_chunks()[seed_index])
     else:
         text, note = mutate_text(rng, lit_chunks()[seed_index])
     note = f"chunk{seed_index}:{note}"
@@ -570,7 +587,7 @@ def _proto_edit(rng: random.Random, data: bytes) -> tuple[bytes, str]:
     elif kind == "batch" and g.input:
         dims = g.input[0].type.tensor_type.shape.dim
         if dims:
-            dims[0].dim_value = rng.choice((1, 3))
+            dims[0].dim_value = rng.choice((0, 1, 3))
             note += f"={dims[0].dim_value}"
     return m.SerializeToString(), note
 
