@@ -603,7 +603,8 @@ def onnx_case(rng: random.Random) -> Case:
     files = {"model.onnx": mutated}
     note = f"{name}:{note}"
     if rng.random() < 0.3:
-        return Case("onnx", "ge-atc", ["--model=model.onnx", "--output=out"], files, note=note)
+        argv = ["--model=model.onnx", "--output=out"]
+        return Case("onnx", "ge-atc", argv, files, note=note, check_model=True)
     return Case(
         "onnx", "ge-import", ["model.onnx", "-o", "input.mlir"], files, check_levels=True, note=note
     )
@@ -865,7 +866,8 @@ def atc_case(rng: random.Random) -> Case:
             notes.append(f"{flag}={value}")
     if rng.random() < 0.05:
         argv.append(rng.choice(("--bogus=1", "--input", "--model=other.onnx", "-h=1")))
-    return Case("atc-options", "ge-atc", argv, {"model.onnx": data}, note=" ".join(notes))
+    files = {"model.onnx": data}
+    return Case("atc-options", "ge-atc", argv, files, note=" ".join(notes), check_model=True)
 
 
 @cache

@@ -87,6 +87,8 @@ class Case:
     """Accepted: also compare the graph and ascend levels (`level_checks`)."""
     check_output: bool = False
     """Accepted: `out.mlir` (the pipeline's result) computes what `input.mlir` does."""
+    check_model: bool = False
+    """Accepted `ge-atc`: its model runs, with the numbers of the ONNX model (`model_checks`)."""
     note: str = ""
     """How the input was made (the mutator and its parameters)."""
     expect: str = ""
@@ -563,8 +565,37 @@ def output_checks(case: Case, folder: Path, timeout: float = TIME_BOUND) -> list
     return []
 
 
+def model_checks(case: Case, folder: Path, timeout: float = TIME_BOUND) -> list[Finding]:
+    """For an accepted `ge-atc` run: the model it wrote runs on random inputs; without gears or
+    pinned shapes it gives the numbers of the ONNX model imported and run in process."""
+    output = next((a.split("=", 1)[1] for a in case.argv if a.startswith("--output=")), "")
+    path = output if output.endswith(".mlir") else output + ".mlir"
+    if not (folder / path).is_file():
+        return [Finding("error-lines", case, Outcome(0, "", "", 0.0), f"exit 0, no {path}")]
+    argv = [path, "--random-inputs", "0", "-q"]
+    plain = not any(
+        a.startswith(("--input_shape=", "--dynamic_")) and a.split("=", 1)[1] for a in case.argv
+    )
+    if plain:
+        direct = run_forked(direct_onnx_run, ["model.onnx", "direct.npz"], folder, timeout)
+        if direct.rc == 0:
+            argv += ["--reference", "direct.npz"]
+    outcome = run_forked("ge-run", argv, folder, timeout)
+    step = shlex.join(["ge-run", *argv])
+    bad = check(case, outcome, step)
+    if bad or outcome.rc == 0:
+        return bad
+    if "MISMATCH" in outcome.stdout:
+        return [Finding("level-mismatch", case, outcome, outcome.stdout.strip()[:400], step)]
+    if "--reference" in argv:  # the ONNX model runs in process, its compiled model does not
+        return [Finding("level-reject", case, outcome, outcome.stderr.strip()[:400], step)]
+    return []
+
+
 def accepted_checks(case: Case, folder: Path, timeout: float = TIME_BOUND) -> list[Finding]:
     findings: list[Finding] = []
+    if case.check_model:
+        findings += model_checks(case, folder, timeout)
     if case.check_levels:
         findings += level_checks(case, folder, timeout)
     if case.check_output and not findings:
@@ -638,6 +669,7 @@ def write_reproducer(finding: Finding, folder: Path) -> None:
         "argv": case.argv,
         "check_levels": case.check_levels,
         "check_output": case.check_output,
+        "check_model": case.check_model,
         "note": case.note,
         "expect": case.expect,
         "step": finding.step,
@@ -675,6 +707,7 @@ def load_reproducer(folder: Path) -> Case:
         files=files,
         check_levels=bool(meta.get("check_levels")),
         check_output=bool(meta.get("check_output")),
+        check_model=bool(meta.get("check_model")),
         note=meta.get("note", ""),
         expect=meta.get("expect", ""),
     )
