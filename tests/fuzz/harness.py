@@ -11,7 +11,7 @@ starts the installed console script the way a user does, for a sample of the cas
 
 - `hang`: no answer within the time bound;
 - `crash`: killed by a signal (a segfault, or the RLIMIT_AS kill of an allocation outside Python);
-- `memory`: a `MemoryError`, or a peak resident size above the memory bound;
+- `memory`: a `MemoryError` (RLIMIT_AS), or a peak resident size above `RSS_BOUND`;
 - `traceback`: a Python traceback on stderr;
 - `internal-error`: the tools' `internal error (...)` line, where a message is due;
 - `exit-code`: an exit code other than 0 (accepted) and 1 (rejected);
@@ -53,6 +53,9 @@ MEMORY_BOUND = 1 << 30
 
 BUDGET = "256M"
 """GE_MAX_MEMORY inside a case: the project's own limit must fire well before RLIMIT_AS."""
+
+RSS_BOUND = (256 << 20) * 2
+"""Peak resident bytes a case may add to its worker: the budget plus as much again."""
 
 TOOLS = ("ge-opt", "ge-run", "ge-import", "ge-atc", "session")
 
@@ -108,6 +111,8 @@ class Outcome:
     seconds: float
     maxrss: int = 0
     """Peak resident set of the child in bytes (ru_maxrss)."""
+    base_rss: int = 0
+    """Resident set of the worker when it forked (the child starts with its pages)."""
     timed_out: bool = False
     signal: int | None = None
 
@@ -208,11 +213,11 @@ def session_main(argv: list[str]) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def _vm_size() -> int:
+def _vm_size(field: str = "VmSize") -> int:
     try:
         with open("/proc/self/status") as f:
             for line in f:
-                if line.startswith("VmSize:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) * 1024
     except OSError:
         pass
@@ -283,6 +288,7 @@ class Running:
         self.folder = folder
         self.timeout = timeout
         limit = _vm_size() + MEMORY_BOUND
+        self.base_rss = _vm_size("VmRSS")
         sys.stdout.flush()
         sys.stderr.flush()
         self.start = time.monotonic()
@@ -310,6 +316,7 @@ class Running:
             stderr=_read(self.folder / "stderr.txt"),
             seconds=elapsed,
             maxrss=usage.ru_maxrss * 1024,
+            base_rss=self.base_rss,
             timed_out=self.killed,
             signal=None if self.killed else sig,
         )
@@ -416,8 +423,9 @@ def check(case: Case, outcome: Outcome, step: str = "") -> list[Finding]:
         return found("hang", f"no answer in {outcome.seconds:.1f} s")
     if outcome.signal is not None:
         return found("crash", f"killed by signal {outcome.signal}")
-    if "MemoryError" in err or outcome.maxrss > MEMORY_BOUND:
-        return found("memory", first_error or f"peak RSS {outcome.maxrss >> 20} MiB")
+    grown = outcome.maxrss - outcome.base_rss
+    if "MemoryError" in err or grown > RSS_BOUND:
+        return found("memory", first_error or f"peak RSS {grown >> 20} MiB above the worker")
     if "Traceback (most recent call last)" in err:
         last = next((ln for ln in reversed(lines) if not ln.startswith(" ")), "")
         return found("traceback", last)

@@ -19,10 +19,10 @@ pytestmark = pytest.mark.fuzz
 SEED = 20261201
 CASES_PER_FAMILY = {
     "lit": 40,
-    "onnx": 30,
+    "onnx": 24,
     "npz": 20,
-    "atc-options": 20,
-    "pass-options": 25,
+    "atc-options": 15,
+    "pass-options": 18,
     "run-options": 25,
     "session": 25,
     "resource": 12,
@@ -116,6 +116,8 @@ def test_checks_catch_each_class(tmp_path: Path) -> None:
     for cls, outcome in bad.items():
         assert [f.cls for f in harness.check(case, outcome)] == [cls]
     assert [f.cls for f in harness.check(case, o(0, "", "", 0.1, maxrss=2 << 30))] == ["memory"]
+    grown = o(0, "", "", 0.1, maxrss=2 << 30, base_rss=(2 << 30) - (100 << 20))
+    assert harness.check(case, grown) == []
     assert [f.cls for f in harness.check(case, o(1, "", "", 0.1))] == ["error-lines"]
     assert [f.cls for f in harness.check(case, o(0, "", "x: error: y\n", 0.1))] == ["error-lines"]
 
@@ -132,6 +134,13 @@ def _allocate(argv: list[str]) -> int:
     return len(block) & 0
 
 
+def _touch(argv: list[str]) -> int:
+    block = bytearray(int(argv[0]))
+    for i in range(0, len(block), 4096):
+        block[i] = 1
+    return 0
+
+
 def test_forked_runs_are_bounded_in_time_and_memory(tmp_path: Path) -> None:
     """The worker's own limits: a sleeping and an allocating 'tool' are stopped."""
     case = harness.Case("resource", "ge-run", [])
@@ -143,6 +152,10 @@ def test_forked_runs_are_bounded_in_time_and_memory(tmp_path: Path) -> None:
     assert [f.cls for f in harness.check(case, big)] == ["memory"]
     small = harness.run_forked(_allocate, [str(1 << 20)], tmp_path)
     assert small.rc == 0 and harness.check(case, small) == []
+    # below RLIMIT_AS but above the resident bound: the peak is seen
+    resident = harness.run_forked(_touch, [str(harness.RSS_BOUND + (64 << 20))], tmp_path)
+    assert resident.rc == 0, resident.stderr
+    assert [f.cls for f in harness.check(case, resident)] == ["memory"]
 
 
 def test_level_checks_run_every_step_on_a_good_model(tmp_path: Path) -> None:
