@@ -315,7 +315,22 @@ def _dim_everywhere(rng: random.Random, text: str) -> tuple[str, str]:
     return re.sub(r"tensor<[^<>]*>", retype, text), f"dims-{old}->{new}"
 
 
+@cache
+def lit_files() -> tuple[str, ...]:
+    """Whole lit files (`// -----` kept), for `--split-input-file` runs."""
+    files = sorted((ROOT / "tests" / "lit").rglob("*.mlir"))
+    return tuple(
+        p.read_text() for p in files if "Output" not in p.parts and "// -----" in p.read_text()
+    )
+
+
 def lit_case(rng: random.Random) -> Case:
+    if rng.random() < 0.08:
+        index = rng.randrange(len(lit_files()))
+        text, note = mutate_text(rng, lit_files()[index])
+        files = {"input.mlir": text.encode("utf-8", "surrogatepass")}
+        argv = ["input.mlir", "--split-input-file", "-o", "out.mlir"]
+        return Case("lit", "ge-opt", argv, files, note=f"file{index}:split:{note}")
     seed_index = rng.randrange(len(lit_chunks()))
     roll = rng.random()
     if roll < 0.1:
@@ -1044,6 +1059,7 @@ def session_case(rng: random.Random) -> Case:
             ("model.mlir", "model.mlir", "model.onnx", SESSION_GRAPH, "nosuch.mlir")
         ),
         "graph_options": options(),
+        "oracle": "relu",  # both graphs compute y = relu(x)
     }
     if rng.random() < 0.1:
         spec["graph_id"] = rng.choice((-1, "1", 1.5, 2**70))

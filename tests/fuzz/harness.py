@@ -174,6 +174,10 @@ def warm_up() -> None:
         tool_main(tool)
 
 
+WRONG_NUMBERS = 3
+"""session_main's exit code for outputs that differ from the script's oracle."""
+
+
 def session_main(argv: list[str]) -> int:
     """Runs a Session script (JSON: options, graph, graph options, run inputs) like a tool:
     a `GEError` is the user's error (one `error:` line, exit 1); anything else propagates."""
@@ -199,6 +203,13 @@ def session_main(argv: list[str]) -> int:
             outputs = session.run_graph(spec.get("graph_id", 1), arrays)
             for name, value in outputs.items():
                 print(f"{name}: {np.asarray(value).dtype}{list(np.shape(value))}")
+            if spec.get("oracle") == "relu":
+                given = next(iter(arrays.values())) if isinstance(arrays, dict) else arrays[0]
+                want = np.maximum(np.asarray(given), 0)
+                got = [np.asarray(v) for v in outputs.values()]
+                if len(got) != 1 or got[0].shape != want.shape or not np.allclose(got[0], want):
+                    print(f"wrong numbers: relu of {want.tolist()} gave {got}", file=sys.stderr)
+                    return WRONG_NUMBERS
         else:
             session.compile_graph(spec.get("graph_id", 1))
     except GEError as e:
@@ -431,6 +442,8 @@ def check(case: Case, outcome: Outcome, step: str = "") -> list[Finding]:
         return found("traceback", last)
     if "internal error" in err:
         return found("internal-error", first_error)
+    if case.tool == "session" and outcome.rc == WRONG_NUMBERS:
+        return found("level-mismatch", first_error)
     if outcome.rc not in (0, 1):
         return found("exit-code", f"exit code {outcome.rc}: {first_error}")
     errors = [ln for ln in lines if "error:" in ln]
