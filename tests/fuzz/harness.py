@@ -45,8 +45,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
-TIME_BOUND = float(os.environ.get("GE_FUZZ_TIMEOUT", "8"))
-"""Seconds one tool invocation may take (the bound is generous: 2 cores shared under load)."""
+TIME_BOUND = float(os.environ.get("GE_FUZZ_TIMEOUT", "5"))
+"""CPU seconds one tool invocation may take (wall time may be WALL_FACTOR times that)."""
 
 MEMORY_BOUND = 1 << 30
 """Bytes of address space a case may add to the worker (RLIMIT_AS above the worker's size)."""
@@ -113,6 +113,7 @@ class Outcome:
     """Peak resident set of the child in bytes (ru_maxrss)."""
     base_rss: int = 0
     """Resident set of the worker when it forked (the child starts with its pages)."""
+    cpu_seconds: float = 0.0
     timed_out: bool = False
     signal: int | None = None
 
@@ -316,7 +317,13 @@ class Running:
         pid, status, usage = os.wait4(self.pid, os.WNOHANG)
         elapsed = time.monotonic() - self.start
         if pid == 0:
-            if elapsed > self.timeout and not self.killed:
+            # CPU time is the bound (a loaded machine stretches wall time, not work); wall
+            # time past WALL_FACTOR bounds is a stop too (a sleep, a blocked read)
+            if (
+                not self.killed
+                and elapsed > self.timeout
+                and (elapsed > self.timeout * WALL_FACTOR or _cpu_seconds(self.pid) > self.timeout)
+            ):
                 self._kill()
             return None
         rc = os.waitstatus_to_exitcode(status)
@@ -326,6 +333,7 @@ class Running:
             stdout=_read(self.folder / "stdout.txt"),
             stderr=_read(self.folder / "stderr.txt"),
             seconds=elapsed,
+            cpu_seconds=usage.ru_utime + usage.ru_stime,
             maxrss=usage.ru_maxrss * 1024,
             base_rss=self.base_rss,
             timed_out=self.killed,
@@ -347,6 +355,22 @@ class Running:
         return outcome
 
 
+WALL_FACTOR = 4
+"""A case is stopped after TIME_BOUND seconds of CPU, or WALL_FACTOR times that of wall time."""
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a running process (0 where /proc does not say)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, IndexError, ValueError):
+        return float("inf")
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_bytes().decode("utf-8", "replace")
@@ -364,7 +388,7 @@ def run_forked(
 
 
 def run_subprocess(
-    tool: str, argv: list[str], folder: Path, timeout: float = TIME_BOUND + 2
+    tool: str, argv: list[str], folder: Path, timeout: float = (TIME_BOUND + 2) * WALL_FACTOR
 ) -> Outcome:
     """The installed console script in a fresh process, as a user runs it."""
     env = dict(os.environ)
@@ -431,7 +455,9 @@ def check(case: Case, outcome: Outcome, step: str = "") -> list[Finding]:
     lines = [ln for ln in err.splitlines() if ln.strip()]
     first_error = next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "")
     if outcome.timed_out:
-        return found("hang", f"no answer in {outcome.seconds:.1f} s")
+        return found(
+            "hang", f"no answer in {outcome.seconds:.1f} s ({outcome.cpu_seconds:.1f} s CPU)"
+        )
     if outcome.signal is not None:
         return found("crash", f"killed by signal {outcome.signal}")
     grown = outcome.maxrss - outcome.base_rss
@@ -657,7 +683,8 @@ def run_cases(
             folder = workdir / f"{index:05d}"
             write_files(case, folder)
             if subprocess_every and index % subprocess_every == subprocess_every - 1:
-                finish(case, folder, run_subprocess(case.tool, case.argv, folder, timeout + 2))
+                outcome = run_subprocess(case.tool, case.argv, folder, (timeout + 2) * WALL_FACTOR)
+                finish(case, folder, outcome)
                 continue
             pending.append((case, folder, Running(case.tool, case.argv, folder, timeout)))
         still: list[tuple[Case, Path, Running | None]] = []

@@ -100,6 +100,13 @@ OPEN: tuple[Known, ...] = (
         r"expected non-negative integer",
     ),
     Known(
+        "output-path",
+        "errors",
+        "-o naming a folder (`-o sub/`) is written as `sub/.npz`: FileNotFoundError",
+        ("internal-error",),
+        r"FileNotFoundError|IsADirectoryError|NotADirectoryError",
+    ),
+    Known(
         "npz-internal",
         "errors",
         "an input file that is a broken zip: internal BadZipFile / NotImplementedError",
