@@ -87,7 +87,7 @@ OPEN: tuple[Known, ...] = (
     ),
     Known(
         "int-out-of-range",
-        "errors",
+        "exact",
         "an integer literal beyond i64 is an internal ValueError in ge-run",
         ("internal-error",),
         r"out of range for type",
@@ -108,7 +108,7 @@ OPEN: tuple[Known, ...] = (
     ),
     Known(
         "npz-internal",
-        "errors",
+        "memory",
         "an input file that is a broken zip: internal BadZipFile / NotImplementedError",
         ("internal-error",),
         r"BadZipFile|compression method|zlib|Error -3|CRC|LargeZipFile|Bad magic",
@@ -123,7 +123,7 @@ OPEN: tuple[Known, ...] = (
     ),
     Known(
         "splat-expansion",
-        "memory",
+        "exact",
         "a splat of 4e8 elements is expanded while parsing",
         ("memory", "hang", "crash"),
         note=r"splat|dim@|int@",
