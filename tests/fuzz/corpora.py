@@ -1175,6 +1175,87 @@ def resource_case(rng: random.Random) -> Case:
     return Case("resource", tool, ["input.mlir", *args], {"input.mlir": text.encode()}, note=kind)
 
 
+# --------------------------------------------------------------------------------------------
+# ascend models: layout and synchronisation edits
+# --------------------------------------------------------------------------------------------
+
+
+@cache
+def ascend_seeds() -> tuple[tuple[str, str], ...]:
+    """Compiled models (`ge-compile`) of the example and of the small static ONNX models."""
+    from io import StringIO
+
+    from xdsl.parser import Parser
+    from xdsl.printer import Printer
+
+    from gedialects import make_context
+    from gedialects.frontend.onnx import import_model
+    from passes.pipelines import CompilePipelinePass
+
+    modules = [
+        (
+            "conv_block",
+            Parser(
+                make_context(), (ROOT / "examples" / "conv_block.mlir").read_text()
+            ).parse_module(),
+        )
+    ]
+    for name in ("cnn.onnx", "mlp.onnx", "nonzero.onnx"):
+        modules.append((name, import_model(str(ROOT / "tests" / "models" / name))))
+    seeds = []
+    for name, module in modules:
+        CompilePipelinePass().apply(make_context(), module)
+        out = StringIO()
+        Printer(stream=out).print_op(module)
+        seeds.append((name, out.getvalue() + "\n"))
+    return tuple(seeds)
+
+
+def ascend_case(rng: random.Random) -> Case:
+    """A compiled model with one edit of its layout or synchronisation. Accepted, it must give
+    the numbers of the unedited model (a relocated buffer computes the same); an edit that
+    breaks the model must be rejected by the verifier, not run into other numbers."""
+    name, text = rng.choice(ascend_seeds())
+    offsets = sorted(set(re.findall(r"arena\[(\d+)\]", text)), key=int)
+    kind = rng.choice(("move-all", "move-one", "move-all", "drop-sync", "stream", "arena-size"))
+    edited, note = text, kind
+    if kind in ("move-all", "move-one") and offsets:
+        old = rng.choice(offsets)
+        new = rng.choice([*offsets, str(int(offsets[-1]) + 512), str(int(old) + 4), "0"])
+        if kind == "move-all":
+            edited = text.replace(f"arena[{old}]", f"arena[{new}]")
+        else:
+            hits = [m.start() for m in re.finditer(re.escape(f"arena[{old}]"), text)]
+            at = rng.choice(hits)
+            edited = text[:at] + f"arena[{new}]" + text[at + len(f"arena[{old}]") :]
+        note += f":{old}->{new}"
+    elif kind == "drop-sync":
+        lines = text.splitlines()
+        sync = [i for i, ln in enumerate(lines) if re.search(r"ascend\.event_(record|wait)", ln)]
+        if sync:
+            i = rng.choice(sync)
+            note += f":{lines[i].strip()}"
+            del lines[i]
+            edited = "\n".join(lines) + "\n"
+    elif kind == "stream":
+        m = rng.choice(list(re.finditer(r"(?<=\bstream )\d+", text)) or [None])
+        if m is not None:
+            new = rng.choice(("0", "1", "2", "7"))
+            edited = text[: m.start()] + new + text[m.end() :]
+            note += f"@{m.start()}={new}"
+    else:
+        m = re.search(r"arena_size (\d+)", text)
+        if m is not None:
+            new = str(rng.choice((0, 512, int(m.group(1)) // 2, int(m.group(1)) - 4)))
+            edited = text[: m.start(1)] + new + text[m.end(1) :]
+            note += f"={new}"
+    files = {"input.mlir": text.encode(), "out.mlir": edited.encode()}
+    argv = ["out.mlir", "--random-inputs", "0", "-q"]
+    if rng.random() < 0.3:
+        argv += ["--check-uninitialized", "--schedule-seed", str(rng.randrange(4))]
+    return Case("ascend", "ge-run", argv, files, note=f"{name}:{note}", check_output=True)
+
+
 def generated_file(spec: str) -> bytes:
     """Files too large to commit, made from a short spec: `bomb:NBYTES` (`_bomb_npz`)."""
     kind, _, arg = spec.partition(":")
@@ -1192,4 +1273,5 @@ FAMILIES: dict[str, Callable[[random.Random], Case]] = {
     "run-options": run_options_case,
     "session": session_case,
     "resource": resource_case,
+    "ascend": ascend_case,
 }

@@ -160,6 +160,24 @@ OPEN: tuple[Known, ...] = (
         r"Unable to allocate",
     ),
     Known(
+        "ascend-live-overlap",
+        "verify",
+        "an ascend buffer moved onto a live one (or an input) passes the verifier and runs into "
+        "other numbers",
+        ("level-mismatch",),
+        family="ascend",
+        note=r"move-",
+    ),
+    Known(
+        "ascend-stream-race",
+        "verify",
+        "a kernel moved to another stream with no event after its producer (or a dropped "
+        "event) passes the verifier and runs into other numbers",
+        ("level-mismatch",),
+        family="ascend",
+        note=r"stream|drop-sync",
+    ),
+    Known(
         "f32-overflow",
         "exact",
         "an f32 literal beyond the f32 range (1.0e+39) is an internal OverflowError",

@@ -26,6 +26,7 @@ CASES_PER_FAMILY = {
     "run-options": 25,
     "session": 25,
     "resource": 12,
+    "ascend": 20,
 }
 
 
