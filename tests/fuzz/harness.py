@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 TIME_BOUND = float(os.environ.get("GE_FUZZ_TIMEOUT", "5"))
-"""CPU seconds one tool invocation may take (wall time may be WALL_FACTOR times that)."""
+"""CPU seconds one tool invocation may take (wall time: WALL_FACTOR times that)."""
 
 MEMORY_BOUND = 1 << 30
 """Bytes of address space a case may add to the worker (RLIMIT_AS above the worker's size)."""
@@ -355,8 +355,9 @@ class Running:
         return outcome
 
 
-WALL_FACTOR = 4
-"""A case is stopped after TIME_BOUND seconds of CPU, or WALL_FACTOR times that of wall time."""
+WALL_FACTOR = 12
+"""A case is stopped after TIME_BOUND seconds of CPU, or WALL_FACTOR times that of wall time
+(a blocked read; generous, since a `nice`d run on a loaded machine gets little CPU)."""
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -388,9 +389,10 @@ def run_forked(
 
 
 def run_subprocess(
-    tool: str, argv: list[str], folder: Path, timeout: float = (TIME_BOUND + 2) * WALL_FACTOR
+    tool: str, argv: list[str], folder: Path, timeout: float = TIME_BOUND + 2
 ) -> Outcome:
-    """The installed console script in a fresh process, as a user runs it."""
+    """The installed console script in a fresh process, as a user runs it; the same bounds
+    as a forked case (`timeout` CPU seconds, WALL_FACTOR times that of wall time)."""
     env = dict(os.environ)
     env.pop("GE_DEBUG", None)
     env["GE_MAX_MEMORY"] = BUDGET
@@ -404,34 +406,41 @@ def run_subprocess(
 
     if tool == "session":
         command = [sys.executable, "-m", "tests.fuzz.replay", "--session", argv[0]]
-        env["PYTHONPATH"] = str(ROOT)
     else:
         command = [str(BIN / tool), *argv]
     start = time.monotonic()
-    proc = subprocess.Popen(
-        command,
-        cwd=folder,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        preexec_fn=limits,
-        start_new_session=True,
-    )
+    with open(folder / "stdout.txt", "wb") as out, open(folder / "stderr.txt", "wb") as err:
+        proc = subprocess.Popen(
+            command,
+            cwd=folder,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            preexec_fn=limits,
+            start_new_session=True,
+        )
     timed_out = False
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
+    delay = 0.005
+    while proc.poll() is None:
+        elapsed = time.monotonic() - start
+        if elapsed > timeout and (
+            elapsed > timeout * WALL_FACTOR or _cpu_seconds(proc.pid) > timeout
+        ):
+            timed_out = True
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            break
+        time.sleep(delay)
+        delay = min(delay * 2, 0.05)
     seconds = time.monotonic() - start
     rc = proc.returncode
     sig = -rc if rc is not None and rc < 0 else None
     return Outcome(
         rc=None if sig is not None or timed_out else rc,
-        stdout=out.decode("utf-8", "replace"),
-        stderr=err.decode("utf-8", "replace"),
+        stdout=_read(folder / "stdout.txt"),
+        stderr=_read(folder / "stderr.txt"),
         seconds=seconds,
         timed_out=timed_out,
         signal=None if timed_out else sig,
@@ -683,7 +692,7 @@ def run_cases(
             folder = workdir / f"{index:05d}"
             write_files(case, folder)
             if subprocess_every and index % subprocess_every == subprocess_every - 1:
-                outcome = run_subprocess(case.tool, case.argv, folder, (timeout + 2) * WALL_FACTOR)
+                outcome = run_subprocess(case.tool, case.argv, folder, timeout + 2)
                 finish(case, folder, outcome)
                 continue
             pending.append((case, folder, Running(case.tool, case.argv, folder, timeout)))
