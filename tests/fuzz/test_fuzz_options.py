@@ -75,11 +75,6 @@ def test_session_string_options_compile_or_raise_one_line_gerror(
     _session_outcome(options, graph_options)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open, owner errors: option values with non-ASCII digits are read as numbers "
-    "(ge.exec.static_model_ops_lower_limit='\u0661' compiles)",
-)
 @BOUNDED
 @given(
     st.sampled_from(
@@ -100,11 +95,6 @@ def test_session_options_with_non_ascii_digits_are_rejected(name: str, digit: st
     assert _session_outcome({name: value}, None) == "rejected"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open, owner errors: Session options that are not a mapping of strings raise "
-    "AttributeError/TypeError instead of OptionError",
-)
 @BOUNDED
 @given(
     st.one_of(
