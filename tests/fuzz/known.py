@@ -60,8 +60,10 @@ OPEN: tuple[Known, ...] = (
     Known(
         "iterations-per-loop",
         "hangs",
-        "ge-compile{iterations-per-loop=100000000} is accepted",
-        ("wrongly-accepted",),
+        "ge-compile{iterations-per-loop=100000000} is accepted, and its model's label loop "
+        "runs for minutes",
+        ("wrongly-accepted", "hang"),
+        note=r"iterations-per-loop|iterations_per_loop",
     ),
     Known(
         "int-out-of-range",
