@@ -66,13 +66,6 @@ OPEN: tuple[Known, ...] = (
         note=r"iterations-per-loop|iterations_per_loop",
     ),
     Known(
-        "int-out-of-range",
-        "exact",
-        "an integer literal beyond i64 is an internal ValueError in ge-run",
-        ("internal-error",),
-        r"out of range for type",
-    ),
-    Known(
         "npz-internal",
         "memory",
         "an input file that is a broken zip: internal BadZipFile / NotImplementedError",
@@ -86,13 +79,6 @@ OPEN: tuple[Known, ...] = (
         "an ONNX string (node name, attribute) that is not UTF-8 crashes the printer",
         ("internal-error",),
         r"'bytes' object has no attribute 'encode'|UnicodeDecodeError|codec can't decode",
-    ),
-    Known(
-        "splat-expansion",
-        "exact",
-        "a splat of 4e8 elements is expanded while parsing",
-        ("memory", "hang", "crash"),
-        note=r"splat|dim@|int@",
     ),
     Known(
         "npy-header",
@@ -142,20 +128,6 @@ OPEN: tuple[Known, ...] = (
         ("level-mismatch",),
         family="ascend",
         note=r"stream|drop-sync",
-    ),
-    Known(
-        "f32-overflow",
-        "exact",
-        "an f32 literal beyond the f32 range (1.0e+39) is an internal OverflowError",
-        ("internal-error",),
-        r"OverflowError: float too large to pack",
-    ),
-    Known(
-        "inf-nan-text",
-        "exact",
-        "-inf/+inf/NaN constants print as bit patterns and read back as other numbers",
-        ("text-mismatch", "round-trip", "level-mismatch"),
-        note=r"values|float|inf|nan|dense",
     ),
 )
 

@@ -91,12 +91,14 @@ def test_sample_as_console_scripts(tmp_path: Path) -> None:
     _judge(results)
 
 
-def test_the_corpora_cover_every_tool_and_reject_and_accept() -> None:
-    """The bounded corpus exercises all tools, and holds both accepted and rejected inputs
-    (a corpus that is all syntax errors would check nothing past the parser)."""
+def test_the_corpora_cover_every_tool_and_ask_for_checks_after_acceptance() -> None:
+    """The bounded corpus exercises all tools, and many of its inputs carry a check of the
+    numbers for when they are accepted (levels, pipelines, ge-atc models, Session oracle)."""
     cases = [c for f, n in CASES_PER_FAMILY.items() for c in bounded_cases(f, n)]
     assert {c.tool for c in cases} == set(harness.TOOLS)
-    assert sum(c.check_levels for c in cases) >= 20
+    checked = [c for c in cases if c.check_levels or c.check_output or c.check_model]
+    assert len(checked) >= 60
+    assert {c.family for c in checked} >= {"lit", "onnx", "atc-options", "ascend"}
 
 
 def test_checks_catch_each_class(tmp_path: Path) -> None:
