@@ -616,8 +616,11 @@ def output_checks(case: Case, folder: Path, timeout: float = TIME_BOUND) -> list
     if bad:
         return bad
     if after.rc != 0:
-        cls = "level-mismatch" if "MISMATCH" in after.stdout else "level-reject"
-        return [Finding(cls, case, after, (after.stdout + after.stderr).strip()[:400], step)]
+        if "MISMATCH" in after.stdout:
+            return [Finding("level-mismatch", case, after, after.stdout.strip()[:400], step)]
+        if case.family != "ascend":  # an edited model may be refused (here: at run time)
+            detail = (after.stdout + after.stderr).strip()[:400]
+            return [Finding("level-reject", case, after, detail, step)]
     return []
 
 

@@ -76,6 +76,14 @@ OPEN: tuple[Known, ...] = (
         note=r"move-",
     ),
     Known(
+        "nonzero-result-shape",
+        "verify",
+        "graph.non_zero declared tensor<?x1xi64> for a 1-d input (GE/ONNX give [rank, n]) is "
+        "accepted; the graph run returns [1, 4], the partitioned one refuses it",
+        ("level-reject",),
+        r"received int64|incompatible with its type",
+    ),
+    Known(
         "gelu-overflow",
         "lead (ge-fuse-gelu; no issue-13 helper)",
         "weights near the f32 limit: the fused Gelu is finite where the erf pattern it replaces "
