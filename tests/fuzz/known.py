@@ -84,6 +84,14 @@ OPEN: tuple[Known, ...] = (
         r"received int64|incompatible with its type",
     ),
     Known(
+        "int-property-out-of-range",
+        "exact (NodeSyntax properties) or errors",
+        "an i64 property value beyond i64 (strides [1, 1, -9223372036854775809, 1]) is an "
+        "internal ValueError in ge-run",
+        ("internal-error",),
+        r"out of range for type",
+    ),
+    Known(
         "gelu-overflow",
         "lead (ge-fuse-gelu; no issue-13 helper)",
         "weights near the f32 limit: the fused Gelu is finite where the erf pattern it replaces "
