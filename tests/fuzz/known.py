@@ -55,7 +55,8 @@ OPEN: tuple[Known, ...] = (
         "errors",
         "an ONNX string (node name, attribute) that is not UTF-8 crashes the printer",
         ("internal-error",),
-        r"'bytes' object has no attribute 'encode'|UnicodeDecodeError|codec can't decode",
+        r"'bytes' object has no attribute 'encode'|UnicodeDecodeError|codec can't decode|"
+        r"string pattern on a bytes-like object",
     ),
     Known(
         "npy-negative-dims",
