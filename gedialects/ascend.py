@@ -304,6 +304,17 @@ class BufferList(CustomDirective):
         printer.print_string(")")
 
 
+def _parse_weight_value(parser: Parser) -> DenseIntOrFPElementsAttr:
+    """A weight's value after `arena[N] =`: the large-hex fast path, else xDSL's attribute."""
+    pos = parser.pos
+    value: Attribute | None = parse_large_hex_dense(parser)
+    if value is None:
+        value = parser.parse_attribute()
+    if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(value.type, TensorType):
+        parser.raise_error("'ascend.weight' expects a dense<...> : tensor<...> value", pos)
+    return value
+
+
 @irdl_custom_directive
 class WeightValue(CustomDirective):
     """`arena[0] = dense<...> : tensor<2xf32>`: the buffer type is the value's type."""
@@ -317,14 +328,7 @@ class WeightValue(CustomDirective):
         offset = parser.parse_integer(allow_boolean=False)
         parser.parse_punctuation("]")
         parser.parse_punctuation("=")
-        pos = parser.pos
-        value: Attribute | None = parse_large_hex_dense(parser)
-        if value is None:
-            value = parser.parse_attribute()
-        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(
-            value.type, TensorType
-        ):
-            parser.raise_error("'ascend.weight' expects a dense<...> : tensor<...> value", pos)
+        value = _parse_weight_value(parser)
         self.buffer.set(state, BufferAttr(offset, value.type))
         self.value.set(state, value)
 
@@ -446,7 +450,7 @@ class _Syntax:
                     return self.fallback(parser)
                 scan.commit()
                 committed = True
-                weight = self._parse_weight_value(parser)
+                weight = _parse_weight_value(parser)
                 props[steps[i - 1][1]] = BufferAttr(offset, weight.type)  # pyright: ignore
                 props[name] = weight
                 break
@@ -487,19 +491,6 @@ class _Syntax:
                 return ArrayAttr(items)
             if not scan.punct(","):
                 return None
-
-    @staticmethod
-    def _parse_weight_value(parser: Parser) -> DenseIntOrFPElementsAttr:
-        """WeightValue's value, after `arena[N] =` (same checks and messages)."""
-        pos = parser.pos
-        value: Attribute | None = parse_large_hex_dense(parser)
-        if value is None:
-            value = parser.parse_attribute()
-        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(
-            value.type, TensorType
-        ):
-            parser.raise_error("'ascend.weight' expects a dense<...> : tensor<...> value", pos)
-        return value
 
     def print(self, op: IRDLOperation, printer: Printer) -> None:
         if not fast_text.enabled():
