@@ -295,3 +295,57 @@ def test_fused_mat_mul_infers_the_batched_product_type() -> None:
     assert str(op.y.type) == "tensor<3x5x4x16xf32>"
     assert op.infer_types() == (op.y.type,)
     op.verify()
+
+
+# --------------------------------------------------------------------------------------------
+# Regression: gelu-overflow (tests/fuzz/regressions/gelu_fusion_differs_where_unfused_gelu_...)
+# --------------------------------------------------------------------------------------------
+
+GELU_ERF = """
+  %c = graph.const dense<{sqrt2}> : tensor<{t}>
+  %a = graph.div %x, %c : (tensor<9x{t}>, tensor<{t}>) -> tensor<9x{t}>
+  %f = graph.erf %a : (tensor<9x{t}>) -> tensor<9x{t}>"""
+GELU_TANH = """
+  %sq = graph.mul %x, %x : (tensor<9x{t}>, tensor<9x{t}>) -> tensor<9x{t}>
+  %cube = graph.mul %x, %sq : (tensor<9x{t}>, tensor<9x{t}>) -> tensor<9x{t}>
+  %k = graph.const dense<{k}> : tensor<{t}>
+  %kc = graph.mul %cube, %k : (tensor<9x{t}>, tensor<{t}>) -> tensor<9x{t}>
+  %s = graph.add %x, %kc : (tensor<9x{t}>, tensor<9x{t}>) -> tensor<9x{t}>
+  %beta = graph.const dense<{beta}> : tensor<{t}>
+  %in = graph.mul %s, %beta : (tensor<9x{t}>, tensor<{t}>) -> tensor<9x{t}>
+  %f = graph.tanh %in : (tensor<9x{t}>) -> tensor<9x{t}>"""
+GELU_OUTER = """
+  %one = graph.const dense<1.0> : tensor<{t}>
+  %b = graph.add %f, %one : (tensor<9x{t}>, tensor<{t}>) -> tensor<9x{t}>
+  %m = graph.mul %x, %b : (tensor<9x{t}>, tensor<9x{t}>) -> tensor<9x{t}>
+  %half = graph.const dense<0.5> : tensor<{t}>
+  %y = graph.mul %m, %half : (tensor<9x{t}>, tensor<{t}>) -> tensor<9x{t}>
+  graph.net_output %y : tensor<9x{t}>
+}}"""
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])  # f16 constants never match
+def test_gelu_fusion_keeps_overflow_of_the_unfused_gelu_near_the_float_limit(
+    dtype: type[np.floating], approximate: str
+) -> None:
+    """The fused Gelu overflows, gives inf and NaN exactly where the exported ops do: before
+    the fix it computed `0.5 * x` first (and in float64), finite where `x * (1 + erf)` is inf."""
+    t = {np.float32: "f32", np.float64: "f64"}[dtype]
+    d = np.dtype(dtype)
+    consts = {
+        "t": t,
+        "sqrt2": repr(float(d.type(np.sqrt(2)))),
+        "k": repr(float(d.type(0.044715))),
+        "beta": repr(float(d.type(np.sqrt(2 / np.pi)))),
+    }
+    body = (GELU_ERF if approximate == "none" else GELU_TANH) + GELU_OUTER
+    text = f"graph.graph @gelu(%x: tensor<9x{t}>) -> tensor<9x{t}> {{" + body.format(**consts)
+    module = parse(f"builtin.module {{\n{text}\n}}")
+    big = float(np.finfo(d).max)
+    x = np.array([big, -big, big * 0.6, big * 0.49, np.inf, -np.inf, np.nan, -13.0, 1.5], dtype=d)
+    result = check_pass_keeps_numbers(module, make_pass("ge-fuse-gelu"), inputs={"x": x}, seeds=())
+    assert op_counts(result.after)["graph.gelu"] == 1
+    (got,), (want,) = run(result.after, {"x": x}).values(), run(module, {"x": x}).values()
+    assert got.dtype == d and np.array_equal(got, want, equal_nan=True), (got, want)
+    assert np.isinf(want[[0, 2]]).all() and np.isfinite(want[3]), want  # x * 2 overflowed

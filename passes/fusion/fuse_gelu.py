@@ -4,7 +4,11 @@ PyTorch exports `nn.GELU()` below opset 20 as `Mul(Mul(x, Add(Erf(Div(x, 1.41421
 and `nn.GELU(approximate="tanh")` as
 `Mul(Mul(x, Add(Tanh(Mul(Add(x, Mul(Mul(x, Mul(x, x)), 0.044715)), 0.7978846)), 1)), 0.5)`;
 hand-written versions reorder the factors, use `Pow(x, 3)` or multiply by 1/sqrt(2). The
-patterns flatten each product into its factors, so any order and grouping matches.
+patterns flatten each product into its factors to find a candidate, but fuse it only when it is
+the exported order itself (`exported_order`): like GE's GeluFusionPass, a fusion must not change
+the numbers, and `graph.gelu`'s kernel evaluates exactly those ops in that order and dtype.
+Another grouping differs at the f32 limit (`(0.5 * x) * 2` is finite where `(x * 2) * 0.5`
+overflows), `x * (1 / sqrt(2))` rounds differently from `x / sqrt(2)`, so these stay unfused.
 """
 
 from __future__ import annotations
@@ -12,8 +16,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -21,8 +26,10 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from gedialects.base import element_type
 from gedialects.graph import AddOp, DivOp, ErfOp, GeluOp, MulOp, PowOp, TanhOp
 from gedialects.graph.elementwise import is_float
+from gedialects.tensors import numpy_dtype
 from passes.fusion.matching import (
     carry_attributes,
+    const_array,
     const_scalar,
     fusable,
     is_close,
@@ -97,11 +104,73 @@ def match_gelu_outer(
     return None
 
 
+def _exact_const(value: SSAValue, dtype: np.dtype, expected: float) -> bool:
+    """`value` is a constant of `dtype` whose elements all equal `expected` rounded to it."""
+    array = const_array(value)
+    return (
+        array is not None
+        and array.size > 0
+        and array.dtype == dtype
+        and bool(np.all(array == dtype.type(expected)))
+    )
+
+
+def _by_const(
+    value: SSAValue, op_type: type[Operation], dtype: np.dtype, c: float, commutes: bool = True
+) -> SSAValue | None:
+    """`a` where `value = op_type(a, c)` (or `op_type(c, a)` when it commutes), else None."""
+    op = producer(value, op_type)
+    if op is None:
+        return None
+    a, b = op.operands
+    for other, const in ((a, b), (b, a)) if commutes else ((a, b),):
+        if _exact_const(const, dtype, c):
+            return other
+    return None
+
+
+def _times_x(value: SSAValue | None, x: SSAValue) -> SSAValue | None:
+    """`b` where `value = x * b` (either order), else None."""
+    op = producer(value, MulOp) if value is not None else None
+    if op is None:
+        return None
+    a, b = op.operands
+    return b if a is x else a if b is x else None
+
+
+def exported_order(root: MulOp, x: SSAValue, approximate: str) -> bool:
+    """`root` is GELU in the order of PyTorch's export and of `graph.gelu`'s kernel, with its
+    constants exactly (in x's dtype): `(x * (f + 1)) * 0.5` with f `erf(x / sqrt(2))` or
+    `tanh((x + (x * (x * x)) * 0.044715) * sqrt(2 / pi))`. Swapping the operands of one op
+    keeps the numbers (IEEE `+` and `*` commute); regrouping does not."""
+    if not isinstance(element_type(x.type), Float16Type | Float32Type | Float64Type):
+        return False
+    dtype = numpy_dtype(element_type(x.type))
+    one_plus = _times_x(_by_const(root.y, MulOp, dtype, 0.5), x)
+    f = _by_const(one_plus, AddOp, dtype, 1.0) if one_plus is not None else None
+    if approximate == "none":
+        erf = producer(f, ErfOp) if f is not None else None
+        return erf is not None and _by_const(erf.operands[0], DivOp, dtype, SQRT_2, False) is x
+    tanh = producer(f, TanhOp) if f is not None else None
+    poly = _by_const(tanh.operands[0], MulOp, dtype, SQRT_2_OVER_PI) if tanh else None
+    add = producer(poly, AddOp) if poly is not None else None
+    if add is None:
+        return False
+    cubic = add.x2 if add.x1 is x else add.x1 if add.x2 is x else None
+    cube = _by_const(cubic, MulOp, dtype, TANH_CUBIC) if cubic is not None else None
+    square = producer(_times_x(cube, x), MulOp) if cube is not None else None
+    return square is not None and square.x1 is x and square.x2 is x
+
+
 def _fuse(
     rewriter: PatternRewriter, root: MulOp, x: SSAValue, group: list[Operation], approximate: str
 ) -> None:
     if root.y.type != x.type or not is_float(element_type(x.type)) or not fusable(root, group):
         return  # broadcasts beyond x, not a float, or an intermediate is used elsewhere
+    if any(r.type != x.type for op in group for r in op.results):
+        return  # an intermediate of another type: the kernel rounds every step to x's type
+    if not exported_order(root, x, approximate):
+        return  # another grouping or constant: fusing would change the numbers
     gelu = carry_attributes(GeluOp(x, approximate=approximate), root)
     replace_group(rewriter, root, [gelu], gelu.results[0], group)
 
@@ -170,10 +239,11 @@ def gelu_patterns() -> tuple[RewritePattern, ...]:
 class FuseGeluPass(ModulePass):
     """Replaces decomposed GELUs by `graph.gelu` (exact erf form and tanh approximation).
 
-    The products may be written in any order and grouping (they are flattened into their
-    factors), the erf argument as `x / sqrt(2)` or `x * (1 / sqrt(2))`, the cube as
-    `x * x * x` or `Pow(x, 3)`; constants match to float32 precision. Every intermediate must
-    feed only the pattern, and the result must have the type of x.
+    Only the order of PyTorch's export (`exported_order`; each op's operands either way),
+    with the constants exactly in x's dtype (f16, f32 or f64), is fused: `graph.gelu`'s kernel
+    evaluates those very ops, so overflow, inf and NaN come out as before (GE's
+    GeluFusionPass likewise must keep the numbers). Every intermediate must feed only the
+    pattern and have the type of x.
     """
 
     name = "ge-fuse-gelu"

@@ -92,15 +92,6 @@ OPEN: tuple[Known, ...] = (
         ("internal-error",),
         r"out of range for type",
     ),
-    Known(
-        "gelu-overflow",
-        "lead (ge-fuse-gelu; no issue-13 helper)",
-        "weights near the f32 limit: the fused Gelu is finite where the erf pattern it replaces "
-        "overflows, so graph and ascend levels differ (2.49e14 vs -0.16)",
-        ("level-mismatch",),
-        family="onnx",
-        note=r"bytes-flip|values",
-    ),
 )
 
 BY_ID = {k.id: k for k in OPEN}

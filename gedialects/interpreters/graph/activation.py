@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -18,8 +19,7 @@ from gedialects.graph import (
     ThresholdedReluOp,
 )
 from gedialects.interpreters.graph.common import Arrays, compute, float_, str_
-from gedialects.interpreters.graph.elementwise import erf
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
+from gedialects.interpreters.kernels import KernelAttrs, KernelError, get_kernel, kernel
 
 
 def _float_input(name: str, x: np.ndarray) -> np.ndarray:
@@ -103,18 +103,40 @@ def hard_swish(
     return (x * np.clip(x * t(1 / 6) + t(0.5), t(0), t(1)),)
 
 
+def _gelu_as_exported(x: np.ndarray, approximate: str) -> np.ndarray:
+    """GELU as the ops of PyTorch's export, one kernel at a time, each result rounded to x's
+    dtype: `(x * (erf(x / sqrt(2)) + 1)) * 0.5`, or for "tanh"
+    `(x * (tanh((x + (x * (x * x)) * 0.044715) * sqrt(2 / pi)) + 1)) * 0.5`.
+
+    `ge-fuse-gelu` (GE's GeluFusionPass) fuses only this order with these constants, so the
+    fused op gives the very numbers of the ops it replaced, overflow, inf and NaN included
+    (`x * 0.5` first would stay finite where `x * (1 + erf)` overflows)."""
+    t = x.dtype.type
+
+    def op(ge_type: str, *args: np.ndarray | np.generic) -> np.ndarray:
+        (out,) = get_kernel(ge_type)([np.asarray(a) for a in args], {}, ())
+        return np.asarray(out).astype(x.dtype, copy=False)
+
+    if approximate == "tanh":
+        cube = op("Mul", x, op("Mul", x, x))
+        poly = op("Add", x, op("Mul", cube, t(0.044715)))
+        inner = op("Tanh", op("Mul", poly, t(math.sqrt(2 / math.pi))))
+    else:
+        inner = op("Erf", op("Div", x, t(math.sqrt(2))))
+    return op("Mul", op("Mul", x, op("Add", inner, t(1))), t(0.5))
+
+
 @kernel("Gelu")
 def gelu(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
-    x = _float_input("Gelu", inputs[0])
+    x = inputs[0]
+    if x.dtype.kind != "f":
+        raise KernelError(f"Gelu: x must be floating-point, got {x.dtype}")
     approximate = str_(attrs, "approximate", GeluOp)
-    if approximate == "tanh":
-        inner = np.sqrt(2 / np.pi) * (x + 0.044715 * x.astype(np.float64) ** 3)
-        return (0.5 * x * (1 + np.tanh(inner)),)
-    if approximate == "none":
-        return (0.5 * x * (1 + erf(x / np.sqrt(2))),)
-    raise KernelError(f'Gelu: approximate must be "none" or "tanh", got "{approximate}"')
+    if approximate not in ("none", "tanh"):
+        raise KernelError(f'Gelu: approximate must be "none" or "tanh", got "{approximate}"')
+    return (_gelu_as_exported(x, approximate),)
 
 
 @kernel("Softplus")

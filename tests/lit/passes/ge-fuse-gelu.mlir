@@ -20,31 +20,64 @@ graph.graph @erf(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
 
 // -----
 
-// Tests another grouping: (0.5 * x) * (1 + erf(x * 0.70710678)).
-// CHECK-LABEL: graph.graph @erf_regrouped
+// Tests that swapped operands still fuse: 0.5 * ((1 + erf(x / sqrt(2))) * x).
+// CHECK-LABEL: graph.graph @erf_swapped
 // CHECK-NEXT:    %[[Y:.*]] = graph.gelu %{{.*}} : (tensor<8xf32>) -> tensor<8xf32>
 // CHECK-NEXT:    graph.net_output %[[Y]]
-graph.graph @erf_regrouped(%x: tensor<8xf32>) -> tensor<8xf32> {
-  %half = graph.const dense<0.5> : tensor<f32>
-  %h = graph.mul %half, %x : (tensor<f32>, tensor<8xf32>) -> tensor<8xf32>
-  %c = graph.const dense<0.707106769> : tensor<f32>
-  %a = graph.mul %x, %c : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+graph.graph @erf_swapped(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %c = graph.const dense<1.41421354> : tensor<f32>
+  %a = graph.div %x, %c : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
   %e = graph.erf %a : (tensor<8xf32>) -> tensor<8xf32>
   %one = graph.const dense<1.0> : tensor<f32>
   %b = graph.add %one, %e : (tensor<f32>, tensor<8xf32>) -> tensor<8xf32>
-  %y = graph.mul %h, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %m = graph.mul %b, %x : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %half = graph.const dense<0.5> : tensor<f32>
+  %y = graph.mul %half, %m : (tensor<f32>, tensor<8xf32>) -> tensor<8xf32>
   graph.net_output %y : tensor<8xf32>
 }
 
 // -----
 
-// Tests PyTorch's export of nn.GELU(approximate="tanh") (x * (x * x) for the cube) and a Pow(x, 3) variant.
+// Tests that another grouping, (0.5 * x) * (1 + erf(x / sqrt(2))), x * (1 / sqrt(2)) and
+// a sqrt(2) off by one f32 ulp stay unfused: each computes other numbers than graph.gelu.
+// CHECK-LABEL: graph.graph @erf_regrouped
+// CHECK-NOT:     graph.gelu
+// CHECK-COUNT-3: graph.erf
+graph.graph @erf_regrouped(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %half = graph.const dense<0.5> : tensor<f32>
+  %one = graph.const dense<1.0> : tensor<f32>
+  %c = graph.const dense<1.41421354> : tensor<f32>
+  %h = graph.mul %half, %x : (tensor<f32>, tensor<8xf32>) -> tensor<8xf32>
+  %a = graph.div %x, %c : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %e = graph.erf %a : (tensor<8xf32>) -> tensor<8xf32>
+  %b = graph.add %one, %e : (tensor<f32>, tensor<8xf32>) -> tensor<8xf32>
+  %y = graph.mul %h, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %r = graph.const dense<0.707106769> : tensor<f32>
+  %a2 = graph.mul %x, %r : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %e2 = graph.erf %a2 : (tensor<8xf32>) -> tensor<8xf32>
+  %b2 = graph.add %e2, %one : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %m2 = graph.mul %x, %b2 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %y2 = graph.mul %m2, %half : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %c3 = graph.const dense<1.41421342> : tensor<f32>
+  %a3 = graph.div %x, %c3 : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %e3 = graph.erf %a3 : (tensor<8xf32>) -> tensor<8xf32>
+  %b3 = graph.add %e3, %one : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %m3 = graph.mul %x, %b3 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %y3 = graph.mul %m3, %half : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  graph.net_output %y, %y2, %y3 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Tests PyTorch's export of nn.GELU(approximate="tanh") (x * (x * x) for the cube); a Pow(x, 3)
+// variant regrouped as (x * 0.5) * (...) computes other numbers and stays unfused.
 // CHECK-LABEL: graph.graph @tanh
 // CHECK-SAME:    (%[[X:.*]]: tensor<4x64xf32>)
-// CHECK-NEXT:    %[[Y:.*]] = graph.gelu %[[X]] approximate "tanh" : (tensor<4x64xf32>) -> tensor<4x64xf32>
-// CHECK-NEXT:    %[[Z:.*]] = graph.gelu %[[X]] approximate "tanh" : (tensor<4x64xf32>) -> tensor<4x64xf32>
-// CHECK-NEXT:    graph.net_output %[[Y]], %[[Z]]
-// CHECK-NOT:     graph.tanh
+// CHECK:         %[[Y:.*]] = graph.gelu %[[X]] approximate "tanh" : (tensor<4x64xf32>) -> tensor<4x64xf32>
+// CHECK-NOT:     graph.gelu
+// CHECK:         graph.pow
+// CHECK:         graph.tanh
+// CHECK:         graph.net_output %[[Y]], %{{.*}}
 graph.graph @tanh(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
   %sq = graph.mul %x, %x : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<4x64xf32>
   %cube = graph.mul %x, %sq : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<4x64xf32>
