@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Attribute
-from xdsl.utils.exceptions import InterpretationError
+from xdsl.utils.exceptions import InterpretationError, VerifyException
 
 from gedialects.ascend import (
     BufferAttr,
@@ -216,20 +216,28 @@ def test_outputs_may_alias_inputs() -> None:
 
 
 def test_overlapping_buffers_change_the_result() -> None:
-    # A memory plan that puts a live tensor where another one is written must show in the numbers.
+    # A memory plan that puts a live tensor where another one is written must show in the numbers
+    # (the interpreter proves the plan); the verifier refuses such a plan before it runs.
     def chain(tmp2: int) -> ModelOp:
-        return model(
-            [
-                InputOp("x", buf(0)),
-                OutputOp("y", buf(64)),
-                add_one("t1", 0, 0, 16),
-                add_one("t2", 0, 0, tmp2),
-                KernelOp("TestAdd", "sum", ENGINE, 0, [buf(16), buf(tmp2)], [buf(64)]),
-            ]
-        )
+        decls = [StreamOp(0, ENGINE)]
+        ops = [
+            InputOp("x", buf(0)),
+            OutputOp("y", buf(64)),
+            add_one("t1", 0, 0, 16),
+            add_one("t2", 0, 0, tmp2),
+            KernelOp("TestAdd", "sum", ENGINE, 0, [buf(16), buf(tmp2)], [buf(64)]),
+        ]
+        m = ModelOp("main", 4096, 0, [*decls, *ops])
+        ModuleOp([m])
+        return m
 
-    np.testing.assert_array_equal(run_model(chain(32), {"x": X})["y"], 2 * X + 2)
-    overlapped = run_model(chain(8), {"x": X})["y"]
+    good = chain(32)
+    good.parent_op().verify()  # type: ignore[union-attr]
+    np.testing.assert_array_equal(run_model(good, {"x": X})["y"], 2 * X + 2)
+    bad = chain(8)
+    with pytest.raises(VerifyException, match=r'"t2" output arena\[8\].*straddles .*"x"'):
+        bad.parent_op().verify()  # type: ignore[union-attr]
+    overlapped = run_model(bad, {"x": X})["y"]
     assert not np.array_equal(overlapped, 2 * X + 2)
 
 
