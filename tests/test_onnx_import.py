@@ -337,6 +337,47 @@ def _error(source: object) -> str:
     return message
 
 
+def _with_bytes(proto: onnx.ModelProto, old: bytes, new: bytes) -> onnx.ModelProto:
+    """The model with the string `old` replaced everywhere on the wire (protobuf refuses to
+    set a string that is not UTF-8, but parses one)."""
+    data = proto.SerializeToString()
+    assert old in data
+    edited = onnx.ModelProto()
+    edited.ParseFromString(data.replace(old, new))
+    return edited
+
+
+@pytest.mark.parametrize(
+    ("old", "expected"),
+    [
+        (b"act", "node 2 name is not UTF-8"),
+        (b"plus_one", "node 3 name is not UTF-8"),
+        (b"pre", "node 1 output 0 is not UTF-8"),  # also node 2's input: the first use names it
+        (b"net", "graph name is not UTF-8"),
+    ],
+)
+def test_onnx_non_utf8_name_is_an_import_error(old: bytes, expected: str) -> None:
+    bad = _with_bytes(add_relu(), old, old[:1] + b"\xff" + old[2:])
+    assert _error(bad).endswith(f": {expected}")
+
+
+def test_onnx_non_utf8_string_attribute_is_an_import_error() -> None:
+    proto = add_relu()
+    proto.graph.node[2].attribute.append(helper.make_attribute("mode", b"r\xfflu"))
+    assert _error(proto) == "'net': node 2 attribute 'mode' is not UTF-8"
+    proto.graph.node[2].attribute[0].CopyFrom(helper.make_attribute("modes", [b"a", b"\xfe"]))
+    assert _error(proto) == "'net': node 2 attribute 'modes' is not UTF-8"
+
+
+def test_ge_import_non_utf8_node_name_is_one_line(tmp_path: Path) -> None:
+    src = tmp_path / "m.onnx"
+    onnx.save(_with_bytes(add_relu(), b"act", b"a\xfft"), src)
+    result = run_tool("ge-import", str(src), "-o", str(tmp_path / "out.mlir"))
+    assert result.returncode == 1
+    assert result.stderr == f"error: '{src}': node 2 name is not UTF-8\n"
+    assert not (tmp_path / "out.mlir").exists()
+
+
 def test_truncated_file(tmp_path: Path) -> None:
     path = tmp_path / "m.onnx"
     data = add_relu().SerializeToString()

@@ -51,14 +51,6 @@ class Known:
 
 OPEN: tuple[Known, ...] = (
     Known(
-        "onnx-non-utf8-string",
-        "errors",
-        "an ONNX string (node name, attribute) that is not UTF-8 crashes the printer",
-        ("internal-error",),
-        r"'bytes' object has no attribute 'encode'|UnicodeDecodeError|codec can't decode|"
-        r"string pattern on a bytes-like object",
-    ),
-    Known(
         "npy-negative-dims",
         "memory",
         "an .npy header (alone or in an npz) with a negative dim is an internal ValueError "

@@ -594,6 +594,52 @@ def import_model(
     return import_proto(proto, label, graph_name=graph_name, constants=constants)
 
 
+def check_strings(graph: onnx.GraphProto, label: str, where: str = "") -> None:
+    """ONNX strings are UTF-8; protobuf hands a name that is not as bytes, which would reach
+    the IR's StringAttrs and crash the printer, so such a model is refused here."""
+
+    def check(value: str | bytes, what: str) -> None:
+        if not isinstance(value, str):
+            raise OnnxImportError(f"'{label}': {where}{what} is not UTF-8")
+
+    check(graph.name, "graph name")
+    for kind, values in (
+        ("graph input", graph.input),
+        ("graph output", graph.output),
+        ("value_info", graph.value_info),
+        ("initializer", graph.initializer),
+        ("sparse initializer", (s.values for s in graph.sparse_initializer)),
+    ):
+        for i, v in enumerate(values):
+            check(v.name, f"{kind} {i} name")
+    for n, node in enumerate(graph.node):
+        check(node.name, f"node {n} name")
+        for field in ("op_type", "domain"):
+            check(getattr(node, field), f"node {n} {field}")
+        for i, name in enumerate(node.input):
+            check(name, f"node {n} input {i}")
+        for i, name in enumerate(node.output):
+            check(name, f"node {n} output {i}")
+        for a in node.attribute:
+            check(a.name, f"node {n} attribute name")
+            what = f"node {n} attribute '{a.name}'"
+            if a.type == onnx.AttributeProto.STRING:
+                _check_utf8(a.s, what, label, where)
+            for s in a.strings:
+                _check_utf8(s, what, label, where)
+            if a.HasField("g"):
+                check_strings(a.g, label, f"{where}{what}: ")
+            for g in a.graphs:
+                check_strings(g, label, f"{where}{what}: ")
+
+
+def _check_utf8(value: bytes, what: str, label: str, where: str) -> None:
+    try:
+        value.decode()
+    except UnicodeDecodeError:
+        raise OnnxImportError(f"'{label}': {where}{what} is not UTF-8") from None
+
+
 def check_names(graph: onnx.GraphProto, opset: int) -> None:
     """Every node input is defined before use (clearer messages than the checker's)."""
     defined = {v.name for v in graph.input}
@@ -627,6 +673,7 @@ def import_proto(
 ) -> ModuleOp:
     """Checks and converts a loaded model; `label` names it in errors."""
     opset = model_opset(proto, label)
+    check_strings(proto.graph, label)
     check_names(proto.graph, opset)
     check_model(proto, label)
     if opset < MIN_OPSET:
