@@ -39,7 +39,10 @@ def _header(f: IO[bytes], label: str) -> tuple[tuple[int, ...], bool, np.dtype, 
         raise ArrayFileError(f"cannot read {label}: {_first_line(e)}") from None
     if dtype.hasobject:
         raise ArrayFileError(f"cannot read {label}: object arrays are not supported")
-    return tuple(int(d) for d in shape), fortran, dtype, f.tell()
+    dims = tuple(int(d) for d in shape)
+    if any(d < 0 for d in dims):  # numpy's header reader lets them through
+        raise ArrayFileError(f"cannot read {label}: its header declares negative dims {list(dims)}")
+    return dims, fortran, dtype, f.tell()
 
 
 def _first_line(error: BaseException) -> str:

@@ -257,6 +257,24 @@ def test_npy_header_larger_than_its_file_is_refused(tmp_path: Path) -> None:
     assert "the file holds 8 bytes of data" in line
 
 
+@pytest.mark.parametrize("shape", [(-1, 3), (-1, -3), (2, 0, -1)])
+def test_npy_header_with_negative_dim_is_refused(tmp_path: Path, shape: tuple[int, ...]) -> None:
+    """numpy's header reader accepts negative dims; two of them even give positive bytes."""
+    path = _npy_claiming(tmp_path / "x.npy", shape, bytes(64))
+    message = f"cannot read {path}: its header declares negative dims {list(shape)}"
+    with pytest.raises(ArrayFileError) as info:
+        load_npy(path)
+    assert str(info.value) == message
+    npz = tmp_path / "in.npz"
+    with zipfile.ZipFile(npz, "w") as z:
+        z.write(path, "x.npy")
+    with pytest.raises(ArrayFileError) as info:
+        load_npz(npz, ["x"])
+    assert str(info.value) == message.replace(str(path), f"{npz} member 'x'")
+    graph = _graph_file(tmp_path)
+    assert one_line_error("ge-run", str(graph), "--input", f"x={path}") == f"error: {message}"
+
+
 def test_npy_and_npz_still_read_back(tmp_path: Path) -> None:
     arrays = {
         "a": np.arange(12, dtype=np.int16).reshape(3, 4),

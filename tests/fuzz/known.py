@@ -51,15 +51,6 @@ class Known:
 
 OPEN: tuple[Known, ...] = (
     Known(
-        "npy-negative-dims",
-        "memory",
-        "an .npy header (alone or in an npz) with a negative dim is an internal ValueError "
-        "(negative dimensions are not allowed) after gedialects.npz's header check",
-        ("internal-error",),
-        r"negative dimensions",
-        family="npz",
-    ),
-    Known(
         "ascend-partial-overlap",
         "verify",
         "one operand of an ascend kernel moved by 4 bytes (arena[23040] -> arena[23044]) passes "
