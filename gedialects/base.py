@@ -155,6 +155,24 @@ def const_values(value: SSAValue) -> tuple[int | float, ...] | None:
     return tuple(values)
 
 
+I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
+"""GE's int64_t properties; xDSL's signless i64 would also take [2**63, 2**64) and wrap it."""
+
+
+def _parse_i64(parser: Parser, value: int, pos: int) -> int:
+    """`value`, read at `pos`, if it fits an i64; a parse error there otherwise."""
+    if not I64_MIN <= value <= I64_MAX:
+        text = str(value)
+        spelled = parser.lexer.input.content.startswith(text, pos)  # else hex: mark its start
+        parser.raise_error(f"value {text} out of range for i64", pos, pos + len(text) * spelled)
+    return value
+
+
+def _parse_i64_item(parser: Parser) -> int:
+    pos = parser.pos
+    return _parse_i64(parser, parser.parse_integer(), pos)
+
+
 def int_array(values: Iterable[int]) -> DenseArrayBase:
     """An `array<i64: ...>` property from Python ints."""
     return DenseArrayBase.from_list(i64, tuple(values))
@@ -171,7 +189,9 @@ class IntList(CustomDirective):
     values: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        items = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+        items = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: _parse_i64_item(parser)
+        )
         self.values.set(state, DenseArrayBase[I64].from_list(i64, items))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
@@ -276,12 +296,13 @@ def _parse_prop_value(parser: Parser, wants_f32: bool = False) -> Attribute:
     if parser.parse_optional_punctuation("[") is not None:
         if parser.parse_optional_punctuation("]") is not None:
             return int_array(())
-        items = [_parse_number_or_bits(parser, wants_f32)]
+        spans = [(parser.pos, _parse_number_or_bits(parser, wants_f32))]
         while parser.parse_optional_punctuation(",") is not None:
-            items.append(_parse_number_or_bits(parser, wants_f32))
+            spans.append((parser.pos, _parse_number_or_bits(parser, wants_f32)))
         parser.parse_punctuation("]")
+        items = [v for _, v in spans]
         if all(isinstance(v, int) for v in items):
-            return int_array(items)  # type: ignore[arg-type]
+            return int_array(_parse_i64(parser, v, pos) for pos, v in spans)  # type: ignore[misc]
         return DenseArrayBase.from_list(f32, [float(v) for v in items])
     if (b := parser.parse_optional_boolean()) is not None:
         return BoolAttr.from_bool(b)
@@ -290,8 +311,11 @@ def _parse_prop_value(parser: Parser, wants_f32: bool = False) -> Attribute:
     token = parser._current_token  # pyright: ignore[reportPrivateUsage]
     if wants_f32 and token.text[:2] in ("0x", "0X"):
         return FloatAttr(_parse_number_or_bits(parser, True), f32)
+    pos = parser.pos
     if (n := parser.parse_optional_number()) is not None:
-        return IntegerAttr(n, i64) if isinstance(n, int) else FloatAttr(n, f32)
+        if isinstance(n, int):
+            return IntegerAttr(_parse_i64(parser, n, pos), i64)
+        return FloatAttr(n, f32)
     return parser.parse_attribute()
 
 
@@ -367,6 +391,8 @@ def _scan_node(
         if (items := scan.int_list()) is not None:
             value: Attribute | None = _INT_ARRAYS.get(tuple(items))
             if value is None:
+                if not all(I64_MIN <= v <= I64_MAX for v in items):
+                    return None  # the ordinary path reports it at its line and column
                 if len(_INT_ARRAYS) >= fast_text.CACHE_LIMIT:
                     _INT_ARRAYS.clear()
                 value = _INT_ARRAYS[tuple(items)] = int_array(items)
@@ -375,6 +401,8 @@ def _scan_node(
         elif scan.keyword("false"):
             value = BoolAttr.from_bool(False)
         elif (n := scan.integer()) is not None:
+            if not I64_MIN <= n <= I64_MAX:
+                return None
             value = IntegerAttr(n, i64)
         else:
             value = scan.string_attr()

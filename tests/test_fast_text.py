@@ -225,6 +225,50 @@ def test_malformed_node_syntax_reports_as_before(op: str) -> None:
     assert str(fast.value).startswith(("bad.mlir:2:", "bad.mlir:3:"))
 
 
+def _parse_error_lines(text: str) -> tuple[str, str]:
+    """(file:line:col, message) of the ParseError `text` raises."""
+    with pytest.raises(ParseError) as info:
+        parse(text, "bad.mlir")
+    lines = [ln.strip() for ln in str(info.value).splitlines() if ln.strip()]
+    return lines[0], lines[-1]
+
+
+@pytest.mark.parametrize(
+    ("prop", "value"),
+    [
+        ("strides [1, 1, -9223372036854775809, 1]", "-9223372036854775809"),
+        ("strides [9223372036854775808, 1, 1, 1]", "9223372036854775808"),
+        ("strides [1, 1, 1, 18446744073709551615]", "18446744073709551615"),
+        ("groups -9223372036854775809", "-9223372036854775809"),
+    ],
+)
+def test_i64_property_out_of_range_is_a_parse_error(prop: str, value: str) -> None:
+    """Beyond GE's int64_t (xDSL's signless i64 would wrap [2**63, 2**64)): file:line:col,
+    with and without the fast scanner."""
+    line = f'  %y = graph.conv2d %x, %w {prop} data_format "NHWC" : ({X}, {W}) -> {Y}'
+    text = f"graph.graph @main(%x: {X}, %w: {W}) -> {Y} {{\n{line}\n  graph.net_output %y : {Y}\n}}"
+    where = f"bad.mlir:2:{line.index(value) + 1}"
+    expected = (where, f"value {value} out of range for i64")
+    assert _parse_error_lines(text) == expected
+    with fast_text.disabled():
+        assert _parse_error_lines(text) == expected
+
+
+X, W, Y = "tensor<1x4x4x1xf32>", "tensor<1x1x1x2xf32>", "tensor<1x4x4x2xf32>"
+
+
+def test_i64_label_out_of_range_is_a_parse_error() -> None:
+    line = "  ascend.label_switch_by_index arena[0] : tensor<i32> labels [1, 9223372036854775808]"
+    text = (
+        "ascend.model @main arena_size 64 weight_size 0 {\n"
+        f'  ascend.stream 0 engine "AIcoreEngine"\n{line} stream 0\n}}'
+    )
+    assert _parse_error_lines(text) == (
+        f"bad.mlir:3:{line.index('922') + 1}",
+        "value 9223372036854775808 out of range for i64",
+    )
+
+
 def test_intern_tables_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fast_text, "CACHE_LIMIT", 4)
     for n in range(1, 20):

@@ -67,14 +67,6 @@ OPEN: tuple[Known, ...] = (
         ("level-reject",),
         r"received int64|incompatible with its type",
     ),
-    Known(
-        "int-property-out-of-range",
-        "exact (NodeSyntax properties) or errors",
-        "an i64 property value beyond i64 (strides [1, 1, -9223372036854775809, 1]) is an "
-        "internal ValueError in ge-run",
-        ("internal-error",),
-        r"out of range for type",
-    ),
 )
 
 BY_ID = {k.id: k for k in OPEN}
