@@ -741,6 +741,19 @@ def test_builders_raise_the_rules_error() -> None:
         MaxPoolV3Op(value(tensor(1, 3, 8)), ksize=(1, 1, 2, 2), strides=(1, 1, 1, 1))
 
 
+def test_nonzero_declared_static_count_is_refused_unless_the_input_is_empty() -> None:
+    """Fuzz finding nonzero-result-shape: `?x1` for a 1-d input passed the wildcard test."""
+    with pytest.raises(VerifyException, match=r"\[\?, 1\] differs from the index layout \[1, \?\]"):
+        NonZeroOp(value(tensor(4, elem=i64)), result_type=tensor(Q, 1, elem=i64)).verify_()
+    with pytest.raises(VerifyException, match="dim 0 counts the non-zeros"):
+        NonZeroOp(value(tensor(4, 5)), transpose=True, result_type=tensor(3, 2, elem=i64)).verify_()
+    # the count of an empty input is 0 whatever the data; a `?` rank dim stays a wildcard
+    NonZeroOp(value(tensor(0, 3)), result_type=tensor(2, 0, elem=i64)).verify_()
+    NonZeroOp(value(tensor(4)), result_type=tensor(Q, Q, elem=i64)).verify_()
+    with pytest.raises(VerifyException, match="counts the non-zeros"):
+        NonZeroOp(value(tensor(Q, 3)), result_type=tensor(2, 0, elem=i64)).verify_()
+
+
 def test_verifiers_check_the_declared_types_against_the_rule() -> None:
     # a constant shape decides the reshape's result; the types alone allow 3x4
     op = ReshapeOp(value(tensor(2, 6)), const(4, 3), result_type=tensor(3, 4))

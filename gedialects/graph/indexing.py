@@ -55,6 +55,7 @@ from gedialects.graph.common import (
     AnyTensor,
     fail,
     format_shape,
+    infer_or_fail,
     init_node,
     tensor_of,
     verify_element_types,
@@ -607,7 +608,25 @@ class NonZeroOp(GEOp, NodeSyntax):
     def verify_(self) -> None:
         verify_index_tensor(self, "result", self.y.type, 2)
         verify_dtype(self, self.dtype, self.y.type)
-        verify_inferred(self, "the index layout")
+        inferred = infer_or_fail(self)
+        verify_inferred(self, "the index layout", inferred)
+        # `?` is a wildcard elsewhere, but here a static count claims the data: `?x1` for a
+        # 1-d input passes the wildcard test yet the run gives `[1, n]`. The count may be
+        # static only where it cannot vary, an input with no elements (count 0).
+        declared, x = tensor_shape(self.y.type), tensor_shape(self.x.type)
+        axis = 0 if self.transpose.value.data else 1
+        if declared is None or len(declared) != 2 or declared[axis] < 0:
+            return
+        if x is not None and all(d >= 0 for d in x) and 0 in x and declared[axis] == 0:
+            return
+        expected = tensor_shape(inferred[0])
+        assert expected is not None
+        fail(
+            self,
+            f"result shape {format_shape(declared)} differs from the index layout "
+            f"{format_shape(expected)}: dim {axis} counts the non-zeros, which depends on the "
+            f"data, so it must be ?",
+        )
 
 
 def one_hot_shape(indices: Shape | None, depth: int, axis: int) -> Shape | None:

@@ -59,14 +59,6 @@ OPEN: tuple[Known, ...] = (
         family="ascend",
         note=r"move-",
     ),
-    Known(
-        "nonzero-result-shape",
-        "verify",
-        "graph.non_zero declared tensor<?x1xi64> for a 1-d input (GE/ONNX give [rank, n]) is "
-        "accepted; the graph run returns [1, 4], the partitioned one refuses it",
-        ("level-reject",),
-        r"received int64|incompatible with its type",
-    ),
 )
 
 BY_ID = {k.id: k for k in OPEN}

@@ -39,9 +39,9 @@ graph.graph @pinned_excluded(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // Tests that a node no engine supports (GE's EZ3003) lists every engine's reason.
 
-graph.graph @no_engine(%m: tensor<4xi64>) -> tensor<?x1xi64> {
-  %n = graph.non_zero %m {node_name = "nz"} : (tensor<4xi64>) -> tensor<?x1xi64>
-  graph.net_output %n : tensor<?x1xi64>
+graph.graph @no_engine(%m: tensor<4xi64>) -> tensor<1x?xi64> {
+  %n = graph.non_zero %m {node_name = "nz"} : (tensor<4xi64>) -> tensor<1x?xi64>
+  graph.net_output %n : tensor<1x?xi64>
 }
 
 // EXCL: ge-place-engines: no engine supports 'graph.non_zero' (nz) (GE NonZero): AIcoreEngine: op type NonZero has a data-dependent output shape; VectorEngine: op type NonZero is not in its kernel store; DNN_VM_AICPU: excluded; DNN_VM_DVPP: op type NonZero is not in its kernel store; DNN_VM_HOST_CPU: op type NonZero is not in its kernel store; DNN_VM_GE_LOCAL: op type NonZero is not in its kernel store; DNN_VM_RTS: op type NonZero is not in its kernel store

@@ -34,13 +34,13 @@ graph.graph @cost_order(%x: tensor<2x4xf32>) -> tensor<8xf32> {
 // Tests that the AI Core's dtype, float-only, unknown-rank and data-dependence checks send
 // ops to the AI CPU, while `?` dims stay on the AI Core.
 
-graph.graph @checks(%d: tensor<4xf64>, %i: tensor<2x2xi32>, %u: tensor<*xf32>, %q: tensor<?x4xf32>, %m: tensor<4xi64>) -> (tensor<4xf64>, tensor<2x2xi32>, tensor<*xf32>, tensor<?x4xf32>, tensor<?x1xi64>) {
+graph.graph @checks(%d: tensor<4xf64>, %i: tensor<2x2xi32>, %u: tensor<*xf32>, %q: tensor<?x4xf32>, %m: tensor<4xi64>) -> (tensor<4xf64>, tensor<2x2xi32>, tensor<*xf32>, tensor<?x4xf32>, tensor<1x?xi64>) {
   %a = graph.add %d, %d {node_name = "f64"} : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
   %b = graph.matmul %i, %i {node_name = "int_matmul"} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
   %c = graph.relu %u {node_name = "unranked"} : (tensor<*xf32>) -> tensor<*xf32>
   %e = graph.relu %q {node_name = "dynamic"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
-  %n = graph.non_zero %m {node_name = "nonzero"} : (tensor<4xi64>) -> tensor<?x1xi64>
-  graph.net_output %a, %b, %c, %e, %n : tensor<4xf64>, tensor<2x2xi32>, tensor<*xf32>, tensor<?x4xf32>, tensor<?x1xi64>
+  %n = graph.non_zero %m {node_name = "nonzero"} : (tensor<4xi64>) -> tensor<1x?xi64>
+  graph.net_output %a, %b, %c, %e, %n : tensor<4xf64>, tensor<2x2xi32>, tensor<*xf32>, tensor<?x4xf32>, tensor<1x?xi64>
 }
 
 // CHECK-LABEL: graph.graph @checks

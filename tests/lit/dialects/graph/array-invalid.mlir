@@ -549,6 +549,27 @@ graph.graph @non_zero_layout(%x: tensor<4x5xf32>) {
 
 // -----
 
+// Tests a non_zero of a 1-d input declared in the transposed layout ?x1: the wildcard rank dim
+// let it pass, and the run gave [1, n] (fuzz finding nonzero-result-shape).
+
+graph.graph @non_zero_static_count(%x: tensor<4xi64>) {
+  %y = graph.non_zero %x : (tensor<4xi64>) -> tensor<?x1xi64>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.non_zero' result shape [?, 1] differs from the index layout [1, ?]: dim 1 counts the non-zeros, which depends on the data, so it must be ?
+
+// -----
+
+// Tests a transposed non_zero whose count dim (dim 0) is static.
+
+graph.graph @non_zero_static_count_transposed(%x: tensor<4x5xf32>) {
+  %y = graph.non_zero %x transpose true : (tensor<4x5xf32>) -> tensor<3x2xi64>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.non_zero' result shape [3, 2] differs from the index layout [?, 2]: dim 0 counts the non-zeros, which depends on the data, so it must be ?
+
+// -----
+
 // Tests a one_hot on_value that is a vector.
 
 graph.graph @one_hot_scalar(%x: tensor<2xi64>, %d: tensor<i64>, %v: tensor<2xf32>, %o: tensor<f32>) {
