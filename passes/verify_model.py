@@ -25,7 +25,8 @@ the other (in place: a kernel reads all inputs before it writes). Models straigh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -53,8 +54,52 @@ class _Value:
     writes_at: set[int] | None = None
 
 
-def _values(model: ModelOp, graph: TaskGraph) -> list[_Value]:
-    """The feature values of `model`'s planned buffers (module docstring)."""
+@dataclass
+class _LastWrites:
+    """Per byte of the arena, the range of the write that last set it (program order):
+    disjoint segments `[starts[k], ends[k])` each with its write `(start, end, task)`."""
+
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    writes: list[tuple[int, int, int]] = field(default_factory=list)
+
+    def write(self, start: int, end: int, pos: int) -> None:
+        lo = bisect_right(self.ends, start)
+        hi = bisect_left(self.starts, end)
+        keep_s: list[int] = []
+        keep_e: list[int] = []
+        keep_w: list[tuple[int, int, int]] = []
+        if lo < hi and self.starts[lo] < start:  # the left rest of a cut segment
+            keep_s.append(self.starts[lo])
+            keep_e.append(start)
+            keep_w.append(self.writes[lo])
+        keep_s.append(start)
+        keep_e.append(end)
+        keep_w.append((start, end, pos))
+        if lo < hi and self.ends[hi - 1] > end:
+            keep_s.append(end)
+            keep_e.append(self.ends[hi - 1])
+            keep_w.append(self.writes[hi - 1])
+        self.starts[lo:hi], self.ends[lo:hi], self.writes[lo:hi] = keep_s, keep_e, keep_w
+
+    def mismatch(self, start: int, end: int) -> tuple[int, int, int] | None:
+        """A last write that `[start, end)` neither coincides with nor is a prefix of."""
+        lo = bisect_right(self.ends, start)
+        hi = bisect_left(self.starts, end)
+        for k in range(lo, hi):
+            ws, we, _ = self.writes[k]
+            if ws != start or we < end:
+                return self.writes[k]
+        return None
+
+
+def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
+    """The feature values of `model`'s planned buffers (module docstring).
+
+    A read must take bytes one value holds: its range must coincide with the last write of
+    those bytes or be a prefix of it (a view, as of an I/O buffer); one that straddles a
+    written value or covers only its tail reads bytes no single tensor holds (the first such
+    read goes to `bad`; two live values sharing bytes is the more telling error)."""
     weight_size = model.weight_size.value.data
     io_at: dict[int, int] = {}
     for op in (*model.inputs(), *model.outputs()):
@@ -64,6 +109,7 @@ def _values(model: ModelOp, graph: TaskGraph) -> list[_Value]:
     sizes = TypeSizes()
     current: dict[tuple[int, int], _Value] = {}
     values: list[_Value] = []
+    last = _LastWrites()
     for pos in range(len(graph.tasks)):
         for written, buffers in ((False, graph.reads[pos]), (True, graph.writes[pos])):
             for buffer in buffers:
@@ -71,6 +117,18 @@ def _values(model: ModelOp, graph: TaskGraph) -> list[_Value]:
                 nbytes = sizes.nbytes(buffer.type)
                 if offset < weight_size or nbytes == 0 or nbytes <= io_at.get(offset, -1):
                     continue  # weights are read-only; I/O views are checked by the dialect
+                if written:
+                    last.write(offset, offset + nbytes, pos)
+                else:
+                    other = last.mismatch(offset, offset + nbytes)
+                    if other is not None and not bad:
+                        ws, we, by = other
+                        bad.append(
+                            f"{graph.tasks[pos].describe()} reads {buffer} : {buffer.type} "
+                            f"(bytes [{offset}, {offset + nbytes})), bytes no single value "
+                            f"holds: it straddles or only partly covers bytes [{ws}, {we}) "
+                            f"written by {graph.tasks[by].describe()}"
+                        )
                 key = (offset, sizes.canon(buffer.type))
                 value = current.get(key)
                 if value is not None and written and value.read_since_write:
@@ -140,46 +198,55 @@ def check_memory(model: ModelOp) -> None:
             graph = TaskGraph.of(model)
         except AnalysisError as e:
             raise VerifyException(f"{here}: {e}") from None
-        values = _values(model, graph)
+        bad: list[str] = []
+        values = _values(model, graph, bad)
         spans = [(v.key[0], v.key[0] + v.nbytes - 1, i) for i, v in enumerate(values)]
         pairs = list(overlapping(spans))
-        if not pairs:
-            return
-        involved = sorted({i for pair in pairs for i in pair})
-        where = {v: k for k, v in enumerate(involved)}
-        tensors = [
-            Tensor(values[i].key, values[i].buffer, values[i].nbytes, values[i].positions)
-            for i in involved
-        ]
-        local = {
-            id(t)
-            for t, i in zip(tensors, involved, strict=True)
-            if _iteration_local(graph, values[i], graph.in_loop(values[i].positions[0]))
-        }
-        blocks: list[Block] = merge_blocks([t for t in tensors if id(t) not in local], [], graph)
-        for t in tensors:
-            if id(t) in local:  # no loop extension: see `_iteration_local`
-                streams = frozenset(graph.stream[p] for p in t.positions)
-                blocks.append(Block([t], t.nbytes, t.positions, streams))
-        block_of = {id(b.tensors[0]): k for k, b in enumerate(blocks)}
-        index = [block_of[id(t)] for t in tensors]
-        try:
-            found = conflicts(graph, blocks)
-        except AnalysisError as e:
-            raise VerifyException(f"{here}: {e}") from None
-        for i, j in sorted(pairs):
-            a, b = values[i], values[j]
-            if index[where[j]] not in found.neighbours[index[where[i]]]:
-                continue
-            if _in_place(graph, a, b) or _in_place(graph, b, a):
-                continue
-            first, second = sorted((a, b), key=lambda v: v.positions[0])
-            lo = max(first.key[0], second.key[0])
-            hi = min(first.key[0] + first.nbytes, second.key[0] + second.nbytes)
-            raise VerifyException(
-                f"{here}: {_describe(graph, second)} overwrites bytes [{lo}, {hi}) of "
-                f"{_describe(graph, first)} while that tensor may still be read"
-            )
+        if pairs:
+            _check_pairs(here, graph, values, pairs)
+        if bad:
+            raise VerifyException(f"{here}: {bad[0]}")
+
+
+def _check_pairs(
+    here: str, graph: TaskGraph, values: list[_Value], pairs: list[tuple[int, int]]
+) -> None:
+    """VerifyException for the first pair of values that share bytes while both may be live."""
+    involved = sorted({i for pair in pairs for i in pair})
+    where = {v: k for k, v in enumerate(involved)}
+    tensors = [
+        Tensor(values[i].key, values[i].buffer, values[i].nbytes, values[i].positions)
+        for i in involved
+    ]
+    local = {
+        id(t)
+        for t, i in zip(tensors, involved, strict=True)
+        if _iteration_local(graph, values[i], graph.in_loop(values[i].positions[0]))
+    }
+    blocks: list[Block] = merge_blocks([t for t in tensors if id(t) not in local], [], graph)
+    for t in tensors:
+        if id(t) in local:  # no loop extension: see `_iteration_local`
+            streams = frozenset(graph.stream[p] for p in t.positions)
+            blocks.append(Block([t], t.nbytes, t.positions, streams))
+    block_of = {id(b.tensors[0]): k for k, b in enumerate(blocks)}
+    index = [block_of[id(t)] for t in tensors]
+    try:
+        found = conflicts(graph, blocks)
+    except AnalysisError as e:
+        raise VerifyException(f"{here}: {e}") from None
+    for i, j in sorted(pairs):
+        a, b = values[i], values[j]
+        if index[where[j]] not in found.neighbours[index[where[i]]]:
+            continue
+        if _in_place(graph, a, b) or _in_place(graph, b, a):
+            continue
+        first, second = sorted((a, b), key=lambda v: v.positions[0])
+        lo = max(first.key[0], second.key[0])
+        hi = min(first.key[0] + first.nbytes, second.key[0] + second.nbytes)
+        raise VerifyException(
+            f"{here}: {_describe(graph, second)} overwrites bytes [{lo}, {hi}) of "
+            f"{_describe(graph, first)} while that tensor may still be read"
+        )
 
 
 def verify_models(module: ModuleOp) -> None:

@@ -60,6 +60,28 @@ ascend.model @main arena_size 4096 weight_size 0 {
 }
 """
 
+READ_MOVED_BY_4 = """
+ascend.model @main arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<4xf32>
+  ascend.output "y" arena[512] : tensor<4xf32>
+  ascend.kernel "Neg" "a" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
+  ascend.kernel "Relu" "b" engine "AIcoreEngine" stream 0 ins(arena[1028] : tensor<4xf32>) outs(arena[512] : tensor<4xf32>)
+}
+"""
+
+READ_PREFIX_AND_RESHAPE_VIEW = """
+ascend.model @main arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<4xf32>
+  ascend.output "y" arena[512] : tensor<2xf32>
+  ascend.output "z" arena[768] : tensor<2x2xf32>
+  ascend.kernel "Neg" "a" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
+  ascend.kernel "Relu" "b" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<2xf32>) outs(arena[512] : tensor<2xf32>)
+  ascend.kernel "Relu" "c" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<2x2xf32>) outs(arena[768] : tensor<2x2xf32>)
+}
+"""
+
 REUSE_IN_PLACE = """
 ascend.model @main arena_size 4096 weight_size 512 {
   ascend.stream 0 engine "AIcoreEngine"
@@ -194,6 +216,19 @@ def test_live_feature_tensors_sharing_bytes_are_rejected(tmp_path: Path) -> None
         LIVE_FEATURES_OVERLAP,
         "arena[1032] : tensor<4xf32> (written by 'ascend.kernel' \"b\") overwrites bytes [1032, 1040) of arena[1024] : tensor<4xf32> (written by 'ascend.kernel' \"a\")",
     )
+
+
+def test_ascend_reference_moved_by_4_bytes_is_rejected(tmp_path: Path) -> None:
+    """Fuzz finding ascend-partial-overlap: a read straddling a written value ran."""
+    rejected(
+        tmp_path,
+        READ_MOVED_BY_4,
+        "'ascend.kernel' \"b\" reads arena[1028] : tensor<4xf32> (bytes [1028, 1044)), bytes no single value holds: it straddles or only partly covers bytes [1024, 1040) written by 'ascend.kernel' \"a\"",
+    )
+
+
+def test_reads_of_a_prefix_or_a_reshaped_whole_value_are_accepted() -> None:
+    verify_text(READ_PREFIX_AND_RESHAPE_VIEW)
 
 
 def test_reuse_after_last_read_and_in_place_kernels_are_accepted() -> None:

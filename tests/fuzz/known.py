@@ -49,17 +49,7 @@ class Known:
         return not (self.note and not re.search(self.note, f.case.note))
 
 
-OPEN: tuple[Known, ...] = (
-    Known(
-        "ascend-partial-overlap",
-        "verify",
-        "one operand of an ascend kernel moved by 4 bytes (arena[23040] -> arena[23044]) passes "
-        "the verifier and runs into other numbers",
-        ("level-mismatch",),
-        family="ascend",
-        note=r"move-",
-    ),
-)
+OPEN: tuple[Known, ...] = ()
 
 BY_ID = {k.id: k for k in OPEN}
 
