@@ -422,6 +422,29 @@ AUDITED: dict[str, tuple[str, list[str]]] = {
         ],
     ),
     r"[0-9]+": ("lark", ["1" * N + "a"]),
+    # gedialects/fast_text.py: the canonical-text scanner (each tried at the cursor, with
+    # xDSL's parser as the fallback when it does not match)
+    r"[ \t\r\n]*": ("match", [" \t" * (N // 2) + "x"]),
+    r"tensor<(?:\*x|(?:(?:[0-9]+|\?)x)*)[a-z][a-z0-9]*>": (
+        "match",
+        ["tensor<" + "1x" * (N // 2), "tensor<" + "1" * N, "tensor<" + "?x" * (N // 2) + "1"],
+    ),
+    r"(arena|dyn)\[(0|[1-9][0-9]{0,17})\] : ": ("match", ["arena[" + "1" * N, "dyn[0] " * N]),
+    r'"([ !#-\[\]-~]*)"': ("match", ['"' + "a" * N, '"' + " " * N + "\\"]),
+    r"-?(?:0|[1-9][0-9]{0,17})(?![0-9a-zA-Z_$.])": ("match", ["1" * N, "-" * N]),
+    r"%(?:[0-9]+|[a-zA-Z_$.-][a-zA-Z0-9_$.-]*)(?![#a-zA-Z0-9_$.-])": (
+        "match",
+        ["%" + "a" * N + "#", "%" + "1" * N + "a", "%" + "-" * N + "#"],
+    ),
+    r"[a-zA-Z_][a-zA-Z0-9_$.]*": ("fullmatch", ["a" * N + "!"]),
+    r"([a-zA-Z_][a-zA-Z0-9_$.]*) = ": ("match", ["a" * N + " =", "a = " * (N // 4)]),
+    r"[ !#-\[\]-~]*": ("fullmatch", ["a" * N + "\n", " " * N + '"']),
+    # gedialects/ascend.py: reads the ops' own TEXT_FORMAT constants, never user text
+    r"\s*(?:`(?P<kw>\w+)`|\$(?P<var>\w+)|custom<(?P<custom>\w+)>\((?P<args>[$\w, ]+)\)|"
+    r"\(`(?P<optkw>\w+)` \$(?P<optvar>\w+)\^\)\?|(?P<attrdict>attr-dict))": (
+        "match",
+        [" " * N + "`", "custom<" + "a" * N, "custom<a>(" + "$a, " * (N // 4), "(`" + "a" * N],
+    ),
 }
 
 
