@@ -202,7 +202,12 @@ def check_memory(model: ModelOp) -> None:
         values = _values(model, graph, bad)
         spans = [(v.key[0], v.key[0] + v.nbytes - 1, i) for i, v in enumerate(values)]
         pairs = list(overlapping(spans))
-        if pairs:
+        # Known gap: across the back edge of a label loop (a sunk model) the value rule above
+        # follows program order, not control flow, and refused plans ge-compile makes
+        # (`ge-compile{iterations-per-loop=3}` on examples/conv_block.mlir); looped models are
+        # left to the run-time checks (`--check-uninitialized`) until loop liveness is exact.
+        looped = any(graph.in_loop(p) is not None for p in range(len(graph.tasks)))
+        if pairs and not looped:
             _check_pairs(here, graph, values, pairs)
         if bad:
             raise VerifyException(f"{here}: {bad[0]}")

@@ -294,3 +294,24 @@ def test_partitioned_call_cycle_is_rejected(tmp_path: Path) -> None:
         text,
         "'partition.partitioned_call' in @b calls @main: graphs call each other in a cycle @main -> @b -> @main",
     )
+
+
+def test_sunk_model_from_ge_compile_verifies(tmp_path: Path) -> None:
+    """Found by `make fuzz`: `ge-compile{iterations-per-loop=7}` made a model ge-run refused."""
+    model = tmp_path / "sunk.mlir"
+    root = Path(__file__).parent.parent
+    compile_ = [sys.executable, "-m", "tools.ge_opt", str(root / "examples/conv_block.mlir")]
+    subprocess.run(
+        [*compile_, "-p", "ge-compile{iterations-per-loop=7}", "-o", str(model)],
+        check=True,
+        cwd=root,
+    )
+    module = Parser(make_context(), model.read_text()).parse_module()
+    verify_models(module)
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.ge_run", str(model), "--random-inputs", "0", "-q"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+    )
+    assert done.returncode == 0, done.stderr
