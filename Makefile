@@ -30,8 +30,8 @@ demo: $(VENV)/.installed
 	ge-run $(OUT)/conv_block.ascend.mlir --random-inputs 0 --reference $(OUT)/graph.npz
 
 test: $(VENV)/.installed-test
-	$(BIN)/ruff check gedialects passes tools tests bench
-	$(BIN)/ruff format --check gedialects passes tools tests bench
+	$(BIN)/ruff check gedialects tests bench
+	$(BIN)/ruff format --check gedialects tests bench
 	$(BIN)/python -m pytest
 	$(BIN)/lit -sv -j 2 tests/lit
 
@@ -50,8 +50,8 @@ lit: $(VENV)/.installed-test
 	$(BIN)/lit -v -j 2 tests/lit
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check gedialects passes tools tests bench
-	$(BIN)/ruff format --check gedialects passes tools tests bench
+	$(BIN)/ruff check gedialects tests bench
+	$(BIN)/ruff format --check gedialects tests bench
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_pipeline.py --sizes 1000,10000
@@ -77,7 +77,7 @@ bench-scale: $(VENV)/.installed-bench
 	$(BIN)/python bench/bench_scale.py --sizes 10000,100000
 
 onnx-conformance: $(VENV)/.installed
-	$(BIN)/python -m tools.onnx_conformance -v
+	$(BIN)/python -m gedialects.tools.onnx_conformance -v
 
 clean:
 	rm -rf $(OUT) .pytest_cache tests/lit/**/Output

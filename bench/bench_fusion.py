@@ -36,8 +36,8 @@ from gedialects.graph import (
     ReshapeOp,
     TransposeOp,
 )
+from gedialects.passes.fusion.fuse import FusePass
 from gedialects.tensors import dense_from_numpy
-from passes.fusion.fuse import FusePass
 
 WIDTH = 8
 BATCH = 4

@@ -27,8 +27,8 @@ from gedialects import make_context
 from gedialects.ascend import ModelOp
 from gedialects.frontend.onnx import import_model
 from gedialects.graph import GraphOp
-from passes.multibatch.expand import MultibatchExpandPass
-from passes.pipelines import CompilePipelinePass
+from gedialects.passes.multibatch.expand import MultibatchExpandPass
+from gedialects.passes.pipelines import CompilePipelinePass
 
 MODEL = Path(__file__).resolve().parent.parent / "tests" / "models" / "cnn.onnx"
 INPUT_SHAPE = "image:-1,3,16,16"

@@ -34,10 +34,10 @@ from gedialects.graph import (
     ReluOp,
     SubOp,
 )
+from gedialects.passes.fold_constants import FoldConstantsPass
+from gedialects.passes.infer_shapes import InferShapesPass
+from gedialects.passes.verify_graph import VerifyGraphPass
 from gedialects.tensors import dense_from_numpy
-from passes.fold_constants import FoldConstantsPass
-from passes.infer_shapes import InferShapesPass
-from passes.verify_graph import VerifyGraphPass
 
 WIDTH = 16
 BATCH = 4

@@ -2,8 +2,8 @@
 
 Builds a graph whose MatMul weight holds `--mb` MB of float32, compiles it with
 `ge-opt -p ge-compile -o model.mlir` (xDSL prints large dense attributes as one hex string),
-then measures what `ge-run` does before running: read, parse and verify the module (the
-`tools.ge_run` loader) and turn the weights into arrays (the interpreter's per-model plan).
+then measures what `ge-run` does before running: read, parse and verify the module (the `ge-run`
+loader) and turn the weights into arrays (the interpreter's per-model plan).
 The baseline is numpy loading the same weight bytes from an .npy file (fully, and memory
 mapped). Also times the whole `ge-run` command (load and one run).
 
@@ -26,7 +26,7 @@ import numpy as np
 
 from gedialects.ascend import ModelOp
 from gedialects.tensors import numpy_from_dense
-from tools.ge_run import _parse_module
+from gedialects.tools.ge_run import _parse_module
 
 T = TypeVar("T")
 

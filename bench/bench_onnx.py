@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import ModuleOp
 from gedialects import make_context
 from gedialects.frontend.onnx import import_model
 from gedialects.interpreters.run import run
-from passes.pipelines import CompilePipelinePass
+from gedialects.passes.pipelines import CompilePipelinePass
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent

@@ -40,14 +40,14 @@ from xdsl.printer import Printer
 
 from gedialects import make_context
 from gedialects.graph import AddOp, ConstOp, GraphOp, MulOp, NetOutputOp, ReluOp, SubOp
+from gedialects.passes.partition.dynamic_shape import PartitionDynamicShapePass
+from gedialects.passes.partition.engine import MergeEnginePartitionsPass, PartitionEnginePass
+from gedialects.passes.partition.graph_view import GraphNodes
+from gedialects.passes.partition.inline import InlinePartitionsPass
+from gedialects.passes.partition.jit import PartitionJitPass
+from gedialects.passes.partition.place_engines import PlaceEnginesPass
+from gedialects.passes.partition.stage import PartitionStagePass
 from gedialects.tensors import dense_from_numpy
-from passes.partition.dynamic_shape import PartitionDynamicShapePass
-from passes.partition.engine import MergeEnginePartitionsPass, PartitionEnginePass
-from passes.partition.graph_view import GraphNodes
-from passes.partition.inline import InlinePartitionsPass
-from passes.partition.jit import PartitionJitPass
-from passes.partition.place_engines import PlaceEnginesPass
-from passes.partition.stage import PartitionStagePass
 
 BRANCHES = 16
 SEGMENT = 12

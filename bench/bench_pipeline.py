@@ -26,8 +26,8 @@ from xdsl.printer import Printer
 from gedialects import make_context
 from gedialects.graph import AddOp, ConstOp, GraphOp, MatMulOp, NetOutputOp, ReluOp, SubOp
 from gedialects.interpreters.run import run
+from gedialects.passes.pipelines import CompilePipelinePass
 from gedialects.tensors import dense_from_numpy
-from passes.pipelines import CompilePipelinePass
 
 T = TypeVar("T")
 WIDTH = 16

@@ -157,7 +157,7 @@ def prepare(nodes: int, workdir: Path) -> tuple[Path, Path, dict[str, float]]:
         from xdsl.parser import Parser
 
         from gedialects import make_context
-        from passes.pipelines import CompilePipelinePass
+        from gedialects.passes.pipelines import CompilePipelinePass
 
         ctx = make_context()
         module = Parser(ctx, graph_path.read_text(), str(graph_path)).parse_module()

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from gedialects.gears import GearConfig, GearInfo
     from gedialects.graph import GraphOp
     from gedialects.interpreters.run import Signature
-    from passes.partition.jit import JitWiring
+    from gedialects.passes.partition.jit import JitWiring
 
 
 class GEError(Exception):
@@ -111,7 +111,7 @@ def _text(name: str, value: str) -> str:
 def _input_shape(name: str, value: str) -> str:
     """`name:d0,d1,...;...` in ASCII digits, checked with the gear options when the graph is
     added"""
-    from passes.infer_shapes import parse_input_shape
+    from gedialects.passes.infer_shapes import parse_input_shape
 
     try:
         parse_input_shape(value)
@@ -380,7 +380,7 @@ def _parse_ir(text: str, label: str) -> ModuleOp:
         check_nesting(text, label)
         module = Parser(make_context(), text, label).parse_module()
         module.verify()
-        from passes.verify_model import verify_models
+        from gedialects.passes.verify_model import verify_models
 
         verify_models(module)
     except ParseError as e:
@@ -537,7 +537,7 @@ def _unique_node_names(graph: GraphOp) -> None:
     from xdsl.dialects.builtin import StringAttr
 
     from gedialects.base import NODE_NAME
-    from passes.partition.graph_view import GraphNodes
+    from gedialects.passes.partition.graph_view import GraphNodes
 
     nodes = GraphNodes.of(graph)
     seen = set(nodes.names[: len(nodes.args)])
@@ -562,8 +562,8 @@ def _jit_choice(graph: GraphOp) -> tuple[list[str], bool]:
     order reads only Data and Consts, which are static.
     """
     from gedialects.graph import NetOutputOp
-    from passes.partition.graph_view import GraphNodes, ge_type, is_unknown_type
-    from passes.partition.jit import REPLACE_NODE_TYPES
+    from gedialects.passes.partition.graph_view import GraphNodes, ge_type, is_unknown_type
+    from gedialects.passes.partition.jit import REPLACE_NODE_TYPES
 
     nodes = GraphNodes.of(graph)
     n_args = len(nodes.args)
@@ -686,8 +686,8 @@ class Session:
     def _compile_jit(self, graph: _Graph) -> None:
         """JIT mode compiles nothing ahead: shape inference (with `ge.inputShape`) and checks on
         the whole graph, then slices at each `run_graph`."""
-        from passes.infer_shapes import InferShapesPass
-        from passes.verify_graph import VerifyGraphPass
+        from gedialects.passes.infer_shapes import InferShapesPass
+        from gedialects.passes.verify_graph import VerifyGraphPass
 
         module = graph.module.clone()
         stages: dict[str, str] = {"import": graph.stages["import"]}
@@ -707,12 +707,12 @@ class Session:
         graph.jit = _Jit(_JitStep(step_graph, 0), callees)
 
     def _graph_passes(self, graph: _Graph, *, gears: bool) -> list[ModulePass]:
-        from passes.fold_constants import FoldConstantsPass
-        from passes.fusion.fuse import FusePass
-        from passes.infer_shapes import InferShapesPass
-        from passes.multibatch.expand import MultibatchExpandPass
-        from passes.partition.place_engines import PlaceEnginesPass
-        from passes.verify_graph import VerifyGraphPass
+        from gedialects.passes.fold_constants import FoldConstantsPass
+        from gedialects.passes.fusion.fuse import FusePass
+        from gedialects.passes.infer_shapes import InferShapesPass
+        from gedialects.passes.multibatch.expand import MultibatchExpandPass
+        from gedialects.passes.partition.place_engines import PlaceEnginesPass
+        from gedialects.passes.verify_graph import VerifyGraphPass
 
         opts = graph.options
         shape = opts.get("ge.inputShape", "")
@@ -738,9 +738,9 @@ class Session:
         ]
 
     def _ascend_passes(self, graph: _Graph) -> list[ModulePass]:
-        from passes.assign_streams import AssignStreamsPass
-        from passes.convert_graph_to_ascend import ConvertGraphToAscendPass
-        from passes.plan_memory import PlanMemoryPass
+        from gedialects.passes.assign_streams import AssignStreamsPass
+        from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
+        from gedialects.passes.plan_memory import PlanMemoryPass
 
         opts = graph.options
         streams = opts.get("ge.streamMaxParallelNum")
@@ -757,7 +757,7 @@ class Session:
         ]
 
     def _dynamic_passes(self, graph: _Graph) -> list[ModulePass]:
-        from passes.partition.dynamic_shape import (
+        from gedialects.passes.partition.dynamic_shape import (
             DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT,
             PartitionDynamicShapePass,
         )
@@ -843,7 +843,7 @@ class Session:
 
         In JIT mode (`ge.jit=1`) each run walks a chain of slices, as GE's JitExecutor does:
         the graph's shapes are inferred with the real input shapes, the inferred part is sliced
-        off (`passes.partition.jit.slice_known`), compiled with `ge-compile` and run, and the
+        off (`partition.jit.slice_known`), compiled with `ge-compile` and run, and the
         remaining graph is sliced again with the shapes the slice produced, until nothing
         remains. A data-dependent node whose inputs are known (NonZero) is a breakpoint:
         it joins the slice as a dynamic kernel, and running it makes its output shapes known
@@ -933,8 +933,8 @@ class Session:
         slice (`_jit_choice`, `slice_known`) and compiles it."""
         from xdsl.dialects.builtin import ModuleOp
 
-        from passes.infer_shapes import InferShapesPass, pin_input_shapes
-        from passes.partition.jit import SliceError, slice_known
+        from gedialects.passes.infer_shapes import InferShapesPass, pin_input_shapes
+        from gedialects.passes.partition.jit import SliceError, slice_known
 
         pinned = step.graph.clone()
         try:
@@ -972,7 +972,7 @@ class Session:
     @staticmethod
     def _callees(graphs: Mapping[str, Operation], graph: GraphOp) -> list[Operation]:
         """Copies of the `graphs` that `graph` calls, directly or not."""
-        from passes.partition.graph_view import called_symbols
+        from gedialects.passes.partition.graph_view import called_symbols
 
         found: dict[str, Operation] = {}
         work: list[Operation] = [graph]

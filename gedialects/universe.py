@@ -7,6 +7,6 @@ every universe before it parses, so it too reports an unterminated string at onc
 from xdsl.universe import Universe
 
 from gedialects import dialect_factories
-from passes import get_all_passes
+from gedialects.passes import get_all_passes
 
 GE_UNIVERSE = Universe(all_dialects=dialect_factories(), all_passes=get_all_passes())

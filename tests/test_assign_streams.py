@@ -22,9 +22,9 @@ from gedialects.ascend import (
 from gedialects.base import AICORE_ENGINE
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
 from gedialects.interpreters.cost_model import CONTROL_US, CostModel
-from passes.assign_streams import AssignStreamsPass, _nodes, assign_model
-from passes.plan_memory import plan_model
-from passes.stream_plan import (
+from gedialects.passes.assign_streams import AssignStreamsPass, _nodes, assign_model
+from gedialects.passes.plan_memory import plan_model
+from gedialects.passes.stream_plan import (
     STRATEGIES,
     Node,
     Sync,
@@ -39,7 +39,7 @@ from passes.stream_plan import (
     simulate,
     sort_waits,
 )
-from passes.task_graph import TaskGraph, TypeSizes
+from gedialects.passes.task_graph import TaskGraph, TypeSizes
 
 
 def _same_under_schedules(model: ModelOp, text: str, seeds: int = 25) -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from passes.partition.clusters import (
+from gedialects.passes.partition.clusters import (
     ClusterError,
     ClusterGraph,
     Clustering,

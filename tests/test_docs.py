@@ -8,7 +8,7 @@ import pytest
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from tools import gen_docs
+from gedialects.tools import gen_docs
 
 OPS: list[type[Operation]] = [op for _, d in gen_docs.dialects() for op in d.operations]
 PASSES: list[type[ModulePass]] = gen_docs.pass_classes()
@@ -16,7 +16,7 @@ PASSES: list[type[ModulePass]] = gen_docs.pass_classes()
 
 def test_checked_in_pages_are_up_to_date() -> None:
     stale = gen_docs.stale_pages()
-    assert not stale, f"stale generated docs {stale}: run `python -m tools.gen_docs`"
+    assert not stale, f"stale generated docs {stale}: run `python -m gedialects.tools.gen_docs`"
 
 
 def test_generation_is_deterministic() -> None:

@@ -16,7 +16,7 @@ from gedialects import make_context
 from gedialects.ascend import DynamicKernelOp, ModelOp
 from gedialects.interpreters.ascend import _DynamicHeap, execute_model
 from gedialects.interpreters.run import run
-from passes.pipelines import CompilePipelinePass
+from gedialects.passes.pipelines import CompilePipelinePass
 from tests.conftest import ROOT
 
 # Two branches after a data-dependent op: the unknown partition spans two engines' work, so

@@ -555,7 +555,7 @@ graph.graph @main(%x: tensor<2x3xf32>, %i: tensor<3xi32>)
 
 def test_ge_compile_keeps_the_numbers_of_ops_with_properties() -> None:
     from gedialects import make_context
-    from passes.pipelines import CompilePipelinePass
+    from gedialects.passes.pipelines import CompilePipelinePass
     from tests.conftest import parse
 
     x = np.array([[-2.5, -0.5, 1.5], [3.7, 0.0, -7.9]], np.float32)

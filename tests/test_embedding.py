@@ -11,8 +11,8 @@ from xdsl.universe import Universe
 import gedialects
 from gedialects.ascend import ModelOp
 from gedialects.interpreters.run import run
-from passes import get_all_passes
-from passes.convert_graph_to_ascend import ConvertGraphToAscendPass
+from gedialects.passes import get_all_passes
+from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
 from tests.conftest import EXAMPLES, run_tool
 
 RELU = """

@@ -103,7 +103,7 @@ def test_bench_model_round_trips_at_both_levels() -> None:
         sys.path.remove(str(ROOT / "bench"))
     from gedialects import make_context
     from gedialects.frontend.onnx import import_model
-    from passes.pipelines import CompilePipelinePass
+    from gedialects.passes.pipelines import CompilePipelinePass
 
     module = import_model(bench_scale.scale_model(16 * 50))  # type: ignore[arg-type]
     graph_text = printed(module)

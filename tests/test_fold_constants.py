@@ -11,9 +11,9 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gedialects import make_context
 from gedialects.graph import ConstOp, GraphOp
+from gedialects.passes.fold_constants import FoldConstantsPass, FoldStats, fold_module
+from gedialects.passes.translation_validation import check_pass_keeps_numbers
 from gedialects.tensors import numpy_from_dense
-from passes.fold_constants import FoldConstantsPass, FoldStats, fold_module
-from passes.translation_validation import check_pass_keeps_numbers
 from tests.conftest import EXAMPLES, ROOT, parse
 
 MODELS = ROOT / "tests" / "models"

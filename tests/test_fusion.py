@@ -33,12 +33,12 @@ from gedialects.base import is_static
 from gedialects.frontend.onnx import import_model
 from gedialects.graph import GraphOp
 from gedialects.interpreters.run import run
+from gedialects.passes import get_all_passes
+from gedialects.passes.fusion.fuse import FUSIONS, FusePass
+from gedialects.passes.fusion.fuse_casts import is_exact_conversion
+from gedialects.passes.pipelines import CompilePipelinePass
+from gedialects.passes.translation_validation import check_pass_keeps_numbers
 from gedialects.tensors import numpy_dtype
-from passes import get_all_passes
-from passes.fusion.fuse import FUSIONS, FusePass
-from passes.fusion.fuse_casts import is_exact_conversion
-from passes.pipelines import CompilePipelinePass
-from passes.translation_validation import check_pass_keeps_numbers
 from tests.conftest import EXAMPLES, ROOT, parse
 
 LIT = ROOT / "tests" / "lit" / "passes"

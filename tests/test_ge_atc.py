@@ -21,9 +21,9 @@ from gedialects.gears import GearInfo
 from gedialects.graph import GraphOp
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
 from gedialects.interpreters.run import RunError, find_entry, run, signature
-from passes.multibatch.expand import MultibatchExpandPass
-from passes.pipelines import CompilePipelinePass
-from tools import ge_atc, ge_run
+from gedialects.passes.multibatch.expand import MultibatchExpandPass
+from gedialects.passes.pipelines import CompilePipelinePass
+from gedialects.tools import ge_atc, ge_run
 
 MODELS = Path(__file__).parent / "models"
 CNN = MODELS / "cnn.onnx"

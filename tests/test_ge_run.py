@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gedialects.tools.ge_run import main as ge_run
 from tests.conftest import EXAMPLES, run_tool
-from tools.ge_run import main as ge_run
 
 ADD = """
 graph.graph @main(%x: tensor<2x3xf32>, %y: tensor<3xf32>) -> (tensor<2x3xf32> {node_name = "sum"}) {

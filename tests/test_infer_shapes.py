@@ -9,7 +9,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects import make_context
 from gedialects.graph import GraphOp
-from passes.infer_shapes import (
+from gedialects.passes.infer_shapes import (
     InferShapesPass,
     ShapeInference,
     TypeConflict,
@@ -17,7 +17,7 @@ from passes.infer_shapes import (
     meet_types,
     parse_input_shape,
 )
-from passes.translation_validation import check_pass_keeps_numbers
+from gedialects.passes.translation_validation import check_pass_keeps_numbers
 from tests.conftest import EXAMPLES, parse
 
 Q = -1

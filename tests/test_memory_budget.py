@@ -31,8 +31,8 @@ from gedialects.interpreters.ascend import execute_model
 from gedialects.interpreters.kernels import run_kernel
 from gedialects.interpreters.run import RunError, random_inputs, run, signature
 from gedialects.npz import ArrayFileError, load_npy, load_npz
+from gedialects.passes.fold_constants import FoldConstantsPass
 from gedialects.session import ExecutionError, GraphError, OptionError, Session
-from passes.fold_constants import FoldConstantsPass
 from tests.conftest import BIN, ROOT, parse
 
 LIMIT = "64M"
@@ -619,7 +619,7 @@ def test_dynamic_heap_growth_is_checked() -> None:
 
 
 def _compiled_range_i64() -> ModuleOp:
-    from passes.pipelines import CompilePipelinePass
+    from gedialects.passes.pipelines import CompilePipelinePass
 
     text = RANGE.replace("f32", "i64").replace("dense<0.0>", "dense<0>")
     module = parse(text.replace("dense<1.0>", "dense<1>"))

@@ -17,7 +17,7 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import make_context
-from passes.verify_model import verify_models
+from gedialects.passes.verify_model import verify_models
 
 OVERLAPPING_OUTPUTS = """
 ascend.model @main arena_size 4096 weight_size 0 {
@@ -178,7 +178,10 @@ def rejected(tmp_path: Path, text: str, message: str) -> None:
     """In process and through ge-opt and ge-run on a file: one line naming the culprit."""
     with pytest.raises(VerifyException, match=re.escape(message)):
         verify_text(text)
-    for args in (("tools.ge_opt",), ("tools.ge_run", "--random-inputs", "0", "--entry", "main")):
+    for args in (
+        ("gedialects.tools.ge_opt",),
+        ("gedialects.tools.ge_run", "--random-inputs", "0", "--entry", "main"),
+    ):
         run = tool(tmp_path, text, *args)
         assert run.returncode == 1, (args, run.stdout, run.stderr)
         lines = run.stderr.strip().splitlines()
@@ -270,7 +273,14 @@ def test_onehot_negative_depth_is_rejected(tmp_path: Path) -> None:
     path = tmp_path / "g.mlir"
     path.write_text(ONEHOT_COMPUTED_DEPTH)
     run = subprocess.run(
-        [sys.executable, "-m", "tools.ge_run", str(path), "--inputs", str(tmp_path / "in.npz")],
+        [
+            sys.executable,
+            "-m",
+            "gedialects.tools.ge_run",
+            str(path),
+            "--inputs",
+            str(tmp_path / "in.npz"),
+        ],
         capture_output=True,
         text=True,
         timeout=120,
@@ -300,7 +310,12 @@ def test_sunk_model_from_ge_compile_verifies(tmp_path: Path) -> None:
     """Found by `make fuzz`: `ge-compile{iterations-per-loop=7}` made a model ge-run refused."""
     model = tmp_path / "sunk.mlir"
     root = Path(__file__).parent.parent
-    compile_ = [sys.executable, "-m", "tools.ge_opt", str(root / "examples/conv_block.mlir")]
+    compile_ = [
+        sys.executable,
+        "-m",
+        "gedialects.tools.ge_opt",
+        str(root / "examples/conv_block.mlir"),
+    ]
     subprocess.run(
         [*compile_, "-p", "ge-compile{iterations-per-loop=7}", "-o", str(model)],
         check=True,
@@ -309,7 +324,7 @@ def test_sunk_model_from_ge_compile_verifies(tmp_path: Path) -> None:
     module = Parser(make_context(), model.read_text()).parse_module()
     verify_models(module)
     done = subprocess.run(
-        [sys.executable, "-m", "tools.ge_run", str(model), "--random-inputs", "0", "-q"],
+        [sys.executable, "-m", "gedialects.tools.ge_run", str(model), "--random-inputs", "0", "-q"],
         capture_output=True,
         text=True,
         cwd=root,

@@ -20,7 +20,7 @@ from gedialects.frontend.onnx import import_model
 from gedialects.graph import GraphOp
 from gedialects.interpreters.ascend import execute_model
 from gedialects.interpreters.run import run
-from passes.pipelines import CompilePipelinePass
+from gedialects.passes.pipelines import CompilePipelinePass
 from tests.conftest import ROOT, run_tool
 
 MODELS = ROOT / "tests" / "models"

@@ -14,7 +14,7 @@ from gedialects import make_context
 from gedialects.gears import DynamicType, GearInfo, GearMismatchError
 from gedialects.graph import GraphOp
 from gedialects.interpreters.run import RunError, find_entry, random_inputs, run, signature
-from passes.multibatch.expand import MultibatchExpandPass
+from gedialects.passes.multibatch.expand import MultibatchExpandPass
 from tests.conftest import parse
 
 MODELS = Path(__file__).resolve().parent / "models"

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from gedialects.session import GraphError, OptionError, Session
-from tools import cli, ge_atc, ge_import, ge_opt, ge_run
+from gedialects.tools import cli, ge_atc, ge_import, ge_opt, ge_run
 
 ROOT = Path(__file__).resolve().parent.parent
 CNN = ROOT / "tests" / "models" / "cnn.onnx"

@@ -19,7 +19,7 @@ from gedialects import make_context
 from gedialects.ascend import ModelOp
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
 from gedialects.interpreters.run import find_entry, run, run_entry
-from tools import ge_opt, ge_run
+from gedialects.tools import ge_opt, ge_run
 
 GRAPH = """\
 graph.graph @main(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {

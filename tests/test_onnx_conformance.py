@@ -13,8 +13,8 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
+from gedialects.tools import onnx_conformance as oc
 from tests.conftest import ROOT
-from tools import onnx_conformance as oc
 
 FAST_CASES = (
     "test_abs",
@@ -273,7 +273,7 @@ def test_markdown_block_replaces_only_its_block(tmp_path: Path) -> None:
 
 def test_command_line_last_line() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "tools.onnx_conformance", "--ops", "Relu", "-j", "1"],
+        [sys.executable, "-m", "gedialects.tools.onnx_conformance", "--ops", "Relu", "-j", "1"],
         capture_output=True,
         text=True,
         cwd=ROOT,

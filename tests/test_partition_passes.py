@@ -24,13 +24,13 @@ from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.interpreters.ascend import execute_model
 from gedialects.interpreters.run import run
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
-from passes.partition import dynamic_shape, engine
-from passes.partition.dump_dot import DumpDotPass, to_dot
-from passes.partition.dynamic_shape import PartitionDynamicShapePass, ShapeClassifier
-from passes.partition.engine import MergeEnginePartitionsPass, PartitionEnginePass
-from passes.partition.inline import InlinePartitionsPass
-from passes.partition.place_engines import PlaceEnginesPass
-from passes.pipelines import CompilePipelinePass
+from gedialects.passes.partition import dynamic_shape, engine
+from gedialects.passes.partition.dump_dot import DumpDotPass, to_dot
+from gedialects.passes.partition.dynamic_shape import PartitionDynamicShapePass, ShapeClassifier
+from gedialects.passes.partition.engine import MergeEnginePartitionsPass, PartitionEnginePass
+from gedialects.passes.partition.inline import InlinePartitionsPass
+from gedialects.passes.partition.place_engines import PlaceEnginesPass
+from gedialects.passes.pipelines import CompilePipelinePass
 
 ENGINES = (None, "AIcoreEngine", "VectorEngine", "DNN_VM_AICPU", "DNN_VM_HOST_CPU")
 PARTITION_ATTRS = frozenset({"_is_unknown_shape", "OwnerGraphIsUnknown", "_engine_name"})

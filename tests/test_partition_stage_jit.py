@@ -17,10 +17,10 @@ from gedialects.base import NODE_NAME
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.interpreters.run import run
 from gedialects.partition import PartitionedCallOp
-from passes.partition.graph_view import GraphNodes, bool_attr
-from passes.partition.inline import InlinePartitionsPass
-from passes.partition.jit import PartitionJitPass, SliceError, slice_known, static_nodes
-from passes.partition.stage import PartitionStagePass
+from gedialects.passes.partition.graph_view import GraphNodes, bool_attr
+from gedialects.passes.partition.inline import InlinePartitionsPass
+from gedialects.passes.partition.jit import PartitionJitPass, SliceError, slice_known, static_nodes
+from gedialects.passes.partition.stage import PartitionStagePass
 from tests.test_partition_passes import apply, canonical, inputs_for, node_names, parse
 
 STAGE_ATTRS = frozenset({"_stage_level"})

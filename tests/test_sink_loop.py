@@ -13,10 +13,10 @@ from gedialects import make_context
 from gedialects.ascend import EndGraphOp, KernelOp, ModelOp, StreamActiveOp
 from gedialects.interpreters.ascend import RunStats, execute_model
 from gedialects.interpreters.kernels import KernelError, run_kernel
-from passes.assign_streams import assign_model
-from passes.pipelines import CompilePipelinePass
-from passes.plan_memory import plan_model
-from passes.sink_loop import ITERATIONS_ATTR, SinkLoopPass, loop_overhead, sink_model
+from gedialects.passes.assign_streams import assign_model
+from gedialects.passes.pipelines import CompilePipelinePass
+from gedialects.passes.plan_memory import plan_model
+from gedialects.passes.sink_loop import ITERATIONS_ATTR, SinkLoopPass, loop_overhead, sink_model
 
 GRAPHS = [("example", EXAMPLE)] + [
     (f"branchy{s}", BENCH.branchy_graph(s, blocks=3)) for s in range(3)

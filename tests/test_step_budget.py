@@ -39,9 +39,9 @@ from gedialects.interpreters.ascend import (
     execute_model,
     run_model,
 )
+from gedialects.passes.pipelines import CompilePipelinePass
+from gedialects.passes.sink_loop import SinkLoopPass
 from gedialects.tensors import dense_from_numpy
-from passes.pipelines import CompilePipelinePass
-from passes.sink_loop import SinkLoopPass
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

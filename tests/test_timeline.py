@@ -30,8 +30,8 @@ from gedialects.interpreters.cost_model import (
     EVENT_WAIT_US,
     CostModel,
 )
-from passes.assign_streams import assign_model
-from passes.plan_memory import plan_model
+from gedialects.passes.assign_streams import assign_model
+from gedialects.passes.plan_memory import plan_model
 
 
 def buf(offset: int, shape: list[int], element=f32) -> BufferAttr:

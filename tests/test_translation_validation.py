@@ -13,8 +13,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from gedialects.graph import NegOp, ReluOp
-from passes.fold_constants import FoldConstantsPass
-from passes.translation_validation import (
+from gedialects.passes.fold_constants import FoldConstantsPass
+from gedialects.passes.translation_validation import (
     NumbersChanged,
     check_pass_keeps_numbers,
     compare_outputs,

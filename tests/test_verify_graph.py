@@ -10,8 +10,8 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from gedialects import make_context
 from gedialects.graph import AddOp, GraphOp, NetOutputOp, ReluOp
-from passes.translation_validation import check_pass_keeps_numbers
-from passes.verify_graph import MemoryModel, VerifyGraphPass
+from gedialects.passes.translation_validation import check_pass_keeps_numbers
+from gedialects.passes.verify_graph import MemoryModel, VerifyGraphPass
 from tests.conftest import EXAMPLES, parse
 
 

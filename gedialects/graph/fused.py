@@ -1,4 +1,4 @@
-"""Fused ops: one node for a chain that the fusion passes (`passes/fusion/`) collapse.
+"""Fused ops: one node for a chain that the fusion passes (`gedialects/passes/fusion/`) collapse.
 
 GE's FE engine fuses a convolution or matrix product with the elementwise ops after it
 (`ConvBatchnormFusionPass`, `MatMulBiasAddFusionPass`, the UB fusion `TbeConvRelu...` passes)

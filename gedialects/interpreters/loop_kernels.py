@@ -1,4 +1,4 @@
-"""Kernels of GE's flow-control ops for the loop sink (`passes.sink_loop`).
+"""Kernels of GE's flow-control ops for the loop sink (`gedialects.passes.sink_loop`).
 
 They have no `graph` op: `ge-sink-loop` emits them as kernel tasks of the `ascend` model (GE's
 FlowCtrlPass adds them as graph nodes with the variables `npu_runconfig/*`).

@@ -890,7 +890,7 @@ def atc_case(rng: random.Random) -> Case:
 def pass_options() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     import dataclasses
 
-    from passes import get_all_passes
+    from gedialects.passes import get_all_passes
 
     out = []
     for name, factory in sorted(get_all_passes().items()):
@@ -1191,7 +1191,7 @@ def ascend_seeds() -> tuple[tuple[str, str], ...]:
 
     from gedialects import make_context
     from gedialects.frontend.onnx import import_model
-    from passes.pipelines import CompilePipelinePass
+    from gedialects.passes.pipelines import CompilePipelinePass
 
     modules = [
         (

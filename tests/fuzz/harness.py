@@ -142,13 +142,13 @@ class Finding:
 
 def tool_main(tool: str) -> Callable[[list[str]], int]:
     if tool == "ge-opt":
-        from tools.ge_opt import main
+        from gedialects.tools.ge_opt import main
     elif tool == "ge-run":
-        from tools.ge_run import main
+        from gedialects.tools.ge_run import main
     elif tool == "ge-import":
-        from tools.ge_import import main
+        from gedialects.tools.ge_import import main
     elif tool == "ge-atc":
-        from tools.ge_atc import main
+        from gedialects.tools.ge_atc import main
     elif tool == "session":
         return session_main
     else:
@@ -164,10 +164,10 @@ def warm_up() -> None:
     import gedialects.frontend.onnx
     import gedialects.interpreters.ascend
     import gedialects.interpreters.run
+    import gedialects.passes.pipelines
+    import gedialects.passes.translation_validation
     import gedialects.session  # noqa: F401
-    import passes.pipelines
-    import passes.translation_validation  # noqa: F401
-    from passes import get_all_passes
+    from gedialects.passes import get_all_passes
 
     for factory in get_all_passes().values():
         factory()

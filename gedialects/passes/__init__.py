@@ -1,0 +1,79 @@
+"""gedialects passes: transformations of the graph/partition/multibatch/ascend dialects.
+
+Passes are registered lazily by name (importing this package imports no pass module), so
+`ge-opt` starts fast; `get_all_passes()` is the name -> class-factory map that `ge-opt` and
+the `xdsl.universe` entry point hand to xDSL.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xdsl.passes import ModulePass
+
+PASSES: dict[str, tuple[str, str]] = {
+    "ge-assign-streams": ("gedialects.passes.assign_streams", "AssignStreamsPass"),
+    "ge-compile": ("gedialects.passes.pipelines", "CompilePipelinePass"),
+    "ge-convert-graph-to-ascend": (
+        "gedialects.passes.convert_graph_to_ascend",
+        "ConvertGraphToAscendPass",
+    ),
+    "ge-dump-dot": ("gedialects.passes.partition.dump_dot", "DumpDotPass"),
+    "ge-fold-constants": ("gedialects.passes.fold_constants", "FoldConstantsPass"),
+    "ge-fold-identity": ("gedialects.passes.fusion.fold_identity", "FoldIdentityPass"),
+    "ge-fuse": ("gedialects.passes.fusion.fuse", "FusePass"),
+    "ge-fuse-casts": ("gedialects.passes.fusion.fuse_casts", "FuseCastsPass"),
+    "ge-fuse-conv-activation": (
+        "gedialects.passes.fusion.fuse_conv_activation",
+        "FuseConvActivationPass",
+    ),
+    "ge-fuse-conv-bias": ("gedialects.passes.fusion.fuse_conv_bias", "FuseConvBiasPass"),
+    "ge-fuse-conv-bn": ("gedialects.passes.fusion.fuse_conv_bn", "FuseConvBnPass"),
+    "ge-fuse-gelu": ("gedialects.passes.fusion.fuse_gelu", "FuseGeluPass"),
+    "ge-fuse-hard-swish": ("gedialects.passes.fusion.fuse_hard_swish", "FuseHardSwishPass"),
+    "ge-fuse-layer-norm": ("gedialects.passes.fusion.fuse_layer_norm", "FuseLayerNormPass"),
+    "ge-fuse-matmul-activation": (
+        "gedialects.passes.fusion.fuse_matmul_activation",
+        "FuseMatMulActivationPass",
+    ),
+    "ge-fuse-matmul-bias": ("gedialects.passes.fusion.fuse_matmul_bias", "FuseMatMulBiasPass"),
+    "ge-fuse-matmul-transpose": (
+        "gedialects.passes.fusion.fuse_matmul_transpose",
+        "FuseMatMulTransposePass",
+    ),
+    "ge-fuse-mul-add": ("gedialects.passes.fusion.fuse_mul_add", "FuseMulAddPass"),
+    "ge-fuse-reshapes": ("gedialects.passes.fusion.fuse_reshapes", "FuseReshapesPass"),
+    "ge-fuse-transposes": ("gedialects.passes.fusion.fuse_transposes", "FuseTransposesPass"),
+    "ge-infer-shapes": ("gedialects.passes.infer_shapes", "InferShapesPass"),
+    "ge-inline-partitions": ("gedialects.passes.partition.inline", "InlinePartitionsPass"),
+    "ge-merge-engine-partitions": (
+        "gedialects.passes.partition.engine",
+        "MergeEnginePartitionsPass",
+    ),
+    "ge-multibatch-expand": ("gedialects.passes.multibatch.expand", "MultibatchExpandPass"),
+    "ge-partition-dynamic-shape": (
+        "gedialects.passes.partition.dynamic_shape",
+        "PartitionDynamicShapePass",
+    ),
+    "ge-partition-engine": ("gedialects.passes.partition.engine", "PartitionEnginePass"),
+    "ge-partition-jit": ("gedialects.passes.partition.jit", "PartitionJitPass"),
+    "ge-partition-stage": ("gedialects.passes.partition.stage", "PartitionStagePass"),
+    "ge-place-engines": ("gedialects.passes.partition.place_engines", "PlaceEnginesPass"),
+    "ge-plan-memory": ("gedialects.passes.plan_memory", "PlanMemoryPass"),
+    "ge-sink-loop": ("gedialects.passes.sink_loop", "SinkLoopPass"),
+    "ge-verify-graph": ("gedialects.passes.verify_graph", "VerifyGraphPass"),
+    "ge-verify-model": ("gedialects.passes.verify_model", "VerifyModelPass"),
+}
+"""Pass name -> (module, class)."""
+
+
+def _load(module: str, attr: str) -> Callable[[], type[ModulePass]]:
+    return lambda: getattr(importlib.import_module(module), attr)
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Name -> lazy factory of each gedialects pass class."""
+    return {name: _load(module, attr) for name, (module, attr) in PASSES.items()}

@@ -1,0 +1,517 @@
+"""`ge-assign-streams`: spreads each `ascend.model`'s tasks over streams, synchronised by events.
+
+Runs on the task level after `ge-convert-graph-to-ascend` (before or after `ge-plan-memory`).
+The model's program order is taken as its sequential meaning: events of the input are dropped
+and re-derived from the buffers (`gedialects.passes.stream_plan`), so the result computes the same
+numbers under every schedule the event semantics allow.
+
+A case (GE's CaseOpLabelMaker label scheme) keeps its switch, labels and gotos on one stream,
+and each branch's body is scheduled on its own: on the switch's stream plus streams the branch
+starts with `ascend.stream_active` after its `label_set` (GE puts a StreamActive there), joined
+back by events before the branch's `label_goto`. Branches are mutually exclusive, so each gets
+up to `max-streams` streams of its own. A model this pass emitted can be assigned again: the
+activated streams' tasks are first folded back onto the stream that activates them.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from gedialects.ascend import (
+    EndGraphOp,
+    EngineTaskOp,
+    EventOp,
+    EventRecordOp,
+    EventWaitOp,
+    LabelGotoOp,
+    ModelOp,
+    StreamActiveOp,
+    StreamOp,
+    TaskOp,
+)
+from gedialects.base import AICORE_ENGINE, STREAM_LABEL
+from gedialects.interpreters.cost_model import (
+    CONTROL_US,
+    EVENT_RECORD_US,
+    EVENT_WAIT_US,
+    CostModel,
+)
+from gedialects.passes.stream_plan import (
+    EventPlan,
+    Node,
+    StreamAssignment,
+    Sync,
+    SyncPlan,
+    best_assignment,
+    dependencies,
+)
+from gedialects.passes.task_graph import AnalysisError, Case, TaskGraph, TypeSizes, paused_gc
+
+_NAME = "ge-assign-streams"
+
+
+@dataclass
+class StreamStats:
+    model: str
+    streams: int
+    events_before: int
+    events_after: int
+    nodes: int
+
+    def line(self) -> str:
+        return (
+            f"remark: {_NAME} @{self.model}: {self.nodes} nodes on {self.streams} streams; "
+            f"events {self.events_before} before pruning, {self.events_after} after"
+        )
+
+
+def _fail(model: ModelOp, message: str) -> PassFailedException:
+    return PassFailedException(f"{_NAME}: @{model.sym_name.data}: {message}")
+
+
+@dataclass
+class Branch:
+    """One case branch: its control tasks and body, and the body's schedule (stream 0 is the
+    switch's stream, the others are streams the branch activates)."""
+
+    label_set: int
+    goto: int | None
+    body: list[Node]
+    stream_of: list[int] = field(default_factory=list)
+    engines: list[str] = field(default_factory=list)
+    sync: SyncPlan | None = None
+    cross_edges: int = 0
+    span: float = 0.0
+    """Simulated time of the body with its syncs (us)."""
+
+
+@dataclass
+class CaseLayout:
+    """A case node split into its control tasks and branches."""
+
+    head: int
+    tail: int
+    branches: list[Branch]
+
+
+def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Node], bool]:
+    """The scheduling units in program order, and whether the model had an end_graph."""
+    nodes: list[Node] = []
+    has_end = False
+    span_node: dict[int, Node] = {}
+    for pos, task in enumerate(graph.tasks):
+        if isinstance(task, EventRecordOp | EventWaitOp):
+            continue
+        if isinstance(task, EndGraphOp):
+            if graph.index[pos] != len(graph.stream_tasks[graph.stream[pos]]) - 1:
+                raise _fail(model, f"{task.describe()} is not the last task of its stream")
+            has_end = True
+            continue
+        span = graph.span_of[pos]
+        if span >= 0:
+            node = span_node.get(span)
+            if node is None:
+                if not graph.spans[span].contiguous:
+                    raise _fail(
+                        model,
+                        f"the control flow of stream {graph.spans[span].stream} is interleaved "
+                        "with other streams' tasks; it must be one run of tasks",
+                    )
+                node = span_node[span] = Node([], None)
+                nodes.append(node)
+            node.tasks.append(pos)
+            if node.engine is None and isinstance(task, EngineTaskOp):
+                node.engine = task.engine.data
+            node.duration += costs.duration(task)
+        else:
+            nodes.append(_task_node(graph, pos, costs))
+    return nodes, has_end
+
+
+def _task_node(graph: TaskGraph, pos: int, costs: CostModel) -> Node:
+    """A kernel or memcpy task as a node: its engine (None: attached) and stream label."""
+    task = graph.tasks[pos]
+    engine = task.engine.data if isinstance(task, EngineTaskOp) else None
+    label = task.attributes.get(STREAM_LABEL)
+    return Node(
+        [pos],
+        engine,
+        label.data if isinstance(label, StringAttr) else None,
+        costs.duration(task),
+    )
+
+
+def _case_layouts(graph: TaskGraph, nodes: list[Node], costs: CostModel) -> dict[int, CaseLayout]:
+    """Node index -> layout, for the nodes that are exactly one top-level case without nested
+    cases (those stay one unit on one stream, as before)."""
+    by_head = {case.head: i for i, case in enumerate(graph.cases)}
+    nested = {case.parent for case in graph.cases}
+    layouts: dict[int, CaseLayout] = {}
+    for n, node in enumerate(nodes):
+        i = by_head.get(node.tasks[0], -1) if node.tasks else -1
+        if i < 0 or i in nested or graph.cases[i].tail != node.tasks[-1]:
+            continue
+        case = graph.cases[i]
+        if graph.in_loop(case.head) is not None:
+            continue
+        layout = layouts[n] = CaseLayout(case.head, case.tail, _branches(graph, case, node, costs))
+        node.engine = _busiest_engine(layout)
+    return layouts
+
+
+def _busiest_engine(layout: CaseLayout) -> str | None:
+    """The engine with the most work in the case's branches (the first on a tie): the switch's
+    stream is one of its streams, so the most work runs there without an activation."""
+    work: dict[str, float] = {}
+    for branch in layout.branches:
+        for node in branch.body:
+            if node.engine is not None:
+                work[node.engine] = work.get(node.engine, 0.0) + node.duration
+    return max(work, key=lambda e: work[e]) if work else None
+
+
+def _branches(graph: TaskGraph, case: Case, node: Node, costs: CostModel) -> list[Branch]:
+    members = set(node.tasks)
+    branches: list[Branch] = []
+    for start, stop in case.branches:
+        positions = [p for p in range(start + 1, stop) if p in members]
+        goto = (
+            positions.pop()
+            if positions and isinstance(graph.tasks[positions[-1]], LabelGotoOp)
+            else None
+        )
+        body = [_task_node(graph, pos, costs) for pos in positions]
+        branches.append(Branch(start, goto, body))
+    return branches
+
+
+def _schedule_branch(
+    graph: TaskGraph,
+    branch: Branch,
+    home: str,
+    max_streams: int,
+    weight_size: int,
+    sizes: TypeSizes,
+) -> None:
+    """The branch body on the switch's stream (engine `home`) plus streams of its own, and a
+    join pinned to the switch's stream that depends on every body node: the events it gets are
+    the waits before the branch's `label_goto`."""
+    body = branch.body
+    if not body:
+        branch.stream_of, branch.engines, branch.sync = [], [home], SyncPlan([], [], 0)
+        return
+    join = Node([], home, pinned=0)
+    preds = dependencies(graph, body, weight_size, sizes)
+    inner = set().union(*preds)
+    preds.append({n for n in range(len(body)) if n not in inner})
+    plan, events, sync, span = best_assignment(
+        [*body, join],
+        preds,
+        max_streams=max_streams,
+        default_engine=home,
+        record_us=EVENT_RECORD_US,
+        wait_us=EVENT_WAIT_US,
+        initial_engines=(home,),
+    )
+    branch.stream_of, branch.engines, branch.sync = plan.stream_of, plan.engines, sync
+    branch.cross_edges = events.cross_edges
+    branch.span = span
+
+
+def _case_duration(graph: TaskGraph, layout: CaseLayout, costs: CostModel) -> float:
+    """The switch, the longest branch (its labels, activations, body and syncs), the end label."""
+    control = costs.duration(graph.tasks[layout.head]) + costs.duration(graph.tasks[layout.tail])
+    longest = 0.0
+    for branch in layout.branches:
+        time = costs.duration(graph.tasks[branch.label_set]) + branch.span
+        time += CONTROL_US * (len(branch.engines) - 1)
+        if branch.goto is not None:
+            time += costs.duration(graph.tasks[branch.goto])
+        longest = max(longest, time)
+    return control + longest
+
+
+def _caps(nodes: list[Node], layouts: dict[int, CaseLayout], max_streams: int) -> list[int]:
+    """The stream counts the model's own nodes may take (see `_plan_with_cases`): all of
+    `max-streams`, or 2 or 4 fewer, left to the cases' branches; only those that leave every
+    branch a stream per engine it uses, when some do (else streams must mix engines anyway)."""
+    if not layouts:
+        return [max_streams]
+    caps = sorted({max(1, max_streams - j) for j in (0, 2, 4)})
+    need = max(
+        len({nodes[n].engine} | {b.engine for b in branch.body if b.engine is not None})
+        for n, layout in layouts.items()
+        for branch in layout.branches
+    )
+    room = [c for c in caps if _share(c, max_streams, len(layouts)) >= need]
+    if not room:
+        cap = max_streams - (need - 1) * len(layouts)
+        room = [cap] if cap >= 1 else []
+    return room or caps
+
+
+def _share(cap: int, max_streams: int, cases: int) -> int:
+    """Streams each branch may use when the model's own nodes take `cap`: at most
+    `max-streams` run at once, the model's plus one branch's per case."""
+    return 1 + (max_streams - cap) // max(cases, 1)
+
+
+def _plan_with_cases(
+    graph: TaskGraph,
+    nodes: list[Node],
+    preds: list[set[int]],
+    layouts: dict[int, CaseLayout],
+    cap: int,
+    max_streams: int,
+    default_engine: str,
+) -> tuple[float, StreamAssignment, EventPlan, SyncPlan]:
+    """The model's own nodes on at most `cap` streams, each case's branches on the rest (at
+    most `max_streams` run at once: the model's streams plus one branch's per case); returns
+    the simulated makespan with the branches' simulated times as the cases' durations."""
+    costs = CostModel()
+    weight_size, sizes = graph.model.weight_size.value.data, TypeSizes()
+    budget = _share(cap, max_streams, len(layouts))
+
+    def schedule(n: int, home: str) -> None:
+        for branch in layouts[n].branches:
+            _schedule_branch(graph, branch, home, budget, weight_size, sizes)
+        nodes[n].duration = _case_duration(graph, layouts[n], costs)
+
+    homes = {n: nodes[n].engine or default_engine for n in layouts}
+    for n, home in homes.items():
+        schedule(n, home)
+    plan, events, sync, span = best_assignment(
+        nodes,
+        preds,
+        max_streams=cap,
+        default_engine=default_engine,
+        record_us=EVENT_RECORD_US,
+        wait_us=EVENT_WAIT_US,
+    )
+    for n, home in homes.items():
+        if plan.engines[plan.stream_of[n]] != home:  # no kernels, or at the stream limit
+            schedule(n, plan.engines[plan.stream_of[n]])
+    return span, plan, events, sync
+
+
+def _fold_activated(model: ModelOp) -> None:
+    """Puts the tasks of activated streams back on the stream that activates them and drops
+    the `stream_active` tasks: program order is a schedule, so it is a single-stream one."""
+    activator: dict[int, int] = {}
+    for op in list(model.body.block.ops):
+        if isinstance(op, StreamActiveOp):
+            activator[op.active_stream.value.data] = op.stream.value.data
+            model.body.block.erase_op(op)
+    if not activator:
+        return
+
+    def root(sid: int) -> int:
+        seen: set[int] = set()
+        while sid in activator and sid not in seen:
+            seen.add(sid)
+            sid = activator[sid]
+        return sid
+
+    for task in model.tasks():
+        sid = task.stream.value.data
+        if sid in activator:
+            task.stream = IntegerAttr(root(sid), i64)
+
+
+def _check_program_order(model: ModelOp, graph: TaskGraph) -> None:
+    """Every wait must follow a record of its event: then program order is a schedule."""
+    recorded: set[int] = set()
+    for task in graph.tasks:
+        if isinstance(task, EventRecordOp):
+            recorded.add(task.event.value.data)
+        elif isinstance(task, EventWaitOp) and task.event.value.data not in recorded:
+            raise _fail(
+                model,
+                f"{task.describe()} precedes every record of event {task.event.value.data}; "
+                "program order must be a valid schedule",
+            )
+
+
+def assign_model(
+    model: ModelOp, *, max_streams: int = 8, single_stream: bool = False
+) -> StreamStats:
+    """Reassigns `model`'s tasks to streams and events in place; returns what it did."""
+    with paused_gc():
+        return _assign_model(model, max_streams, single_stream)
+
+
+def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> StreamStats:
+    default_engine = next(
+        (s.engine.data for s in model.streams() if s.id.value.data == 0),
+        AICORE_ENGINE,
+    )
+    _fold_activated(model)
+    try:
+        graph = TaskGraph.of(model)
+    except AnalysisError as e:
+        raise _fail(model, str(e)) from None
+    _check_program_order(model, graph)
+    costs = CostModel()
+    nodes, has_end = _nodes(model, graph, costs)
+    layouts: dict[int, CaseLayout] = {}
+    if single_stream or not nodes:
+        stream_of = [0] * len(nodes)
+        engines = [default_engine]
+        sync = SyncPlan.direct([], stream_of)
+        before = 0
+    else:
+        weight_size, sizes = model.weight_size.value.data, TypeSizes()
+        labels = {n.label for n in nodes if n.label is not None}
+        if len(labels) > max_streams:
+            raise _fail(
+                model, f"{len(labels)} stream labels do not fit in max-streams={max_streams}"
+            )
+        layouts = _case_layouts(graph, nodes, costs)
+        preds = dependencies(graph, nodes, weight_size, sizes)
+        caps = _caps(nodes, layouts, max_streams)
+        results = [
+            (_plan_with_cases(graph, nodes, preds, layouts, cap, max_streams, default_engine), cap)
+            for cap in caps
+        ]
+        (_, plan, event_plan, sync), cap = min(results, key=lambda r: r[0][0])
+        if cap != caps[-1]:  # the branches hold the last cap's schedules: redo the best's
+            _, plan, event_plan, sync = _plan_with_cases(
+                graph, nodes, preds, layouts, cap, max_streams, default_engine
+            )
+        stream_of, engines = plan.stream_of, plan.engines
+        before = event_plan.cross_edges + sum(
+            b.cross_edges for layout in layouts.values() for b in layout.branches
+        )
+    emitter = _Emitter(model, graph, list(engines))
+    emitter.emit(nodes, stream_of, sync, layouts, has_end)
+    return StreamStats(
+        model.sym_name.data, len(emitter.engines), before, emitter.events, len(nodes)
+    )
+
+
+class _Emitter:
+    """Writes the new body: streams, events (numbered by their records in block order), the
+    declarations kept, then per node its waits, tasks and records; a case with a layout gets
+    its branches' activated streams (numbered after the others) and syncs."""
+
+    def __init__(self, model: ModelOp, graph: TaskGraph, engines: list[str]) -> None:
+        self.model = model
+        self.graph = graph
+        self.engines = engines
+        self.tasks: list[Operation] = []
+        self.events = 0
+        self._ids: dict[tuple[int, int], int] = {}
+
+    def emit(
+        self,
+        nodes: list[Node],
+        stream_of: list[int],
+        sync: SyncPlan,
+        layouts: dict[int, CaseLayout],
+        has_end: bool,
+    ) -> None:
+        for n, node in enumerate(nodes):
+            s = stream_of[n]
+            self._syncs(sync, sync.before[n])
+            layout = layouts.get(n)
+            if layout is None:
+                for pos in node.tasks:
+                    self._task(pos, s)
+            else:
+                self._case(layout, s)
+            self._syncs(sync, sync.after[n])
+        if has_end:
+            self.tasks.append(EndGraphOp(stream_of[-1] if nodes else 0))
+        block = self.model.body.block
+        kept = [op for op in block.ops if not isinstance(op, TaskOp | StreamOp | EventOp)]
+        ops: list[Operation] = [StreamOp(s, engine) for s, engine in enumerate(self.engines)]
+        ops += [EventOp(e) for e in range(self.events)]
+        ops += kept
+        ops += self.tasks
+        for op in list(block.ops):
+            block.detach_op(op)
+        block.add_ops(ops)
+
+    def _task(self, pos: int, stream: int) -> None:
+        task = self.graph.tasks[pos]
+        task.stream = IntegerAttr(stream, i64)
+        self.tasks.append(task)
+
+    def _syncs(self, plan: SyncPlan, syncs: list[Sync], ids: list[int] | None = None) -> None:
+        """`ids`: a branch's stream numbers (its plan's stream i is stream ids[i])."""
+        for x in syncs:
+            key = (id(plan), x.event)
+            stream = x.stream if ids is None else ids[x.stream]
+            if x.record:
+                event = self._ids[key] = self.events
+                self.events += 1
+                self.tasks.append(EventRecordOp(event, stream))
+            else:
+                self.tasks.append(EventWaitOp(self._ids[key], stream))
+
+    def _case(self, layout: CaseLayout, home: int) -> None:
+        self._task(layout.head, home)
+        for branch in layout.branches:
+            self._task(branch.label_set, home)
+            ids = [home]
+            for engine in branch.engines[1:]:
+                ids.append(len(self.engines))
+                self.engines.append(engine)
+                self.tasks.append(StreamActiveOp(ids[-1], home))
+            plan = branch.sync
+            assert plan is not None
+            for i, node in enumerate(branch.body):
+                s = ids[branch.stream_of[i]]
+                self._syncs(plan, plan.before[i], ids)
+                for pos in node.tasks:
+                    self._task(pos, s)
+                self._syncs(plan, plan.after[i], ids)
+            if branch.body:
+                join = len(branch.body)
+                self._syncs(plan, plan.before[join], ids)
+            if branch.goto is not None:
+                self._task(branch.goto, home)
+        self._task(layout.tail, home)
+
+
+@dataclass(frozen=True)
+class AssignStreamsPass(ModulePass):
+    """Assigns each `ascend.model`'s tasks to streams and inserts the events between them.
+
+    GE's logical stream allocation (by `_stream_label`, one stream family per engine, by
+    dependency) as list scheduling under the interpreter's cost model, then GE's
+    InsertSyncEvents with OptimizeBySend/RecvEvents: every cross-stream dependency (read after
+    write, and write after read / write after write on reused memory) gets an event unless
+    the waiting stream already knows the producer finished; waits move into earlier stalls of
+    their stream where that is faster. A case's switch, labels and gotos stay on one stream,
+    and each branch runs its body there and on streams it starts with `ascend.stream_active`
+    (GE's CaseOpLabelMaker), joined by events before its goto. Options: `max-streams` (the
+    most streams running at once: the model's plus one branch's per case), `single-stream`
+    (GE's SingleStreamPass: everything on stream 0, no events), `stats` (print one `remark:`
+    line per model to stderr: streams, events before and after pruning).
+    """
+
+    name = "ge-assign-streams"
+
+    max_streams: int = 8
+    single_stream: bool = False
+    stats: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.max_streams <= 0:
+            raise PassFailedException(
+                f"{_NAME}: max-streams must be positive, got {self.max_streams}"
+            )
+        for model in [m for m in op.walk() if isinstance(m, ModelOp)]:
+            stats = assign_model(
+                model, max_streams=self.max_streams, single_stream=self.single_stream
+            )
+            if self.stats:
+                print(stats.line(), file=sys.stderr)

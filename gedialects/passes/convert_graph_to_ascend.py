@@ -1,0 +1,548 @@
+"""`ge-convert-graph-to-ascend`: lowers each root graph to an executable `ascend.model`.
+
+The walking-skeleton lowering: one kernel task per GE node on a single stream, called
+subgraphs (`partition.partitioned_call`) inlined as static task lists, except the unknown-shape
+partitions of `ge-partition-dynamic-shape` (`_is_unknown_shape = true`), whose nodes become
+`ascend.dynamic_kernel` tasks on dynamic buffers (GE runs those partitions with its hybrid
+executor: shapes and memory decided per node at run time); a known partition reading such a
+value gets it copied into its planned buffer, and `?` root inputs and outputs are dynamic
+buffers. Engine-boundary pairs
+(`partition.end` / `partition.place_holder`) joined into one buffer, `multibatch.case`
+lowered to GE's label scheme (CaseOpLabelMaker: switch by index, one labelled block per branch,
+gotos to a final label), and memory placed by `gedialects.passes.memory_plan` (one slot per tensor).
+Later passes replace the planner and the single stream; the task list stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import PassFailedException
+
+from gedialects.ascend import (
+    BufferAttr,
+    DynamicKernelOp,
+    DynBufferAttr,
+    EndGraphOp,
+    InputOp,
+    KernelOp,
+    LabelGotoOp,
+    LabelSetOp,
+    LabelSwitchByIndexOp,
+    MemcpyAsyncOp,
+    ModelOp,
+    OutputOp,
+    StreamOp,
+    WeightOp,
+)
+from gedialects.base import (
+    AICORE_ENGINE,
+    AICPU_ENGINE,
+    ENGINE_NAME,
+    HOST_CPU_ENGINE,
+    IS_UNKNOWN_SHAPE,
+    NODE_NAME,
+    SPECIFIED_ENGINE_NAME,
+    GEOp,
+    int_array_values,
+    is_static,
+    tensor_nbytes,
+)
+from gedialects.gears import (
+    DYNAMIC_OUTPUT_DIMS,
+    ENABLE_DYNAMIC_BATCH,
+    HYBRID_GRAPH,
+    IS_MULTI_BATCH_SHAPE_DATA,
+    MAX_INPUT_DIMS,
+    ORIGIN_INPUT_DIMS,
+    UNKNOWN_DATA_INDEX,
+    UNKNOWN_DIM_INDEX,
+)
+from gedialects.graph import ConstOp, GraphOp, NetOutputOp
+from gedialects.multibatch import (
+    BATCH_NUM,
+    DYNAMIC_TYPE,
+    PRED_VALUE_PREFIX,
+    USER_DESIGNATE_SHAPE_ORDER,
+    CaseOp,
+)
+from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
+from gedialects.passes.memory_plan import (
+    GE_ALIGNMENT,
+    MemoryPlan,
+    Slot,
+    SlotKind,
+    plan_without_reuse,
+)
+from gedialects.passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
+from gedialects.passes.partition.graph_view import bool_attr
+from gedialects.passes.task_graph import paused_gc
+
+DEFAULT_ENGINES: dict[str, str] = {
+    "MapIndex": HOST_CPU_ENGINE,  # GE's HostcpuEngineUpdatePass white list
+    "GetDynamicDims": AICPU_ENGINE,
+}
+"""Engines of op types that do not run on the default engine when nothing pins them."""
+
+_NAME = "ge-convert-graph-to-ascend"
+
+
+def _fail(op: Operation, message: str) -> PassFailedException:
+    name = op.attributes.get(NODE_NAME)
+    who = f"'{op.name}'" + (f" ({name.data})" if isinstance(name, StringAttr) else "")
+    return PassFailedException(f"{_NAME}: {who} {message}")
+
+
+@dataclass(eq=False)
+class DynValue:
+    """A value of an unknown-shape partition: a dynamic slot, placed by the runtime."""
+
+    type: TensorType
+    slot: int
+
+
+Value = Slot | DynValue
+
+
+@dataclass
+class _Task:
+    """A task before memory placement: buffers are still slots."""
+
+    kind: type[Operation]
+    args: dict[str, object]
+
+
+@dataclass
+class _Lowering:
+    """Flattens one root graph into a task list over slots."""
+
+    symbols: Operation
+    default_engine: str
+    slots: list[Slot] = field(default_factory=list)
+    tasks: list[_Task] = field(default_factory=list)
+    peers: dict[int, Value] = field(default_factory=dict)
+    labels: int = 0
+    names: dict[str, int] = field(default_factory=dict)
+    active_calls: list[str] = field(default_factory=list)
+    views: dict[Slot, Slot] = field(default_factory=dict)
+    """A gear's static view -> the buffer of the largest gear it lies at the start of."""
+    weights: dict[tuple[Attribute, Attribute], Slot] = field(default_factory=dict)
+    gear_buffers: set[Slot] = field(default_factory=set)
+    """Buffers sized for the largest gear: `?` root inputs and `?` Case results."""
+    dyn_slots: int = 0
+    graphs: dict[str, GraphOp] | None = None
+
+    def new_dyn(self, op: Operation, t: Attribute) -> DynValue:
+        if not isinstance(t, TensorType):
+            raise _fail(op, f"has type {t}; task generation needs tensors")
+        value = DynValue(t, self.dyn_slots)
+        self.dyn_slots += 1
+        return value
+
+    def new_slot(self, op: Operation, t: Attribute, kind: SlotKind, **kw: object) -> Slot:
+        if not isinstance(t, TensorType) or not is_static(t):
+            raise _fail(
+                op,
+                f"has non-static type {t} outside an unknown-shape partition; static tasks "
+                "need static shapes (ge-partition-dynamic-shape puts such nodes in unknown-shape "
+                "partitions, which become dynamic tasks)",
+            )
+        slot = Slot(t, kind, **kw)
+        self.slots.append(slot)
+        return slot
+
+    def weight(self, op: ConstOp) -> Slot:
+        """One weight per distinct value: the gear branches hold identical copies of every
+        constant (docs/design/gears.md), the model stores each once."""
+        key = (op.y.type, op.value)
+        slot = self.weights.get(key)
+        if slot is None:
+            slot = self.weights[key] = self.new_slot(op, op.y.type, SlotKind.WEIGHT, value=op.value)
+        return slot
+
+    def root_input(self, graph: GraphOp, index: int, t: Attribute) -> Value:
+        """A root input's buffer; one with `?` dims and `_mbatch_max_input_dims` (a
+        multi-batch root) is sized for its largest gear and viewed by each branch, any other
+        with `?` dims is a dynamic buffer."""
+        attrs = graph.arg_attrs.data[index].data if graph.arg_attrs is not None else {}
+        max_dims = attrs.get(MAX_INPUT_DIMS)
+        if isinstance(t, TensorType) and not is_static(t) and max_dims is None:
+            return self.new_dyn(graph, t)
+        if is_static(t) or not isinstance(t, TensorType) or max_dims is None:
+            return self.new_slot(graph, t, SlotKind.IO)
+        dims = int_array_values(max_dims)
+        if len(dims) != t.get_num_dims() or any(d < 0 for d in dims):
+            raise _fail(graph, f"input {index} has {MAX_INPUT_DIMS} {list(dims)} for type {t}")
+        slot = self.new_slot(graph, TensorType(t.element_type, dims), SlotKind.IO)
+        self.gear_buffers.add(slot)
+        return slot
+
+    def view(self, op: Operation, slot: Slot, t: Attribute) -> Slot:
+        """A gear's static type `t` over the start of `slot`, a largest-gear buffer.
+
+        Valid for every gear kind (batch, image size, dims): the runtime writes an input's
+        data packed in row-major order of its actual shape, and a branch writes its outputs
+        the same way, so gear `g`'s tensor is exactly the first bytes of the buffer."""
+        if (
+            not isinstance(t, TensorType)
+            or not is_static(t)
+            or t.element_type != slot.type.element_type
+            or tensor_nbytes(t) > slot.nbytes
+        ):
+            raise _fail(
+                op,
+                f"views {t} in a buffer of type {slot.type} sized for the largest gear; a gear's "
+                "static type must have the same element type and fit the buffer",
+            )
+        view = Slot(t, slot.kind)
+        self.views[view] = slot
+        return view
+
+    def bind(self, op: Operation, slot: Value, t: Attribute, dynamic: bool) -> Value:
+        """`slot` as the storage of a value of type `t` (a graph input, a PlaceHolder) in a
+        known (static tasks) or unknown (`dynamic`) partition."""
+        if isinstance(slot, DynValue):
+            if dynamic or not isinstance(t, TensorType) or not is_static(t):
+                return slot  # only dynamic tasks may read it (checked where one is emitted)
+            # The known partition was compiled for `t`: the copy checks the run's shape.
+            static = self.new_slot(op, t, SlotKind.FEATURE)
+            self.emit(MemcpyAsyncOp, src=slot, dst=static)
+            return static
+        if slot in self.gear_buffers:
+            # The root's own `?` argument is the whole buffer; a branch's is its gear's view.
+            return slot if not is_static(t) else self.view(op, slot, t)
+        if t != slot.type:
+            raise _fail(
+                op,
+                f"reads {t} from a buffer of type {slot.type}; "
+                "task generation needs the static shapes to agree",
+            )
+        return slot
+
+    def task_name(self, op: GEOp) -> str:
+        name = op.attributes.get(NODE_NAME)
+        base = name.data if isinstance(name, StringAttr) else op.GE_TYPE
+        count = self.names.get(base, 0)
+        self.names[base] = count + 1
+        return base if count == 0 and isinstance(name, StringAttr) else f"{base}_{count}"
+
+    def engine(self, op: GEOp) -> str:
+        for key in (ENGINE_NAME, SPECIFIED_ENGINE_NAME):
+            value = op.attributes.get(key)
+            if isinstance(value, StringAttr) and value.data:
+                return value.data
+        return DEFAULT_ENGINES.get(op.GE_TYPE, self.default_engine)
+
+    def emit(self, kind: type[Operation], **args: object) -> None:
+        self.tasks.append(_Task(kind, args))
+
+    def lookup_graph(self, op: Operation, symbol: str) -> GraphOp:
+        if self.graphs is None:  # one scan: `lookup_symbol` scans the module per call
+            self.graphs = {
+                g.sym_name.data: g
+                for region in self.symbols.regions
+                for block in region.blocks
+                for g in block.ops
+                if isinstance(g, GraphOp)
+            }
+        target = self.graphs.get(symbol) or SymbolTable.lookup_symbol(self.symbols, symbol)
+        if not isinstance(target, GraphOp):
+            raise _fail(op, f"refers to @{symbol}, which is not a graph.graph")
+        if symbol in self.active_calls:
+            raise _fail(op, f"calls @{symbol} recursively")
+        return target
+
+    def lower_graph(self, graph: GraphOp, args: list[Value], dynamic: bool = False) -> list[Value]:
+        """Appends the tasks of `graph` with inputs in `args`; returns its output slots.
+
+        `dynamic`: `graph` is (inside) an unknown-shape partition."""
+        self.active_calls.append(graph.sym_name.data)
+        env: dict[SSAValue, Value] = {
+            arg: self.bind(graph, slot, arg.type, dynamic)
+            for arg, slot in zip(graph.body.block.args, args, strict=True)
+        }
+        outputs: list[Value] = []
+        for op in graph.body.block.ops:
+            if isinstance(op, NetOutputOp):
+                outputs = [env[v] for v in op.outputs]
+            elif isinstance(op, ConstOp):
+                env[op.y] = self.weight(op)
+            elif isinstance(op, PartitionedCallOp):
+                callee = self.lookup_graph(op, op.callee.root_reference.data)
+                # A subgraph is as its partitioner marked it, else as its caller.
+                marked = bool_attr(callee, IS_UNKNOWN_SHAPE)
+                if marked is None:
+                    marked = bool_attr(op, IS_UNKNOWN_SHAPE)
+                unknown = dynamic if marked is None else marked
+                results = self.lower_graph(callee, [env[a] for a in op.args], unknown)
+                env.update(zip(op.res, results, strict=True))
+            elif isinstance(op, CaseOp):
+                if dynamic:
+                    raise _fail(op, "inside an unknown-shape partition has no task lowering")
+                self.lower_case(op, env)
+            elif isinstance(op, EndOp):
+                self.peers[op.peerIndex.value.data] = env[op.x]
+            elif isinstance(op, PlaceHolderOp):
+                peer = op.peerIndex.value.data
+                if peer not in self.peers:
+                    raise _fail(op, f"with peerIndex {peer} runs before its partition.end")
+                env[op.y] = self.bind(op, self.peers[peer], op.y.type, dynamic)
+            elif isinstance(op, GEOp) and dynamic:
+                outs = [self.new_dyn(op, r.type) for r in op.results]
+                self.emit(
+                    DynamicKernelOp,
+                    kernel=op.GE_TYPE,
+                    node_name=self.task_name(op),
+                    engine=self.engine(op),
+                    inputs=[env[v] for v in op.operands],
+                    outputs=outs,
+                    attrs=_kernel_attrs(op),
+                )
+                env.update(zip(op.results, outs, strict=True))
+            elif isinstance(op, GEOp):
+                if any(isinstance(env[v], DynValue) for v in op.operands):
+                    raise _fail(
+                        op,
+                        "reads a value of unknown shape outside an unknown-shape partition; "
+                        "run ge-partition-dynamic-shape first (ge-compile does)",
+                    )
+                if any(env[v] in self.gear_buffers for v in op.operands):
+                    raise _fail(
+                        op,
+                        "reads a buffer sized for the largest gear outside the gear branches "
+                        "(its shape is only known per gear); only multibatch.case may read it",
+                    )
+                outs = [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.results]
+                self.emit(
+                    KernelOp,
+                    kernel=op.GE_TYPE,
+                    node_name=self.task_name(op),
+                    engine=self.engine(op),
+                    inputs=[env[v] for v in op.operands],
+                    outputs=outs,
+                    attrs=_kernel_attrs(op),
+                )
+                env.update(zip(op.results, outs, strict=True))
+            else:
+                raise _fail(op, "has no lowering to the ascend dialect")
+        self.active_calls.pop()
+        return outputs
+
+    def lower_case(self, op: CaseOp, env: dict[SSAValue, Value]) -> None:
+        """GE CaseOpLabelMaker: switch by index, a labelled block per branch, goto the end.
+
+        A result with `?` dims (a multi-batch Case) is a model output buffer sized for the
+        largest gear; each branch copies its static output into the start of it."""
+        branches = [self.lookup_graph(op, ref.root_reference.data) for ref in op.branches.data]
+        results = [self.case_result(op, i, branches) for i in range(len(op.output))]
+        first = self.labels
+        end = first + len(branches)
+        self.labels = end + 1
+        index = env[op.branch_index]
+        if isinstance(index, DynValue):
+            raise _fail(op, "takes its branch index from an unknown-shape partition")
+        if len(branches) > 1:
+            self.emit(
+                LabelSwitchByIndexOp, index=index, labels=list(range(first, first + len(branches)))
+            )
+        for i, branch in enumerate(branches):
+            self.emit(LabelSetOp, label=first + i)
+            outs = self.lower_graph(branch, [env[v] for v in op.inputs])
+            for src, dst in zip(outs, results, strict=True):
+                if dst in self.gear_buffers:
+                    dst = self.view(op, dst, src.type)
+                self.emit(MemcpyAsyncOp, src=src, dst=dst)
+            if i + 1 < len(branches):
+                self.emit(LabelGotoOp, label=end)
+        self.emit(LabelSetOp, label=end)
+        env.update(zip(op.output, results, strict=True))
+
+    def case_result(self, op: CaseOp, index: int, branches: list[GraphOp]) -> Slot:
+        result = op.output[index]
+        if is_static(result.type):
+            return self.new_slot(op, result.type, SlotKind.FEATURE)
+        users = {use.operation for use in result.uses}
+        if not users or not all(isinstance(u, NetOutputOp) for u in users):
+            raise _fail(
+                op,
+                f"result {index} has non-static type {result.type} and feeds an op other than "
+                "graph.net_output; only model outputs may change shape between gears",
+            )
+        types = [b.function_type.outputs.data[index] for b in branches]
+        for t in types:
+            if not isinstance(t, TensorType) or not is_static(t):
+                raise _fail(op, f"branch output {index} has non-static type {t}")
+        largest = max(types, key=tensor_nbytes)  # type: ignore[arg-type]
+        slot = self.new_slot(op, largest, SlotKind.IO)
+        self.gear_buffers.add(slot)
+        return slot
+
+
+def _kernel_attrs(op: GEOp) -> dict[str, Attribute]:
+    """The op's properties that differ from their defaults (kernels default the rest)."""
+    defs = op.get_irdl_definition().properties
+    return {k: v for k, v in op.properties.items() if k not in defs or v != defs[k].default_value}
+
+
+def lower_root(graph: GraphOp, symbols: Operation, default_engine: str, alignment: int) -> ModelOp:
+    """The `ascend.model` that runs `graph`: declarations, tasks, and the memory plan."""
+    lowering = _Lowering(symbols, default_engine)
+    inputs = [
+        lowering.root_input(graph, i, t) for i, t in enumerate(graph.function_type.inputs.data)
+    ]
+    # A graph `ge-partition-dynamic-shape` left whole and unknown runs as dynamic tasks (a
+    # partitioned root is marked unknown too, but its calls say how each part runs).
+    whole = bool(bool_attr(graph, IS_UNKNOWN_SHAPE)) and not bool_attr(
+        graph, DYNAMIC_SHAPE_PARTITIONED
+    )
+    results = lowering.lower_graph(graph, inputs, whole)
+    outputs: list[Value] = []
+    for slot in results:
+        if isinstance(slot, DynValue):
+            if slot in inputs or slot in outputs:
+                copy = lowering.new_dyn(graph, slot.type)
+                lowering.emit(MemcpyAsyncOp, src=slot, dst=copy)
+                slot = copy
+            outputs.append(slot)
+            continue
+        dynamic = slot in lowering.gear_buffers and slot not in inputs
+        if (slot.kind is SlotKind.FEATURE or dynamic) and slot not in outputs:
+            outputs.append(slot)
+            continue
+        # An input, a weight or a repeated value: the output gets its own buffer.
+        copy = lowering.new_slot(graph, slot.type, SlotKind.IO)
+        lowering.emit(MemcpyAsyncOp, src=slot, dst=copy)
+        outputs.append(copy)
+    plan = plan_without_reuse(lowering.slots, alignment)
+    model = _materialise(graph, lowering, inputs, outputs, plan, default_engine)
+    _copy_gear_attributes(graph, model)
+    return model
+
+
+def _copy_gear_attributes(graph: GraphOp, model: ModelOp) -> None:
+    """What the runtime needs of a multi-batch root, kept on the model and its inputs (GE
+    stores them in the OM file): the gear table, the per-gear output dims, the hybrid graph."""
+    case = next(
+        (
+            op
+            for op in graph.body.block.ops
+            if isinstance(op, CaseOp) and BATCH_NUM in op.attributes
+        ),
+        None,
+    )
+    if case is not None:
+        for key, value in case.attributes.items():
+            if key in (BATCH_NUM, DYNAMIC_TYPE, USER_DESIGNATE_SHAPE_ORDER) or key.startswith(
+                PRED_VALUE_PREFIX
+            ):
+                model.attributes[key] = value
+        out = graph.body.block.last_op
+        if isinstance(out, NetOutputOp) and DYNAMIC_OUTPUT_DIMS in out.attributes:
+            model.attributes[DYNAMIC_OUTPUT_DIMS] = out.attributes[DYNAMIC_OUTPUT_DIMS]
+    for key in (ENABLE_DYNAMIC_BATCH, HYBRID_GRAPH):
+        if key in graph.attributes:
+            model.attributes[key] = graph.attributes[key]
+    if graph.arg_attrs is None:
+        return
+    for op, attrs in zip(model.inputs(), graph.arg_attrs.data, strict=True):
+        for key in _INPUT_GEAR_ATTRS:
+            if key in attrs.data:
+                op.attributes[key] = attrs.data[key]
+
+
+_INPUT_GEAR_ATTRS = (
+    ORIGIN_INPUT_DIMS,
+    MAX_INPUT_DIMS,
+    UNKNOWN_DIM_INDEX,
+    IS_MULTI_BATCH_SHAPE_DATA,
+    UNKNOWN_DATA_INDEX,
+)
+
+
+def _materialise(
+    graph: GraphOp,
+    lowering: _Lowering,
+    inputs: list[Value],
+    outputs: list[Value],
+    plan: MemoryPlan,
+    engine: str,
+) -> ModelOp:
+    def buf(slot: Value) -> BufferAttr | DynBufferAttr:
+        if isinstance(slot, DynValue):
+            return DynBufferAttr(slot.slot, slot.type)
+        return BufferAttr.get(plan.offset(lowering.views.get(slot, slot)), slot.type)
+
+    ops: list[Operation] = [StreamOp(0, engine)]
+    for slot in lowering.slots:
+        if slot.kind is SlotKind.WEIGHT:
+            assert slot.value is not None
+            ops.append(WeightOp(buf(slot), slot.value))
+    for name, slot in zip(graph.input_names, inputs, strict=True):
+        ops.append(InputOp(name, buf(slot)))
+    for name, slot in zip(graph.output_names, outputs, strict=True):
+        ops.append(OutputOp(name, buf(slot)))
+    for task in lowering.tasks:
+        args = {
+            k: (
+                buf(v)
+                if isinstance(v, Slot | DynValue)
+                else [buf(s) for s in v]
+                if isinstance(v, list) and v and isinstance(v[0], Slot | DynValue)
+                else v
+            )
+            for k, v in task.args.items()
+        }
+        ops.append(task.kind(stream=0, **args))
+    ops.append(EndGraphOp(stream=0))
+    return ModelOp(graph.sym_name.data, plan.arena_size, plan.weight_size, ops)
+
+
+@dataclass(frozen=True)
+class ConvertGraphToAscendPass(ModulePass):
+    """Lowers every root `graph.graph` (one no op calls) to an `ascend.model` of that name.
+
+    Called graphs are inlined into their callers' task lists and then removed. Requires static
+    shapes, except the gear dims of a multi-batch root (largest-gear buffers viewed per gear,
+    docs/design/gears.md), and the nodes of unknown-shape partitions, which become dynamic
+    tasks (a hybrid root's dynamic graph becomes a model of its own, which the gear model's
+    `_hybrid_dynamic_graph` names). Options:
+    `default-engine` (engine of ops nothing pins; GE's cheapest is AIcoreEngine), `alignment`
+    (arena alignment in bytes, GE's 512).
+    """
+
+    name = "ge-convert-graph-to-ascend"
+
+    default_engine: str = AICORE_ENGINE
+    alignment: int = GE_ALIGNMENT
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.alignment <= 0:
+            raise PassFailedException(f"{_NAME}: alignment must be positive, got {self.alignment}")
+        graphs = [g for g in op.ops if isinstance(g, GraphOp)]
+        called = _called_symbols(op)
+        roots = [g for g in graphs if g.sym_name.data not in called]
+        if graphs and not roots:
+            raise PassFailedException(f"{_NAME}: every graph is called by another; no root")
+        with paused_gc():  # many small objects, no cycles: collections only cost time
+            models = [(g, lower_root(g, op, self.default_engine, self.alignment)) for g in roots]
+        for graph, model in models:
+            Rewriter.replace_op(graph, model, new_results=[])
+        for graph in graphs:
+            if graph.parent is not None:
+                Rewriter.erase_op(graph)
+
+
+def _called_symbols(module: ModuleOp) -> set[str]:
+    called: set[str] = set()
+    for op in module.walk():
+        if isinstance(op, PartitionedCallOp):
+            called.add(op.callee.root_reference.data)
+        elif isinstance(op, CaseOp):
+            called.update(ref.root_reference.data for ref in op.branches.data)
+    return called

@@ -1,0 +1,334 @@
+"""`ge-fold-constants`: GE's ConstantFoldingPass, then common subexpressions and dead nodes.
+
+Folding: an op whose operands are all `graph.const` is computed once, with the same kernel the
+interpreter runs (`run_kernel`), and replaced by a `graph.const` that keeps its `node_name`.
+Shape and Size (GE's DimensionComputePass) fold as soon as their input type is static, whatever
+produces it. An op is folded only if it is `Pure` and has a kernel (so never a
+`partition.end`/`place_holder`, a call or a Case), its result types are static, and it yields at
+most `max-size` elements in all and fit the memory budget (`gedialects.budget`, sized before
+the kernel runs): huge constants are not materialised. A kernel that rejects
+its constant inputs leaves the op in place for the runtime to report. All-equal results are
+stored as splats (`dense<0.0> : tensor<64x64xf32>`).
+
+Common subexpression elimination merges `Pure` ops with the same name, operands, properties,
+result types and discardable attributes other than `node_name` (xDSL's `cse` compares every
+attribute, so two GE nodes that differ only by name would never merge); the first op in the
+block stays. Dead-node elimination is xDSL's `region_dce` on each graph body (unused `Pure`
+ops go, in reverse order, so whole dead chains go in one sweep).
+
+Each part is one walk over each graph in its (topological) block order, linear in the number
+of ops. Options: `max-size` (elements, default 1048576), `cse` and `dce` (default true).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.traits import ConstantLike, Pure
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from gedialects import budget
+from gedialects.base import NODE_NAME, GEOp
+from gedialects.graph import ConstOp, GraphOp
+from gedialects.interpreters.kernels import KernelError, kernel_types, run_kernel
+from gedialects.tensors import UnsupportedDtypeError, numpy_dtype, numpy_from_dense
+
+DEFAULT_MAX_SIZE = 1 << 20
+"""Largest folded result (elements, all results of the op together) by default."""
+
+SHAPE_ONLY_TYPES = frozenset({"Shape", "Size", "Rank", "ShapeN"})
+"""GE types whose outputs depend only on input shapes: foldable once the inputs are static."""
+
+
+@dataclass
+class FoldStats:
+    """What one run removed: ops folded into constants, merged by CSE, erased as dead."""
+
+    folded: int = 0
+    merged: int = 0
+    dead: int = 0
+
+
+# --------------------------------------------------------------------------------------------
+# Running one op's kernel on known inputs (shared with ge-infer-shapes)
+# --------------------------------------------------------------------------------------------
+
+
+def static_count(t: Attribute) -> int | None:
+    """Element count of a static tensor type, None otherwise."""
+    if not isinstance(t, TensorType):
+        return None
+    count = 1
+    for d in t.get_shape():
+        if d < 0:
+            return None
+        count *= d
+    return count
+
+
+def shape_views(op: Operation) -> list[np.ndarray] | None:
+    """Zero-byte stand-ins with the operands' static shapes and dtypes (for Shape/Size)."""
+    views: list[np.ndarray] = []
+    for t in op.operand_types:
+        if static_count(t) is None:
+            return None
+        assert isinstance(t, TensorType)
+        try:
+            dtype = numpy_dtype(t.element_type)
+        except UnsupportedDtypeError:
+            return None
+        views.append(np.broadcast_to(np.zeros((), dtype), tuple(t.get_shape())))
+    return views
+
+
+def arrays_from_values(
+    op: Operation, values: Callable[[SSAValue], Sequence[int | float] | None]
+) -> list[np.ndarray] | None:
+    """The operands as arrays when `values` knows each of them (flattened) and it is static."""
+    arrays: list[np.ndarray] = []
+    for operand in op.operands:
+        flat = values(operand)
+        count = static_count(operand.type)
+        if flat is None or count is None or len(flat) != count:
+            return None
+        t = operand.type
+        assert isinstance(t, TensorType)
+        try:
+            dtype = numpy_dtype(t.element_type)
+        except UnsupportedDtypeError:
+            return None
+        arrays.append(np.asarray(flat, dtype=dtype).reshape(tuple(t.get_shape())))
+    return arrays
+
+
+def run_node(op: GEOp, inputs: Sequence[np.ndarray]) -> tuple[np.ndarray, ...] | None:
+    """The op's kernel on `inputs`, None when there is none or it rejects them."""
+    if op.GE_TYPE not in _kernel_set():
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            return run_kernel(op.GE_TYPE, inputs, op.properties, op.result_types)
+    except (KernelError, ValueError, IndexError, ArithmeticError):
+        return None
+
+
+_KERNELS: frozenset[str] | None = None
+
+
+def _kernel_set() -> frozenset[str]:
+    global _KERNELS
+    if _KERNELS is None:
+        _KERNELS = frozenset(kernel_types())
+    return _KERNELS
+
+
+def evaluate_op(
+    op: GEOp, values: Callable[[SSAValue], Sequence[int | float] | None] | None
+) -> tuple[np.ndarray, ...] | None:
+    """Runs `op` on known operand values (`values=None`: only operand shapes are needed)."""
+    inputs = shape_views(op) if values is None else arrays_from_values(op, values)
+    if inputs is None:
+        return None
+    return run_node(op, inputs)
+
+
+# --------------------------------------------------------------------------------------------
+# Folding
+# --------------------------------------------------------------------------------------------
+
+
+def _const_array(value: SSAValue) -> np.ndarray | None:
+    owner = value.owner
+    if not isinstance(owner, Operation) or not owner.has_trait(ConstantLike):
+        return None
+    attr = owner.properties.get("value")
+    if not isinstance(attr, DenseIntOrFPElementsAttr):
+        return None
+    try:
+        return numpy_from_dense(attr)
+    except UnsupportedDtypeError:
+        return None
+
+
+def dense_of(array: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
+    """A dense attribute of type `t` holding `array`; a splat when all elements are equal."""
+    flat = np.ascontiguousarray(array, dtype=numpy_dtype(t.element_type)).reshape(-1)
+    if flat.size > 1:
+        rows = flat.view(np.uint8).reshape(flat.size, -1)
+        if (rows == rows[0]).all():
+            flat = flat[:1]
+    return DenseIntOrFPElementsAttr(t, BytesAttr(flat.tobytes()))
+
+
+_TRAITS: dict[type[Operation], tuple[bool, bool]] = {}
+
+
+def _pure_and_const(op: Operation) -> tuple[bool, bool]:
+    """(Pure, ConstantLike) of the op's class, cached: trait lookups are slow."""
+    cls = type(op)
+    if cls not in _TRAITS:
+        _TRAITS[cls] = (op.has_trait(Pure), op.has_trait(ConstantLike))
+    return _TRAITS[cls]
+
+
+def _is_const(value: SSAValue) -> bool:
+    owner = value.owner
+    return isinstance(owner, Operation) and _pure_and_const(owner)[1]
+
+
+def foldable(op: Operation, max_size: int) -> bool:
+    """A pure GE op with a kernel, not a constant, whose static results fit in `max_size`."""
+    pure, const = _pure_and_const(op)
+    if not isinstance(op, GEOp) or const or not pure:
+        return False
+    if not op.results or op.regions or op.GE_TYPE not in _kernel_set():
+        return False
+    counts = [static_count(t) for t in op.result_types]
+    if any(c is None for c in counts):
+        return False  # a result of unknown shape: run ge-infer-shapes first
+    count = sum(c for c in counts if c is not None)
+    if count > max_size:
+        return False
+    return count <= DEFAULT_MAX_SIZE or _result_nbytes(op) <= budget.max_memory()
+
+
+def _result_nbytes(op: Operation) -> int:
+    """Bytes of the op's (static) results: what folding it would allocate, twice (the kernel's
+    array and the constant's bytes)."""
+    total = 0
+    for t in op.result_types:
+        assert isinstance(t, TensorType)
+        try:
+            itemsize = numpy_dtype(t.element_type).itemsize
+        except UnsupportedDtypeError:
+            itemsize = 8
+        total += budget.shape_nbytes(t.get_shape(), itemsize)
+    return 2 * total
+
+
+def fold_block(block: Block, max_size: int) -> int:
+    """Replaces every foldable op of `block` whose inputs are constants; returns the count."""
+    folded = 0
+    for op in list(block.ops):
+        if not foldable(op, max_size):
+            continue
+        assert isinstance(op, GEOp)
+        if op.GE_TYPE in SHAPE_ONLY_TYPES:
+            inputs = shape_views(op)
+        elif not all(_is_const(v) for v in op.operands):
+            continue  # an operand is not a constant
+        else:
+            arrays = [_const_array(v) for v in op.operands]
+            inputs = (
+                None if any(a is None for a in arrays) else [a for a in arrays if a is not None]
+            )
+        if inputs is None:
+            continue  # a kernel input is unsupported (or, for Shape/Size, not static)
+        outputs = run_node(op, inputs)
+        if outputs is None:
+            continue  # the kernel rejects these inputs: the runtime reports it
+        name = op.attributes.get(NODE_NAME)
+        for index, (result, array) in enumerate(zip(op.results, outputs, strict=True)):
+            t = result.type
+            assert isinstance(t, TensorType)
+            const = ConstOp(dense_of(array, t))
+            if isinstance(name, StringAttr):
+                label = name.data if len(op.results) == 1 else f"{name.data}:{index}"
+                const.attributes[NODE_NAME] = StringAttr(label)
+            block.insert_op_before(const, op)
+            const.y.name_hint = result.name_hint
+            result.replace_all_uses_with(const.y)
+        block.erase_op(op)
+        folded += 1
+    return folded
+
+
+# --------------------------------------------------------------------------------------------
+# Common subexpressions and dead nodes
+# --------------------------------------------------------------------------------------------
+
+
+def _cse_key(op: Operation) -> tuple[object, ...]:
+    attrs = tuple(sorted((k, v) for k, v in op.attributes.items() if k != NODE_NAME))
+    return (
+        op.name,
+        tuple(op.operands),
+        tuple(op.result_types),
+        tuple(sorted(op.properties.items())),
+        attrs,
+    )
+
+
+def eliminate_common_subexpressions(block: Block) -> int:
+    """Merges identical pure ops of `block` into the first one; returns how many went."""
+    seen: dict[tuple[object, ...], Operation] = {}
+    merged = 0
+    for op in list(block.ops):
+        if op.regions or not op.results or not _pure_and_const(op)[0]:
+            continue
+        key = _cse_key(op)
+        first = seen.setdefault(key, op)
+        if first is op:
+            continue
+        for old, new in zip(op.results, first.results, strict=True):
+            old.replace_all_uses_with(new)
+        block.erase_op(op)
+        merged += 1
+    return merged
+
+
+def eliminate_dead_nodes(graph: GraphOp) -> int:
+    """xDSL's region DCE on the graph body; returns how many ops went."""
+    before = len(graph.body.block.ops)
+    region_dce(graph.body)
+    return before - len(graph.body.block.ops)
+
+
+def fold_module(
+    module: ModuleOp, max_size: int = DEFAULT_MAX_SIZE, cse: bool = True, dce: bool = True
+) -> FoldStats:
+    """Folding, then CSE, then DCE on every graph of `module`."""
+    stats = FoldStats()
+    for graph in [op for op in module.ops if isinstance(op, GraphOp)]:
+        block = graph.body.block
+        stats.folded += fold_block(block, max_size)
+        if cse:
+            stats.merged += eliminate_common_subexpressions(block)
+        if dce:
+            stats.dead += eliminate_dead_nodes(graph)
+    return stats
+
+
+@dataclass(frozen=True)
+class FoldConstantsPass(ModulePass):
+    """Constant folding with a size limit, CSE and dead-node elimination (module docstring)."""
+
+    name = "ge-fold-constants"
+
+    max_size: int = DEFAULT_MAX_SIZE
+    cse: bool = True
+    dce: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from xdsl.utils.exceptions import PassFailedException
+
+        from gedialects.passes.task_graph import paused_gc
+
+        if self.max_size < 0:
+            raise PassFailedException(
+                f"ge-fold-constants: max-size must be >= 0, got {self.max_size}"
+            )
+        with paused_gc():
+            fold_module(op, self.max_size, self.cse, self.dce)

@@ -1,0 +1,515 @@
+"""`ge-infer-shapes`: GE's InferShapePass, a fixed point of shape and dtype inference.
+
+Each op's result types are refined with its `infer_result_types` rule (`op.infer_types()` fed
+with the values of small constants and of results computed during inference), only ever to
+more precise types: a `?` dim (GE -1) may become a number, an unranked tensor (GE -2) a ranked
+one; a static dim never changes. When the declared and the inferred type disagree on a static
+dim, a rank or a dtype, the pass fails naming the op. Ops are revisited through a worklist of
+the users of changed values, never by sweeping the whole graph again, so the cost is linear in
+the number of ops times the (small) number of times a value can become more precise.
+
+Subgraphs are followed as GE's `infer_base_pass.cc` does. A callee's inputs take the types of
+its callers' operands (the join of all callers when there are several: dims that differ become
+`?`, ranks that differ unranked), meet its declared input types; a `partition.partitioned_call`
+takes its callee's output types and a `multibatch.case` the join of its branches' output types
+(differing dtypes are an error). Graph function types follow their block arguments and
+`graph.net_output`.
+
+Shape arithmetic works through chains where values are constant: Shape/Size of a static tensor
+and any op with a small integer result (at most `SMALL_CONSTANT_LIMIT` elements) whose operands
+are all known are evaluated with the interpreter's kernels during inference, so a
+Shape -> Gather -> Concat -> Reshape chain gives the Reshape a static result without folding.
+
+Option `input-shape="x:1,3,224,224;y:2,-1"` (atc's `--input_shape` grammar: items split on `;`,
+each at its last `:`) pins the `?` dims of root-graph inputs first; `-1` keeps a dim unknown.
+A name that is no input, a rank that differs, a pinned dim that contradicts a static dim, and
+anything that is not an integer are errors.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    FunctionType,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnrankedTensorType,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import PassFailedException
+
+from gedialects.base import (
+    INT64_MAX,
+    NODE_NAME,
+    SMALL_CONSTANT_LIMIT,
+    GEOp,
+    ascii_int,
+    const_values,
+)
+from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.graph.common import tensor_of
+from gedialects.multibatch import CaseOp
+from gedialects.partition import PartitionedCallOp
+
+_NAME = "ge-infer-shapes"
+
+SHAPE_ONLY_TYPES = frozenset({"Shape", "Size", "Rank", "ShapeN"})
+"""GE types whose output depends only on the input shapes: known once the input is static."""
+
+
+class TypeConflict(ValueError):
+    """Two types that cannot describe the same tensor (static dims, ranks or dtypes differ)."""
+
+
+# --------------------------------------------------------------------------------------------
+# The type lattice: `meet` refines, `join` generalises
+# --------------------------------------------------------------------------------------------
+
+
+def _dims(t: Attribute) -> tuple[int, ...] | None:
+    return tuple(t.get_shape()) if isinstance(t, TensorType) else None
+
+
+def _tensor(elem: Attribute, dims: Sequence[int] | None) -> Attribute:
+    """Built once per type, in the cache the inference rules use (`tensor_of`): a refined
+    type and the type a rule infers for it later are then the same object, and comparing
+    them is an identity check."""
+    return tensor_of(elem, dims)
+
+
+def _is_tensor(t: Attribute) -> bool:
+    return isinstance(t, TensorType | UnrankedTensorType)
+
+
+def meet_types(a: Attribute, b: Attribute) -> Attribute:
+    """The most precise type that both `a` and `b` describe; TypeConflict when none does."""
+    if a is b or a == b:
+        return a
+    if not (_is_tensor(a) and _is_tensor(b)):
+        raise TypeConflict(f"{a} and {b} differ")
+    assert isinstance(a, TensorType | UnrankedTensorType)
+    assert isinstance(b, TensorType | UnrankedTensorType)
+    if a.element_type != b.element_type:
+        raise TypeConflict(f"element types {a.element_type} and {b.element_type} differ")
+    da, db = _dims(a), _dims(b)
+    if da is None:
+        return b
+    if db is None:
+        return a
+    if len(da) != len(db):
+        raise TypeConflict(f"ranks {len(da)} and {len(db)} differ")
+    dims: list[int] = []
+    for i, (x, y) in enumerate(zip(da, db, strict=True)):
+        if x >= 0 and y >= 0 and x != y:
+            raise TypeConflict(f"dim {i} is {x} in one and {y} in the other")
+        dims.append(x if x >= 0 else y)
+    return _tensor(a.element_type, dims)
+
+
+def join_types(a: Attribute, b: Attribute) -> Attribute:
+    """The most precise type describing both: differing dims become `?`, differing ranks
+    unranked; TypeConflict when the element types differ."""
+    if a is b or a == b:
+        return a
+    if not (_is_tensor(a) and _is_tensor(b)):
+        raise TypeConflict(f"{a} and {b} differ")
+    assert isinstance(a, TensorType | UnrankedTensorType)
+    assert isinstance(b, TensorType | UnrankedTensorType)
+    if a.element_type != b.element_type:
+        raise TypeConflict(f"element types {a.element_type} and {b.element_type} differ")
+    da, db = _dims(a), _dims(b)
+    if da is None or db is None or len(da) != len(db):
+        return UnrankedTensorType(a.element_type)
+    return _tensor(
+        a.element_type, [x if x == y and x >= 0 else -1 for x, y in zip(da, db, strict=True)]
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# input-shape
+# --------------------------------------------------------------------------------------------
+
+
+def parse_input_shape(text: str) -> dict[str, tuple[int, ...]]:
+    """`"x:1,3,224,224;y:2,-1"` -> {"x": (1, 3, 224, 224), "y": (2, -1)} (atc's grammar).
+
+    Items are split on `;` and each at its last `:`, so names may hold `:`; an empty dim list
+    is a scalar. Raises ValueError with a message for the user.
+    """
+    shapes: dict[str, tuple[int, ...]] = {}
+    for item in text.split(";"):
+        item = item.strip()
+        if not item:
+            continue
+        name, sep, dims_text = item.rpartition(":")
+        name = name.strip()
+        if not sep or not name:
+            raise ValueError(f"input-shape item '{item}' is not NAME:DIMS")
+        if name in shapes:
+            raise ValueError(f"input-shape names '{name}' twice")
+        dims: list[int] = []
+        for d in dims_text.split(",") if dims_text.strip() else ():
+            value = ascii_int(d.strip())
+            if value is None:
+                raise ValueError(
+                    f"input-shape dim '{d.strip()}' of '{name}' is not an integer "
+                    "(ASCII digits only)"
+                )
+            if value > INT64_MAX:
+                raise ValueError(
+                    f"input-shape dim {value} of '{name}': value out of range for i64 in "
+                    "option input-shape"
+                )
+            if value < -1:
+                raise ValueError(f"input-shape dim {value} of '{name}' must be >= -1")
+            dims.append(value)
+        shapes[name] = tuple(dims)
+    return shapes
+
+
+def _format_dims(dims: Sequence[int]) -> str:
+    return ",".join(str(d) for d in dims)
+
+
+def pin_input_shapes(roots: Sequence[GraphOp], shapes: dict[str, tuple[int, ...]]) -> None:
+    """Gives the named root-graph inputs the pinned dims (ValueError on a contradiction)."""
+    found: set[str] = set()
+    for graph in roots:
+        names = graph.input_names
+        for index, name in enumerate(names):
+            if name not in shapes:
+                continue
+            found.add(name)
+            dims = shapes[name]
+            arg = graph.body.block.args[index]
+            old = arg.type
+            if not _is_tensor(old):
+                raise ValueError(
+                    f"input '{name}' of @{graph.sym_name.data} is not a tensor ({old})"
+                )
+            assert isinstance(old, TensorType | UnrankedTensorType)
+            declared = _dims(old)
+            if declared is not None and len(declared) != len(dims):
+                raise ValueError(
+                    f"input-shape gives '{name}' {len(dims)} dims ({_format_dims(dims)}) but "
+                    f"@{graph.sym_name.data} declares rank {len(declared)} ({old})"
+                )
+            for i, (want, have) in enumerate(zip(dims, declared or dims, strict=True)):
+                if want >= 0 and have >= 0 and want != have:
+                    raise ValueError(
+                        f"input-shape dim {i} of '{name}' is {want} but @{graph.sym_name.data} "
+                        f"declares {have} ({old})"
+                    )
+            new = meet_types(old, _tensor(old.element_type, dims))
+            if new != old:
+                Rewriter.replace_value_with_new_type(arg, new)
+        _sync_inputs(graph)
+    missing = [name for name in shapes if name not in found]
+    if missing:
+        inputs = ", ".join(n for g in roots for n in g.input_names) or "none"
+        raise ValueError(f"input-shape names '{missing[0]}', which is not a graph input ({inputs})")
+
+
+def _sync_inputs(graph: GraphOp) -> None:
+    ftype = graph.function_type
+    inputs = tuple(graph.body.block.arg_types)
+    if inputs != ftype.inputs.data:
+        graph.function_type = FunctionType.from_lists(inputs, ftype.outputs.data)
+
+
+# --------------------------------------------------------------------------------------------
+# The fixed point
+# --------------------------------------------------------------------------------------------
+
+
+def describe(op: Operation) -> str:
+    """`'graph.relu' "relu1"`: the op's IR name and its GE node name (or SSA name)."""
+    name = op.attributes.get(NODE_NAME)
+    if isinstance(name, StringAttr):
+        return f"'{op.name}' \"{name.data}\""
+    hints = [r.name_hint for r in op.results if r.name_hint]
+    return f"'{op.name}' %{hints[0]}" if hints else f"'{op.name}'"
+
+
+def _callees(op: Operation) -> list[str]:
+    if isinstance(op, PartitionedCallOp):
+        return [op.callee.root_reference.data]
+    if isinstance(op, CaseOp):
+        return [b.root_reference.data for b in op.branches.data if isinstance(b, SymbolRefAttr)]
+    return []
+
+
+def _call_args(op: Operation) -> Sequence[SSAValue]:
+    """The operands a call passes to its callee (a Case's branch index is not passed)."""
+    return op.inputs if isinstance(op, CaseOp) else op.operands
+
+
+class ShapeInference:
+    """One run of the fixed point over a module; `run()` raises ValueError naming the op."""
+
+    def __init__(self, module: ModuleOp) -> None:
+        self.graphs: dict[str, GraphOp] = {
+            g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)
+        }
+        self.callers: dict[str, list[Operation]] = {name: [] for name in self.graphs}
+        self.callees: dict[str, list[str]] = {}  # in op order, for `order` (one scan)
+        for name, graph in self.graphs.items():
+            callees = self.callees[name] = []
+            for op in graph.body.block.ops:
+                for callee in _callees(op):
+                    if callee in self.callers:
+                        self.callers[callee].append(op)
+                        callees.append(callee)
+        self.known: dict[SSAValue, tuple[int | float, ...]] = {}
+        self.worklist: deque[Operation] = deque()
+        self.queued: set[Operation] = set()
+        self.dirty_inputs: set[GraphOp] = set()
+
+    @property
+    def roots(self) -> list[GraphOp]:
+        return [g for name, g in self.graphs.items() if not self.callers[name]]
+
+    def order(self) -> list[GraphOp]:
+        """Callers before callees (reverse post-order of the call graph from the roots)."""
+        seen: set[str] = set()
+        post: list[GraphOp] = []
+        for root in [*self.roots, *self.graphs.values()]:
+            stack: list[tuple[str, Iterable[str]]] = []
+            name = root.sym_name.data
+            if name in seen:
+                continue
+            seen.add(name)
+            stack.append((name, iter(self.callees[name])))
+            while stack:
+                current, children = stack[-1]
+                child = next((c for c in children if c not in seen), None)
+                if child is None:
+                    stack.pop()
+                    post.append(self.graphs[current])
+                else:
+                    seen.add(child)
+                    stack.append((child, iter(self.callees[child])))
+        return post[::-1]
+
+    def run(self) -> None:
+        for graph in self.order():
+            for op in graph.body.block.ops:
+                self.push(op)
+        while self.worklist:
+            op = self.worklist.popleft()
+            self.queued.discard(op)
+            self.visit(op)
+        for graph in self.dirty_inputs:
+            _sync_inputs(graph)
+
+    def push(self, op: Operation) -> None:
+        if op not in self.queued:
+            self.queued.add(op)
+            self.worklist.append(op)
+
+    def push_users(self, value: SSAValue) -> None:
+        for use in value.uses:
+            self.push(use.operation)
+
+    # ---- refinement of one value
+
+    def refine(self, value: SSAValue, inferred: Attribute, op: Operation, what: str) -> SSAValue:
+        """Sets `value` to meet(its type, inferred); queues its users when that changed it."""
+        try:
+            new = meet_types(value.type, inferred)
+        except TypeConflict as e:
+            raise ValueError(
+                f"{self.where(op)}: {what} is declared {value.type} but inference gives "
+                f"{inferred} ({e})"
+            ) from None
+        if new is value.type or new == value.type:
+            return value
+        known = self.known.pop(value, None)
+        new_value = Rewriter.replace_value_with_new_type(value, new)
+        if known is not None:
+            self.known[new_value] = known
+        if isinstance(new_value, BlockArgument):
+            parent = new_value.block.parent_op()
+            if isinstance(parent, GraphOp):
+                self.dirty_inputs.add(parent)
+        self.push_users(new_value)
+        return new_value
+
+    def where(self, op: Operation) -> str:
+        graph = op.parent_op()
+        prefix = f"@{graph.sym_name.data}: " if isinstance(graph, GraphOp) else ""
+        return prefix + describe(op)
+
+    # ---- visiting ops
+
+    def visit(self, op: Operation) -> None:
+        if isinstance(op, NetOutputOp):
+            self.visit_net_output(op)
+        elif isinstance(op, PartitionedCallOp | CaseOp):
+            self.visit_call(op)
+        elif isinstance(op, GEOp):
+            self.visit_node(op)
+
+    def visit_net_output(self, op: NetOutputOp) -> None:
+        graph = op.parent_op()
+        if not isinstance(graph, GraphOp):
+            return
+        outputs = tuple(op.outputs.types)
+        ftype = graph.function_type
+        if outputs == ftype.outputs.data:
+            return
+        graph.function_type = FunctionType.from_lists(ftype.inputs.data, outputs)
+        for caller in self.callers.get(graph.sym_name.data, ()):
+            self.push(caller)
+
+    def visit_call(self, op: PartitionedCallOp | CaseOp) -> None:
+        callees = [self.graphs[c] for c in _callees(op) if c in self.graphs]
+        if len(callees) != len(_callees(op)):
+            return  # a callee outside this module: the verifier reports it
+        for callee in callees:
+            self.propagate_into(callee)
+        outputs = [callee.function_type.outputs.data for callee in callees]
+        for index, result in enumerate(op.results):
+            types = [outs[index] for outs in outputs if index < len(outs)]
+            if len(types) != len(outputs) or not types:
+                return  # arity mismatch: the verifier reports it
+            joined = types[0]
+            for branch, t in zip(callees[1:], types[1:], strict=True):
+                try:
+                    joined = join_types(joined, t)
+                except TypeConflict:
+                    raise ValueError(
+                        f"{self.where(op)}: branches @{callees[0].sym_name.data} and "
+                        f"@{branch.sym_name.data} give result {index} different element types "
+                        f"({types[0]} and {t})"
+                    ) from None
+            self.refine(result, joined, op, f"result {index}")
+
+    def propagate_into(self, callee: GraphOp) -> None:
+        """Callee inputs = meet(declared, join of every caller's operand types)."""
+        callers = self.callers[callee.sym_name.data]
+        passed = [_call_args(c) for c in callers]  # once per caller, not per input
+        args = callee.body.block.args
+        for index in range(len(args)):
+            types = [operands[index].type for operands in passed if index < len(operands)]
+            if not types:
+                continue
+            joined = types[0]
+            for t in types[1:]:
+                try:
+                    joined = join_types(joined, t)
+                except TypeConflict:
+                    raise ValueError(
+                        f"callers of @{callee.sym_name.data} pass input {index} with different "
+                        f"element types ({types[0]} and {t})"
+                    ) from None
+            try:
+                new = meet_types(args[index].type, joined)
+            except TypeConflict as e:
+                raise ValueError(
+                    f"@{callee.sym_name.data} input {index} is declared {args[index].type} but "
+                    f"its callers pass {joined} ({e})"
+                ) from None
+            if new is not args[index].type and new != args[index].type:
+                self.refine(args[index], new, callers[0], f"input {index}")
+
+    def visit_node(self, op: GEOp) -> None:
+        try:
+            inferred = type(op).infer_result_types(
+                tuple(op.operand_types), op.properties, lambda i: self.values(op.operands[i])
+            )
+        except ValueError as e:
+            raise ValueError(f"{self.where(op)}: cannot infer its result types: {e}") from None
+        if inferred is not None:
+            if len(inferred) != len(op.results):
+                raise ValueError(
+                    f"{self.where(op)}: its inference rule gives {len(inferred)} result types "
+                    f"for {len(op.results)} results"
+                )
+            for index, (result, t) in enumerate(zip(op.results, inferred, strict=True)):
+                self.refine(result, t, op, f"result {index}")
+        self.evaluate(op)
+
+    def values(self, value: SSAValue) -> tuple[int | float, ...] | None:
+        known = self.known.get(value)
+        return known if known is not None else const_values(value)
+
+    def evaluate(self, op: GEOp) -> None:
+        """Records the values of small results computable now (shape arithmetic)."""
+        if not op.results:
+            return
+        for r in op.results:
+            if not _is_index_like(r.type):  # first: cheaper than the element count
+                return  # only small integer results take part in shape arithmetic
+            count = _static_count(r.type)
+            if count is None or count > SMALL_CONSTANT_LIMIT:
+                return
+        if all(r in self.known for r in op.results) or not op.has_trait(Pure) or _const_like(op):
+            return
+        shape_only = op.GE_TYPE in SHAPE_ONLY_TYPES
+        if not shape_only and not op.operands:
+            return
+        from gedialects.passes.fold_constants import evaluate_op
+
+        outputs = evaluate_op(op, self.values if not shape_only else None)
+        if outputs is None:
+            return
+        for result, array in zip(op.results, outputs, strict=True):
+            self.known[result] = tuple(array.ravel().tolist())
+            self.push_users(result)
+
+
+def _const_like(op: Operation) -> bool:
+    from xdsl.traits import ConstantLike
+
+    return op.has_trait(ConstantLike)
+
+
+def _is_index_like(t: Attribute) -> bool:
+    return isinstance(t, TensorType) and isinstance(t.element_type, IntegerType | IndexType)
+
+
+def _static_count(t: Attribute) -> int | None:
+    if not isinstance(t, TensorType):
+        return None
+    count = 1
+    for d in t.get_shape():
+        if d < 0:
+            return None
+        count *= d
+    return count
+
+
+@dataclass(frozen=True)
+class InferShapesPass(ModulePass):
+    """Refines every result type to what GE's InferShape gives (see the module docstring).
+
+    Options: `input-shape="x:1,3,224,224;y:..."` pins `?` dims of root-graph inputs first.
+    """
+
+    name = "ge-infer-shapes"
+
+    input_shape: str = ""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from gedialects.passes.task_graph import paused_gc
+
+        with paused_gc():
+            try:
+                inference = ShapeInference(op)
+                if self.input_shape.strip():
+                    pin_input_shapes(inference.roots, parse_input_shape(self.input_shape))
+                inference.run()
+            except ValueError as e:
+                raise PassFailedException(f"{_NAME}: {e}") from None

@@ -1,0 +1,468 @@
+"""Liveness of feature tensors in an `ascend.model`, and which of them may share memory.
+
+A feature tensor is a task buffer outside the weight region and the graph inputs/outputs; in a
+model straight from `ge-convert-graph-to-ascend` each has its own range, so a tensor is
+identified by its buffer `(offset, type)`. Tensors merged in place form a block; blocks are what
+the planner places. Two blocks conflict (must not overlap in memory) unless one's accesses all
+happen before the other's under every schedule:
+
+- blocks used on one stream only: live segments over that stream's program order, refined per
+  gear: a case's branches are mutually exclusive, so a tensor is live in a branch only from its
+  first access there (or until its last access there), and tensors of different branches never
+  meet (GE's per-batch-label memory). Exact for one stream. A stream a case branch activates
+  counts as its activator's stream here (its tasks lie inside the branch, in program order),
+  and pairs of such blocks are compared besides inside each branch with the vector clocks (a
+  block live into or out of the branch counts as accessed at its `label_set` or at the case's
+  end): the branches' own streams run concurrently, the branches never do.
+- any other pair: conflict if their program-order intervals overlap (program order is one
+  schedule) or, per stream s, if one block's accesses on s fall between the last task of s that
+  happens before all of the other block and the first task of s that happens after all of it
+  (vector clocks of `TaskGraph`). Exact under the event semantics.
+
+Accesses inside a loop span count as accesses at the loop's first and last task (a loop-carried
+value must survive every iteration): conservative, and what lets the rest ignore loops.
+
+The conflict graph is built by sweep lines, O(n log n + conflicting pairs).
+"""
+
+from __future__ import annotations
+
+import heapq
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from gedialects.ascend import BufferAttr, KernelOp
+from gedialects.passes.task_graph import TaskGraph, TypeSizes
+
+ELEMENTWISE_IN_PLACE = frozenset(
+    {
+        "Abs", "Add", "Ceil", "ClipByValue", "Cos", "Div", "Elu", "Erf", "Exp", "Floor", "Gelu",
+        "HardSigmoid", "HardSwish", "LeakyRelu", "Log", "Maximum", "Minimum", "Mish", "Mul",
+        "Neg", "Pow", "Reciprocal", "Relu", "Round", "Selu", "Sigmoid", "Sign", "Sin",
+        "Softplus", "Softsign", "Sqrt", "Sub", "Tanh",
+    }
+)  # fmt: skip
+"""Kernels whose output element i depends only on input element i: same-shape in place."""
+VIEW_IN_PLACE = frozenset({"Flatten", "Identity", "Reshape", "SqueezeV3", "UnsqueezeV3"})
+"""Kernels that keep the bytes as they are: any same-size, same-dtype input in place."""
+
+
+@dataclass(eq=False)
+class Tensor:
+    """One feature tensor: its buffer and the global positions of the tasks accessing it."""
+
+    key: tuple[int, int]
+    """(offset, canonical type number of `TypeSizes`)."""
+    buffer: BufferAttr
+    nbytes: int
+    positions: list[int] = field(default_factory=list)
+    written: int = -1
+    """First task that writes it, -1 if none does."""
+
+    @property
+    def offset(self) -> int:
+        return self.key[0]
+
+
+@dataclass
+class Block:
+    """Tensors sharing one allocation (one tensor, or a chain merged in place)."""
+
+    tensors: list[Tensor]
+    nbytes: int
+    positions: list[int]
+    streams: frozenset[int] = frozenset()
+
+    @property
+    def first(self) -> int:
+        return self.positions[0]
+
+    @property
+    def last(self) -> int:
+        return self.positions[-1]
+
+
+def in_place_pairs(
+    graph: TaskGraph, tensor_of: dict[tuple[int, int], Tensor], sizes: TypeSizes
+) -> list[tuple[Tensor, Tensor]]:
+    """(input, output) tensor pairs an allow-listed kernel may compute in place.
+
+    The input dies at the kernel (it is its last access and every other access happens before
+    it), the output is first written there, both have the same size and element type, and for
+    elementwise kernels the same shape.
+    """
+    pairs: list[tuple[Tensor, Tensor]] = []
+    used: set[int] = set()
+    for pos, task in enumerate(graph.tasks):
+        if not isinstance(task, KernelOp) or len(task.outputs.data) != 1:
+            continue
+        kernel = task.kernel.data
+        view = kernel in VIEW_IN_PLACE
+        if not view and kernel not in ELEMENTWISE_IN_PLACE:
+            continue
+        if graph.in_loop(pos) is not None:
+            continue  # every iteration rewrites its output: keep loop tensors apart
+        result = task.outputs.data[0]
+        out = tensor_of.get((result.offset_value, sizes.canon(result.type)))
+        if out is None or out.positions[0] != pos:
+            continue
+        out_type = out.buffer.type
+        for buffer in task.inputs.data:
+            source = tensor_of.get((buffer.offset_value, sizes.canon(buffer.type)))
+            if source is None or id(source) in used or source is out:
+                continue
+            in_type = source.buffer.type
+            if source.nbytes != out.nbytes or in_type.element_type != out_type.element_type:
+                continue
+            if not view and sizes.shape(in_type) != sizes.shape(out_type):
+                continue
+            if source.positions[-1] != pos:
+                continue
+            if any(graph.in_loop(p) is not None for p in source.positions):
+                continue
+            if graph.multi_stream and not all(
+                p == pos or graph.happens_before(p, pos) for p in source.positions
+            ):
+                continue
+            used.add(id(source))
+            pairs.append((source, out))
+            break
+    return pairs
+
+
+def merge_blocks(
+    tensors: list[Tensor], pairs: Iterable[tuple[Tensor, Tensor]], graph: TaskGraph
+) -> list[Block]:
+    """Union-find over in-place pairs; a block's positions are its tensors' (loop-extended)."""
+    parent = {id(t): id(t) for t in tensors}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        parent[find(id(b))] = find(id(a))
+    groups: dict[int, list[Tensor]] = {}
+    for t in tensors:
+        groups.setdefault(find(id(t)), []).append(t)
+    blocks = []
+    for members in groups.values():
+        positions = sorted({p for t in members for p in t.positions})
+        extended = set(positions)
+        for p in positions:
+            loop = graph.in_loop(p)
+            if loop is not None:
+                extended.update((loop.first_pos, loop.last_pos))
+        if len(extended) != len(positions):
+            positions = sorted(extended)
+        streams = frozenset(graph.stream[p] for p in positions)
+        blocks.append(Block(members, max(t.nbytes for t in members), positions, streams))
+    blocks.sort(key=lambda b: b.first)
+    return blocks
+
+
+# --------------------------------------------------------------------------------------------
+# Live segments with the per-gear overlay
+# --------------------------------------------------------------------------------------------
+
+
+def segments(
+    graph: TaskGraph, positions: list[int], starts: dict[int, list[int]] | None = None
+) -> list[tuple[int, int]]:
+    """Closed program-order ranges where a single-stream block may be live on some path.
+
+    `starts` caches each case's branch starts across calls (a gear Case has a branch per gear:
+    rebuilding them per block made the blocks x gears)."""
+    if not graph.cases or not any(p in graph.case_of for p in positions):
+        return [(positions[0], positions[-1])]
+    return _merge(_segments(graph, -1, positions, {} if starts is None else starts))
+
+
+def _top(graph: TaskGraph, pos: int, region_case: int) -> int:
+    """The case directly inside region `region_case` (-1: the root) holding pos, or -1."""
+    case = graph.case_of.get(pos, -1)
+    child = -1
+    while case != -1 and case != region_case:
+        child, case = case, graph.cases[case].parent
+    return child
+
+
+def _segments(
+    graph: TaskGraph, region_case: int, positions: list[int], starts: dict[int, list[int]]
+) -> list[tuple[int, int]]:
+    tops = [_top(graph, p, region_case) for p in positions]
+    cases = graph.cases
+    first, last = tops[0], tops[-1]
+    if first != -1 and all(t == first for t in tops):
+        case = cases[first]
+        if case.head not in positions and case.tail not in positions:
+            # Only inside branches: each branch is its own path.
+            out: list[tuple[int, int]] = []
+            for group in _by_branch(graph, first, positions, starts).values():
+                out += _segments(graph, first, group, starts)
+            return out
+    out = []
+    start, end = positions[0], positions[-1]
+    if first != -1 and positions[0] != cases[first].head:
+        # First accessed inside branches: live from there to the end of each such branch.
+        case = cases[first]
+        for b, inside in _by_branch(graph, first, positions, starts).items():
+            out.append((inside[0], case.branches[b][1] - 1))
+        start = case.tail
+    if last != -1 and positions[-1] != cases[last].tail and positions[-1] != cases[last].head:
+        # Last accessed inside branches: live from each branch start to the access there.
+        case = cases[last]
+        for b, inside in _by_branch(graph, last, positions, starts).items():
+            out.append((case.branches[b][0], inside[-1]))
+        end = case.head
+    if start <= end:
+        out.append((start, end))
+    return out
+
+
+def _by_branch(
+    graph: TaskGraph, case: int, positions: list[int], starts: dict[int, list[int]]
+) -> dict[int, list[int]]:
+    """The sorted `positions` inside each branch span of `case`, by ascending branch number,
+    with a bisection each (branches are sorted, disjoint spans): linear in the positions, not
+    in the gears."""
+    branches = graph.cases[case].branches
+    firsts = starts.get(case)
+    if firsts is None:
+        firsts = starts[case] = [start for start, _ in branches]
+    groups: dict[int, list[int]] = {}
+    for p in positions:
+        b = bisect_right(firsts, p) - 1
+        if b >= 0 and p < branches[b][1]:
+            groups.setdefault(b, []).append(p)
+    return groups
+
+
+def _merge(segs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    segs.sort()
+    merged: list[tuple[int, int]] = []
+    for lo, hi in segs:
+        if merged and lo <= merged[-1][1] + 1:
+            if hi > merged[-1][1]:
+                merged[-1] = (merged[-1][0], hi)
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+# --------------------------------------------------------------------------------------------
+# Conflicts
+# --------------------------------------------------------------------------------------------
+
+
+def overlapping(intervals: list[tuple[int, int, int]]) -> Iterator[tuple[int, int]]:
+    """Pairs of ids whose closed intervals `(lo, hi, id)` intersect (sweep line)."""
+    ordered = sorted(intervals)
+    active: dict[int, int] = {}
+    expiry: list[tuple[int, int]] = []
+    for lo, hi, ident in ordered:
+        while expiry and expiry[0][0] < lo:
+            _, gone = heapq.heappop(expiry)
+            active.pop(gone, None)
+        for other in active:
+            yield other, ident
+        active[ident] = hi
+        heapq.heappush(expiry, (hi, ident))
+
+
+def crossing(
+    xs: list[tuple[int, int, int]], ys: list[tuple[int, int, int]]
+) -> Iterator[tuple[int, int]]:
+    """Pairs (x id, y id) whose closed intervals intersect, one from each family."""
+    events = sorted([(lo, 0, hi, i) for lo, hi, i in xs] + [(lo, 1, hi, i) for lo, hi, i in ys])
+    active: tuple[dict[int, int], dict[int, int]] = ({}, {})
+    expiry: list[tuple[int, int, int]] = []
+    for lo, family, hi, ident in events:
+        while expiry and expiry[0][0] < lo:
+            _, fam, gone = heapq.heappop(expiry)
+            active[fam].pop(gone, None)
+        for other in active[1 - family]:
+            yield (ident, other) if family == 0 else (other, ident)
+        active[family][ident] = hi
+        heapq.heappush(expiry, (hi, family, ident))
+
+
+@dataclass
+class Conflicts:
+    """The conflict graph of blocks and the segments the lower bound is computed from."""
+
+    neighbours: list[set[int]]
+    live: list[list[tuple[int, int]]]
+    """Per block, the program-order ranges it occupies (for the lower bound)."""
+
+
+def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Conflicts:
+    n = len(blocks)
+    neighbours: list[set[int]] = [set() for _ in range(n)]
+
+    def add(a: int, b: int) -> None:
+        if a != b:
+            neighbours[a].add(b)
+            neighbours[b].add(a)
+
+    live: list[list[tuple[int, int]]] = []
+    by_stream: dict[int, list[tuple[int, int, int]]] = {}
+    starts: dict[int, list[int]] = {}
+    home: list[int | None] = []
+    for i, block in enumerate(blocks):
+        homes = {graph.home(s) for s in block.streams} if graph.activated_at else block.streams
+        single = len(homes) == 1
+        segs = segments(graph, block.positions, starts) if overlay and single else None
+        live.append(segs or [(block.first, block.last)])
+        if single:
+            (sid,) = homes
+            home.append(sid)
+            by_stream.setdefault(sid, []).extend((lo, hi, i) for lo, hi in live[-1])
+        else:
+            home.append(None)
+    if not graph.multi_stream:
+        for group in by_stream.values():
+            for a, b in overlapping(group):
+                add(a, b)
+        return Conflicts(neighbours, live)
+
+    def same_stream_pair(a: int, b: int) -> bool:
+        return home[a] is not None and home[a] == home[b]
+
+    for group in by_stream.values():
+        for a, b in overlapping(group):
+            add(a, b)
+    intervals = [(b.first, b.last, i) for i, b in enumerate(blocks)]
+    for a, b in overlapping(intervals):
+        if not same_stream_pair(a, b):
+            add(a, b)
+    for sid in graph.stream_ids:
+        xs, ys = _stream_families(graph, blocks, sid)
+        for a, b in crossing(xs, ys):
+            if a != b and not same_stream_pair(a, b):
+                add(a, b)
+    if graph.activated_at:
+        for a, b in _branch_conflicts(graph, blocks, home):
+            if same_stream_pair(a, b):
+                add(a, b)
+    return Conflicts(neighbours, live)
+
+
+def _branch_conflicts(
+    graph: TaskGraph, blocks: list[Block], home: list[int | None]
+) -> Iterator[tuple[int, int]]:
+    """Pairs of blocks that may be live at once inside a case branch running on streams it
+    activates, by the vector clocks over their accesses in that branch (see the module
+    docstring); linear in the accesses inside such branches, per stream of the branch."""
+    streams: dict[tuple[int, int], set[int]] = {}
+    for sid, pos in graph.activated_at.items():
+        c = graph.case_of.get(pos)
+        if c is not None and (b := graph.cases[c].branch_of(pos)) >= 0:
+            streams.setdefault((c, b), {graph.stream[pos]}).add(sid)
+    if not streams:
+        return
+    cases = {c for c, _ in streams}
+    starts: dict[int, list[int]] = {}
+    pieces: dict[tuple[int, int], list[tuple[int, Block]]] = {}
+    for i, block in enumerate(blocks):
+        if home[i] is None:
+            continue
+        by_case: dict[int, list[int]] = {}
+        for p in block.positions:
+            c = graph.case_of.get(p, -1)
+            while c != -1 and c not in cases:
+                c = graph.cases[c].parent
+            if c != -1 and graph.cases[c].head < p < graph.cases[c].tail:
+                by_case.setdefault(c, []).append(p)
+        for c, inside in by_case.items():
+            case = graph.cases[c]
+            live_in = block.first < case.head
+            live_out = block.last > case.tail
+            for b, group in _by_branch(graph, c, inside, starts).items():
+                if (c, b) not in streams:
+                    continue
+                extra = [case.branches[b][0]] if live_in else []
+                positions = extra + group + ([case.tail] if live_out else [])
+                piece = Block([], block.nbytes, positions)
+                piece.streams = frozenset(graph.stream[p] for p in positions)
+                pieces.setdefault((c, b), []).append((i, piece))
+    for key, members in pieces.items():
+        ids = [i for i, _ in members]
+        group = [piece for _, piece in members]
+        for sid in sorted(streams[key]):
+            xs, ys = _stream_families(graph, group, sid)
+            for a, b in crossing(xs, ys):
+                if a != b:
+                    yield ids[a], ids[b]
+
+
+def _stream_families(
+    graph: TaskGraph, blocks: list[Block], sid: int
+) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
+    """In stream `sid`'s index space: per block, the tasks neither before nor after all of it
+    (xs), and its own accesses on the stream (ys)."""
+    reach = graph.reach()
+    col = graph.column(sid)
+    length = len(graph.stream_tasks[sid])
+    first_after: dict[int, list[int]] = {}
+
+    def after(other: int, k: int) -> int:
+        """First index on `sid` that knows task k of stream `other` completed."""
+        if other == sid:
+            return k + 1
+        table = first_after.get(other)
+        if table is None:
+            c = graph.column(other)
+            positions = graph.stream_tasks[sid]
+            table = []
+            i = 0
+            for kk in range(len(graph.stream_tasks[other])):
+                while i < length and reach[positions[i]][c] <= kk:
+                    i += 1
+                table.append(i)
+            first_after[other] = table
+        return table[k]
+
+    xs: list[tuple[int, int, int]] = []
+    ys: list[tuple[int, int, int]] = []
+    index, stream = graph.index, graph.stream
+    for i, block in enumerate(blocks):
+        last_on: dict[int, int] = {}
+        lo = length
+        first_here, last_here = -1, -1
+        for p in block.positions:
+            s = stream[p]
+            k = index[p]
+            if k > last_on.get(s, -1):
+                last_on[s] = k
+            r = reach[p][col]
+            if r < lo:
+                lo = r
+            if s == sid:
+                if first_here < 0:
+                    first_here = k
+                last_here = k
+        hi = max(after(s, k) for s, k in last_on.items())
+        if lo < hi:
+            xs.append((lo, hi - 1, i))
+        if first_here >= 0:
+            ys.append((first_here, last_here, i))
+    return xs, ys
+
+
+def lower_bound(sizes: list[int], live: list[list[tuple[int, int]]]) -> int:
+    """The most bytes live at one program position: no valid plan has a smaller arena."""
+    events: list[tuple[int, int]] = []
+    for size, segs in zip(sizes, live, strict=True):
+        for lo, hi in segs:
+            events.append((lo, size))
+            events.append((hi + 1, -size))
+    events.sort(key=lambda e: (e[0], e[1]))
+    best = current = 0
+    for _, delta in events:
+        current += delta
+        best = max(best, current)
+    return best

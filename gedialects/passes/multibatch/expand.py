@@ -1,0 +1,579 @@
+"""`ge-multibatch-expand`: GE's MultiBatchClonePass, one static branch graph per gear.
+
+The root graph (inputs with -1 dims in `--input_shape`) becomes
+
+    %shape (ascend_mbatch_shape_data, int32[k]) --> multibatch.map_index <-- graph.const (gears)
+                                                          |
+    user inputs (their -1 dims stay `?`) --> multibatch.case [@Batch_0, ..., @Batch_<n-1>]
+                                                          |
+                                                    graph.net_output {_dynamic_output_dims}
+
+and `@Batch_<i>` is a clone of the original graph whose inputs have gear `i`'s static shapes;
+`ge-infer-shapes` then makes every value in it static (a `?` left is an error, GE's "Multi-batch
+not support middle dynamic shape"). See docs/design/gears.md for the attribute list and the two
+deliberate differences from GE (root input types, constants).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    BoolAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolOpInterface
+from xdsl.utils.exceptions import PassFailedException
+
+from gedialects.base import BATCH_LABEL, NODE_NAME, PARENT_NODE_INDEX, GEOp, int_array, is_static
+from gedialects.gears import (
+    BRANCH_NODE_POSTFIX,
+    CASE_NAME,
+    DYNAMIC_OUTPUT_DIMS,
+    ENABLE_DYNAMIC_BATCH,
+    GET_DYNAMIC_DIMS_NAME,
+    HYBRID_GRAPH,
+    HYBRID_SUFFIX,
+    INSERT_BY_MBATCH,
+    MAP_INDEX_NAME,
+    SHAPE_CONST_NAME,
+    DynamicType,
+    GearConfig,
+    GearError,
+    branch_name,
+    check_graph_inputs,
+    input_attrs,
+    output_dims_entry,
+    parse_options,
+    shape_data_attrs,
+)
+from gedialects.graph import ConstOp, GraphOp, NetOutputOp, ShapeOp
+from gedialects.multibatch import (
+    BATCH_NUM,
+    DYNAMIC_TYPE,
+    PRED_VALUE_PREFIX,
+    USER_DESIGNATE_SHAPE_ORDER,
+    CaseOp,
+    GetDynamicDimsOp,
+    MapIndexOp,
+)
+
+_NAME = "ge-multibatch-expand"
+
+
+def _fail(message: str) -> PassFailedException:
+    return PassFailedException(f"{_NAME}: {message}")
+
+
+def _relaxed(t: Attribute) -> Attribute:
+    """`t` with every dim unknown: the original static dims hold for one batch, not all."""
+    if isinstance(t, TensorType):
+        return TensorType(t.element_type, [DYNAMIC_INDEX] * t.get_num_dims())
+    return t
+
+
+def _with_dims(t: Attribute, dims: Sequence[int]) -> TensorType:
+    assert isinstance(t, TensorType)
+    return TensorType(t.element_type, [d if d >= 0 else DYNAMIC_INDEX for d in dims])
+
+
+def _dict_with(attrs: DictionaryAttr | None, extra: dict[str, Attribute]) -> DictionaryAttr:
+    base = dict(attrs.data) if attrs is not None else {}
+    return DictionaryAttr(base | extra)
+
+
+def _calls(graph: GraphOp) -> list[str]:
+    found: list[str] = []
+    for op in graph.walk():
+        for value in op.properties.values():
+            items = value.data if isinstance(value, ArrayAttr) else (value,)
+            found.extend(a.root_reference.data for a in items if isinstance(a, SymbolRefAttr))
+    return found
+
+
+class _OpTemplate(NamedTuple):
+    op: Operation
+    node: str | None  # the GE node base name (GE's `<type>_<n>` when unnamed)
+    result_types: tuple[Attribute, ...]  # every dim relaxed (except constants, the output)
+    operands: tuple[int, ...]  # positions in the graph's values: arguments, then results
+    hints: tuple[str | None, ...]  # the result name hints
+    is_output: bool
+
+
+@dataclass
+class _Template:
+    """What every gear's clone shares, computed once from the root, so that a clone is one
+    pass of op creation: no value maps to hash, no type to relax, no name to derive again."""
+
+    ops: list[_OpTemplate]
+    values: list[SSAValue]  # the root's arguments, then its op results in order
+    kept: list[int]  # the NetOutput operands the Case produces (not direct outputs)
+
+    @classmethod
+    def of(cls, root: GraphOp, direct: set[int]) -> _Template:
+        counts: dict[str, int] = {}
+        relaxed: dict[Attribute, Attribute] = {}
+        block = root.body.block
+        values: list[SSAValue] = list(block.args)
+        position: dict[SSAValue, int] = {v: k for k, v in enumerate(values)}
+        ops: list[_OpTemplate] = []
+        for op in block.ops:
+            node: str | None = None
+            if isinstance(op, GEOp):
+                name = op.attributes.get(NODE_NAME)
+                if isinstance(name, StringAttr):
+                    node = name.data
+                else:
+                    seen = counts.get(op.GE_TYPE, 0)
+                    counts[op.GE_TYPE] = seen + 1
+                    node = op.GE_TYPE if seen == 0 else f"{op.GE_TYPE}_{seen}"
+            types = tuple(op.result_types)
+            is_output = isinstance(op, NetOutputOp)
+            if not (is_output or isinstance(op, ConstOp)):
+                for t in types:
+                    if t not in relaxed:
+                        relaxed[t] = _relaxed(t)
+                types = tuple(relaxed[t] for t in types)
+            # graph.graph verifies that its ops are in topological order: defined before use
+            operands = tuple(position[v] for v in op.operands)
+            hints = tuple(r.name_hint for r in op.results)
+            ops.append(_OpTemplate(op, node, types, operands, hints, is_output))
+            for r in op.results:
+                position[r] = len(values)
+                values.append(r)
+        out = block.last_op
+        assert isinstance(out, NetOutputOp)
+        return cls(ops, values, [i for i in range(len(out.outputs)) if i not in direct])
+
+
+@dataclass
+class _Expansion:
+    """One root graph being split into gear branches."""
+
+    module: ModuleOp
+    root: GraphOp
+    config: GearConfig
+    get_dynamic_dims: bool
+    hybrid: bool = False
+
+    def run(self, ctx: Context) -> GraphOp:
+        self.check()
+        direct = self.direct_outputs()
+        template = _Template.of(self.root, direct)
+        branches = [self.branch(i, template) for i in range(self.config.gear_count)]
+        new_root = self.new_root(branches, direct)
+        Rewriter.insert_op(new_root, _after(self.root))
+        if self.hybrid:
+            dynamic = self.dynamic_graph()
+            Rewriter.insert_op(dynamic, _after(self.root))
+            new_root.attributes[HYBRID_GRAPH] = SymbolRefAttr(dynamic.sym_name.data)
+        for branch in reversed(branches):
+            Rewriter.insert_op(branch, _after(new_root))
+        Rewriter.erase_op(self.root)
+        self.infer(ctx)
+        self.record_output_dims(new_root, branches, direct)
+        return new_root
+
+    # ---- checks ------------------------------------------------------------------------------
+
+    def check(self) -> None:
+        root = self.root
+        name = root.sym_name.data
+        types = root.function_type.inputs.data
+        dims = [
+            tuple(-1 if d < 0 else d for d in t.get_shape()) if isinstance(t, TensorType) else None
+            for t in types
+        ]
+        try:
+            check_graph_inputs(self.config, name, root.input_names, dims)
+        except GearError as e:
+            raise _fail(e.one_line) from None
+        for t, n in zip(types, root.input_names, strict=True):
+            if not isinstance(t, TensorType):
+                raise _fail(f"input '{n}' of @{name} has type {t}; gears need ranked tensors")
+        called = _calls(root)
+        if called:
+            raise _fail(
+                f"@{name} calls @{called[0]}; expand gears before partitioning (GE runs "
+                "MultiBatchClonePass in graph preprocessing, on a graph without subgraphs)"
+            )
+        taken = _symbol_names(self.module)
+        for i in range(self.config.gear_count):
+            if branch_name(i) in taken:
+                raise _fail(f"the module already has a symbol @{branch_name(i)}")
+        if self.get_dynamic_dims:
+            total = sum(len(s.unknown) for s in self.config.inputs)
+            if total != self.config.gear_length:
+                raise _fail(
+                    f"get-dynamic-dims gathers {total} -1 dims from the inputs but a gear of "
+                    f"--{self.config.option} has {self.config.gear_length} values; use the "
+                    "shape-data input (the default)"
+                )
+
+    def direct_outputs(self) -> set[int]:
+        """Outputs that are root inputs (GE's direct_output_): not produced by the Case."""
+        out = self.root.body.block.last_op
+        assert isinstance(out, NetOutputOp)
+        return {i for i, v in enumerate(out.outputs) if isinstance(v, BlockArgument)}
+
+    # ---- branches ----------------------------------------------------------------------------
+
+    def branch(self, index: int, template: _Template) -> GraphOp:
+        """Gear `index`'s clone: static inputs, renamed nodes, `_batch_label`, parent indices.
+
+        One pass builds each op with its final attributes and relaxed result types (no clone
+        then retype: replacing every value afterwards cost as much as the clone)."""
+        root = self.root
+        label = branch_name(index)
+        postfix = f"{BRANCH_NODE_POSTFIX}{index}"
+        names = root.input_names
+        block = Block(
+            arg_types=[
+                _with_dims(t, self.config.shape(n, index))
+                for t, n in zip(root.function_type.inputs.data, names, strict=True)
+            ]
+        )
+        arg_attrs = []
+        for j, (old_arg, arg, name) in enumerate(
+            zip(root.body.block.args, block.args, names, strict=True)
+        ):
+            arg.name_hint = old_arg.name_hint
+            old = root.arg_attrs.data[j] if root.arg_attrs is not None else None
+            arg_attrs.append(
+                _dict_with(
+                    old,
+                    {
+                        NODE_NAME: StringAttr(name + postfix),
+                        PARENT_NODE_INDEX: IntegerAttr(j + 1, i64),
+                    },
+                )
+            )
+        label_attr = StringAttr(label)
+        values: list[SSAValue] = list(block.args)
+        ops: list[Operation] = []
+        for t in template.ops:
+            op = t.op
+            attributes = dict(op.attributes)
+            if t.node is not None:
+                attributes[NODE_NAME] = StringAttr(t.node + postfix)
+            attributes[BATCH_LABEL] = label_attr
+            operands = [values[k] for k in t.operands]
+            if t.is_output:
+                new = NetOutputOp([operands[i] for i in template.kept])
+                new.attributes = attributes
+            else:
+                new = op.create(
+                    operands=operands,
+                    result_types=t.result_types,
+                    properties=op.properties,  # create copies the dicts
+                    attributes=attributes,
+                    location=op.location,
+                    regions=[Region() for _ in op.regions] if op.regions else (),
+                )
+                if op.regions:
+                    mapper = dict(zip(template.values, values, strict=False))  # a prefix
+                    for old_region, new_region in zip(op.regions, new.regions, strict=True):
+                        old_region.clone_into(new_region, value_mapper=mapper)
+                for result, hint in zip(new.results, t.hints, strict=True):
+                    if hint is not None:
+                        result.name_hint = hint
+                values.extend(new.results)
+            ops.append(new)
+        block.add_ops(ops)
+        res_attrs = []
+        out_names = root.output_names
+        for position, i in enumerate(template.kept):
+            old = root.res_attrs.data[i] if root.res_attrs is not None else None
+            res_attrs.append(
+                _dict_with(
+                    old,
+                    {
+                        NODE_NAME: StringAttr(out_names[i]),
+                        PARENT_NODE_INDEX: IntegerAttr(position, i64),
+                    },
+                )
+            )
+        out = ops[-1]
+        assert isinstance(out, NetOutputOp)
+        graph = GraphOp(label, block.arg_types, [v.type for v in out.outputs], Region(block))
+        graph.attributes = dict(root.attributes)
+        graph.attributes.pop(ENABLE_DYNAMIC_BATCH, None)
+        graph.arg_attrs = ArrayAttr(arg_attrs)
+        graph.res_attrs = ArrayAttr(res_attrs)
+        return graph
+
+    def dynamic_graph(self) -> GraphOp:
+        """Hybrid mode (GE UserHybridGraphManager): the original graph with `?` on the
+        configured -1 dims and every result relaxed for shape inference, run for shapes that
+        match no gear."""
+        root = self.root
+        graph = root.clone()
+        graph.sym_name = StringAttr(root.sym_name.data + HYBRID_SUFFIX)
+        block = graph.body.block
+        for arg, name in zip(block.args, root.input_names, strict=True):
+            Rewriter.replace_value_with_new_type(
+                arg, _with_dims(arg.type, self.config.input(name).dims)
+            )
+        for op in block.ops:
+            if not isinstance(op, ConstOp | NetOutputOp):
+                for result in op.results:
+                    Rewriter.replace_value_with_new_type(result, _relaxed(result.type))
+        out = block.last_op
+        assert isinstance(out, NetOutputOp)
+        graph.function_type = FunctionType.from_lists(
+            block.arg_types, [_relaxed(v.type) for v in out.outputs]
+        )
+        return graph
+
+    # ---- root --------------------------------------------------------------------------------
+
+    def new_root(self, branches: Sequence[GraphOp], direct: set[int]) -> GraphOp:
+        """Data (+ shape data) -> MapIndex(gear table) -> Case -> NetOutput (CreateRootGraph)."""
+        root, config = self.root, self.config
+        names = root.input_names
+        in_types = [
+            _with_dims(t, config.input(n).dims)
+            for t, n in zip(root.function_type.inputs.data, names, strict=True)
+        ]
+        in_attrs = [
+            _dict_with(
+                root.arg_attrs.data[j] if root.arg_attrs is not None else None,
+                dict(input_attrs(n, config.input(n), config.max_shape(n)).data),
+            )
+            for j, n in enumerate(names)
+        ]
+        unknown_inputs = [j for j, n in enumerate(names) if config.input(n).unknown]
+        k = config.gear_length
+        if not self.get_dynamic_dims:
+            in_types.append(TensorType(i32, [k]))
+            in_attrs.append(shape_data_attrs(unknown_inputs))
+        block = Block(arg_types=in_types)
+        for arg, n in zip(block.args[: len(names)], names, strict=True):
+            arg.name_hint = _hint(n)
+        if not self.get_dynamic_dims:
+            block.args[-1].name_hint = "shape_data"
+        user_args = list(block.args[: len(names)])
+        inserted = {INSERT_BY_MBATCH: BoolAttr.from_bool(True)}
+
+        table = [v for gear in config.gears for v in gear]
+        const = ConstOp(DenseIntOrFPElementsAttr.from_list(TensorType(i32, [len(table)]), table))
+        const.attributes[NODE_NAME] = StringAttr(SHAPE_CONST_NAME)
+        ops: list[Operation] = [const]
+        if self.get_dynamic_dims:
+            shape_info: list[int] = []
+            shapes: list[Operation] = []
+            arg_of_name = dict(zip(names, user_args, strict=True))
+            for item in config.inputs:  # gear values follow --input_shape order
+                shape_info += [len(item.dims), *item.dims]
+                shape = ShapeOp(arg_of_name[item.name], dtype=i64)
+                shape.attributes[NODE_NAME] = StringAttr(f"{item.name}_shape")
+                shapes.append(shape)
+            dims_op = GetDynamicDimsOp(shapes, shape_info=shape_info)
+            dims_op.attributes[NODE_NAME] = StringAttr(GET_DYNAMIC_DIMS_NAME)
+            dims_op.attributes |= inserted
+            ops += [*shapes, dims_op]
+            current: SSAValue = dims_op.dims
+        else:
+            current = block.args[-1]
+        index = MapIndexOp(current, const)
+        index.attributes |= {NODE_NAME: StringAttr(MAP_INDEX_NAME)} | inserted
+        out = root.body.block.last_op
+        assert isinstance(out, NetOutputOp)
+        produced = [i for i in range(len(out.outputs)) if i not in direct]
+        case = CaseOp(
+            index,
+            user_args,
+            [b.sym_name.data for b in branches],
+            [_relaxed(out.outputs[i].type) for i in produced],
+        )
+        case.attributes |= {
+            NODE_NAME: StringAttr(CASE_NAME),
+            BATCH_NUM: IntegerAttr(config.gear_count, i64),
+            **{f"{PRED_VALUE_PREFIX}{g}": int_array(gear) for g, gear in enumerate(config.gears)},
+            DYNAMIC_TYPE: IntegerAttr(int(config.dynamic_type), i64),
+            USER_DESIGNATE_SHAPE_ORDER: ArrayAttr([StringAttr(s.name) for s in config.inputs]),
+            **inserted,
+        }
+        ops += [index, case]
+        results = iter(case.output)
+        arg_of = {a: user_args[a.index] for a in root.body.block.args}
+        outputs = [
+            arg_of[v] if i in direct else next(results)  # type: ignore[index]
+            for i, v in enumerate(out.outputs)
+        ]
+        out_attrs = list(root.res_attrs.data) if root.res_attrs is not None else None
+        if self.get_dynamic_dims:
+            outputs.append(current)
+            if out_attrs is None:
+                out_attrs = [DictionaryAttr({NODE_NAME: StringAttr(n)}) for n in root.output_names]
+            out_attrs.append(DictionaryAttr({NODE_NAME: StringAttr(GET_DYNAMIC_DIMS_NAME)}))
+        net = NetOutputOp(outputs)
+        net.attributes |= out.attributes
+        ops.append(net)
+        block.add_ops(ops)
+        graph = GraphOp(root.sym_name.data, in_types, [v.type for v in outputs], Region(block))
+        graph.attributes |= root.attributes | {ENABLE_DYNAMIC_BATCH: BoolAttr.from_bool(True)}
+        graph.arg_attrs = ArrayAttr(in_attrs)
+        if out_attrs is not None:
+            graph.res_attrs = ArrayAttr(out_attrs)
+        return graph
+
+    # ---- shapes ------------------------------------------------------------------------------
+
+    def infer(self, ctx: Context) -> None:
+        """`ge-infer-shapes` makes the branches static; anything left `?` is an error."""
+        from gedialects.passes.infer_shapes import InferShapesPass
+
+        try:
+            InferShapesPass().apply(ctx, self.module)
+        except PassFailedException as e:
+            raise _fail(f"shape inference of the gear branches failed: {e}") from None
+
+    def record_output_dims(
+        self, root: GraphOp, branches: Sequence[GraphOp], direct: set[int]
+    ) -> None:
+        """GE's GetDynamicOutputShape: `"<gear>,<output>,<dims>"` on the root NetOutput."""
+        static: dict[int, bool] = {}  # by type identity: the branches share type objects
+        for branch in branches:
+            block = branch.body.block
+            # An operand is a block argument or the result of an op checked before it: with
+            # static arguments, checking the results finds the first op that has a `?`.
+            args_static = all(is_static(a.type) for a in block.args)
+            for op in block.ops:
+                values = op.results
+                if not args_static:
+                    values = (*values, *(v for v in op.operands if isinstance(v, BlockArgument)))
+                for value in values:
+                    known = static.get(id(value.type))
+                    if known is None:
+                        known = static[id(value.type)] = is_static(value.type)
+                    if not known:
+                        raise _fail(
+                            f"'{op.name}' ({_node_name(op)}) in @{branch.sym_name.data} has "
+                            f"type {value.type} after shape inference; every value of a gear "
+                            "branch must be static (GE: Multi-batch not support middle "
+                            "dynamic shape)"
+                        )
+        entries: list[StringAttr] = []
+        count = len(branches[0].function_type.outputs.data) + len(direct)
+        produced = [i for i in range(count) if i not in direct]
+        others = [i for i in range(len(root.function_type.outputs.data)) if i not in produced]
+        for g, branch in enumerate(branches):
+            for position, i in enumerate(produced):
+                t = branch.function_type.outputs.data[position]
+                assert isinstance(t, TensorType)
+                entries.append(output_dims_entry(g, i, t.get_shape()))
+        for i in others:
+            t = root.function_type.outputs.data[i]
+            assert isinstance(t, TensorType)
+            entries.append(output_dims_entry(-1, i, t.get_shape()))
+        out = root.body.block.last_op
+        assert isinstance(out, NetOutputOp)
+        out.attributes[DYNAMIC_OUTPUT_DIMS] = ArrayAttr(entries)
+
+
+def _node_name(op: Operation) -> str:
+    name = op.attributes.get(NODE_NAME)
+    return name.data if isinstance(name, StringAttr) else "unnamed"
+
+
+def _hint(name: str) -> str | None:
+    return name if name.replace("_", "a").isalnum() and not name[0].isdigit() else None
+
+
+def _symbol_names(module: ModuleOp) -> set[str]:
+    """What `SymbolTable.lookup_symbol` finds in `module`, in one scan."""
+    names: set[str] = set()
+    for op in module.ops:
+        interface = op.get_trait(SymbolOpInterface)
+        name = interface.get_sym_attr_name(op) if interface is not None else None
+        if name is not None:
+            names.add(name.data)
+    return names
+
+
+def _after(op: Operation) -> InsertPoint:
+    return InsertPoint.after(op)
+
+
+def _roots(module: ModuleOp) -> list[GraphOp]:
+    graphs = [g for g in module.ops if isinstance(g, GraphOp)]
+    called = {name for g in graphs for name in _calls(g)}
+    return [g for g in graphs if g.sym_name.data not in called]
+
+
+@dataclass(frozen=True)
+class MultibatchExpandPass(ModulePass):
+    """Splits the root graph into one static branch per gear, selected at run time.
+
+    Options, as atc spells them (quote values: `input-shape="x:-1,3;y:-1"`):
+    `input-shape` (required; every graph input, -1 on the dims that change),
+    one of `dynamic-batch-size="1,4,8"`, `dynamic-image-size="224,224;448,448"`,
+    `dynamic-dims="1,20;4,40"`, `input-format` (`NCHW` or `NHWC`, for image sizes),
+    `get-dynamic-dims` (take the gear from the input shapes with `multibatch.get_dynamic_dims`,
+    GE's GetNext-sink variant, instead of the `ascend_mbatch_shape_data` input), `entry`
+    (the root graph when there are several), `hybrid` (also keep the fully dynamic graph
+    `@<root>_dynamic`, named by the root's `_hybrid_dynamic_graph`, for shapes of no gear).
+    Errors carry GE's codes and messages.
+    """
+
+    name = "ge-multibatch-expand"
+
+    input_shape: str = ""
+    dynamic_batch_size: str = ""
+    dynamic_image_size: str = ""
+    dynamic_dims: str = ""
+    input_format: str = "NCHW"
+    get_dynamic_dims: bool = False
+    entry: str = ""
+    hybrid: bool = False
+
+    def config(self) -> GearConfig:
+        try:
+            config = parse_options(
+                input_shape=self.input_shape,
+                dynamic_batch_size=self.dynamic_batch_size,
+                dynamic_image_size=self.dynamic_image_size,
+                dynamic_dims=self.dynamic_dims,
+                input_format=self.input_format,
+            )
+        except GearError as e:
+            raise _fail(e.one_line) from None
+        if config.dynamic_type is DynamicType.FIXED:
+            raise _fail(
+                "E10058: Parameter --dynamic_batch_size, --dynamic_image_size or --dynamic_dims "
+                "is not configured or is empty."
+            )
+        return config
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        config = self.config()
+        roots = _roots(op)
+        if self.entry:
+            roots = [g for g in roots if g.sym_name.data == self.entry]
+            if not roots:
+                raise _fail(f"no root graph named @{self.entry}")
+        if len(roots) != 1:
+            names = ", ".join("@" + g.sym_name.data for g in roots) or "none"
+            raise _fail(f"expands exactly one root graph, found {names}; choose with entry=")
+        from gedialects.passes.task_graph import paused_gc
+
+        with paused_gc():  # a clone per gear: many small objects, no cycles to collect
+            _Expansion(op, roots[0], config, self.get_dynamic_dims, self.hybrid).run(ctx)

@@ -1,0 +1,481 @@
+"""`ge-partition-engine` and `ge-merge-engine-partitions`: GE's EnginePartitioner.
+
+Partitioning (`hicann/ge:compiler/graph/partition/engine_partitioner.cc`):
+
+1. `Initialize`: one cluster per node in topological order; data-like nodes without inputs
+   (Data, Const) get engine `ENGINE_DEFAULT_DATA`, the others their placed engine (nodes not
+   placed yet are placed as `ge-place-engines` does; the composite mode uses the composite
+   engine, "" for nodes that have none), plus their `_stream_label`;
+2. `MarkClusters`: for each child cluster in index order, its parents sorted by ascending
+   output count; a parent merges with the child when both have the same engine and the same
+   stream label and no second path joins them (`HasSecondPath`); the smaller index survives;
+3. `SplitSubGraphs`: one subgraph `new_sub_graph<k>` per cluster; every edge between two
+   clusters becomes an End (`<graph>_End<i>`) in the producer's subgraph and a PlaceHolder
+   (`<graph>_PlaceHolder<i>`) in the consumer's, sharing `peerIndex` = i;
+4. `SortSubGraphs`: all ENGINE_DEFAULT_DATA subgraphs become rank 0 `inputNodeGraph`, the others
+   get ranks in the order their first node appears; each is renamed
+   `partition<t>_rank<r>_<name>` (t counts the graphs partitioned).
+
+In the IR each subgraph is a `graph.graph` carrying `_engine_name` (and `_stream_label`); the
+partitioned graph's body becomes one `partition.partitioned_call` per subgraph, in a
+topological order of the subgraphs (rank order where it allows). The Data nodes are the
+inputs of `inputNodeGraph`; the subgraph holding NetOutput returns the graph's outputs. Values
+cross subgraphs only through End/PlaceHolder pairs. `peerIndex` is unique in the module (GE's
+counter is per graph) so that the pairs of nested partitions never share a channel.
+
+Merging (`MergeAfterSubGraphOptimization` / `RemoveNodeAndEdgeBetweenEndPld`) puts the nodes of
+every subgraph back into the parent, connects each End's producer to the consumers of its
+PlaceHolder and drops both; nodes without `_stream_label` inherit their subgraph's label.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from gedialects.base import ENGINE_NAME, GE_LOCAL_ENGINE, NODE_NAME, STREAM_LABEL
+from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
+from gedialects.passes.partition.clusters import ClusterGraph, Clustering
+from gedialects.passes.partition.engine_tables import (
+    ENGINE_DEFAULT_DATA,
+    INPUT_NODES_SUBGRAPH,
+    composite_engine,
+)
+from gedialects.passes.partition.graph_view import (
+    GraphNodes,
+    bool_attr,
+    called_symbols,
+    i64_value,
+    str_attr,
+    string_value,
+)
+from gedialects.passes.partition.place_engines import select_engine
+
+_NAME = "ge-partition-engine"
+MODES = ("atomic", "composite")
+DATA_LIKE_TYPES = frozenset({"Data", "Const", "Constant", "Variable", "VariableV2", "RefData"})
+ENABLE_CV_PARALLEL = "_enable_cv_parallel"
+NO_NEED_PARTITION = "_no_need_partition"
+PARENT_ID = "parentId"
+
+
+@dataclass
+class EngineAnalysis:
+    """Engine partitioning of one graph as plain data."""
+
+    nodes: GraphNodes
+    engines: list[str]
+    """Atomic engine of each node (`DNN_VM_GE_LOCAL` for Data)."""
+    keys: list[str]
+    """Cluster engine of each node: ENGINE_DEFAULT_DATA, the atomic or the composite engine."""
+    labels: list[str]
+    clustering: Clustering
+    subgraph_names: list[str] = field(default_factory=list)
+    """GE's `new_sub_graph<k>` name of each cluster (clusters in first-node order)."""
+    ranks: list[int] = field(default_factory=list)
+    """Rank of each cluster; every data cluster has rank 0 (they form `inputNodeGraph`)."""
+
+
+def analyse(graph: GraphOp, mode: str) -> EngineAnalysis:
+    """GE `Initialize` + `MarkClusters` + the naming of `SplitSubGraphs` / `SortSubGraphs`."""
+    nodes = GraphNodes.of(graph)
+    engines: list[str] = []
+    keys: list[str] = []
+    labels: list[str] = []
+    for i in range(len(nodes)):
+        op = nodes.op(i)
+        if op is None:
+            engines.append(GE_LOCAL_ENGINE)
+            keys.append(ENGINE_DEFAULT_DATA)
+            labels.append("")
+            continue
+        engine = str_attr(op, ENGINE_NAME)
+        if engine is None:
+            engine = select_engine(op, frozenset())
+            op.attributes[ENGINE_NAME] = string_value(engine)
+        labels.append(str_attr(op, STREAM_LABEL) or "")
+        engines.append(engine)
+        if not op.operands and nodes.node_type(i) in DATA_LIKE_TYPES:
+            keys.append(ENGINE_DEFAULT_DATA)
+        elif op.attributes.get(ENABLE_CV_PARALLEL) is not None:
+            keys.append("VectorEngine")
+        elif mode == "composite":
+            keys.append(composite_engine(engine, nodes.node_type(i)))
+        else:
+            keys.append(engine)
+    clusters = ClusterGraph(nodes.preds, keys, names=nodes.names)
+    mark_clusters(clusters, labels)
+    clustering = clusters.result()
+    analysis = EngineAnalysis(nodes, engines, keys, labels, clustering)
+    # SplitSubGraphs names clusters in first-node order; SortSubGraphs ranks the non-data ones.
+    analysis.subgraph_names = [f"new_sub_graph{k}" for k in range(clustering.num_clusters)]
+    has_data = any(kind == ENGINE_DEFAULT_DATA for kind in clustering.kinds)
+    rank = 1 if has_data else 0
+    for kind in clustering.kinds:
+        if kind == ENGINE_DEFAULT_DATA:
+            analysis.ranks.append(0)
+        else:
+            analysis.ranks.append(rank)
+            rank += 1
+    return analysis
+
+
+def mark_clusters(clusters: ClusterGraph, labels: list[str]) -> None:
+    """GE `MarkClusters` (`IsMergeable`: same engine, same stream label, no second path)."""
+    for child in range(clusters.n):
+        parents = clusters.inputs(child)
+        parents.sort(key=lambda p: len(clusters.outputs(p)))
+        merged = child
+        for parent in parents:
+            if not (clusters.alive(parent) and clusters.alive(merged)):
+                continue
+            if clusters.kind(parent) != clusters.kind(merged) or labels[parent] != labels[merged]:
+                continue
+            small, big = min(parent, merged), max(parent, merged)
+            if clusters.try_merge(small, big):
+                merged = small
+
+
+def _next_peer_index(module: ModuleOp) -> int:
+    peers = [
+        op.peerIndex.value.data for op in module.walk() if isinstance(op, EndOp | PlaceHolderOp)
+    ]
+    return max(peers, default=-1) + 1
+
+
+def _partition_times(module: ModuleOp) -> int:
+    """GE's `partition_times_`: one more than the largest `partition<t>_` symbol prefix."""
+    times = -1
+    for op in module.ops:
+        if isinstance(op, GraphOp):
+            name = op.sym_name.data
+            head, _, rest = name.partition("_rank")
+            if head.startswith("partition") and head[9:].isdigit() and rest:
+                times = max(times, int(head[9:]))
+    return times + 1
+
+
+def graphs_by_name(module: ModuleOp) -> dict[str, GraphOp]:
+    """The module's graphs by symbol (one scan; `SymbolTable.lookup_symbol` scans per call)."""
+    return {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
+
+
+def is_engine_partitioned(graph: GraphOp, graphs: dict[str, GraphOp]) -> bool:
+    for op in graph.body.block.ops:
+        if isinstance(op, PartitionedCallOp):
+            callee = graphs.get(op.callee.root_reference.data)
+            if callee is not None and ENGINE_NAME in callee.attributes:
+                return True
+    return False
+
+
+@dataclass
+class _Split:
+    """The IR being built for one partitioned graph."""
+
+    graphs: list[GraphOp]
+    placeholders: list[list[Operation]]
+    ends: list[list[Operation]]
+
+
+def materialise(
+    analysis: EngineAnalysis, module: ModuleOp, times: int, peer: int, taken: set[str]
+) -> int:
+    """Builds the subgraphs, the End/PlaceHolder pairs and the calls; returns the next peer."""
+    nodes, clustering = analysis.nodes, analysis.clustering
+    graph = nodes.graph
+    n_args = len(nodes.args)
+    cluster_of = clustering.cluster_of
+    data_clusters = [c for c, k in enumerate(clustering.kinds) if k == ENGINE_DEFAULT_DATA]
+    # One graph per rank: data clusters share rank 0 (inputNodeGraph).
+    rank_count = max(analysis.ranks, default=-1) + 1
+    rank_name = [""] * rank_count
+    rank_engine = [""] * rank_count
+    rank_label = [""] * rank_count
+    for c in range(clustering.num_clusters):
+        r = analysis.ranks[c]
+        if clustering.kinds[c] == ENGINE_DEFAULT_DATA:
+            rank_name[r], rank_engine[r] = "inputNodeGraph", INPUT_NODES_SUBGRAPH
+        else:
+            rank_name[r], rank_engine[r] = analysis.subgraph_names[c], clustering.kinds[c]
+            rank_label[r] = analysis.labels[clustering.members[c][0]]
+    input_types = [a.type for a in nodes.args] if data_clusters else []
+    terminator = nodes.ops[-1]
+    assert isinstance(terminator, NetOutputOp)
+    out_rank = analysis.ranks[cluster_of[len(nodes) - 1]]
+    graphs: list[GraphOp] = []
+    for r in range(rank_count):
+        name = f"partition{times}_rank{r}_{rank_name[r]}"
+        if name in taken:
+            raise PassFailedException(f"{_NAME}: symbol @{name} already exists")
+        taken.add(name)
+        outs = list(terminator.outputs.types) if r == out_rank else []
+        sub = GraphOp(name, input_types if (data_clusters and r == 0) else [], outs)
+        if data_clusters and r == 0:
+            sub.arg_attrs = graph.arg_attrs
+        sub.attributes[ENGINE_NAME] = StringAttr(rank_engine[r])
+        if rank_label[r]:
+            sub.attributes[STREAM_LABEL] = StringAttr(rank_label[r])
+        graphs.append(sub)
+    split = _Split(graphs, [[] for _ in graphs], [[] for _ in graphs])
+    # Values as seen inside their own subgraph (root Data nodes are inputNodeGraph's args).
+    local: dict[SSAValue, SSAValue] = {}
+    if data_clusters:
+        local.update(zip(nodes.args, graphs[0].body.block.args, strict=True))
+    counter = [peer]
+
+    def cut(value: SSAValue, producer: int, consumer: int) -> SSAValue:
+        """GE `AddPlaceHolderEndInSrcDstGraph` for one edge; returns the PlaceHolder."""
+        src_c, dst_c = cluster_of[producer], cluster_of[consumer]
+        src_r, dst_r = analysis.ranks[src_c], analysis.ranks[dst_c]
+        src_name, dst_name = analysis.subgraph_names[src_c], analysis.subgraph_names[dst_c]
+        k = counter[0]
+        counter[0] += 1
+        end_name = f"{src_name}_End{k}"
+        peer_attr = i64_value(k)
+        end = EndOp.create(
+            operands=[local.get(value, value)],
+            properties={
+                "peerIndex": peer_attr,
+                "parentOpType": string_value(nodes.node_type(consumer)),
+                "end_rear_node_engine_name": string_value(analysis.engines[consumer]),
+            },
+            attributes={NODE_NAME: StringAttr(end_name)},
+        )
+        split.ends[src_r].append(end)
+        anchor = value.index if producer >= n_args else 0
+        pld = PlaceHolderOp.create(
+            result_types=[value.type],
+            properties={
+                "peerIndex": peer_attr,
+                "parentOpType": string_value(nodes.node_type(producer)),
+                "_parentNodeName": StringAttr(nodes.names[producer]),
+                "anchorIndex": i64_value(anchor),
+                "pld_front_node_engine_name": string_value(analysis.engines[producer]),
+                "_peerNodeName": StringAttr(end_name),
+            },
+            attributes={
+                NODE_NAME: StringAttr(f"{dst_name}_PlaceHolder{k}"),
+                PARENT_ID: StringAttr(f"{src_name}:{producer}"),
+            },
+        )
+        split.placeholders[dst_r].append(pld)
+        return pld.y
+
+    for k, op in enumerate(nodes.ops):
+        node = n_args + k
+        r = analysis.ranks[cluster_of[node]]
+        for j, p in enumerate(nodes.preds[node]):
+            if cluster_of[p] != cluster_of[node]:
+                op.operands[j] = cut(op.operands[j], p, node)
+            elif p < n_args:
+                op.operands[j] = local[op.operands[j]]
+        if op is terminator:
+            split.ends[r].append(NetOutputOp(list(op.operands)))
+            op.detach()
+            op.erase()
+            continue
+        op.detach()
+        graphs[r].body.block.add_op(op)
+    for r, sub in enumerate(graphs):
+        block = sub.body.block
+        first = block.first_op
+        if first is None:
+            block.add_ops(split.placeholders[r])
+        else:
+            block.insert_ops_before(split.placeholders[r], first)
+        tail = split.ends[r]
+        if not tail or not isinstance(tail[-1], NetOutputOp):
+            tail.append(NetOutputOp([]))
+        block.add_ops(tail)
+    # The parent: one call per subgraph, in a topological order of the subgraphs.
+    root_block = graph.body.block
+    out_values: list[SSAValue] = []
+    calls: list[tuple[Operation, int]] = []
+    for r, sub in enumerate(graphs):
+        args = list(root_block.args) if data_clusters and r == 0 else []
+        call = PartitionedCallOp(sub.sym_name.data, args, list(sub.function_type.outputs.data))
+        calls.append((call, r))
+        if r == out_rank:
+            out_values = list(call.res)
+    # Ranks follow first appearance; a subgraph's producers can rank after it, so the calls
+    # are ordered by the subgraph graph (End -> PlaceHolder), ranks breaking ties.
+    deps = _rank_dependencies(split, len(graphs))
+    root_block.add_ops(call for call, _ in _order_calls(calls, deps))
+    root_net_output = NetOutputOp(out_values)
+    root_net_output.attributes.update(terminator.attributes)
+    root_block.add_op(root_net_output)
+    anchor_op: Operation = graph
+    for sub in graphs:
+        module.body.block.insert_op_after(sub, anchor_op)
+        anchor_op = sub
+    return counter[0]
+
+
+def _rank_dependencies(split: _Split, count: int) -> list[set[int]]:
+    producer_of: dict[int, int] = {}
+    for r, ends in enumerate(split.ends):
+        for end in ends:
+            if isinstance(end, EndOp):
+                producer_of[end.peerIndex.value.data] = r
+    deps: list[set[int]] = [set() for _ in range(count)]
+    for r, plds in enumerate(split.placeholders):
+        for pld in plds:
+            assert isinstance(pld, PlaceHolderOp)
+            deps[r].add(producer_of[pld.peerIndex.value.data])
+    return deps
+
+
+def _order_calls(
+    calls: list[tuple[Operation, int]], deps: list[set[int]]
+) -> list[tuple[Operation, int]]:
+    import heapq
+
+    pending = [len(d) for d in deps]
+    users: list[list[int]] = [[] for _ in deps]
+    for r, d in enumerate(deps):
+        for p in d:
+            users[p].append(r)
+    heap = [r for r in range(len(deps)) if pending[r] == 0]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        r = heapq.heappop(heap)
+        order.append(calls[r])
+        for u in users[r]:
+            pending[u] -= 1
+            if pending[u] == 0:
+                heapq.heappush(heap, u)
+    if len(order) != len(calls):
+        raise PassFailedException(f"{_NAME}: engine subgraphs depend on each other in a cycle")
+    return order
+
+
+@dataclass(frozen=True)
+class PartitionEnginePass(ModulePass):
+    """Splits every graph into one subgraph per engine (GE EnginePartitioner).
+
+    Adjacent clusters merge when they have the same engine and the same `_stream_label` and no
+    second path joins them; every edge between two subgraphs becomes a `partition.end` in the
+    producer's subgraph and a `partition.place_holder` in the consumer's (same `peerIndex`,
+    GE's attributes). Subgraphs are `@partition<t>_rank<r>_new_sub_graph<k>` (rank 0:
+    `inputNodeGraph` with the Data inputs and Consts) with `_engine_name`; the graph becomes
+    one `partition.partitioned_call` per subgraph. `mode=atomic` (default) uses the placed
+    engines, `mode=composite` GE's composite engines (`ffts_plus` for AI Core, AI CPU, GE local
+    and RTS nodes; "" for the rest). Graphs with `_no_need_partition` are skipped; partitioning
+    an engine-partitioned graph again is an error. Undo with `ge-merge-engine-partitions`.
+    """
+
+    name = "ge-partition-engine"
+
+    mode: str = "atomic"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.mode not in MODES:
+            raise PassFailedException(
+                f"{_NAME}: mode must be atomic or composite, got '{self.mode}'"
+            )
+        graphs = [g for g in op.ops if isinstance(g, GraphOp)]
+        by_name = graphs_by_name(op)
+        taken = {sym.sym_name.data for sym in op.ops if isinstance(sym, GraphOp)}
+        todo = []
+        for graph in graphs:
+            if ENGINE_NAME in graph.attributes or bool_attr(graph, NO_NEED_PARTITION):
+                continue
+            if is_engine_partitioned(graph, by_name):
+                raise PassFailedException(
+                    f"{_NAME}: @{graph.sym_name.data} is already engine-partitioned; "
+                    "run ge-merge-engine-partitions first"
+                )
+            todo.append(graph)
+        times = _partition_times(op)
+        peer = _next_peer_index(op)
+        for graph in todo:
+            analysis = analyse(graph, self.mode)
+            peer = materialise(analysis, op, times, peer, taken)
+            times += 1
+
+
+def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[str]) -> bool:
+    """GE `MergeSubGraph` for one graph; returns whether it was engine-partitioned.
+
+    `uses` counts the calls of each graph in the module; callees left without one are erased.
+    """
+    block = graph.body.block
+    calls = [op for op in block.ops if isinstance(op, PartitionedCallOp)]
+    subs: list[tuple[PartitionedCallOp, GraphOp]] = []
+    for call in calls:
+        callee = graphs.get(call.callee.root_reference.data)
+        if callee is not None and ENGINE_NAME in callee.attributes:
+            subs.append((call, callee))
+    if not subs:
+        return False
+    channel: dict[int, SSAValue] = {}
+    for call, sub in subs:
+        sub_block = sub.body.block
+        mapping: dict[SSAValue, SSAValue] = dict(zip(sub_block.args, call.args, strict=True))
+        label = str_attr(sub, STREAM_LABEL)
+        for op in list(sub_block.ops):
+            if isinstance(op, EndOp):
+                channel[op.peerIndex.value.data] = mapping.get(op.x, op.x)
+                continue
+            if isinstance(op, PlaceHolderOp):
+                peer = op.peerIndex.value.data
+                if peer not in channel:
+                    raise PassFailedException(
+                        f"ge-merge-engine-partitions: @{sub.sym_name.data}: PlaceHolder "
+                        f"peerIndex {peer} has no End in an earlier subgraph"
+                    )
+                mapping[op.y] = channel[peer]
+                continue
+            if isinstance(op, NetOutputOp):
+                for r, v in zip(call.res, op.outputs, strict=True):
+                    r.replace_all_uses_with(mapping.get(v, v))
+                continue
+            for j, v in enumerate(op.operands):
+                if v in mapping:
+                    op.operands[j] = mapping[v]
+            if label and STREAM_LABEL not in op.attributes:
+                op.attributes[STREAM_LABEL] = StringAttr(label)
+            op.detach()
+            block.insert_op_before(op, call)
+    for call, sub in subs:
+        Rewriter.erase_op(call)
+        name = sub.sym_name.data
+        uses[name] -= 1
+        if uses[name] == 0:
+            Rewriter.erase_op(sub, safe_erase=False)
+    return True
+
+
+@dataclass(frozen=True)
+class MergeEnginePartitionsPass(ModulePass):
+    """Joins engine subgraphs back into their parent graph (GE MergeAfterSubGraphOptimization).
+
+    Every call of a subgraph with `_engine_name` is replaced by the subgraph's nodes; each
+    PlaceHolder's users read the value its End (same `peerIndex`) sent, and both are dropped;
+    nodes without `_stream_label` inherit their subgraph's label. The result equals the graph
+    before `ge-partition-engine` up to the order of independent nodes.
+    """
+
+    name = "ge-merge-engine-partitions"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        graphs = graphs_by_name(op)
+        uses: Counter[str] = Counter()
+        for o in op.walk():
+            uses.update(called_symbols(o))
+        for graph in list(graphs.values()):
+            if ENGINE_NAME not in graph.attributes:
+                merge_partitions(graph, graphs, uses)
+
+
+__all__ = ["EngineAnalysis", "MergeEnginePartitionsPass", "PartitionEnginePass", "analyse"]

@@ -1,0 +1,126 @@
+"""Materialising clusters as subgraphs: GE's BuildPartitionFrame / BuildPartitionSubgraph.
+
+`outline_cluster` moves the ops of one cluster into a new `graph.graph` and leaves a
+`partition.partitioned_call` of it in their place:
+
+- inputs: each value produced outside the cluster and used inside, once per value (GE's
+  `merge_inputs_`), in the order of first use; the callee's Data inputs are named
+  `<subgraph>_Data_<i>` and carry `_parent_node_index = i`;
+- outputs: each result of a cluster op with a use outside, in node order; the callee's
+  NetOutput is named `<subgraph>_Node_Output` and its inputs carry `_parent_node_index`;
+- uses outside the cluster now read the call's results.
+
+`reorder_graph` then puts the calls where GE inserts them (at the cluster's first node) and
+restores a topological order of the parent, which the graph verifier requires.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping, Sequence
+
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.traits import IsTerminator
+
+from gedialects.base import NODE_NAME, PARENT_NODE_INDEX
+from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.partition import PartitionedCallOp
+from gedialects.passes.partition.graph_view import i64_value
+
+
+def outline_cluster(
+    ops: Sequence[Operation], subgraph: str, call_name: str
+) -> tuple[GraphOp, PartitionedCallOp]:
+    """Moves `ops` (in topological order) into graph `@subgraph`; returns it and its call.
+
+    The call is not inserted anywhere yet (see `reorder_graph`).
+    """
+    members = set(ops)
+    inputs: dict[SSAValue, int] = {}
+    outputs: list[SSAValue] = []
+    for op in ops:
+        for v in op.operands:
+            if v not in inputs and v.owner not in members:
+                inputs[v] = len(inputs)
+        for r in op.results:
+            if any(use.operation not in members for use in r.uses):
+                outputs.append(r)
+    in_types = [v.type for v in inputs]
+    graph = GraphOp(subgraph, in_types, [r.type for r in outputs])
+    graph.arg_attrs = ArrayAttr(
+        [
+            DictionaryAttr(
+                {
+                    NODE_NAME: StringAttr(f"{subgraph}_Data_{i}"),
+                    PARENT_NODE_INDEX: i64_value(i),
+                }
+            )
+            for i in range(len(inputs))
+        ]
+    )
+    graph.res_attrs = ArrayAttr(
+        [DictionaryAttr({PARENT_NODE_INDEX: i64_value(i)}) for i in range(len(outputs))]
+    )
+    block = graph.body.block
+    args = block.args
+    for op in ops:
+        op.detach()
+        block.add_op(op)
+        for k, v in enumerate(op.operands):
+            index = inputs.get(v)
+            if index is not None and v.owner not in members:
+                op.operands[k] = args[index]
+    net_output = NetOutputOp(outputs)
+    net_output.attributes[NODE_NAME] = StringAttr(f"{subgraph}_Node_Output")
+    block.add_op(net_output)
+    call = PartitionedCallOp(subgraph, list(inputs), [r.type for r in outputs])
+    call.attributes[NODE_NAME] = StringAttr(call_name)
+    for r, new in zip(outputs, call.res, strict=True):
+        r.replace_uses_with_if(
+            new, lambda use: use.operation not in members and use.operation is not net_output
+        )
+        new.name_hint = r.name_hint
+    return graph, call
+
+
+def reorder_graph(
+    graph: GraphOp, placed: Sequence[tuple[Operation, int]], position: Mapping[Operation, int]
+) -> None:
+    """Rebuilds the body of `graph` from `placed` ops (each with its GE position key) and the
+    ops still in it (keyed by `position`, their index before partitioning), in a topological
+    order that follows the keys (a min-heap Kahn sort)."""
+    block = graph.body.block
+    terminator = block.last_op
+    assert terminator is not None and terminator.has_trait(IsTerminator)
+    items: list[tuple[int, int, Operation]] = []
+    for op in block.ops:
+        if op is not terminator:
+            items.append((position[op], len(items), op))
+    for op, key in placed:
+        items.append((key, len(items), op))
+    index = {op: i for _, i, op in items}
+    users: list[list[int]] = [[] for _ in items]
+    pending = [0] * len(items)
+    for _, i, op in items:
+        producers = {index[v.owner] for v in op.operands if v.owner in index}
+        pending[i] = len(producers)
+        for p in producers:
+            users[p].append(i)
+    heap = [(key, i) for key, i, _ in items if pending[i] == 0]
+    heapq.heapify(heap)
+    order: list[Operation] = []
+    ops = [op for _, _, op in items]
+    while heap:
+        _, i = heapq.heappop(heap)
+        order.append(ops[i])
+        for u in users[i]:
+            pending[u] -= 1
+            if pending[u] == 0:
+                heapq.heappush(heap, (items[u][0], u))
+    if len(order) != len(items):
+        raise ValueError(f"@{graph.sym_name.data}: partition calls form a cycle")
+    for op in order:
+        if op.parent is not None:
+            op.detach()
+    block.insert_ops_before(order, terminator)

@@ -1,0 +1,623 @@
+"""Stream assignment and event planning on plain data (the analysis behind `ge-assign-streams`).
+
+Nodes are the units a stream runs: one kernel or memcpy task, or a whole control span (a case's
+switch, branches and labels stay together on one stream, as GE keeps control flow on the
+stream of its switch). Their order is the model's program order, which is a valid sequential
+schedule; `dependencies` derives the edges any other schedule must respect from the buffers:
+read-after-write, and write-after-read / write-after-write, which appear once memory is reused.
+
+`assign_streams` follows GE's logical stream passes: nodes with a `_stream_label` share that
+label's stream (AssignByLabelPass); engines never share a stream (IndependentStreamPass); the
+rest is by dependency (AssignByDependencyPass), generalised to list scheduling with the cost
+model: a node continues the stream on which it can start first, a predecessor's stream when it
+is that stream's last node (no event needed), or opens a new stream while `max_streams` allows.
+`best_assignment` runs a few variants of that rule and keeps the plan whose simulated makespan
+is smallest.
+
+`plan_events` inserts one event per cross-stream dependency that the consumer's stream does not
+already know to be complete, tracked with per-stream vector clocks: of several sends from one
+stream only the last is waited for (GE's OptimizeByRecvEvents), and a wait implied by an earlier
+wait through transitive ordering is dropped (OptimizeBySendEvents). `best_sync` turns those
+events into record and wait tasks (`SyncPlan`): with or without fork relays, waits sorted by
+record time, whichever `simulate` finds faster.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gedialects.passes.task_graph import TaskGraph, TypeSizes
+
+
+@dataclass
+class Node:
+    """Tasks (global positions) run as one unit on one stream."""
+
+    tasks: list[int]
+    engine: str | None
+    """None: an attached node (memcpy, control without kernels) that follows its producers."""
+    label: str | None = None
+    duration: float = 0.0
+    pinned: int | None = None
+    """A stream the node must run on (a branch's join on the branch's switch stream)."""
+
+
+def dependencies(
+    graph: TaskGraph, nodes: list[Node], weight_size: int, sizes: TypeSizes
+) -> list[set[int]]:
+    """Per node, the earlier nodes it must follow because of the bytes they touch.
+
+    The arena is cut into atoms at every buffer boundary, so overlapping buffers of a reused
+    plan are compared byte-exactly; linear in the number of (access, atom) pairs. A dynamic
+    slot is one atom of its own, past the arena.
+    """
+    nbytes = sizes.nbytes
+
+    accesses: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]] = []
+    bounds: set[int] = set()
+    for node in nodes:
+        reads: list[tuple[int, int]] = []
+        writes: list[tuple[int, int]] = []
+        for pos in node.tasks:
+            for target, buffers in ((reads, graph.reads[pos]), (writes, graph.writes[pos])):
+                for b in buffers:
+                    lo = b.offset_value
+                    if lo < weight_size:
+                        continue
+                    hi = lo + nbytes(b.type)
+                    if hi > lo:
+                        target.append((lo, hi))
+                        bounds.add(lo)
+                        bounds.add(hi)
+            for target, slots in ((reads, graph.dyn_reads), (writes, graph.dyn_writes)):
+                for slot in slots.get(pos, ()):
+                    target.append((-2 * slot - 2, -2 * slot - 1))
+                    bounds.add(-2 * slot - 2)
+                    bounds.add(-2 * slot - 1)
+        accesses.append((reads, writes))
+    cuts = sorted(bounds)
+    atom = {b: i for i, b in enumerate(cuts)}
+    last_writer: dict[int, int] = {}
+    readers: dict[int, list[int]] = {}
+    preds: list[set[int]] = []
+    for n, (reads, writes) in enumerate(accesses):
+        found: set[int] = set()
+        read_atoms = [a for lo, hi in reads for a in range(atom[lo], atom[hi])]
+        write_atoms = [a for lo, hi in writes for a in range(atom[lo], atom[hi])]
+        for a in read_atoms:
+            w = last_writer.get(a)
+            if w is not None:
+                found.add(w)
+        for a in write_atoms:
+            w = last_writer.get(a)
+            if w is not None:
+                found.add(w)
+            found.update(readers.get(a, ()))
+        for a in read_atoms:
+            readers.setdefault(a, []).append(n)
+        for a in write_atoms:
+            last_writer[a] = n
+            readers[a] = []
+        found.discard(n)
+        preds.append(found)
+    return preds
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """Knobs of the list scheduler; `best_assignment` tries several and keeps the fastest."""
+
+    reserve: bool = True
+    """Leave a stream to its last node's critical successor (HEFT-like)."""
+    crossing_us: float = 0.0
+    """Cost of an engine crossing when ranking successors by their longest path to the end."""
+    open_us: float = 0.0
+    """A new stream must let the node start this much earlier than the best existing one."""
+
+
+STRATEGIES: tuple[Strategy, ...] = (
+    Strategy(),
+    Strategy(crossing_us=1.0, open_us=1.0),
+    Strategy(reserve=False, open_us=1.0),
+    Strategy(reserve=False, crossing_us=1.0),
+)
+"""Tried in this order; on equal simulated makespans the earlier one wins."""
+
+
+@dataclass
+class StreamAssignment:
+    stream_of: list[int]
+    engines: list[str]
+    """Per stream id, the engine it was opened for."""
+    finish: list[float] = field(default_factory=list)
+    """Per node, its estimated finish time (us) under the cost model."""
+
+
+def assign_streams(
+    nodes: list[Node],
+    preds: list[set[int]],
+    *,
+    max_streams: int,
+    default_engine: str,
+    record_us: float,
+    wait_us: float,
+    strategy: Strategy | None = None,
+    initial_engines: tuple[str, ...] = (),
+) -> StreamAssignment:
+    """List scheduling of nodes onto at most `max_streams` streams (see the module docstring);
+    streams `0..len(initial_engines)-1` exist from the start, for those engines."""
+    strategy = strategy or STRATEGIES[0]
+    critical = _critical_successors(nodes, preds, strategy.crossing_us)
+    stream_of = [0] * len(nodes)
+    engines: list[str] = []
+    labels: list[str | None] = []
+    avail: list[float] = []
+    tail: list[int] = []
+    finish = [0.0] * len(nodes)
+    label_stream: dict[str, int] = {}
+
+    def open_stream(engine: str, label: str | None) -> int:
+        engines.append(engine)
+        labels.append(label)
+        avail.append(0.0)
+        tail.append(-1)
+        return len(engines) - 1
+
+    for engine in initial_engines:
+        open_stream(engine, None)
+    for n, node in enumerate(nodes):
+        ps = preds[n]
+        best: tuple[float, int, int] | None = None
+        if node.pinned is not None:
+            candidates = [node.pinned]
+        elif node.label is not None:
+            stream = label_stream.get(node.label)
+            if stream is None:
+                stream = label_stream[node.label] = open_stream(
+                    node.engine or default_engine, node.label
+                )
+            candidates = [stream]
+        else:
+            same = [s for s in range(len(engines)) if labels[s] is None]
+            if node.engine is not None:
+                same = [s for s in same if engines[s] == node.engine]
+            candidates = same
+
+        def estimate(s: int, ps: set[int] = ps) -> float:
+            """When n could start on stream s (len(engines): a new one): its waits run first."""
+            local = 0.0
+            arrivals: dict[int, float] = {}
+            for p in ps:
+                sp = stream_of[p]
+                if sp == s:
+                    local = max(local, finish[p])
+                else:
+                    arrivals[sp] = max(arrivals.get(sp, 0.0), finish[p] + record_us)
+            clock = avail[s] if s < len(avail) else 0.0
+            for arrival in sorted(arrivals.values()):
+                clock = max(clock, arrival) + wait_us
+            return max(clock, local)
+
+        reserved = (
+            [s for s in candidates if tail[s] >= 0 and critical[tail[s]] > n]
+            if strategy.reserve
+            else []
+        )  # streams whose last node's critical successor is still to come (HEFT-like)
+        opens = node.engine is not None or not engines
+        can_open = (
+            len(engines) < max_streams and node.label is None and node.pinned is None and opens
+        )
+        if reserved and (can_open or len(reserved) < len(candidates)):
+            candidates = [s for s in candidates if s not in reserved]
+        for s in candidates:
+            key = (estimate(s), 0 if tail[s] in ps else 1, s)
+            if best is None or key < best:
+                best = key
+        if can_open:
+            start = estimate(len(engines))
+            if best is None or (start + strategy.open_us, 2) < best[:2]:
+                best = (start, 2, open_stream(node.engine or default_engine, None))
+        if best is None:
+            # At the stream limit with no stream of this engine: share the least busy one.
+            unlabelled = [s for s in range(len(engines)) if labels[s] is None] or list(
+                range(len(engines))
+            )
+            if not unlabelled:
+                unlabelled = [open_stream(node.engine or default_engine, None)]
+            s = min(unlabelled, key=lambda s: (avail[s], s))
+            best = (estimate(s), 1, s)
+        start, _, s = best
+        stream_of[n] = s
+        finish[n] = start + node.duration
+        avail[s] = finish[n]
+        tail[s] = n
+        for p in ps:
+            if stream_of[p] != s:
+                avail[stream_of[p]] += record_us  # its record follows the producer
+    return StreamAssignment(stream_of, engines, finish)
+
+
+def _critical_successors(
+    nodes: list[Node], preds: list[set[int]], crossing_us: float = 0.0
+) -> list[int]:
+    """Per node, its successor on the longest path to the end (-1 if none): the one that
+    should continue its stream so that the critical path crosses no event. An edge between
+    two engines needs an event whatever the assignment: it costs `crossing_us` on the path."""
+    succs: list[list[int]] = [[] for _ in nodes]
+    for n, ps in enumerate(preds):
+        for p in ps:
+            succs[p].append(n)
+    level = [0.0] * len(nodes)
+    critical = [-1] * len(nodes)
+    for n in range(len(nodes) - 1, -1, -1):
+        best = -1
+        best_level = 0.0
+        engine = nodes[n].engine
+        for m in succs[n]:
+            other = nodes[m].engine
+            crossing = crossing_us if engine and other and engine != other else 0.0
+            value = level[m] + crossing
+            if best < 0 or value > best_level or (value == best_level and m < best):
+                best, best_level = m, value
+        critical[n] = best
+        level[n] = nodes[n].duration + best_level
+    return critical
+
+
+@dataclass
+class EventPlan:
+    events: list[tuple[int, int]]
+    """(producer node, consumer node) pairs that get an event, in consumer order."""
+    cross_edges: int
+    """Cross-stream dependencies before pruning (GE's InsertSyncEvents count)."""
+
+
+def plan_events(preds: list[set[int]], stream_of: list[int], streams: int) -> EventPlan:
+    count = [0] * streams
+    index = [0] * len(preds)
+    known: list[list[int]] = [[0] * streams for _ in range(streams)]
+    after: list[list[int]] = [[] for _ in preds]
+    events: list[tuple[int, int]] = []
+    cross = 0
+    for n, ps in enumerate(preds):
+        s = stream_of[n]
+        clock = known[s]
+        latest: dict[int, int] = {}
+        for p in ps:
+            sp = stream_of[p]
+            if sp != s:
+                cross += 1
+                if p > latest.get(sp, -1):
+                    latest[sp] = p
+        for p in sorted(latest.values(), reverse=True):
+            if clock[stream_of[p]] > index[p]:
+                continue  # implied by an earlier wait of this stream
+            events.append((p, n))
+            clock = [max(a, b) for a, b in zip(clock, after[p], strict=True)]
+        index[n] = count[s]
+        count[s] += 1
+        clock = clock[:]
+        clock[s] = count[s]
+        after[n] = clock
+        known[s] = clock
+    return EventPlan(events, cross)
+
+
+@dataclass(frozen=True)
+class Sync:
+    """An `event_record` (record=True) or `event_wait` of `event` on `stream`."""
+
+    record: bool
+    event: int
+    stream: int
+
+
+RELAYS: tuple[bool, ...] = (False, True)
+"""Fork relay modes `best_sync` tries. With relays, a producer records for its first
+consumer only; each further consumer's event is recorded by the previous consumer's stream
+right after that stream's wait (a chain), so the producer's stream goes on to its own
+successor after one record instead of k, at the price of later arrivals down the chain."""
+
+
+@dataclass
+class SyncPlan:
+    """Per node, the sync tasks emitted before its tasks and after them (each on its own
+    stream), in block order; events are numbered by their record in block order."""
+
+    before: list[list[Sync]]
+    after: list[list[Sync]]
+    events: int
+
+    @staticmethod
+    def direct(events: list[tuple[int, int]], stream_of: list[int]) -> SyncPlan:
+        """One record after the producer and one wait before the consumer per event."""
+        before: list[list[Sync]] = [[] for _ in stream_of]
+        after: list[list[Sync]] = [[] for _ in stream_of]
+        for event, (producer, consumer) in enumerate(events):
+            after[producer].append(Sync(True, event, stream_of[producer]))
+            before[consumer].append(Sync(False, event, stream_of[consumer]))
+        return SyncPlan(before, after, len(events)).renumbered()
+
+    def renumbered(self) -> SyncPlan:
+        """Event ids in the block order of their records (the IR reads in that order)."""
+        new: dict[int, int] = {}
+        for lists in zip(self.before, self.after, strict=True):
+            for syncs in lists:
+                for sync in syncs:
+                    if sync.record:
+                        new[sync.event] = len(new)
+
+        def move(syncs: list[Sync]) -> list[Sync]:
+            return [Sync(x.record, new[x.event], x.stream) for x in syncs]
+
+        return SyncPlan([move(b) for b in self.before], [move(a) for a in self.after], len(new))
+
+
+def _timeline(
+    nodes: list[Node],
+    stream_of: list[int],
+    streams: int,
+    sync: SyncPlan,
+    record_us: float,
+    wait_us: float,
+) -> tuple[float, list[float], list[float], list[float]]:
+    """Makespan; per event its record time; per node when its stream reaches its waits and
+    when its tasks end."""
+    clock = [0.0] * streams
+    recorded = [0.0] * sync.events
+    reach = [0.0] * len(nodes)
+    finish = [0.0] * len(nodes)
+
+    def run(syncs: list[Sync]) -> None:
+        for x in syncs:
+            if x.record:
+                clock[x.stream] += record_us
+                recorded[x.event] = clock[x.stream]
+            else:
+                clock[x.stream] = max(clock[x.stream], recorded[x.event]) + wait_us
+
+    for n, node in enumerate(nodes):
+        s = stream_of[n]
+        reach[n] = clock[s]
+        run(sync.before[n])
+        clock[s] += node.duration
+        finish[n] = clock[s]
+        run(sync.after[n])
+    return max(clock, default=0.0), recorded, reach, finish
+
+
+def simulate(
+    nodes: list[Node],
+    stream_of: list[int],
+    streams: int,
+    sync: SyncPlan,
+    *,
+    record_us: float,
+    wait_us: float,
+) -> float:
+    """Makespan of the emitted plan under the cost model, as the interpreter's timeline runs
+    it: per node the syncs before it, its tasks, the syncs after it, each on its stream in
+    block order; a wait ends `wait_us` after both its stream and its record are done. A
+    control span counts all its tasks (every branch), so a model with cases is overestimated
+    there, equally for every assignment."""
+    return _timeline(nodes, stream_of, streams, sync, record_us, wait_us)[0]
+
+
+def plan_syncs(stream_of: list[int], events: list[tuple[int, int]], relay: bool) -> SyncPlan:
+    """Record and wait tasks for `events`, with fork relays if `relay` (see `RELAYS`). A
+    relay record follows a wait that implies the producer, on a consumer earlier in program
+    order than the relayed one (events come in consumer order), so program order stays a
+    schedule and the relayed wait orders the same dependency, with an event id of its own."""
+    before: list[list[Sync]] = [[] for _ in stream_of]
+    relays: list[list[Sync]] = [[] for _ in stream_of]
+    after: list[list[Sync]] = [[] for _ in stream_of]
+    consumers: list[list[int]] = [[] for _ in stream_of]
+    for producer, consumer in events:
+        consumers[producer].append(consumer)
+    count = 0
+    for p, cs in enumerate(consumers):
+        previous = -1
+        for c in cs:
+            event = count
+            count += 1
+            before[c].append(Sync(False, event, stream_of[c]))
+            if relay and previous >= 0:
+                relays[previous].append(Sync(True, event, stream_of[previous]))
+            else:
+                after[p].append(Sync(True, event, stream_of[p]))
+            previous = c
+    return SyncPlan([b + r for b, r in zip(before, relays, strict=True)], after, count).renumbered()
+
+
+def sort_waits(sync: SyncPlan, recorded: list[float]) -> SyncPlan:
+    """Each run of waits on one stream ordered by record time: a run then ends no later (with
+    equal wait costs, earliest release first is optimal), so nothing later starts later."""
+
+    def ordered(syncs: list[Sync]) -> list[Sync]:
+        out: list[Sync] = []
+        run: list[Sync] = []
+        for x in [*syncs, None]:
+            if x is not None and not x.record and (not run or run[0].stream == x.stream):
+                run.append(x)
+                continue
+            out += sorted(run, key=lambda w: recorded[w.event])
+            run = []
+            if x is not None:
+                if x.record:
+                    out.append(x)
+                else:
+                    run = [x]
+        return out
+
+    return SyncPlan([ordered(b) for b in sync.before], sync.after, sync.events)
+
+
+HOIST_ROUNDS = 3
+"""Rounds of `hoist_waits` in `best_sync` (each one can open stalls for the next)."""
+HOIST_LOOKBACK = 8
+"""How many earlier stalls of its stream a wait may move to (keeps `hoist_waits` linear)."""
+
+
+def hoist_waits(
+    nodes: list[Node],
+    stream_of: list[int],
+    streams: int,
+    sync: SyncPlan,
+    *,
+    record_us: float,
+    wait_us: float,
+) -> SyncPlan:
+    """Each wait moved, where it fits, into an earlier stall of its stream: a node whose
+    stream stands waiting for a late record anyway can run a wait whose record is already
+    there at no cost, and the wait's own node then starts 0.5 us sooner. A wait only moves
+    past nodes after its record's node, so program order stays a schedule; waiting earlier
+    only adds order, so every pruned event stays implied."""
+    _, recorded, reach, _ = _timeline(nodes, stream_of, streams, sync, record_us, wait_us)
+    recorder: dict[int, int] = {}
+    for lists in (sync.before, sync.after):
+        for n, syncs in enumerate(lists):
+            for x in syncs:
+                if x.record:
+                    recorder[x.event] = n
+    before = [list(b) for b in sync.before]
+    stalls: list[list[list[float]]] = [[] for _ in range(streams)]
+    """Per stream: [node, when its hoisted waits end, when its first late record lands]."""
+    for m, syncs in enumerate(sync.before):
+        s = stream_of[m]
+        kept: list[Sync] = []
+        for x in syncs:
+            if x.record:
+                kept.append(x)
+                continue
+            arrival = recorded[x.event]
+            moved = False
+            for stall in reversed(stalls[s][-HOIST_LOOKBACK:]):
+                n, free, late = int(stall[0]), stall[1], stall[2]
+                if n <= recorder[x.event]:
+                    break  # the record comes later in program order
+                if max(free, arrival) + wait_us <= late:
+                    stall[1] = max(free, arrival) + wait_us
+                    before[n].insert(0, x)
+                    moved = True
+                    break
+            if not moved:
+                kept.append(x)
+        before[m] = kept
+        late = [recorded[x.event] for x in syncs if not x.record and recorded[x.event] > reach[m]]
+        if late:
+            stalls[s].append([m, reach[m], min(late)])
+    return SyncPlan(before, sync.after, sync.events)
+
+
+def best_sync(
+    nodes: list[Node],
+    stream_of: list[int],
+    streams: int,
+    events: list[tuple[int, int]],
+    *,
+    record_us: float,
+    wait_us: float,
+    hoist: bool = True,
+) -> tuple[float, SyncPlan]:
+    """The fastest sync plan for these events under the simulation among the `RELAYS`
+    modes, each with its waits sorted by record time when that is faster, then (`hoist`)
+    with waits hoisted into stalls while that is faster (`hoisted`); a constant number of
+    linear passes."""
+    best: tuple[float, SyncPlan] | None = None
+    for relay in RELAYS:
+        sync = plan_syncs(stream_of, events, relay)
+        span, sync = _sorted_if_faster(nodes, stream_of, streams, sync, record_us, wait_us)
+        if best is None or span < best[0]:
+            best = (span, sync)
+    assert best is not None
+    if not hoist:
+        return best
+    return hoisted(nodes, stream_of, streams, *best, record_us=record_us, wait_us=wait_us)
+
+
+def hoisted(
+    nodes: list[Node],
+    stream_of: list[int],
+    streams: int,
+    span: float,
+    sync: SyncPlan,
+    *,
+    record_us: float,
+    wait_us: float,
+) -> tuple[float, SyncPlan]:
+    """`hoist_waits` (then waits sorted again) for up to `HOIST_ROUNDS` rounds while the
+    simulated makespan `span` of `sync` shrinks."""
+    for _ in range(HOIST_ROUNDS):
+        moved = hoist_waits(nodes, stream_of, streams, sync, record_us=record_us, wait_us=wait_us)
+        faster, moved = _sorted_if_faster(nodes, stream_of, streams, moved, record_us, wait_us)
+        if faster >= span:
+            break
+        span, sync = faster, moved
+    return span, sync
+
+
+def _sorted_if_faster(
+    nodes: list[Node],
+    stream_of: list[int],
+    streams: int,
+    sync: SyncPlan,
+    record_us: float,
+    wait_us: float,
+) -> tuple[float, SyncPlan]:
+    """`sync` or the same with its waits sorted (`sort_waits`), whichever the simulation
+    finds faster, with its makespan."""
+    span, recorded, _, _ = _timeline(nodes, stream_of, streams, sync, record_us, wait_us)
+    ordered = sort_waits(sync, recorded)
+    faster = _timeline(nodes, stream_of, streams, ordered, record_us, wait_us)[0]
+    return (faster, ordered) if faster < span else (span, sync)
+
+
+def best_assignment(
+    nodes: list[Node],
+    preds: list[set[int]],
+    *,
+    max_streams: int,
+    default_engine: str,
+    record_us: float,
+    wait_us: float,
+    strategies: tuple[Strategy, ...] = STRATEGIES,
+    initial_engines: tuple[str, ...] = (),
+) -> tuple[StreamAssignment, EventPlan, SyncPlan, float]:
+    """The assignment with the smallest simulated makespan among `strategies` (each a list
+    schedule, its event plan and the best sync tasks for it (`best_sync`); the winner's
+    waits then `hoisted`; a constant number of linear passes), and that makespan. Greedy
+    list scheduling has no single best rule when syncing costs as much as a small task:
+    which branch keeps the producer's stream, and whether a short branch is worth a new
+    stream, depend on the graph, so the cost model decides (as GE's HybridMemAssigner runs
+    several memory assigners and keeps the smallest)."""
+    best: tuple[float, StreamAssignment, EventPlan, SyncPlan] | None = None
+    for strategy in strategies:
+        plan = assign_streams(
+            nodes,
+            preds,
+            max_streams=max_streams,
+            default_engine=default_engine,
+            record_us=record_us,
+            wait_us=wait_us,
+            strategy=strategy,
+            initial_engines=initial_engines,
+        )
+        events = plan_events(preds, plan.stream_of, len(plan.engines))
+        span, sync = best_sync(
+            nodes,
+            plan.stream_of,
+            len(plan.engines),
+            events.events,
+            record_us=record_us,
+            wait_us=wait_us,
+            hoist=False,
+        )
+        if best is None or span < best[0]:
+            best = (span, plan, events, sync)
+    assert best is not None, "no strategy"
+    span, plan, events, sync = best
+    streams = len(plan.engines)
+    span, sync = hoisted(
+        nodes, plan.stream_of, streams, span, sync, record_us=record_us, wait_us=wait_us
+    )
+    return plan, events, sync, span

@@ -1,0 +1,147 @@
+"""`ge-atc`: GE's offline model compiler, atc, for ONNX models.
+
+    ge-atc --model=cnn.onnx --output=cnn --input_shape="image:-1,3,16,16" \\
+           --dynamic_batch_size="1,4,8" [--hybrid] [--framework=5] [--soc_version=Ascend310]
+    ge-run cnn.mlir --inputs in.npz
+
+One command for import (`ge-import`), gears (`ge-multibatch-expand`, when a dynamic option is
+given) and `ge-compile`; writes `OUT.mlir`, the self-contained `ascend` module (weights
+included, large ones as `dense<"0x...">` hex). atc's spelling: `--flag=value` (or
+`--flag value`); `--soc_version` is accepted and ignored with a note (the interpreter is the
+device). Every user error is one `error:` line, exit 1, and nothing is written. `GE_DEBUG=1`
+gives the traceback of an internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from gedialects.budget import MAX_MEMORY_HELP
+from gedialects.tools import cli
+
+DESCRIPTION = "Compile an ONNX model into a gedialects ascend model (GE's atc)."
+
+ONNX_FRAMEWORK = "5"
+FRAMEWORKS = {"0": "Caffe", "1": "MindSpore", "3": "TensorFlow", "5": "ONNX"}
+"""atc's --framework values (GE's domi::FrameworkType)."""
+
+
+AtcError = cli.UserError
+"""A user error; the message is one line."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = cli.ArgumentParser(prog="ge-atc", description=DESCRIPTION, allow_abbrev=False)
+    p.add_argument("--model", required=True, metavar="M.onnx", help="the ONNX model")
+    p.add_argument(
+        "--output", required=True, metavar="OUT", help="writes OUT.mlir (OUT may end in .mlir)"
+    )
+    p.add_argument("--framework", default=ONNX_FRAMEWORK, help="5 (ONNX), the only one read")
+    p.add_argument("--input_shape", default="", help='"name:d0,d1,...;name2:..." (-1: gear dim)')
+    p.add_argument("--dynamic_batch_size", default="", help='"1,4,8"')
+    p.add_argument("--dynamic_image_size", default="", help='"h,w;h,w"')
+    p.add_argument("--dynamic_dims", default="", help='"d,d;d,d"')
+    p.add_argument("--input_format", default="NCHW", help="NCHW or NHWC (image sizes)")
+    p.add_argument(
+        "--hybrid",
+        nargs="?",
+        const="true",
+        default="false",
+        choices=["true", "false"],
+        help="also keep the fully dynamic graph for shapes of no gear",
+    )
+    p.add_argument("--soc_version", default="", help="accepted for atc compatibility; ignored")
+    p.add_argument("--graph-name", default=None, help="model symbol (default: from the model)")
+    p.add_argument("--max-memory", metavar="SIZE", help=MAX_MEMORY_HELP)
+    return p
+
+
+def output_path(output: str) -> str:
+    """`OUT.mlir` for `--output=OUT`; an empty OUT or a folder is refused (`--output=` would
+    write `./.mlir`)."""
+    cli.check_output(output, "--output")
+    path = output if output.endswith(".mlir") else output + ".mlir"
+    if not os.path.basename(path).removesuffix(".mlir"):
+        raise cli.UsageError(f"--output: '{output}' names no file; give OUT or OUT.mlir")
+    cli.check_output(path, "--output")
+    return path
+
+
+def compile_model(args: argparse.Namespace) -> object:
+    """The compiled module: import, gears (when asked), ge-compile."""
+    from xdsl.utils.exceptions import PassFailedException
+
+    from gedialects import make_context
+    from gedialects.frontend.onnx import import_model
+    from gedialects.gears import GearError
+    from gedialects.passes.multibatch.expand import MultibatchExpandPass
+    from gedialects.passes.pipelines import CompilePipelinePass
+
+    if args.framework != ONNX_FRAMEWORK:
+        name = FRAMEWORKS.get(args.framework, "unknown")
+        raise AtcError(
+            f"--framework={args.framework} ({name}) is not supported: ge-atc reads ONNX models "
+            f"(--framework={ONNX_FRAMEWORK})"
+        )
+    gears = any((args.dynamic_batch_size, args.dynamic_image_size, args.dynamic_dims))
+    hybrid = args.hybrid == "true"
+    if hybrid and not gears:
+        raise AtcError(
+            "--hybrid needs gears: give --dynamic_batch_size, --dynamic_image_size or "
+            "--dynamic_dims"
+        )
+    module = import_model(args.model, graph_name=args.graph_name)
+    ctx = make_context()
+    try:
+        if gears:
+            MultibatchExpandPass(
+                input_shape=args.input_shape,
+                dynamic_batch_size=args.dynamic_batch_size,
+                dynamic_image_size=args.dynamic_image_size,
+                dynamic_dims=args.dynamic_dims,
+                input_format=args.input_format,
+                hybrid=hybrid,
+            ).apply(ctx, module)
+            CompilePipelinePass().apply(ctx, module)
+        else:
+            CompilePipelinePass(input_shape=args.input_shape).apply(ctx, module)
+    except GearError as e:
+        raise AtcError(e.one_line) from None
+    except PassFailedException as e:
+        raise AtcError(str(e).strip().splitlines()[0]) from None
+    module.verify()
+    return module
+
+
+def run_cli(argv: Sequence[str] | None) -> int:
+    from gedialects.tools.ge_import import render, write_atomically
+
+    args = _parser().parse_args(argv)
+    path = output_path(args.output)
+    if args.soc_version:
+        print(
+            f"note: --soc_version={args.soc_version} is ignored: the ascend model runs on the "
+            "gedialects interpreter",
+            file=sys.stderr,
+        )
+    from gedialects.budget import max_memory_set
+
+    with max_memory_set(cli.max_memory(args)):
+        module = compile_model(args)
+    write_atomically(path, render(module, generic=False))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from gedialects.budget import MemoryBudgetError, MemorySizeError
+    from gedialects.frontend.onnx import OnnxImportError
+
+    errors = (OnnxImportError, OSError, MemoryBudgetError, MemorySizeError)
+    return cli.run_main("ge-atc", lambda: run_cli(argv), errors)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""`ge-opt`: xdsl-opt with the gedialects dialects and passes, and one-line errors.
+
+`one_line` is re-exported from `gedialects.tools.cli` (the error convention every tool shares).
+
+Every user error (parse, verify, unknown pass, bad option, pass failure, unreadable file) is
+printed as one `error:` line, with `file:line:col` where the parser knows it, and exits 1.
+Set `GE_DEBUG=1` to get the Python traceback of an internal error instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from io import BytesIO
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from gedialects import budget, dialect_factories, xdsl_dialect_factories
+from gedialects.passes import get_all_passes
+from gedialects.tools import cli
+
+XDSL_PASSES = ("canonicalize", "cse", "dce")
+"""Generic xDSL passes that are useful on our dialects."""
+
+
+class GeOptMain(xDSLOptMain):
+    """xdsl-opt restricted to gedialects plus a few xDSL dialects and passes."""
+
+    version_format = "ge-opt (gedialects) built on xdsl {xdsl_version}"
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        """The input read whole within the memory budget; only a regular file (or stdin)."""
+        path = self.args.input_file
+        if path is None:
+            return BytesIO(budget.read_stream(sys.stdin.buffer, "reading stdin")), "mlir"
+        stream = BytesIO(budget.read_file(path))
+        stream.name = path  # type: ignore[attr-defined] - parse_onnx finds external data by it
+        return stream, os.path.splitext(path)[1].replace(".", "")
+
+    def run(self) -> None:
+        with budget.max_memory_set(cli.max_memory(self.args)):
+            super().run()
+
+    def register_all_dialects(self) -> None:
+        for name, factory in (xdsl_dialect_factories() | dialect_factories()).items():
+            self.ctx.register_dialect(name, factory)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        cli.one_line_errors(arg_parser, "ge-opt")
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument("--max-memory", metavar="SIZE", help=budget.MAX_MEMORY_HELP)
+
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+        self.available_frontends["onnx"] = parse_onnx
+        parse_mlir = self.available_frontends["mlir"]
+
+        def parse_checked(io: IO[bytes]) -> ModuleOp:
+            from gedialects.nesting import check_nesting
+
+            text = io.read()
+            check_nesting(text, self.get_input_name())
+            return parse_mlir(BytesIO(text))
+
+        self.available_frontends["mlir"] = parse_checked
+
+    def prepare_output(self) -> IO[str]:
+        try:
+            return super().prepare_output()
+        except OSError as e:
+            raise cli.cannot_write(self.args.output_file, e) from None
+
+    def parse_chunk(self, chunk: IO[str], file_extension: str, offset: int = 0) -> ModuleOp | None:
+        """Parses as xdsl-opt does; a module holding an `ascend.model` is verified here and
+        its memory plan proved (`passes.verify_model`: it needs the pass layer's liveness,
+        which the dialect verifier cannot import) before any pass runs."""
+        module = super().parse_chunk(chunk, file_extension, offset)
+        if module is not None and not self.args.disable_verify:
+            from gedialects.ascend import ModelOp
+
+            if any(isinstance(op, ModelOp) for op in module.ops):
+                from gedialects.passes.verify_model import verify_models
+
+                module.verify()
+                verify_models(module)
+        return module
+
+    def register_all_passes(self) -> None:
+        from xdsl.transforms import get_all_passes as xdsl_passes
+
+        stock = xdsl_passes()
+        for name in XDSL_PASSES:
+            self.register_pass(name, stock[name])
+        for name, factory in get_all_passes().items():
+            self.register_pass(name, factory)
+
+
+def parse_onnx(stream: IO[bytes]) -> ModuleOp:
+    """The `.onnx` front end (also `-f onnx` on stdin); onnx is imported only here."""
+    from gedialects.frontend.onnx import import_proto, load_model
+
+    name = getattr(stream, "name", None)
+    path = name if isinstance(name, str) and os.path.isfile(name) else "<stdin>"
+    return import_proto(load_model(path, stream.read()), path)
+
+
+def main(
+    argv: Sequence[str] | None = None, description: str = "gedialects modular optimizer"
+) -> int:
+    def body() -> int:
+        try:
+            opt = GeOptMain(description=description, args=argv)
+            cli.check_output(opt.args.output_file, "-o/--output-file")
+            opt.run()
+        except ArgSpecParseError as e:
+            # The pipeline parser's message spans lines (spec, caret, reason): keep the reason.
+            lines = [ln for ln in str(e).splitlines() if ln.strip()]
+            raise cli.UserError(f"bad pass pipeline: {lines[-1].strip() if lines else e}") from None
+        return 0
+
+    return cli.run_main(
+        "ge-opt",
+        body,
+        (DiagnosticException, ValueError, OSError, UnicodeDecodeError),
+        prefix=argv_input(argv),
+    )
+
+
+def argv_input(argv: Sequence[str] | None) -> str | None:
+    """The input file named on the command line, if any (for error prefixes)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    skip = {"-p", "--passes", "-o", "--output-file", "-t", "--target", "-f", "--frontend"}
+    skip.add("--max-memory")
+    i = 0
+    while i < len(args):
+        if args[i] in skip:
+            i += 2
+            continue
+        if not args[i].startswith("-"):
+            return args[i]
+        i += 1
+    return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

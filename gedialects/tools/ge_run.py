@@ -1,0 +1,337 @@
+"""`ge-run`: runs a graph or an ascend model with the interpreter on numpy inputs.
+
+    ge-run FILE.mlir --inputs IN.npz -o OUT.npz
+    ge-run FILE.mlir --input x=x.npy --random-inputs 0 --reference REF.npz
+    ge-run MODEL.mlir --random-inputs 0 --trace out.json --profile --check-uninitialized
+    ge-run --compare BEFORE.mlir AFTER.mlir --random-inputs 0
+
+npz keys are the graph's input and output names. Every user error is one `error:` line and
+exit code 1 (GE_DEBUG=1 shows the traceback of an internal error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from gedialects.budget import MAX_MEMORY_HELP
+from gedialects.tools import cli
+
+if TYPE_CHECKING:
+    from gedialects.interpreters.run import Signature
+
+DESCRIPTION = "Run a gedialects graph or ascend model with the numpy interpreter."
+
+
+UsageError = cli.UsageError
+"""A bad command line (printed with a pointer to `ge-run --help`)."""
+InputFileError = cli.UserError
+"""An unreadable input file."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = cli.ArgumentParser(prog="ge-run", description=DESCRIPTION)
+    p.add_argument(
+        "file", nargs="?", help="textual IR (.mlir) holding graph.graph or ascend.model ops"
+    )
+    p.add_argument("--entry", help="graph or model symbol to run (default: the only root)")
+    p.add_argument("--inputs", metavar="IN.npz", help="inputs keyed by input name")
+    p.add_argument(
+        "--input", action="append", default=[], metavar="NAME=FILE.npy", help="one input"
+    )
+    p.add_argument(
+        "--random-inputs",
+        type=cli.seed,
+        metavar="SEED",
+        help="fill inputs not given otherwise with reproducible random data",
+    )
+    p.add_argument("-o", "--output", metavar="OUT.npz", help="write the outputs here")
+    p.add_argument(
+        "--reference", metavar="REF.npz", help="compare the outputs with these; exit 1 if unequal"
+    )
+    p.add_argument(
+        "--rtol", type=cli.ascii_float, default=1e-5, help="relative tolerance of --reference"
+    )
+    p.add_argument(
+        "--atol", type=cli.ascii_float, default=1e-6, help="absolute tolerance of --reference"
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print the output summary")
+    p.add_argument("--max-memory", metavar="SIZE", help=MAX_MEMORY_HELP)
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A.mlir", "B.mlir"),
+        help="run both programs on the same inputs (--random-inputs, --inputs, --input) and "
+        "compare their outputs with --rtol/--atol; exit 1 if they differ",
+    )
+    model = p.add_argument_group("ascend.model runs")
+    model.add_argument(
+        "--trace",
+        metavar="OUT.json",
+        help="write the simulated timeline as a Chrome trace (Perfetto, chrome://tracing)",
+    )
+    model.add_argument(
+        "--profile",
+        action="store_true",
+        help="print per-engine and per-stream busy time, makespan and critical path",
+    )
+    model.add_argument(
+        "--check-uninitialized",
+        action="store_true",
+        help="fail on a read of arena bytes no task wrote or another buffer overwrote",
+    )
+    model.add_argument(
+        "--schedule-seed",
+        type=cli.ascii_int,
+        metavar="SEED",
+        help="run a random runnable stream at each step (default: the lowest stream id)",
+    )
+    model.add_argument(
+        "--max-steps",
+        type=cli.ascii_int,
+        metavar="N",
+        help="stop a model run after N executed tasks (default: a budget of 16 x its tasks x "
+        "its iterations_per_loop, which stops a label loop that never exits)",
+    )
+    return p
+
+
+def _max_steps(args: argparse.Namespace) -> int | None:
+    if args.max_steps is not None and args.max_steps < 1:
+        raise UsageError(f"--max-steps must be a positive integer, got {args.max_steps}")
+    return args.max_steps
+
+
+def _model_options(args: argparse.Namespace) -> bool:
+    return bool(
+        args.trace or args.profile or args.check_uninitialized or args.schedule_seed is not None
+    )
+
+
+def _run(module, inputs: dict, args: argparse.Namespace) -> tuple[dict, str | None]:
+    """Runs the entry, instrumented as asked, on the one route of every run (`run_entry`:
+    input checks, gears, hybrid fallback): outputs and the profile text."""
+    from gedialects.ascend import ModelOp
+    from gedialects.interpreters.run import find_entry, run_entry
+
+    if _model_options(args):
+        entry = find_entry(module, args.entry)
+        if not isinstance(entry, ModelOp):
+            raise UsageError(
+                "--trace, --profile, --check-uninitialized and --schedule-seed run ascend.model "
+                f"entries; @{entry.sym_name.data} is a '{entry.name}' (compile it with ge-compile)"
+            )
+    result = run_entry(
+        module,
+        inputs,
+        args.entry,
+        schedule_seed=args.schedule_seed,
+        check_uninitialized=args.check_uninitialized,
+        max_steps=_max_steps(args),
+        timing=bool(args.trace or args.profile),
+    )
+    timeline = result.stats.timeline if result.stats is not None else None
+    if timeline is not None and args.trace:
+        _write_trace(args.trace, timeline)
+    profile = timeline.profile() if timeline is not None and args.profile else None
+    if profile is not None and result.stats is not None and result.stats.dynamic_peak:
+        profile += (
+            f"\n  dynamic memory peak     {result.stats.dynamic_peak} bytes (placed at run time)"
+        )
+    return result.outputs, profile
+
+
+def _load_npz(
+    path: str, expected: Sequence[str] | None = None, what: str = "", entry: str = ""
+) -> dict:
+    """The arrays of an npz; with `expected` (the entry's `what`s: input, output), its member
+    names are checked before any member is inflated, and every member's size against the memory
+    budget (gedialects.npz)."""
+    from gedialects.npz import ArrayFileError, load_npz
+
+    def unknown(name: str, names: Sequence[str]) -> str:
+        return f"unknown {what} '{name}' for @{entry} (its {what}s are: {', '.join(names)})"
+
+    try:
+        return load_npz(path, expected, unknown)
+    except ArrayFileError as e:
+        raise InputFileError(str(e)) from None
+
+
+def _load_inputs(args: argparse.Namespace, sig: Signature | None = None) -> dict:
+    """--inputs and --input; with the entry's signature `sig`, npz keys are checked first."""
+    from gedialects.npz import ArrayFileError, load_npy
+
+    names = sig.input_names if sig is not None else None
+    entry = sig.entry if sig is not None else ""
+    inputs = _load_npz(args.inputs, names, "input", entry) if args.inputs else {}
+    for item in args.input:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise UsageError(f"--input expects NAME=FILE.npy, got '{item}'")
+        try:
+            inputs[name] = load_npy(path)
+        except ArrayFileError as e:
+            raise InputFileError(str(e)) from None
+    return inputs
+
+
+def _parse_module(path: str):
+    from xdsl.parser import Parser
+
+    from gedialects import make_context
+    from gedialects.budget import read_file
+    from gedialects.nesting import check_nesting
+
+    ctx = make_context()
+    try:
+        text = read_file(path).decode()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputFileError(f"cannot read {path}: {e}") from None
+    check_nesting(text, path)
+    module = Parser(ctx, text, path).parse_module()
+    module.verify()
+    from gedialects.passes.verify_model import verify_models
+
+    verify_models(module)
+    return module
+
+
+def _summary(outputs: dict) -> str:
+    import numpy as np
+
+    lines = []
+    for name, value in outputs.items():
+        flat = np.asarray(value).ravel()
+        head = np.array2string(flat[:6], precision=4, separator=", ")
+        more = " ..." if flat.size > 6 else ""
+        stats = ""
+        if flat.size and flat.dtype.kind in "fiu":
+            stats = f" mean={flat.mean():.6g} std={flat.std():.6g}"
+        lines.append(f"{name}: {value.dtype}{list(value.shape)}{stats} {head}{more}")
+    return "\n".join(lines)
+
+
+def _compare(outputs: dict, reference: dict, rtol: float, atol: float) -> list[str]:
+    import numpy as np
+
+    problems = []
+    for name in sorted(set(outputs) | set(reference)):
+        if name not in outputs or name not in reference:
+            where = "reference" if name not in reference else "outputs"
+            problems.append(f"'{name}' missing from the {where}")
+            continue
+        got, want = np.asarray(outputs[name]), np.asarray(reference[name])
+        if got.shape != want.shape:
+            problems.append(f"'{name}' has shape {list(got.shape)}, reference {list(want.shape)}")
+        elif not np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True):
+            diff = np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))
+            problems.append(f"'{name}' differs (max abs diff {diff:.3g})")
+    return problems
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    """`--compare A B`: translation validation of two files (`passes.translation_validation`)."""
+    from gedialects.passes.translation_validation import compare_modules, input_sets
+
+    if args.file is not None:
+        raise UsageError("give either FILE or --compare A.mlir B.mlir, not both")
+    first, second = args.compare
+    a, b = _parse_module(first), _parse_module(second)
+    given = _load_inputs(args)
+    if args.random_inputs is None and not given:
+        raise UsageError("--compare needs --random-inputs SEED, --inputs or --input")
+    if args.random_inputs is None:
+        sets = input_sets(a, b, (), [given], args.entry)
+    else:
+        sets = input_sets(a, b, (args.random_inputs,), None, args.entry, fixed=given)
+    problems, worst = compare_modules(a, b, sets, args.rtol, args.atol, args.entry)
+    if problems:
+        print(f"MISMATCH between {first} and {second}: " + "; ".join(problems))
+        return 1
+    diff = max(worst.values(), default=0.0)
+    count = len(worst)
+    print(f"MATCH: {first} and {second} agree on all {count} outputs (max abs diff {diff:.3g})")
+    return 0
+
+
+def _npz_path(path: str) -> str:
+    """Where numpy writes `-o PATH` (it appends `.npz` when missing)."""
+    return path if path.endswith(".npz") else path + ".npz"
+
+
+def _write_npz(path: str, outputs: dict) -> None:
+    import numpy as np
+
+    target = _npz_path(path)
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+        np.savez(target, **outputs)
+    except OSError as e:
+        raise cli.cannot_write(target, e) from None
+
+
+def _write_trace(path: str, timeline) -> None:
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        timeline.write_chrome_trace(path)
+    except OSError as e:
+        raise cli.cannot_write(path, e) from None
+
+
+def run_cli(argv: Sequence[str] | None) -> int:
+    from gedialects.budget import max_memory_set
+
+    args = _parser().parse_args(argv)
+    cli.check_output(args.output, "-o/--output")
+    cli.check_output(args.trace, "--trace")
+    with max_memory_set(cli.max_memory(args)):
+        return _run_cli(args)
+
+
+def _run_cli(args: argparse.Namespace) -> int:
+    if args.compare:
+        return _run_compare(args)
+    if args.file is None:
+        raise UsageError("give a FILE to run, or --compare A.mlir B.mlir")
+    from gedialects.interpreters.run import find_entry, random_inputs, signature
+
+    _max_steps(args)  # a bad --max-steps is refused before the file is read
+    module = _parse_module(args.file)
+    sig = signature(find_entry(module, args.entry))
+    inputs = _load_inputs(args, sig)
+    if args.random_inputs is not None:
+        generated = random_inputs(sig, args.random_inputs)
+        inputs = generated | inputs
+    outputs, profile = _run(module, inputs, args)
+    if not args.quiet:
+        print(_summary(outputs))
+    if profile is not None:
+        print(profile)
+    if args.output:
+        _write_npz(args.output, outputs)
+    if args.reference:
+        reference = _load_npz(args.reference, sig.output_names, "output", sig.entry)
+        problems = _compare(outputs, reference, args.rtol, args.atol)
+        if problems:
+            print(f"MISMATCH with {args.reference}: " + "; ".join(problems))
+            return 1
+        print(f"MATCH: all {len(outputs)} outputs equal {args.reference}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from gedialects.budget import MemoryBudgetError, MemorySizeError
+    from gedialects.interpreters.run import RunError
+
+    errors = (RunError, DiagnosticException, MemoryBudgetError, MemorySizeError)
+    return cli.run_main("ge-run", lambda: run_cli(argv), errors)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
