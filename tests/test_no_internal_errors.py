@@ -395,7 +395,7 @@ def test_random_inputs_negative_seed(tmp_path: Path, capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize("tool", ["ge-opt", "ge-run", "ge-import", "ge-atc"])
 def test_usage_errors_are_one_line_exit_1(tool: str, tmp_path: Path) -> None:
     """Through the installed commands (argparse used to print seven lines and exit 2)."""
-    module = "tools." + tool.replace("-", "_")
+    module = "gedialects.tools." + tool.replace("-", "_")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     args = {"ge-import": ["m.onnx"], "ge-atc": ["--model=m.onnx", "--output=o"]}.get(tool, [])
     done = subprocess.run(
