@@ -34,13 +34,13 @@ from gedialects.ascend import ModelOp
 from gedialects.frontend.onnx import import_model
 from gedialects.interpreters.ascend import execute_model
 from gedialects.interpreters.run import find_entry, random_inputs, run, signature
+from gedialects.passes.analysis.liveness import Tensor, conflicts, lower_bound, merge_blocks
+from gedialects.passes.analysis.memory_plan import GE_ALIGNMENT, align, greedy_by_size
+from gedialects.passes.analysis.task_graph import TaskGraph
 from gedialects.passes.assign_streams import assign_model
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
-from gedialects.passes.liveness import Tensor, conflicts, lower_bound, merge_blocks
-from gedialects.passes.memory_plan import GE_ALIGNMENT, align, greedy_by_size
 from gedialects.passes.pipelines import CompilePipelinePass
 from gedialects.passes.plan_memory import _classify, plan_model
-from gedialects.passes.task_graph import TaskGraph
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "tests" / "models"

@@ -40,9 +40,9 @@ from xdsl.printer import Printer
 
 from gedialects import make_context
 from gedialects.graph import AddOp, ConstOp, GraphOp, MulOp, NetOutputOp, ReluOp, SubOp
+from gedialects.passes.analysis.graph_view import GraphNodes
 from gedialects.passes.partition.dynamic_shape import PartitionDynamicShapePass
 from gedialects.passes.partition.engine import MergeEnginePartitionsPass, PartitionEnginePass
-from gedialects.passes.partition.graph_view import GraphNodes
 from gedialects.passes.partition.inline import InlinePartitionsPass
 from gedialects.passes.partition.jit import PartitionJitPass
 from gedialects.passes.partition.place_engines import PlaceEnginesPass

@@ -537,7 +537,7 @@ def _unique_node_names(graph: GraphOp) -> None:
     from xdsl.dialects.builtin import StringAttr
 
     from gedialects.base import NODE_NAME
-    from gedialects.passes.partition.graph_view import GraphNodes
+    from gedialects.passes.analysis.graph_view import GraphNodes
 
     nodes = GraphNodes.of(graph)
     seen = set(nodes.names[: len(nodes.args)])
@@ -562,7 +562,7 @@ def _jit_choice(graph: GraphOp) -> tuple[list[str], bool]:
     order reads only Data and Consts, which are static.
     """
     from gedialects.graph import NetOutputOp
-    from gedialects.passes.partition.graph_view import GraphNodes, ge_type, is_unknown_type
+    from gedialects.passes.analysis.graph_view import GraphNodes, ge_type, is_unknown_type
     from gedialects.passes.partition.jit import REPLACE_NODE_TYPES
 
     nodes = GraphNodes.of(graph)
@@ -972,7 +972,7 @@ class Session:
     @staticmethod
     def _callees(graphs: Mapping[str, Operation], graph: GraphOp) -> list[Operation]:
         """Copies of the `graphs` that `graph` calls, directly or not."""
-        from gedialects.passes.partition.graph_view import called_symbols
+        from gedialects.passes.analysis.graph_view import called_symbols
 
         found: dict[str, Operation] = {}
         work: list[Operation] = [graph]

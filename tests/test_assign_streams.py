@@ -21,10 +21,7 @@ from gedialects.ascend import (
 )
 from gedialects.base import AICORE_ENGINE
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
-from gedialects.interpreters.cost_model import CONTROL_US, CostModel
-from gedialects.passes.assign_streams import AssignStreamsPass, _nodes, assign_model
-from gedialects.passes.plan_memory import plan_model
-from gedialects.passes.stream_plan import (
+from gedialects.passes.analysis.stream_plan import (
     STRATEGIES,
     Node,
     Sync,
@@ -39,7 +36,10 @@ from gedialects.passes.stream_plan import (
     simulate,
     sort_waits,
 )
-from gedialects.passes.task_graph import TaskGraph, TypeSizes
+from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
+from gedialects.passes.assign_streams import AssignStreamsPass, _nodes, assign_model
+from gedialects.passes.plan_memory import plan_model
+from gedialects.target.cost_model import CONTROL_US, CostModel
 
 
 def _same_under_schedules(model: ModelOp, text: str, seeds: int = 25) -> None:

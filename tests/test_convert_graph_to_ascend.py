@@ -13,8 +13,8 @@ from xdsl.utils.exceptions import PassFailedException
 from gedialects import make_context
 from gedialects.ascend import ModelOp
 from gedialects.interpreters.run import find_entry, random_inputs, run, signature
+from gedialects.passes.analysis.memory_plan import GE_ALIGNMENT, Slot, SlotKind, plan_without_reuse
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
-from gedialects.passes.memory_plan import GE_ALIGNMENT, Slot, SlotKind, plan_without_reuse
 from gedialects.passes.pipelines import CompilePipelinePass
 from tests.conftest import EXAMPLES, ROOT, parse
 

@@ -17,7 +17,7 @@ from gedialects.base import NODE_NAME
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.interpreters.run import run
 from gedialects.partition import PartitionedCallOp
-from gedialects.passes.partition.graph_view import GraphNodes, bool_attr
+from gedialects.passes.analysis.graph_view import GraphNodes, bool_attr
 from gedialects.passes.partition.inline import InlinePartitionsPass
 from gedialects.passes.partition.jit import PartitionJitPass, SliceError, slice_known, static_nodes
 from gedialects.passes.partition.stage import PartitionStagePass

@@ -18,11 +18,11 @@ from gedialects import make_context
 from gedialects.ascend import BufferAttr, KernelOp, ModelOp
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
 from gedialects.interpreters.run import find_entry, random_inputs, run, signature
+from gedialects.passes.analysis.memory_plan import ge_lifetime, greedy_by_size, size_classes
+from gedialects.passes.analysis.task_graph import TaskGraph
 from gedialects.passes.assign_streams import assign_model
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
-from gedialects.passes.memory_plan import ge_lifetime, greedy_by_size, size_classes
 from gedialects.passes.plan_memory import PlanMemoryPass, plan_model
-from gedialects.passes.task_graph import TaskGraph
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,7 +10,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gedialects.ascend import ModelOp
 from gedialects.interpreters.ascend import AscendRuntimeError, ModelRun, execute_model
-from gedialects.interpreters.cost_model import CONTROL_US, CostModel
+from gedialects.target.cost_model import CONTROL_US, CostModel
 from tests.conftest import parse
 
 X = np.array([-2.0, -1.0, 1.0, 2.0], np.float32)

@@ -24,14 +24,14 @@ from gedialects.ascend import (
     StreamOp,
 )
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
-from gedialects.interpreters.cost_model import (
+from gedialects.passes.assign_streams import assign_model
+from gedialects.passes.plan_memory import plan_model
+from gedialects.target.cost_model import (
     ENGINE_COSTS,
     EVENT_RECORD_US,
     EVENT_WAIT_US,
     CostModel,
 )
-from gedialects.passes.assign_streams import assign_model
-from gedialects.passes.plan_memory import plan_model
 
 
 def buf(offset: int, shape: list[int], element=f32) -> BufferAttr:

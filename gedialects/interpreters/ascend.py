@@ -76,9 +76,9 @@ from gedialects.ascend import (
 )
 from gedialects.base import int_array_values
 from gedialects.gears import GearInfo, GearMismatchError
-from gedialects.interpreters.cost_model import SYNC_US, CostModel, kernel_flops, task_engine
 from gedialects.interpreters.kernels import known_failure, run_kernel
 from gedialects.interpreters.timeline import TaskSpan, Timeline
+from gedialects.target.cost_model import SYNC_US, CostModel, kernel_flops, task_engine
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype, numpy_from_dense
 
 

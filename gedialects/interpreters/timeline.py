@@ -112,7 +112,7 @@ class Timeline:
                 "makespan_us": round(self.makespan, 3),
                 "critical_path_us": round(self.critical_path, 3),
                 "crossing_path_us": round(self.crossing_path, 3),
-                "clock": "simulated (gedialects.interpreters.cost_model)",
+                "clock": "simulated (gedialects.target.cost_model)",
             },
         }
 

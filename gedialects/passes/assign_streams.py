@@ -2,7 +2,7 @@
 
 Runs on the task level after `ge-convert-graph-to-ascend` (before or after `ge-plan-memory`).
 The model's program order is taken as its sequential meaning: events of the input are dropped
-and re-derived from the buffers (`gedialects.passes.stream_plan`), so the result computes the same
+and re-derived from the buffers (`analysis.stream_plan`), so the result computes the same
 numbers under every schedule the event semantics allow.
 
 A case (GE's CaseOpLabelMaker label scheme) keeps its switch, labels and gotos on one stream,
@@ -37,13 +37,7 @@ from gedialects.ascend import (
     TaskOp,
 )
 from gedialects.base import AICORE_ENGINE, STREAM_LABEL
-from gedialects.interpreters.cost_model import (
-    CONTROL_US,
-    EVENT_RECORD_US,
-    EVENT_WAIT_US,
-    CostModel,
-)
-from gedialects.passes.stream_plan import (
+from gedialects.passes.analysis.stream_plan import (
     EventPlan,
     Node,
     StreamAssignment,
@@ -52,7 +46,19 @@ from gedialects.passes.stream_plan import (
     best_assignment,
     dependencies,
 )
-from gedialects.passes.task_graph import AnalysisError, Case, TaskGraph, TypeSizes, paused_gc
+from gedialects.passes.analysis.task_graph import (
+    AnalysisError,
+    Case,
+    TaskGraph,
+    TypeSizes,
+    paused_gc,
+)
+from gedialects.target.cost_model import (
+    CONTROL_US,
+    EVENT_RECORD_US,
+    EVENT_WAIT_US,
+    CostModel,
+)
 
 _NAME = "ge-assign-streams"
 

@@ -9,7 +9,7 @@ value gets it copied into its planned buffer, and `?` root inputs and outputs ar
 buffers. Engine-boundary pairs
 (`partition.end` / `partition.place_holder`) joined into one buffer, `multibatch.case`
 lowered to GE's label scheme (CaseOpLabelMaker: switch by index, one labelled block per branch,
-gotos to a final label), and memory placed by `gedialects.passes.memory_plan` (one slot per tensor).
+gotos to a final label), and memory placed by `analysis.memory_plan` (one slot per tensor).
 Later passes replace the planner and the single stream; the task list stays.
 """
 
@@ -73,16 +73,16 @@ from gedialects.multibatch import (
     CaseOp,
 )
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
-from gedialects.passes.memory_plan import (
+from gedialects.passes.analysis.graph_view import bool_attr
+from gedialects.passes.analysis.memory_plan import (
     GE_ALIGNMENT,
     MemoryPlan,
     Slot,
     SlotKind,
     plan_without_reuse,
 )
+from gedialects.passes.analysis.task_graph import paused_gc
 from gedialects.passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
-from gedialects.passes.partition.graph_view import bool_attr
-from gedialects.passes.task_graph import paused_gc
 
 DEFAULT_ENGINES: dict[str, str] = {
     "MapIndex": HOST_CPU_ENGINE,  # GE's HostcpuEngineUpdatePass white list

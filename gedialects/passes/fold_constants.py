@@ -324,7 +324,7 @@ class FoldConstantsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xdsl.utils.exceptions import PassFailedException
 
-        from gedialects.passes.task_graph import paused_gc
+        from gedialects.passes.analysis.task_graph import paused_gc
 
         if self.max_size < 0:
             raise PassFailedException(

@@ -503,7 +503,7 @@ class InferShapesPass(ModulePass):
     input_shape: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from gedialects.passes.task_graph import paused_gc
+        from gedialects.passes.analysis.task_graph import paused_gc
 
         with paused_gc():
             try:

@@ -5,7 +5,7 @@ wanted, `ge-assign-streams` (reuse then respects the streams' partial order). Th
 `[weights][graph inputs and outputs][feature maps]`: weights stay where they are, inputs and
 outputs are packed after them and never shared (GE's zero-copy I/O; tflite-micro#2290 is what
 happens otherwise), feature maps are placed by the chosen strategy over the liveness of
-`gedialects.passes.liveness`. Every block is aligned to `alignment` bytes (GE's 512).
+`gedialects.passes.analysis.liveness`. Every block is aligned to `alignment` bytes (GE's 512).
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ from gedialects.ascend import (
     ModelOp,
     OutputOp,
 )
-from gedialects.passes.liveness import (
+from gedialects.passes.analysis.liveness import (
     Tensor,
     conflicts,
     in_place_pairs,
     lower_bound,
     merge_blocks,
 )
-from gedialects.passes.memory_plan import (
+from gedialects.passes.analysis.memory_plan import (
     GE_ALIGNMENT,
     align,
     check_no_conflict,
@@ -44,7 +44,7 @@ from gedialects.passes.memory_plan import (
     greedy_by_size,
     without_reuse,
 )
-from gedialects.passes.task_graph import AnalysisError, TaskGraph, TypeSizes, paused_gc
+from gedialects.passes.analysis.task_graph import AnalysisError, TaskGraph, TypeSizes, paused_gc
 
 _NAME = "ge-plan-memory"
 STRATEGIES = ("greedy-by-size", "ge-lifetime")

@@ -77,7 +77,7 @@ from gedialects.ascend import (
     WeightOp,
 )
 from gedialects.base import int_array_values
-from gedialects.passes.memory_plan import GE_ALIGNMENT, align
+from gedialects.passes.analysis.memory_plan import GE_ALIGNMENT, align
 
 _NAME = "ge-sink-loop"
 ITERATIONS_ATTR = ITERATIONS_PER_LOOP

@@ -4,7 +4,7 @@ The interpreter (and GE's runtime) trust the memory plan: a task writing bytes a
 still needs changes the numbers without any error. The dialect verifier checks what one walk
 over the model can (bounds, the weight region, inputs and outputs that overlap, a task buffer
 straddling an input or output); whether two tensors that share bytes are ever live at once needs
-the liveness of `passes.liveness`, which lives in the pass layer (it is built on `TaskGraph`),
+the liveness of `analysis.liveness`, which lives in the pass layer (it is built on `TaskGraph`),
 so this check is a pass, and the tools run it when they load a model (`ge-opt` before its
 passes, `ge-run` and the Session before running, `verify_models`).
 
@@ -34,8 +34,14 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from gedialects.ascend import BufferAttr, ModelOp
-from gedialects.passes.liveness import Block, Tensor, conflicts, merge_blocks, overlapping
-from gedialects.passes.task_graph import AnalysisError, Span, TaskGraph, TypeSizes, paused_gc
+from gedialects.passes.analysis.liveness import Block, Tensor, conflicts, merge_blocks, overlapping
+from gedialects.passes.analysis.task_graph import (
+    AnalysisError,
+    Span,
+    TaskGraph,
+    TypeSizes,
+    paused_gc,
+)
 
 _NAME = "ge-verify-model"
 

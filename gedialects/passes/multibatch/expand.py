@@ -573,7 +573,7 @@ class MultibatchExpandPass(ModulePass):
         if len(roots) != 1:
             names = ", ".join("@" + g.sym_name.data for g in roots) or "none"
             raise _fail(f"expands exactly one root graph, found {names}; choose with entry=")
-        from gedialects.passes.task_graph import paused_gc
+        from gedialects.passes.analysis.task_graph import paused_gc
 
         with paused_gc():  # a clone per gear: many small objects, no cycles to collect
             _Expansion(op, roots[0], config, self.get_dynamic_dims, self.hybrid).run(ctx)

@@ -26,8 +26,8 @@ from gedialects.base import (
 )
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
-from gedialects.passes.partition.engine_tables import INPUT_NODES_SUBGRAPH
-from gedialects.passes.partition.graph_view import bool_attr, called_symbols, ge_type, str_attr
+from gedialects.passes.analysis.graph_view import bool_attr, called_symbols, ge_type, str_attr
+from gedialects.target.engines import INPUT_NODES_SUBGRAPH
 
 ENGINE_COLOURS: dict[str, str] = {
     AICORE_ENGINE: "#cfe2ff",

@@ -30,8 +30,7 @@ from gedialects.base import (
 )
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
 from gedialects.partition import PartitionedCallOp
-from gedialects.passes.partition.clusters import ClusterGraph, Clustering
-from gedialects.passes.partition.graph_view import (
+from gedialects.passes.analysis.graph_view import (
     GraphNodes,
     bool_attr,
     bool_value,
@@ -41,6 +40,7 @@ from gedialects.passes.partition.graph_view import (
     is_unknown_type,
     str_attr,
 )
+from gedialects.passes.partition.clusters import ClusterGraph, Clustering
 from gedialects.passes.partition.outline import outline_cluster, reorder_graph
 
 _NAME = "ge-partition-dynamic-shape"

@@ -43,13 +43,7 @@ from xdsl.utils.exceptions import PassFailedException
 from gedialects.base import ENGINE_NAME, GE_LOCAL_ENGINE, NODE_NAME, STREAM_LABEL
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
-from gedialects.passes.partition.clusters import ClusterGraph, Clustering
-from gedialects.passes.partition.engine_tables import (
-    ENGINE_DEFAULT_DATA,
-    INPUT_NODES_SUBGRAPH,
-    composite_engine,
-)
-from gedialects.passes.partition.graph_view import (
+from gedialects.passes.analysis.graph_view import (
     GraphNodes,
     bool_attr,
     called_symbols,
@@ -57,7 +51,13 @@ from gedialects.passes.partition.graph_view import (
     str_attr,
     string_value,
 )
+from gedialects.passes.partition.clusters import ClusterGraph, Clustering
 from gedialects.passes.partition.place_engines import select_engine
+from gedialects.target.engines import (
+    ENGINE_DEFAULT_DATA,
+    INPUT_NODES_SUBGRAPH,
+    composite_engine,
+)
 
 _NAME = "ge-partition-engine"
 MODES = ("atomic", "composite")

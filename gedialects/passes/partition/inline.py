@@ -13,7 +13,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import PartitionedCallOp
-from gedialects.passes.partition.graph_view import called_symbols
+from gedialects.passes.analysis.graph_view import called_symbols
 
 _NAME = "ge-inline-partitions"
 

@@ -36,7 +36,7 @@ from xdsl.utils.exceptions import PassFailedException
 from gedialects.base import NODE_NAME
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import PartitionedCallOp
-from gedialects.passes.partition.graph_view import GraphNodes, ge_type, i64_value, is_unknown_type
+from gedialects.passes.analysis.graph_view import GraphNodes, ge_type, i64_value, is_unknown_type
 from gedialects.passes.partition.stage import root_graphs
 
 _NAME = "ge-partition-jit"

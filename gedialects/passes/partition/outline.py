@@ -26,7 +26,7 @@ from xdsl.traits import IsTerminator
 from gedialects.base import NODE_NAME, PARENT_NODE_INDEX
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import PartitionedCallOp
-from gedialects.passes.partition.graph_view import i64_value
+from gedialects.passes.analysis.graph_view import i64_value
 
 
 def outline_cluster(

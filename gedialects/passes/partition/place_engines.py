@@ -12,8 +12,8 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import ENGINE_NAME, NODE_NAME, SPECIFIED_ENGINE_NAME, GEOp
 from gedialects.graph import GraphOp
-from gedialects.passes.partition.engine_tables import ENGINE_BY_NAME, ENGINE_SPECS
-from gedialects.passes.partition.graph_view import ge_type, str_attr, string_value
+from gedialects.passes.analysis.graph_view import ge_type, str_attr, string_value
+from gedialects.target.engines import ENGINE_BY_NAME, ENGINE_SPECS
 
 _NAME = "ge-place-engines"
 
@@ -69,7 +69,7 @@ class PlaceEnginesPass(ModulePass):
 
     Engines are tried in GE's cost order (AIcoreEngine, VectorEngine, DNN_VM_AICPU, DNN_VM_DVPP,
     DNN_VM_HOST_CPU, DNN_VM_GE_LOCAL, DNN_VM_RTS) and the first whose kernel store supports the
-    op type, dtypes and shapes wins (tables in `engine_tables`). A node that
+    op type, dtypes and shapes wins (tables in `gedialects.target.engines`). A node that
     already has `_engine_name` keeps it; `_specified_engine_name` pins a node. Option
     `exclude-engines` (GE's EXCLUDE_ENGINES): engines never chosen, e.g.
     `ge-place-engines{exclude-engines=AIcoreEngine,VectorEngine}`. Unknown engine names, in the

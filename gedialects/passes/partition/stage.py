@@ -25,7 +25,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import FORCE_UNKNOWN_SHAPE, STAGE_LEVEL
 from gedialects.graph import GraphOp, NetOutputOp
-from gedialects.passes.partition.graph_view import GraphNodes, bool_value, called_symbols, i64_value
+from gedialects.passes.analysis.graph_view import GraphNodes, bool_value, called_symbols, i64_value
 from gedialects.passes.partition.outline import outline_cluster, reorder_graph
 
 _NAME = "ge-partition-stage"

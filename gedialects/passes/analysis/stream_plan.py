@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gedialects.passes.task_graph import TaskGraph, TypeSizes
+from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
 
 
 @dataclass

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from gedialects.ascend import BufferAttr, KernelOp
-from gedialects.passes.task_graph import TaskGraph, TypeSizes
+from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
 
 ELEMENTWISE_IN_PLACE = frozenset(
     {
