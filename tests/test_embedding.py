@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
@@ -13,7 +19,7 @@ from gedialects.ascend import ModelOp
 from gedialects.interpreters.run import run
 from gedialects.passes import get_all_passes
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
-from tests.conftest import EXAMPLES, run_tool
+from tests.conftest import BIN, EXAMPLES, ROOT, run_tool
 
 RELU = """
 graph.graph @main(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -62,3 +68,43 @@ def test_stock_xdsl_opt_runs_our_pass() -> None:
     assert result.returncode == 0, result.stderr
     assert "ascend.model @conv_block" in result.stdout
     assert "graph.graph" not in result.stdout
+
+
+def test_a_users_own_passes_and_tools_packages_do_not_shadow_ours(tmp_path: Path) -> None:
+    """Issue 15 part 5: xDSL projects often have top-level `passes/` and `tools/` folders; with
+    those first on the path, ge-opt, stock xdsl-opt through our entry point and the Session
+    still find ours (everything installs under `gedialects`)."""
+    for name in ("passes", "tools"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    env.pop("GE_DEBUG", None)
+    example = str(EXAMPLES / "conv_block.mlir")
+
+    def run_in_user_project(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            args, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300
+        )
+
+    for tool in ("ge-opt", "xdsl-opt"):
+        done = run_in_user_project(str(BIN / tool), example, "-p", "ge-compile")
+        assert done.returncode == 0, f"{tool}: {done.stderr}"
+        assert "ascend.model @conv_block" in done.stdout
+    session = (
+        "import passes, tools\n"
+        f"assert passes.__file__.startswith({str(tmp_path)!r}), passes.__file__\n"
+        "import numpy as np\n"
+        "from gedialects import Session\n"
+        "s = Session()\n"
+        f"s.add_graph(1, {example!r})\n"
+        "image = np.random.default_rng(0).standard_normal((1, 3, 16, 16), np.float32)\n"
+        "print(sorted(s.run_graph(1, {'image': image})))\n"
+    )
+    done = run_in_user_project(sys.executable, "-c", session)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['logits']"
+
+
+def test_the_distribution_installs_one_top_level_package() -> None:
+    top_level = importlib.metadata.distribution("gedialects").read_text("top_level.txt")
+    assert top_level is not None and top_level.split() == ["gedialects"]
