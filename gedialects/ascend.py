@@ -98,6 +98,7 @@ from gedialects import fast_text
 from gedialects.base import (
     GEOp,
     IntList,
+    element_count,
     element_nbytes,
     element_type,
     int_array,
@@ -140,10 +141,7 @@ class BufferAttr(ParametrizedAttribute):
 
     @property
     def num_elements(self) -> int:
-        count = 1
-        for dim in self.type.get_shape():
-            count *= dim
-        return count
+        return element_count(self.type.get_shape())
 
     @property
     def nbytes(self) -> int:
@@ -573,10 +571,7 @@ class FastSyntax(IRDLOperation):
 
 
 def _count(t: TensorType) -> int:
-    count = 1
-    for d in t.get_shape():
-        count *= d
-    return count
+    return element_count(t.get_shape())
 
 
 def _i64(value: int) -> IntegerAttr:
@@ -925,9 +920,7 @@ class _ModelVerifier:
                     f'"<gear>,<output index>,<dims>" for one of its {len(outputs)} outputs'
                 )
             buffer = outputs[index].buffer
-            count = 1
-            for d in dims:
-                count *= d
+            count = element_count(dims)
             if count > _count(buffer.type):
                 self.fail(
                     f'{here}: {DYNAMIC_OUTPUT_DIMS} entry "{text}" does not fit the buffer '

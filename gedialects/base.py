@@ -5,6 +5,7 @@ Kept free of numpy so that importing a dialect stays cheap (every lit RUN line s
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import ClassVar
@@ -143,10 +144,7 @@ def const_values(value: SSAValue) -> tuple[int | float, ...] | None:
     attr = owner.properties.get("value")
     if not isinstance(attr, DenseIntOrFPElementsAttr):
         return None
-    shape = attr.get_shape()
-    count = 1
-    for d in shape or ():
-        count *= d
+    count = element_count(attr.get_shape() or ())
     if count > SMALL_CONSTANT_LIMIT:
         return None
     values = attr.get_values()
@@ -199,6 +197,23 @@ class IntList(CustomDirective):
         attr = self.values.get(op)
         assert isa(attr, DenseArrayBase[IntegerType])
         printer.print_string("[" + ", ".join(str(v) for v in attr.get_values()) + "]")
+
+
+def element_count(dims: Iterable[int]) -> int:
+    """The number of elements of a tensor with these dims (1 for a scalar): the one product of
+    dims in the code base. A `?` (negative) dim gives a meaningless count, so callers that may
+    see one check it first or use `static_element_count`."""
+    return math.prod(dims)
+
+
+def static_element_count(t: Attribute) -> int | None:
+    """Element count of a static tensor type; None for `?` dims, unranked or non-tensor types."""
+    if not isinstance(t, TensorType):
+        return None
+    shape = t.get_shape()
+    if any(d < 0 for d in shape):
+        return None
+    return element_count(shape)
 
 
 def is_static(t: Attribute) -> bool:
@@ -521,7 +536,4 @@ def tensor_nbytes(t: TensorType) -> int:
     size = element_nbytes(t.element_type)
     if size is None:
         raise ValueError(f"element type {t.element_type} has no byte size")
-    count = 1
-    for d in t.get_shape():
-        count *= d
-    return count * size
+    return element_count(t.get_shape()) * size

@@ -17,6 +17,7 @@ from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from gedialects import budget
+from gedialects.base import element_count
 from gedialects.exact_text import DenseBudgetError, is_splat
 
 FAST_MIN_CHARS = 1 << 16
@@ -55,9 +56,7 @@ def parse_large_hex_dense(parser: Parser) -> DenseIntOrFPElementsAttr | None:
     size = getattr(type.element_type, "compile_time_size", None)
     if not isinstance(size, int) or size <= 0:
         parser.raise_error(f"dense literal element type {type.element_type} has no byte size", pos)
-    count = 1
-    for dim in type.get_shape():
-        count *= dim
+    count = element_count(type.get_shape())
     if len(data) == size:  # a hex splat, as MLIR and xDSL accept
         try:
             budget.check(size * count, f"dense splat literal of {type}")

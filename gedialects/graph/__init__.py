@@ -40,9 +40,12 @@ from gedialects.graph.common import (
     ElementwiseBinaryOp,
     ElementwiseUnaryOp,
     broadcast_shape,
+    channels_last,
     format_shape,
     reshape_shape,
+    spatial_axes,
     tensor_of,
+    window_output_size,
 )
 from gedialects.graph.elementwise import *  # noqa: F403
 from gedialects.graph.fused import *  # noqa: F403
@@ -97,7 +100,10 @@ __all__ = [
     "Graph",
     "GraphCallable",
     "broadcast_shape",
+    "channels_last",
     "format_shape",
     "reshape_shape",
+    "spatial_axes",
     "tensor_of",
+    "window_output_size",
 ]

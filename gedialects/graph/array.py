@@ -10,16 +10,14 @@ infer static result types when such an operand is a small `graph.const`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar, NoReturn
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
     BoolAttr,
     DenseArrayBase,
-    FloatAttr,
     IntegerAttr,
     IntegerType,
-    StringAttr,
     TensorType,
     i32,
     i64,
@@ -43,155 +41,42 @@ from gedialects.base import (
     GEOp,
     NodeSyntax,
     OperandValues,
+    element_count,
     element_type,
     int_array,
     int_array_values,
     is_static,
     shapes_compatible,
     tensor_shape,
-    types_compatible,
 )
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
+    Shape,
     build_result_types,
+    const_ints,
     fail,
     format_shape,
+    i64_attr,
+    index_dtype,
     infer_or_fail,
     init_node,
-    product,
+    known_dims,
+    normalize_axis,
+    operand_count,
+    prop_bool,
+    prop_int,
+    prop_ints,
     reshape_shape,
     same_element_type,
     tensor_of,
+    vector_length,
+    verify_dtype,
     verify_element_types,
+    verify_index_tensor,
     verify_inferred,
+    verify_same_type,
 )
-
-Shape = tuple[int, ...]
-"""Dims with -1 for `?`."""
-
-# --------------------------------------------------------------------------------------------
-# Helpers shared by the array, indexing, reduction and nn modules
-# --------------------------------------------------------------------------------------------
-
-
-def i64_attr(value: int) -> IntegerAttr:
-    return IntegerAttr(value, i64)
-
-
-def is_index_type(t: Attribute) -> bool:
-    return element_type(t) in (i32, i64)
-
-
-def verify_index_tensor(op: Operation, what: str, t: Attribute, *ranks: int) -> None:
-    """`t` has an int32/int64 element type and, when ranked and `ranks` are given, such a rank."""
-    if not is_index_type(t):
-        fail(op, f"{what} must be an int32 or int64 tensor, got {t}")
-    shape = tensor_shape(t)
-    if ranks and shape is not None and len(shape) not in ranks:
-        expected = " or ".join(f"{r}-D" for r in ranks)
-        fail(op, f"{what} must be {expected}, got {t}")
-
-
-def normalize_axis(op: Operation | None, axis: int, rank: int, what: str = "axis") -> int:
-    """`axis` in [-rank, rank) as an index in [0, rank); raises (VerifyException/ValueError)."""
-    if not -rank <= axis < rank:
-        message = f"{what} {axis} is out of range for rank {rank}"
-        if op is None:
-            raise ValueError(message)
-        fail(op, message)
-    return axis % rank
-
-
-def vector_length(t: Attribute) -> int | None:
-    """The static length of a 1-D tensor type, None when unknown."""
-    shape = tensor_shape(t)
-    if shape is None or len(shape) != 1 or shape[0] < 0:
-        return None
-    return shape[0]
-
-
-def known_dims(shape: Sequence[int]) -> bool:
-    return all(d >= 0 for d in shape)
-
-
-def verify_same_type(op: Operation, x: Attribute, y: Attribute) -> None:
-    if not types_compatible(x, y):
-        fail(op, f"result type {y} differs from the operand type {x}")
-
-
-# Reading an op's properties inside `infer_result_types` (a classmethod: there is no op yet
-# when a builder asks). A property the caller left out takes the op definition's default.
-
-
-def prop(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> Attribute:
-    attr = properties.get(name)
-    if attr is None:
-        definition = cls.get_irdl_definition().properties.get(name)
-        attr = None if definition is None else definition.default_value
-        if attr is None:
-            raise ValueError(f"'{cls.name}' needs the property {name}")
-    return attr
-
-
-def _bad_prop(cls: type[GEOp], name: str, attr: Attribute) -> NoReturn:
-    raise ValueError(f"'{cls.name}' property {name} has the wrong kind of value {attr}")
-
-
-def prop_int(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> int:
-    attr = prop(cls, properties, name)
-    if not isinstance(attr, IntegerAttr):
-        _bad_prop(cls, name, attr)
-    return int(attr.value.data)
-
-
-def prop_bool(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> bool:
-    return prop_int(cls, properties, name) != 0
-
-
-def prop_float(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> float:
-    attr = prop(cls, properties, name)
-    if not isinstance(attr, FloatAttr):
-        _bad_prop(cls, name, attr)
-    return float(attr.value.data)
-
-
-def prop_str(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> str:
-    attr = prop(cls, properties, name)
-    if not isinstance(attr, StringAttr):
-        _bad_prop(cls, name, attr)
-    return attr.data
-
-
-def prop_ints(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> Shape:
-    attr = prop(cls, properties, name)
-    if not isinstance(attr, DenseArrayBase):
-        _bad_prop(cls, name, attr)
-    return tuple(int(v) for v in attr.get_values())
-
-
-def prop_floats(
-    cls: type[GEOp], properties: Mapping[str, Attribute], name: str
-) -> tuple[float, ...]:
-    attr = prop(cls, properties, name)
-    if not isinstance(attr, DenseArrayBase):
-        _bad_prop(cls, name, attr)
-    return tuple(float(v) for v in attr.get_values())
-
-
-def const_ints(values: OperandValues, i: int) -> Shape | None:
-    """The value of shape-like operand `i` as ints, None when it is not a known constant."""
-    known = values(i)
-    return None if known is None else tuple(int(v) for v in known)
-
-
-def operand_count(cls: type[GEOp], types: Sequence[Attribute], *counts: int) -> int:
-    """`len(types)` after checking it is one of `counts` (optional operands change it)."""
-    if len(types) not in counts:
-        expected = " or ".join(map(str, counts))
-        raise ValueError(f"'{cls.name}' takes {expected} operands, got {len(types)}")
-    return len(types)
-
 
 # --------------------------------------------------------------------------------------------
 # Reshaping (array_ops.h, transformation_ops.h)
@@ -206,8 +91,8 @@ def reshape_target(shape: Sequence[int], target: Sequence[int], allowzero: bool)
         raise ValueError(f"shape {list(target)} mixes -1 with 0 while allowzero is set")
     if any(d < -1 for d in target):
         raise ValueError(f"shape {list(target)} has a negative dim")
-    if known_dims(shape) and product(shape) != 0:
-        raise ValueError(f"cannot reshape {product(shape)} elements into {list(target)}")
+    if known_dims(shape) and element_count(shape) != 0:
+        raise ValueError(f"cannot reshape {element_count(shape)} elements into {list(target)}")
     return tuple(target)
 
 
@@ -290,7 +175,10 @@ class ReshapeOp(GEOp, NodeSyntax):
         if length >= 0 and result is not None and len(result) != length:
             fail(self, f"result rank {len(result)} differs from the length {length} of shape")
         if is_static(self.x.type) and is_static(self.y.type):
-            count, result_count = product(tensor_shape(self.x.type) or ()), product(result or ())
+            count, result_count = (
+                element_count(tensor_shape(self.x.type) or ()),
+                element_count(result or ()),
+            )
             if count != result_count:
                 fail(self, f"x has {count} elements but the result has {result_count}")
         verify_inferred(self, "the reshaped shape")
@@ -398,7 +286,7 @@ def flatten_shape(dims: Sequence[int], axis: int) -> Shape:
     axis = axis + len(dims) if axis < 0 else axis
 
     def part(ds: Sequence[int]) -> int:
-        return product(ds) if known_dims(ds) or 0 in ds else -1
+        return element_count(ds) if known_dims(ds) or 0 in ds else -1
 
     return (part(dims[:axis]), part(dims[axis:]))
 
@@ -849,21 +737,6 @@ class SplitDOp(GEOp, NodeSyntax):
 # --------------------------------------------------------------------------------------------
 # Shapes (array_ops.h)
 # --------------------------------------------------------------------------------------------
-
-
-def index_dtype(cls: type[GEOp], properties: Mapping[str, Attribute]) -> Attribute:
-    """The `dtype` property of an op returning indices or dims: i32 or i64."""
-    dtype = prop(cls, properties, "dtype")
-    if dtype not in (i32, i64):
-        raise ValueError(f"dtype must be i32 or i64, got {dtype}")
-    return dtype
-
-
-def verify_dtype(op: Operation, dtype: Attribute, result: Attribute) -> None:
-    if dtype not in (i32, i64):
-        fail(op, f"dtype must be i32 or i64, got {dtype}")
-    if element_type(result) != dtype:
-        fail(op, f"result element type {element_type(result)} differs from dtype {dtype}")
 
 
 @irdl_op_definition

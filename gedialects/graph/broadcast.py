@@ -30,30 +30,28 @@ from gedialects.base import (
     GEOp,
     NodeSyntax,
     OperandValues,
+    element_count,
     element_type,
     tensor_shape,
 )
-from gedialects.graph.array import (
+from gedialects.graph.common import (
+    AnyTensor,
     Shape,
     const_ints,
+    fail,
+    format_shape,
+    init_node,
     known_dims,
     normalize_axis,
     operand_count,
     prop_bool,
-    vector_length,
-    verify_index_tensor,
-    verify_same_type,
-)
-from gedialects.graph.common import (
-    AnyTensor,
-    fail,
-    format_shape,
-    init_node,
-    product,
     same_element_type,
     tensor_of,
+    vector_length,
     verify_element_types,
+    verify_index_tensor,
     verify_inferred,
+    verify_same_type,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -314,7 +312,7 @@ class PadV3Op(GEOp, NodeSyntax):
         if self.mode.data not in PAD_MODES:
             fail(self, f'mode must be one of {", ".join(PAD_MODES)}, got "{self.mode.data}"')
         cv = tensor_shape(self.constant_values.type)
-        if cv is not None and product(cv) != 1 and known_dims(cv):
+        if cv is not None and element_count(cv) != 1 and known_dims(cv):
             fail(self, f"constant_values must hold one value, got {self.constant_values.type}")
         verify_inferred(self, "the padded shape")
 
@@ -375,7 +373,7 @@ class FillOp(GEOp, NodeSyntax):
         verify_element_types(self, (self.value.type, self.y.type), "value and result")
         verify_index_tensor(self, "dims", self.dims.type, 1)
         v = tensor_shape(self.value.type)
-        if v is not None and known_dims(v) and product(v) != 1:
+        if v is not None and known_dims(v) and element_count(v) != 1:
             fail(self, f"value must hold one element, got {self.value.type}")
         verify_inferred(self, "dims")
 

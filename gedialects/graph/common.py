@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     BoolAttr,
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
     StringAttr,
     TensorType,
     UnrankedTensorType,
+    i32,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
@@ -30,6 +35,7 @@ from gedialects.base import (
     NodeSyntax,
     OperandValues,
     const_values,
+    element_count,
     element_type,
     shapes_compatible,
     tensor_shape,
@@ -111,8 +117,8 @@ def reshape_shape(shape: Sequence[int], target: Sequence[int]) -> tuple[int, ...
             dims.append(d)
     if any(d < 0 for d in shape):
         return tuple(dims)
-    count = product(shape)
-    known = product(d for d in dims if d != -1)
+    count = element_count(shape)
+    known = element_count(d for d in dims if d != -1)
     if -1 in dims:
         if known == 0 or count % known:
             raise ValueError(f"cannot reshape {count} elements into {list(target)}")
@@ -120,13 +126,6 @@ def reshape_shape(shape: Sequence[int], target: Sequence[int]) -> tuple[int, ...
     elif known != count:
         raise ValueError(f"cannot reshape {count} elements into {list(target)}")
     return tuple(dims)
-
-
-def product(dims: Iterable[int]) -> int:
-    result = 1
-    for d in dims:
-        result *= d
-    return result
 
 
 def verify_element_types(op: Operation, types: Sequence[Attribute], what: str) -> None:
@@ -361,3 +360,180 @@ class ElementwiseUnaryOp(GEOp, NodeSyntax):
 
 
 # --------------------------------------------------------------------------------------------
+
+
+# --------------------------------------------------------------------------------------------
+# Operand, property and index helpers of the category modules (array, broadcast, indexing,
+# reduction, nn, normalization, pooling)
+# --------------------------------------------------------------------------------------------
+
+Shape = tuple[int, ...]
+"""Dims with -1 for `?`."""
+
+
+def i64_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(value, i64)
+
+
+def is_index_type(t: Attribute) -> bool:
+    return element_type(t) in (i32, i64)
+
+
+def verify_index_tensor(op: Operation, what: str, t: Attribute, *ranks: int) -> None:
+    """`t` has an int32/int64 element type and, when ranked and `ranks` are given, such a rank."""
+    if not is_index_type(t):
+        fail(op, f"{what} must be an int32 or int64 tensor, got {t}")
+    shape = tensor_shape(t)
+    if ranks and shape is not None and len(shape) not in ranks:
+        expected = " or ".join(f"{r}-D" for r in ranks)
+        fail(op, f"{what} must be {expected}, got {t}")
+
+
+def normalize_axis(op: Operation | None, axis: int, rank: int, what: str = "axis") -> int:
+    """`axis` in [-rank, rank) as an index in [0, rank); raises (VerifyException/ValueError)."""
+    if not -rank <= axis < rank:
+        message = f"{what} {axis} is out of range for rank {rank}"
+        if op is None:
+            raise ValueError(message)
+        fail(op, message)
+    return axis % rank
+
+
+def vector_length(t: Attribute) -> int | None:
+    """The static length of a 1-D tensor type, None when unknown."""
+    shape = tensor_shape(t)
+    if shape is None or len(shape) != 1 or shape[0] < 0:
+        return None
+    return shape[0]
+
+
+def known_dims(shape: Sequence[int]) -> bool:
+    return all(d >= 0 for d in shape)
+
+
+def verify_same_type(op: Operation, x: Attribute, y: Attribute) -> None:
+    if not types_compatible(x, y):
+        fail(op, f"result type {y} differs from the operand type {x}")
+
+
+# Reading an op's properties inside `infer_result_types` (a classmethod: there is no op yet
+# when a builder asks). A property the caller left out takes the op definition's default.
+
+
+def prop(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> Attribute:
+    attr = properties.get(name)
+    if attr is None:
+        definition = cls.get_irdl_definition().properties.get(name)
+        attr = None if definition is None else definition.default_value
+        if attr is None:
+            raise ValueError(f"'{cls.name}' needs the property {name}")
+    return attr
+
+
+def _bad_prop(cls: type[GEOp], name: str, attr: Attribute) -> NoReturn:
+    raise ValueError(f"'{cls.name}' property {name} has the wrong kind of value {attr}")
+
+
+def prop_int(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> int:
+    attr = prop(cls, properties, name)
+    if not isinstance(attr, IntegerAttr):
+        _bad_prop(cls, name, attr)
+    return int(attr.value.data)
+
+
+def prop_bool(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> bool:
+    return prop_int(cls, properties, name) != 0
+
+
+def prop_float(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> float:
+    attr = prop(cls, properties, name)
+    if not isinstance(attr, FloatAttr):
+        _bad_prop(cls, name, attr)
+    return float(attr.value.data)
+
+
+def prop_str(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> str:
+    attr = prop(cls, properties, name)
+    if not isinstance(attr, StringAttr):
+        _bad_prop(cls, name, attr)
+    return attr.data
+
+
+def prop_ints(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> Shape:
+    attr = prop(cls, properties, name)
+    if not isinstance(attr, DenseArrayBase):
+        _bad_prop(cls, name, attr)
+    return tuple(int(v) for v in attr.get_values())
+
+
+def prop_floats(
+    cls: type[GEOp], properties: Mapping[str, Attribute], name: str
+) -> tuple[float, ...]:
+    attr = prop(cls, properties, name)
+    if not isinstance(attr, DenseArrayBase):
+        _bad_prop(cls, name, attr)
+    return tuple(float(v) for v in attr.get_values())
+
+
+def const_ints(values: OperandValues, i: int) -> Shape | None:
+    """The value of shape-like operand `i` as ints, None when it is not a known constant."""
+    known = values(i)
+    return None if known is None else tuple(int(v) for v in known)
+
+
+def operand_count(cls: type[GEOp], types: Sequence[Attribute], *counts: int) -> int:
+    """`len(types)` after checking it is one of `counts` (optional operands change it)."""
+    if len(types) not in counts:
+        expected = " or ".join(map(str, counts))
+        raise ValueError(f"'{cls.name}' takes {expected} operands, got {len(types)}")
+    return len(types)
+
+
+def index_dtype(cls: type[GEOp], properties: Mapping[str, Attribute]) -> Attribute:
+    """The `dtype` property of an op returning indices or dims: i32 or i64."""
+    dtype = prop(cls, properties, "dtype")
+    if dtype not in (i32, i64):
+        raise ValueError(f"dtype must be i32 or i64, got {dtype}")
+    return dtype
+
+
+def verify_dtype(op: Operation, dtype: Attribute, result: Attribute) -> None:
+    if dtype not in (i32, i64):
+        fail(op, f"dtype must be i32 or i64, got {dtype}")
+    if element_type(result) != dtype:
+        fail(op, f"result element type {element_type(result)} differs from dtype {dtype}")
+
+
+# --------------------------------------------------------------------------------------------
+# Layout helpers of the convolution, pooling and normalisation ops and their kernels
+# --------------------------------------------------------------------------------------------
+
+CONV_FORMATS = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+"""data_format values per number of spatial dims: channels first, then channels last."""
+
+
+def channels_last(data_format: str) -> bool:
+    """True for NHWC-like formats (C is the last letter)."""
+    return data_format.endswith("C")
+
+
+def spatial_axes(data_format: str, rank: int) -> tuple[int, ...]:
+    """The spatial axes of a rank-`rank` tensor in `data_format` (N first, then C or spatial)."""
+    return tuple(range(1, rank - 1)) if channels_last(data_format) else tuple(range(2, rank))
+
+
+def window_output_size(
+    size: int, kernel: int, stride: int, dilation: int, before: int, after: int, ceil: bool
+) -> int:
+    """Output length of a sliding window (ONNX/GE rule); 0 when the window does not fit.
+
+    With `ceil`, a last window that would start inside the end padding is dropped, as in
+    ONNX (and PyTorch).
+    """
+    extent = size + before + after - dilation * (kernel - 1) - 1
+    if extent < 0:
+        return 0
+    out = (-(-extent // stride) if ceil else extent // stride) + 1
+    if ceil and (out - 1) * stride >= size + before:
+        out -= 1
+    return out

@@ -40,59 +40,27 @@ from gedialects.base import (
     shapes_compatible,
     tensor_shape,
 )
-from gedialects.graph.array import (
+from gedialects.graph.common import (
+    CONV_FORMATS,
+    AnyTensor,
+    channels_last,
     const_ints,
+    fail,
+    format_shape,
+    init_node,
     operand_count,
     prop_floats,
     prop_int,
     prop_ints,
     prop_str,
-    vector_length,
-)
-from gedialects.graph.common import (
-    AnyTensor,
-    fail,
-    format_shape,
-    init_node,
+    spatial_axes,
     tensor_of,
+    vector_length,
     verify_element_types,
     verify_inferred,
     verify_rank,
+    window_output_size,
 )
-
-# --------------------------------------------------------------------------------------------
-# Layout helpers shared with the pooling and normalisation ops and the kernels
-# --------------------------------------------------------------------------------------------
-
-CONV_FORMATS = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
-"""data_format values per number of spatial dims: channels first, then channels last."""
-
-
-def channels_last(data_format: str) -> bool:
-    """True for NHWC-like formats (C is the last letter)."""
-    return data_format.endswith("C")
-
-
-def spatial_axes(data_format: str, rank: int) -> tuple[int, ...]:
-    """The spatial axes of a rank-`rank` tensor in `data_format` (N first, then C or spatial)."""
-    return tuple(range(1, rank - 1)) if channels_last(data_format) else tuple(range(2, rank))
-
-
-def window_output_size(
-    size: int, kernel: int, stride: int, dilation: int, before: int, after: int, ceil: bool
-) -> int:
-    """Output length of a sliding window (ONNX/GE rule); 0 when the window does not fit.
-
-    With `ceil`, a last window that would start inside the end padding is dropped, as in
-    ONNX (and PyTorch).
-    """
-    extent = size + before + after - dilation * (kernel - 1) - 1
-    if extent < 0:
-        return 0
-    out = (-(-extent // stride) if ceil else extent // stride) + 1
-    if ceil and (out - 1) * stride >= size + before:
-        out -= 1
-    return out
 
 
 def _ints_or_dynamic(x: Sequence[int], axis: int) -> int:
@@ -1049,12 +1017,9 @@ __all__ = [
     "ResizeDOp",
     "ResizeOp",
     "SpaceToDepthOp",
-    "channels_last",
     "conv_output_shape",
     "conv_transpose_output_shape",
     "resize_plan",
-    "spatial_axes",
-    "window_output_size",
 ]
 
 OPS = (

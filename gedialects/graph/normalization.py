@@ -39,7 +39,6 @@ from gedialects.base import (
     tensor_shape,
     types_compatible,
 )
-from gedialects.graph.array import operand_count, prop_int, prop_ints, prop_str
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
@@ -48,6 +47,10 @@ from gedialects.graph.common import (
     format_shape,
     infer_or_fail,
     init_node,
+    operand_count,
+    prop_int,
+    prop_ints,
+    prop_str,
     tensor_of,
     verify_data_format,
     verify_element_types,

@@ -36,7 +36,6 @@ from gedialects.base import (
     tensor_shape,
     types_compatible,
 )
-from gedialects.graph.array import operand_count, prop_bool, prop_ints, prop_str
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
@@ -46,12 +45,17 @@ from gedialects.graph.common import (
     format_shape,
     infer_or_fail,
     init_node,
+    operand_count,
+    prop_bool,
+    prop_ints,
+    prop_str,
+    spatial_axes,
     tensor_of,
     verify_element_types,
     verify_inferred,
     verify_result_shape,
+    window_output_size,
 )
-from gedialects.graph.nn import spatial_axes, window_output_size
 
 # --------------------------------------------------------------------------------------------
 # Windowed pooling

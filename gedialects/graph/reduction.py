@@ -33,31 +33,29 @@ from gedialects.base import (
     element_type,
     tensor_shape,
 )
-from gedialects.graph.array import (
+from gedialects.graph.common import (
+    FALSE,
+    AnyTensor,
     Shape,
+    build_result_types,
     const_ints,
+    fail,
     i64_attr,
     index_dtype,
+    infer_or_fail,
+    init_node,
     normalize_axis,
     operand_count,
     prop_bool,
     prop_int,
+    tensor_of,
     vector_length,
     verify_dtype,
-    verify_index_tensor,
-    verify_same_type,
-)
-from gedialects.graph.common import (
-    FALSE,
-    AnyTensor,
-    build_result_types,
-    fail,
-    infer_or_fail,
-    init_node,
-    tensor_of,
     verify_element_types,
+    verify_index_tensor,
     verify_inferred,
     verify_result_shape,
+    verify_same_type,
 )
 
 # --------------------------------------------------------------------------------------------

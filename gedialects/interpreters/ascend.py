@@ -74,7 +74,7 @@ from gedialects.ascend import (
     StreamActiveOp,
     TaskOp,
 )
-from gedialects.base import int_array_values
+from gedialects.base import element_count, int_array_values
 from gedialects.gears import GearInfo, GearMismatchError
 from gedialects.interpreters.kernels import known_failure, run_kernel
 from gedialects.interpreters.timeline import TaskSpan, Timeline
@@ -159,9 +159,7 @@ class _Slots:
                     f"{owner.describe()}: unsupported element type {e.element_type}"
                 ) from None
             shape = ttype.get_shape()
-            count = 1
-            for dim in shape:
-                count *= dim
+            count = element_count(shape)
             info = self.types[id(ttype)] = (ttype, shape, dtype, count)
         return info
 

@@ -34,13 +34,13 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike, Pure
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from gedialects import budget
-from gedialects.base import NODE_NAME, GEOp
+from gedialects.base import NODE_NAME, GEOp, static_element_count
 from gedialects.graph import ConstOp, GraphOp
 from gedialects.interpreters.kernels import KernelError, kernel_types, run_kernel
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype, numpy_from_dense
@@ -66,23 +66,11 @@ class FoldStats:
 # --------------------------------------------------------------------------------------------
 
 
-def static_count(t: Attribute) -> int | None:
-    """Element count of a static tensor type, None otherwise."""
-    if not isinstance(t, TensorType):
-        return None
-    count = 1
-    for d in t.get_shape():
-        if d < 0:
-            return None
-        count *= d
-    return count
-
-
 def shape_views(op: Operation) -> list[np.ndarray] | None:
     """Zero-byte stand-ins with the operands' static shapes and dtypes (for Shape/Size)."""
     views: list[np.ndarray] = []
     for t in op.operand_types:
-        if static_count(t) is None:
+        if static_element_count(t) is None:
             return None
         assert isinstance(t, TensorType)
         try:
@@ -100,7 +88,7 @@ def arrays_from_values(
     arrays: list[np.ndarray] = []
     for operand in op.operands:
         flat = values(operand)
-        count = static_count(operand.type)
+        count = static_element_count(operand.type)
         if flat is None or count is None or len(flat) != count:
             return None
         t = operand.type
@@ -195,7 +183,7 @@ def foldable(op: Operation, max_size: int) -> bool:
         return False
     if not op.results or op.regions or op.GE_TYPE not in _kernel_set():
         return False
-    counts = [static_count(t) for t in op.result_types]
+    counts = [static_element_count(t) for t in op.result_types]
     if any(c is None for c in counts):
         return False  # a result of unknown shape: run ge-infer-shapes first
     count = sum(c for c in counts if c is not None)

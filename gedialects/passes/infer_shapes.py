@@ -56,6 +56,7 @@ from gedialects.base import (
     GEOp,
     ascii_int,
     const_values,
+    static_element_count,
 )
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.graph.common import tensor_of
@@ -452,7 +453,7 @@ class ShapeInference:
         for r in op.results:
             if not _is_index_like(r.type):  # first: cheaper than the element count
                 return  # only small integer results take part in shape arithmetic
-            count = _static_count(r.type)
+            count = static_element_count(r.type)
             if count is None or count > SMALL_CONSTANT_LIMIT:
                 return
         if all(r in self.known for r in op.results) or not op.has_trait(Pure) or _const_like(op):
@@ -478,17 +479,6 @@ def _const_like(op: Operation) -> bool:
 
 def _is_index_like(t: Attribute) -> bool:
     return isinstance(t, TensorType) and isinstance(t.element_type, IntegerType | IndexType)
-
-
-def _static_count(t: Attribute) -> int | None:
-    if not isinstance(t, TensorType):
-        return None
-    count = 1
-    for d in t.get_shape():
-        if d < 0:
-            return None
-        count *= d
-    return count
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from gedialects.base import NODE_NAME, GEOp, element_nbytes
+from gedialects.base import NODE_NAME, GEOp, element_nbytes, static_element_count
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.multibatch import CaseOp
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
@@ -179,14 +179,8 @@ def nbytes(t: Attribute) -> int | None:
     """Bytes of a static tensor type; None when the size is unknown."""
     if not isinstance(t, TensorType):
         return None
-    size = element_nbytes(t.element_type)
-    if size is None:
-        return None
-    for d in t.get_shape():
-        if d < 0:
-            return None
-        size *= d
-    return size
+    size, count = element_nbytes(t.element_type), static_element_count(t)
+    return None if size is None or count is None else size * count
 
 
 @dataclass

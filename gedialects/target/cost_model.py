@@ -41,6 +41,7 @@ from gedialects.base import (
     HOST_CPU_ENGINE,
     RTS_ENGINE,
     VECTOR_ENGINE,
+    element_count,
     element_nbytes,
 )
 
@@ -105,9 +106,7 @@ class CostModel:
         info = self._by_id.get(id(t))
         if info is None:
             shape = tuple(max(d, 1) for d in t.get_shape())  # `?` of a dynamic buffer: 1
-            count = 1
-            for d in shape:
-                count *= d
+            count = element_count(shape)
             info = self._by_id[id(t)] = (
                 shape,
                 count,
@@ -166,13 +165,7 @@ def kernel_flops(
 ) -> float:
     """FLOPs of a kernel on these shapes (see the module docstring)."""
 
-    def count(shape: Sequence[int]) -> int:
-        n = 1
-        for d in shape:
-            n *= d
-        return n
-
-    out_count = sum(count(s) for s in out_shapes)
+    out_count = sum(element_count(s) for s in out_shapes)
     if kernel in MATMUL_KERNELS and len(in_shapes) >= 2 and out_shapes:
         a_shape, out_shape = in_shapes[0], out_shapes[0]
         if len(a_shape) >= 2 and len(out_shape) >= 2 and out_shape[-2]:
@@ -181,8 +174,8 @@ def kernel_flops(
             k = a_shape[-1] if a_shape else 1
         return 2.0 * out_count * k
     if kernel in CONV_KERNELS and len(in_shapes) >= 2:
-        return 2.0 * out_count * count(in_shapes[1][1:])
-    return float(max(out_count, max((count(s) for s in in_shapes), default=0)))
+        return 2.0 * out_count * element_count(in_shapes[1][1:])
+    return float(max(out_count, max((element_count(s) for s in in_shapes), default=0)))
 
 
 def task_engine(task: TaskOp) -> str:

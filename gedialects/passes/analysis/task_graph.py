@@ -46,7 +46,7 @@ from gedialects.ascend import (
     StreamActiveOp,
     TaskOp,
 )
-from gedialects.base import element_nbytes, int_array_values
+from gedialects.base import element_count, element_nbytes, int_array_values
 
 
 class AnalysisError(Exception):
@@ -84,9 +84,7 @@ class TypeSizes:
         if found is None:
             canon = self.by_value.setdefault(t, len(self.by_value))
             shape = t.get_shape()
-            count = 1
-            for d in shape:
-                count *= d
+            count = element_count(shape)
             found = (canon, shape, count, count * (element_nbytes(t.element_type) or 1))
             self.by_id[id(t)] = found
             self.alive.append(t)
