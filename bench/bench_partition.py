@@ -42,9 +42,10 @@ from gedialects import make_context
 from gedialects.graph import AddOp, ConstOp, GraphOp, MulOp, NetOutputOp, ReluOp, SubOp
 from gedialects.passes.analysis.graph_view import GraphNodes
 from gedialects.passes.partition.dynamic_shape import PartitionDynamicShapePass
-from gedialects.passes.partition.engine import MergeEnginePartitionsPass, PartitionEnginePass
+from gedialects.passes.partition.engine import PartitionEnginePass
 from gedialects.passes.partition.inline import InlinePartitionsPass
 from gedialects.passes.partition.jit import PartitionJitPass
+from gedialects.passes.partition.merge_engine_partitions import MergeEnginePartitionsPass
 from gedialects.passes.partition.place_engines import PlaceEnginesPass
 from gedialects.passes.partition.stage import PartitionStagePass
 from gedialects.tensors import dense_from_numpy

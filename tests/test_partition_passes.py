@@ -27,8 +27,9 @@ from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.partition import dynamic_shape, engine
 from gedialects.passes.partition.dump_dot import DumpDotPass, to_dot
 from gedialects.passes.partition.dynamic_shape import PartitionDynamicShapePass, ShapeClassifier
-from gedialects.passes.partition.engine import MergeEnginePartitionsPass, PartitionEnginePass
+from gedialects.passes.partition.engine import PartitionEnginePass
 from gedialects.passes.partition.inline import InlinePartitionsPass
+from gedialects.passes.partition.merge_engine_partitions import MergeEnginePartitionsPass
 from gedialects.passes.partition.place_engines import PlaceEnginesPass
 from gedialects.passes.pipelines import CompilePipelinePass
 

@@ -50,7 +50,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-infer-shapes": ("gedialects.passes.infer_shapes", "InferShapesPass"),
     "ge-inline-partitions": ("gedialects.passes.partition.inline", "InlinePartitionsPass"),
     "ge-merge-engine-partitions": (
-        "gedialects.passes.partition.engine",
+        "gedialects.passes.partition.merge_engine_partitions",
         "MergeEnginePartitionsPass",
     ),
     "ge-multibatch-expand": ("gedialects.passes.multibatch.expand", "MultibatchExpandPass"),

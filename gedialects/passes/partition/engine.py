@@ -1,4 +1,4 @@
-"""`ge-partition-engine` and `ge-merge-engine-partitions`: GE's EnginePartitioner.
+"""`ge-partition-engine`: GE's EnginePartitioner (undone by `ge-merge-engine-partitions`).
 
 Partitioning (`hicann/ge:compiler/graph/partition/engine_partitioner.cc`):
 
@@ -22,22 +22,16 @@ topological order of the subgraphs (rank order where it allows). The Data nodes 
 inputs of `inputNodeGraph`; the subgraph holding NetOutput returns the graph's outputs. Values
 cross subgraphs only through End/PlaceHolder pairs. `peerIndex` is unique in the module (GE's
 counter is per graph) so that the pairs of nested partitions never share a channel.
-
-Merging (`MergeAfterSubGraphOptimization` / `RemoveNodeAndEdgeBetweenEndPld`) puts the nodes of
-every subgraph back into the parent, connects each End's producer to the consumers of its
-PlaceHolder and drops both; nodes without `_stream_label` inherit their subgraph's label.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import ENGINE_NAME, GE_LOCAL_ENGINE, NODE_NAME, STREAM_LABEL
@@ -46,7 +40,6 @@ from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.analysis.graph_view import (
     GraphNodes,
     bool_attr,
-    called_symbols,
     i64_value,
     str_attr,
     string_value,
@@ -404,78 +397,4 @@ class PartitionEnginePass(ModulePass):
             times += 1
 
 
-def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[str]) -> bool:
-    """GE `MergeSubGraph` for one graph; returns whether it was engine-partitioned.
-
-    `uses` counts the calls of each graph in the module; callees left without one are erased.
-    """
-    block = graph.body.block
-    calls = [op for op in block.ops if isinstance(op, PartitionedCallOp)]
-    subs: list[tuple[PartitionedCallOp, GraphOp]] = []
-    for call in calls:
-        callee = graphs.get(call.callee.root_reference.data)
-        if callee is not None and ENGINE_NAME in callee.attributes:
-            subs.append((call, callee))
-    if not subs:
-        return False
-    channel: dict[int, SSAValue] = {}
-    for call, sub in subs:
-        sub_block = sub.body.block
-        mapping: dict[SSAValue, SSAValue] = dict(zip(sub_block.args, call.args, strict=True))
-        label = str_attr(sub, STREAM_LABEL)
-        for op in list(sub_block.ops):
-            if isinstance(op, EndOp):
-                channel[op.peerIndex.value.data] = mapping.get(op.x, op.x)
-                continue
-            if isinstance(op, PlaceHolderOp):
-                peer = op.peerIndex.value.data
-                if peer not in channel:
-                    raise PassFailedException(
-                        f"ge-merge-engine-partitions: @{sub.sym_name.data}: PlaceHolder "
-                        f"peerIndex {peer} has no End in an earlier subgraph"
-                    )
-                mapping[op.y] = channel[peer]
-                continue
-            if isinstance(op, NetOutputOp):
-                for r, v in zip(call.res, op.outputs, strict=True):
-                    r.replace_all_uses_with(mapping.get(v, v))
-                continue
-            for j, v in enumerate(op.operands):
-                if v in mapping:
-                    op.operands[j] = mapping[v]
-            if label and STREAM_LABEL not in op.attributes:
-                op.attributes[STREAM_LABEL] = StringAttr(label)
-            op.detach()
-            block.insert_op_before(op, call)
-    for call, sub in subs:
-        Rewriter.erase_op(call)
-        name = sub.sym_name.data
-        uses[name] -= 1
-        if uses[name] == 0:
-            Rewriter.erase_op(sub, safe_erase=False)
-    return True
-
-
-@dataclass(frozen=True)
-class MergeEnginePartitionsPass(ModulePass):
-    """Joins engine subgraphs back into their parent graph (GE MergeAfterSubGraphOptimization).
-
-    Every call of a subgraph with `_engine_name` is replaced by the subgraph's nodes; each
-    PlaceHolder's users read the value its End (same `peerIndex`) sent, and both are dropped;
-    nodes without `_stream_label` inherit their subgraph's label. The result equals the graph
-    before `ge-partition-engine` up to the order of independent nodes.
-    """
-
-    name = "ge-merge-engine-partitions"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        graphs = graphs_by_name(op)
-        uses: Counter[str] = Counter()
-        for o in op.walk():
-            uses.update(called_symbols(o))
-        for graph in list(graphs.values()):
-            if ENGINE_NAME not in graph.attributes:
-                merge_partitions(graph, graphs, uses)
-
-
-__all__ = ["EngineAnalysis", "MergeEnginePartitionsPass", "PartitionEnginePass", "analyse"]
+__all__ = ["EngineAnalysis", "PartitionEnginePass", "analyse"]
