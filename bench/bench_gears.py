@@ -3,7 +3,7 @@
 1. Arena of an N-gear model / the largest arena of its gears compiled alone (goal <= 1.05):
    `ge-plan-memory` overlays the branches of the gear Case (GE's DynamicBatchMemAssigner) and
    the lowering stores each weight once, so N gears cost about one (the largest) gear.
-2. Compile time (`ge-multibatch-expand` + `ge-compile`) of 100 gears / one gear (goal <= 100,
+2. Compile time (`ge-expand-multibatch` + `ge-compile`) of 100 gears / one gear (goal <= 100,
    near-linear): one gear is one branch graph compiled alone with `ge-compile`.
 
 The model is the exported CNN (tests/models/cnn.onnx, `make models`), batch gears.

@@ -1,7 +1,7 @@
 """Gears (GE multi-batch): atc's options, their validation, and the run-time gear table.
 
 One place for everything about gears that is not an IR rewrite, so that the compiler pass
-(`ge-multibatch-expand`), the runtime (`gedialects.interpreters.run`) and a future `ge-atc` share
+(`ge-expand-multibatch`), the runtime (`gedialects.interpreters.run`) and a future `ge-atc` share
 it without depending on `passes`:
 
 - `parse_options(input_shape=..., dynamic_batch_size=... | dynamic_image_size=... |
@@ -766,7 +766,7 @@ class GearInfo:
         if info is None:
             raise ValueError(
                 f"@{graph.sym_name.data} has no gears (no multibatch.case with {BATCH_NUM}); "
-                "run ge-multibatch-expand first"
+                "run ge-expand-multibatch first"
             )
         return info
 

@@ -9,7 +9,7 @@
 Option names are GE's (`ge_api_types.h`); values are strings, as in GE. Graph options override
 session options. A graph is compiled on `compile_graph` or on its first run:
 
-    import -> [ge-multibatch-expand] -> ge-infer-shapes -> ge-verify-graph -> ge-fold-constants
+    import -> [ge-expand-multibatch] -> ge-infer-shapes -> ge-verify-graph -> ge-fold-constants
            -> ge-fuse -> ge-place-engines -> [ge-partition-dynamic-shape]
            -> ge-convert-graph-to-ascend -> ge-assign-streams -> ge-plan-memory
 
@@ -18,7 +18,7 @@ one with data-dependent or unknown shapes is split into known and unknown partit
 (`ge-partition-dynamic-shape`, limit `ge.exec.static_model_ops_lower_limit`), whose nodes
 become static tasks and dynamic tasks (shapes and memory decided at run time). A graph with
 gears runs at the ascend level too: one static branch per gear behind a label switch, its
-buffers sized for the largest gear (`ge-multibatch-expand`, docs/design/gears.md). With
+buffers sized for the largest gear (`ge-expand-multibatch`, docs/design/gears.md). With
 `ge.compileHybridMode=1`, input shapes that are no gear run the graph compiled without gears
 (at the ascend level, with dynamic tasks) instead of raising E13025. `stages(graph_id)` gives
 the printed IR after each step.

@@ -188,11 +188,11 @@ def test_ge_run_loads_the_atc_output(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--dynamic_batch_size=4"], "error: ge-multibatch-expand: E10035"),
+        (["--dynamic_batch_size=4"], "error: ge-expand-multibatch: E10035"),
         (["--dynamic_batch_size=1,4", "--framework=3"], "error: --framework=3 (TensorFlow)"),
         (["--hybrid"], "error: --hybrid needs gears"),
-        (["--dynamic_batch_size=1,4", "--dynamic_dims=1;2"], "error: ge-multibatch-expand: E10009"),
-        (["--dynamic_batch_size=1,a"], "error: ge-multibatch-expand: E10003"),
+        (["--dynamic_batch_size=1,4", "--dynamic_dims=1;2"], "error: ge-expand-multibatch: E10009"),
+        (["--dynamic_batch_size=1,a"], "error: ge-expand-multibatch: E10003"),
         (["--bogus=1"], "error: unrecognized arguments: --bogus=1"),
     ],
 )

@@ -1,4 +1,4 @@
-"""ge-multibatch-expand end to end: the expanded module run at each gear equals the original
+"""ge-expand-multibatch end to end: the expanded module run at each gear equals the original
 graph on the same inputs, inputs of no gear give GE's E13025, and the ACL-like query API reads
 the gears back."""
 

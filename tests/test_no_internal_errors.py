@@ -120,7 +120,7 @@ graph.graph @main(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
   graph.net_output %y : tensor<?x3xf32>
 }
 """
-EXPAND = 'ge-multibatch-expand{input-shape="x:-1,3" dynamic-batch-size="1,4" hybrid=true}'
+EXPAND = 'ge-expand-multibatch{input-shape="x:-1,3" dynamic-batch-size="1,4" hybrid=true}'
 
 
 @pytest.mark.parametrize("level", ["graph", "ascend"])

@@ -22,6 +22,7 @@ PASSES: dict[str, tuple[str, str]] = {
         "ConvertGraphToAscendPass",
     ),
     "ge-dump-dot": ("gedialects.passes.partition.dump_dot", "DumpDotPass"),
+    "ge-expand-multibatch": ("gedialects.passes.multibatch.expand", "MultibatchExpandPass"),
     "ge-fold-constants": ("gedialects.passes.fold_constants", "FoldConstantsPass"),
     "ge-fold-identity": ("gedialects.passes.fusion.fold_identity", "FoldIdentityPass"),
     "ge-fuse": ("gedialects.passes.fusion.fuse", "FusePass"),
@@ -53,7 +54,6 @@ PASSES: dict[str, tuple[str, str]] = {
         "gedialects.passes.partition.merge_engine_partitions",
         "MergeEnginePartitionsPass",
     ),
-    "ge-multibatch-expand": ("gedialects.passes.multibatch.expand", "MultibatchExpandPass"),
     "ge-partition-dynamic-shape": (
         "gedialects.passes.partition.dynamic_shape",
         "PartitionDynamicShapePass",

@@ -4,7 +4,7 @@
            --dynamic_batch_size="1,4,8" [--hybrid] [--framework=5] [--soc_version=Ascend310]
     ge-run cnn.mlir --inputs in.npz
 
-One command for import (`ge-import`), gears (`ge-multibatch-expand`, when a dynamic option is
+One command for import (`ge-import`), gears (`ge-expand-multibatch`, when a dynamic option is
 given) and `ge-compile`; writes `OUT.mlir`, the self-contained `ascend` module (weights
 included, large ones as `dense<"0x...">` hex). atc's spelling: `--flag=value` (or
 `--flag value`); `--soc_version` is accepted and ignored with a note (the interpreter is the

@@ -138,7 +138,7 @@ PIPELINES = (
     "ge-plan-memory",
     "ge-assign-streams",
     "canonicalize,cse",
-    'ge-multibatch-expand{input_shape="x:-1,4" dynamic_batch_size="1,2"}',
+    'ge-expand-multibatch{input_shape="x:-1,4" dynamic_batch_size="1,2"}',
 )
 
 

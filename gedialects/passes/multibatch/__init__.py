@@ -1,4 +1,4 @@
-"""Multi-batch (gear) passes: `ge-multibatch-expand` (GE's MultiBatchClonePass).
+"""Multi-batch (gear) passes: `ge-expand-multibatch` (GE's MultiBatchClonePass).
 
 Option parsing, validation and the gear table live in `gedialects.gears`, shared with the
 runtime.

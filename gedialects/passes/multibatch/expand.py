@@ -1,4 +1,4 @@
-"""`ge-multibatch-expand`: GE's MultiBatchClonePass, one static branch graph per gear.
+"""`ge-expand-multibatch`: GE's MultiBatchClonePass, one static branch graph per gear.
 
 The root graph (inputs with -1 dims in `--input_shape`) becomes
 
@@ -75,7 +75,7 @@ from gedialects.multibatch import (
     MapIndexOp,
 )
 
-_NAME = "ge-multibatch-expand"
+_NAME = "ge-expand-multibatch"
 
 
 def _fail(message: str) -> PassFailedException:
@@ -534,7 +534,7 @@ class MultibatchExpandPass(ModulePass):
     Errors carry GE's codes and messages.
     """
 
-    name = "ge-multibatch-expand"
+    name = "ge-expand-multibatch"
 
     input_shape: str = ""
     dynamic_batch_size: str = ""

@@ -1,5 +1,5 @@
-// RUN: ge-opt %s -p 'ge-multibatch-expand{input-shape="label:-1,-1;data:1,-1,4;bias:4" dynamic-dims="1,3,2;2,2,5"}' | filecheck %s
-// RUN: ge-opt %s -p 'ge-multibatch-expand{input-shape="label:-1,-1;data:1,-1,4;bias:4" dynamic-dims="1,3,2;2,2,5" get-dynamic-dims=true}' | filecheck %s --check-prefix=DIMS
+// RUN: ge-opt %s -p 'ge-expand-multibatch{input-shape="label:-1,-1;data:1,-1,4;bias:4" dynamic-dims="1,3,2;2,2,5"}' | filecheck %s
+// RUN: ge-opt %s -p 'ge-expand-multibatch{input-shape="label:-1,-1;data:1,-1,4;bias:4" dynamic-dims="1,3,2;2,2,5" get-dynamic-dims=true}' | filecheck %s --check-prefix=DIMS
 
 // Tests `--dynamic_dims` on a graph with three inputs: each gear gives the -1 dims values in
 // `--input_shape` order (label's two, then data's one), which is not the graph's input order; the

@@ -1,4 +1,4 @@
-// RUN: ge-opt %s -p 'ge-multibatch-expand{input-shape="img:1,3,-1,-1" dynamic-image-size="4,6;8,8"}' | filecheck %s
+// RUN: ge-opt %s -p 'ge-expand-multibatch{input-shape="img:1,3,-1,-1" dynamic-image-size="4,6;8,8"}' | filecheck %s
 
 // Tests `--dynamic_image_size` (NCHW): gears are (H, W) pairs, the shape data holds two values,
 // and `_dynamic_output_dims` lists each gear's output shapes (the pooled output is the same in

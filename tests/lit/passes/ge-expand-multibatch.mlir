@@ -1,5 +1,5 @@
-// RUN: ge-opt %s -p 'ge-multibatch-expand{input-shape="x:-1,3;s:2" dynamic-batch-size="1,4,2"}' | filecheck %s
-// RUN: ge-opt %s -p 'ge-multibatch-expand{input-shape="x:-1,3;s:2" dynamic-batch-size="1,4,2"}' -o %t.mlir
+// RUN: ge-opt %s -p 'ge-expand-multibatch{input-shape="x:-1,3;s:2" dynamic-batch-size="1,4,2"}' | filecheck %s
+// RUN: ge-opt %s -p 'ge-expand-multibatch{input-shape="x:-1,3;s:2" dynamic-batch-size="1,4,2"}' -o %t.mlir
 // RUN: ge-run %t.mlir --random-inputs 0 | filecheck %s --check-prefix=OUT
 
 // Tests `--dynamic_batch_size`: the root keeps its name and becomes shape data -> MapIndex over

@@ -47,7 +47,7 @@
 
 // Errors: one line, exit 1, nothing written.
 // RUN: not ge-atc --model=%t/tiny.onnx --output=%t/bad --input_shape=x:-1,2 --dynamic_batch_size=2 2>&1 | filecheck %s --check-prefix=ONE
-// ONE: error: ge-multibatch-expand: E10035: --dynamic_batch_size, --dynamic_image_size, or --dynamic_dims has 1 profiles, which is less than the minimum 2.
+// ONE: error: ge-expand-multibatch: E10035: --dynamic_batch_size, --dynamic_image_size, or --dynamic_dims has 1 profiles, which is less than the minimum 2.
 // ONE-NOT: Traceback
 // RUN: not test -e %t/bad.mlir
 // RUN: not ge-atc --model=%t/tiny.onnx --output=%t/bad --input_shape=x:-1,2 --dynamic_batch_size=1,2 --framework=3 2>&1 | filecheck %s --check-prefix=FW
