@@ -14,6 +14,34 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from xdsl.passes import ModulePass
 
+PASS_VERBS: tuple[str, ...] = (
+    "assign",
+    "compile",
+    "convert",
+    "dump",
+    "expand",
+    "fold",
+    "fuse",
+    "infer",
+    "inline",
+    "merge",
+    "partition",
+    "place",
+    "plan",
+    "sink",
+    "verify",
+)
+"""The verbs pass names start with: every pass is `ge-<verb>-<object>` (MLIR's
+`convert-x-to-y`, `canonicalize` style), so a name says what the pass does to what; a new verb
+is added here, on purpose (tests/test_pass_names.py checks the names against this list)."""
+
+UMBRELLA_PASSES: dict[str, str] = {
+    "ge-compile": "the named compile pipeline (every stage, graph to task level)",
+    "ge-fuse": "every fusion pattern of gedialects.passes.fusion in GE's order",
+}
+"""Passes named by the verb alone, with why: each runs every pass of its verb, so there is no
+single object to name."""
+
 PASSES: dict[str, tuple[str, str]] = {
     "ge-assign-streams": ("gedialects.passes.assign_streams", "AssignStreamsPass"),
     "ge-compile": ("gedialects.passes.pipelines", "CompilePipelinePass"),
