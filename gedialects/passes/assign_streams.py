@@ -363,6 +363,7 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
         graph = TaskGraph.of(model)
     except AnalysisError as e:
         raise _fail(model, str(e)) from None
+    graph.verify()
     _check_program_order(model, graph)
     costs = CostModel()
     nodes, has_end = _nodes(model, graph, costs)
@@ -391,10 +392,16 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
             _, plan, event_plan, sync = _plan_with_cases(
                 graph, nodes, preds, layouts, cap, max_streams, default_engine
             )
+        plan.verify()
+        for layout in layouts.values():
+            for branch in layout.branches:
+                if branch.sync is not None:
+                    branch.sync.verify()
         stream_of, engines = plan.stream_of, plan.engines
         before = event_plan.cross_edges + sum(
             b.cross_edges for layout in layouts.values() for b in layout.branches
         )
+    sync.verify()
     emitter = _Emitter(model, graph, list(engines))
     emitter.emit(nodes, stream_of, sync, layouts, has_end)
     return StreamStats(

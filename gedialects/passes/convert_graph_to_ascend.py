@@ -1,6 +1,6 @@
 """`ge-convert-graph-to-ascend`: lowers each root graph to an executable `ascend.model`.
 
-The walking-skeleton lowering: one kernel task per GE node on a single stream, called
+The lowering: one kernel task per GE node on a single stream, called
 subgraphs (`partition.partitioned_call`) inlined as static task lists, except the unknown-shape
 partitions of `ge-partition-dynamic-shape` (`_is_unknown_shape = true`), whose nodes become
 `ascend.dynamic_kernel` tasks on dynamic buffers (GE runs those partitions with its hybrid
@@ -9,8 +9,9 @@ value gets it copied into its planned buffer, and `?` root inputs and outputs ar
 buffers. Engine-boundary pairs
 (`partition.end` / `partition.place_holder`) joined into one buffer, `multibatch.case`
 lowered to GE's label scheme (CaseOpLabelMaker: switch by index, one labelled block per branch,
-gotos to a final label), and memory placed by `analysis.memory_plan` (one slot per tensor).
-Later passes replace the planner and the single stream; the task list stays.
+gotos to a final label), and every tensor given its own slot by `analysis.memory_plan` (no
+reuse: the baseline the interpreter can check). Memory reuse is `ge-plan-memory`'s and the
+streams are `ge-assign-streams`'s, which rewrite this model's buffers and streams in place.
 """
 
 from __future__ import annotations
@@ -420,6 +421,7 @@ def lower_root(graph: GraphOp, symbols: Operation, default_engine: str, alignmen
         lowering.emit(MemcpyAsyncOp, src=slot, dst=copy)
         outputs.append(copy)
     plan = plan_without_reuse(lowering.slots, alignment)
+    plan.verify()
     model = _materialise(graph, lowering, inputs, outputs, plan, default_engine)
     _copy_gear_attributes(graph, model)
     return model

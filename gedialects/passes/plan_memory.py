@@ -38,8 +38,8 @@ from gedialects.passes.analysis.liveness import (
 )
 from gedialects.passes.analysis.memory_plan import (
     GE_ALIGNMENT,
+    BlockPlan,
     align,
-    check_no_conflict,
     ge_lifetime,
     greedy_by_size,
     without_reuse,
@@ -191,6 +191,7 @@ def _plan_model(
         graph = TaskGraph.of(model)
     except AnalysisError as e:
         raise _fail(model, str(e)) from None
+    graph.verify()
     info = _classify(model, graph)
     tensors = sorted(info.tensors.values(), key=lambda t: t.positions[0])
     pairs = in_place_pairs(graph, info.tensors, info.sizes) if reuse and in_place else []
@@ -199,18 +200,26 @@ def _plan_model(
         sizes = [align(max(b.nbytes, 1), alignment) for b in blocks]
         firsts = [b.first for b in blocks]
         found = conflicts(graph, blocks, overlay=overlay)
+        found.verify()
         bound = lower_bound(sizes, found.live)
         if reuse:
             if strategy == "ge-lifetime":
                 offsets, feature_size = ge_lifetime(sizes, firsts, found.neighbours, alignment)
             else:
                 offsets, feature_size = greedy_by_size(sizes, firsts, found.neighbours)
-            clash = check_no_conflict(offsets, sizes, found.neighbours)
-            assert clash is None, f"planner placed conflicting blocks {clash} together"
         else:
             offsets, feature_size = without_reuse(sizes, firsts)
     except AnalysisError as e:
         raise _fail(model, str(e)) from None
+    plan = BlockPlan(
+        sizes,
+        offsets,
+        feature_size,
+        found.neighbours,
+        alignment,
+        strategy if reuse else "no-reuse",
+    )
+    plan.verify()
     cursor = info.weight_size
     for key in sorted(info.io):
         info.io[key] = cursor

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from gedialects.ascend import BufferAttr, KernelOp
+from gedialects.passes.analysis import PlanError
 from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
 
 ELEMENTWISE_IN_PLACE = frozenset(
@@ -297,6 +298,42 @@ class Conflicts:
     neighbours: list[set[int]]
     live: list[list[tuple[int, int]]]
     """Per block, the program-order ranges it occupies (for the lower bound)."""
+
+    def verify(self) -> None:
+        """Raises PlanError naming the first inconsistency: a conflict that is not mutual or
+        that pairs a block with itself, a block with no live range, ranges out of order."""
+        if len(self.live) != len(self.neighbours):
+            raise PlanError(
+                f"conflicts: live ranges of {len(self.live)} blocks, neighbours of "
+                f"{len(self.neighbours)}"
+            )
+        n = len(self.neighbours)
+        for a, adjacent in enumerate(self.neighbours):
+            for b in adjacent:
+                if b == a or not 0 <= b < n:
+                    raise PlanError(f"conflicts: block {a} conflicts with block {b}")
+                if a not in self.neighbours[b]:
+                    raise PlanError(
+                        f"conflicts: block {a} conflicts with block {b} but not {b} with {a}"
+                    )
+        for a, segs in enumerate(self.live):
+            if not segs:
+                raise PlanError(f"conflicts: block {a} is live nowhere")
+            previous = -1
+            for lo, hi in segs:
+                if lo <= previous or hi < lo:
+                    raise PlanError(
+                        f"conflicts: block {a}'s live ranges {segs} are not disjoint and sorted"
+                    )
+                previous = hi
+
+    def dump(self) -> str:
+        """One line per block: its live ranges and the blocks it may not share bytes with."""
+        lines = [f"conflicts of {len(self.neighbours)} blocks"]
+        for a, (segs, adjacent) in enumerate(zip(self.live, self.neighbours, strict=True)):
+            ranges = " ".join(f"{lo}..{hi}" for lo, hi in segs)
+            lines.append(f"  block {a}: live {ranges}; conflicts {sorted(adjacent)}")
+        return "\n".join(lines)
 
 
 def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Conflicts:

@@ -1,9 +1,11 @@
 """Memory planning analysis: places tensor slots in the arena of an ascend model.
 
-Plain data in, plain data out, kept apart from the lowering that materialises it, so that the
-planner can be swapped (GE's reuse planners come later) and tested alone. The plan here is the
-baseline one: every slot gets its own range (no reuse), weights first in the read-only weight
-region, then graph inputs and outputs, then feature maps, each aligned to GE's 512 bytes.
+Plain data in, plain data out, kept apart from the passes that materialise it, so that the
+planners can be swapped and tested alone. `plan_without_reuse` is the lowering's baseline
+(`MemoryPlan`): every slot its own range, weights first in the read-only weight region, then
+graph inputs and outputs, then feature maps, each aligned to GE's 512 bytes. The reuse
+strategies below (`greedy_by_size`, `ge_lifetime`, `without_reuse`; a `BlockPlan`) are what
+`ge-plan-memory` places the feature blocks with, over the conflicts of `analysis.liveness`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from enum import Enum
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 
 from gedialects.base import tensor_nbytes
+from gedialects.passes.analysis import PlanError
 
 GE_ALIGNMENT = 512
 """GE aligns every memory block to 512 bytes (MEM_ALIGN_SIZE)."""
@@ -47,9 +50,52 @@ class MemoryPlan:
     arena_size: int = 0
     feature_bytes: int = 0
     """Bytes of feature-map slots, before alignment: the plan's payload (for stats)."""
+    alignment: int = GE_ALIGNMENT
 
     def offset(self, slot: Slot) -> int:
         return self.offsets[slot]
+
+    def verify(self) -> None:
+        """Raises PlanError naming the first inconsistency: a misaligned slot, a weight outside
+        the weight region or another slot inside it, two slots sharing bytes, a slot past the
+        arena, a feature byte count that is not the slots'."""
+        ranges = []
+        features = 0
+        for slot, offset in self.offsets.items():
+            end = offset + max(slot.nbytes, 1)
+            what = f"{slot.kind.value} slot {slot.type} at [{offset}, {end})"
+            if offset < 0 or offset % self.alignment:
+                raise PlanError(f"memory plan: {what} is not aligned to {self.alignment}")
+            if (slot.kind is SlotKind.WEIGHT) != (end <= self.weight_size):
+                raise PlanError(
+                    f"memory plan: {what} is on the wrong side of the weight region "
+                    f"[0, {self.weight_size})"
+                )
+            if end > self.arena_size:
+                raise PlanError(f"memory plan: {what} ends past the arena ({self.arena_size} B)")
+            if slot.kind is SlotKind.FEATURE:
+                features += slot.nbytes
+            ranges.append((offset, end, what))
+        ranges.sort()
+        reach, holder = 0, ""
+        for start, end, what in ranges:
+            if start < reach:
+                raise PlanError(f"memory plan: {holder} and {what} share bytes")
+            reach, holder = end, what
+        if features != self.feature_bytes:
+            raise PlanError(
+                f"memory plan: feature slots hold {features} B, the plan says {self.feature_bytes}"
+            )
+
+    def dump(self) -> str:
+        """One line per slot in arena order."""
+        lines = [
+            f"memory plan: arena {self.arena_size} B, weights [0, {self.weight_size}), "
+            f"features {self.feature_bytes} B, alignment {self.alignment}"
+        ]
+        for slot, offset in sorted(self.offsets.items(), key=lambda item: item[1]):
+            lines.append(f"  [{offset}, {offset + slot.nbytes}) {slot.kind.value} {slot.type}")
+        return "\n".join(lines)
 
 
 def align(n: int, alignment: int) -> int:
@@ -58,7 +104,7 @@ def align(n: int, alignment: int) -> int:
 
 def plan_without_reuse(slots: list[Slot], alignment: int = GE_ALIGNMENT) -> MemoryPlan:
     """Gives each slot its own aligned range: weights, then I/O, then feature maps."""
-    plan = MemoryPlan()
+    plan = MemoryPlan(alignment=alignment)
     cursor = 0
     for kind in (SlotKind.WEIGHT, SlotKind.IO, SlotKind.FEATURE):
         for slot in slots:
@@ -167,6 +213,58 @@ def without_reuse(sizes: list[int], firsts: list[int]) -> tuple[list[int], int]:
         offsets[i] = cursor
         cursor += sizes[i]
     return offsets, cursor
+
+
+@dataclass
+class BlockPlan:
+    """Where a reuse strategy put the feature blocks: offsets from the start of the feature
+    region (`ge-plan-memory` adds the region's base when it rewrites the buffers)."""
+
+    sizes: list[int]
+    """Aligned byte sizes."""
+    offsets: list[int]
+    size: int
+    """Bytes of the feature region."""
+    neighbours: list[set[int]]
+    """Blocks that may be live at once (`liveness.Conflicts`): they must not share bytes."""
+    alignment: int
+    strategy: str
+
+    def verify(self) -> None:
+        """Raises PlanError naming the first inconsistency: a block unplaced, misaligned or past
+        the region, or two conflicting blocks sharing bytes."""
+        if not len(self.sizes) == len(self.offsets) == len(self.neighbours):
+            raise PlanError(
+                f"block plan: {len(self.offsets)} offsets for {len(self.sizes)} blocks and "
+                f"{len(self.neighbours)} conflict lists"
+            )
+        for i, (offset, size) in enumerate(zip(self.offsets, self.sizes, strict=True)):
+            if offset < 0 or offset % self.alignment:
+                raise PlanError(
+                    f"block plan ({self.strategy}): block {i} at {offset} is not placed on a "
+                    f"multiple of {self.alignment}"
+                )
+            if offset + size > self.size:
+                raise PlanError(
+                    f"block plan ({self.strategy}): block {i} [{offset}, {offset + size}) ends "
+                    f"past the feature region ({self.size} B)"
+                )
+        clash = check_no_conflict(self.offsets, self.sizes, self.neighbours)
+        if clash is not None:
+            a, b = clash
+            raise PlanError(
+                f"block plan ({self.strategy}): blocks {a} [{self.offsets[a]}, "
+                f"{self.offsets[a] + self.sizes[a]}) and {b} [{self.offsets[b]}, "
+                f"{self.offsets[b] + self.sizes[b]}) may be live at once but share bytes"
+            )
+
+    def dump(self) -> str:
+        """One line per block in offset order, with the blocks it conflicts with."""
+        lines = [f"block plan ({self.strategy}): {len(self.sizes)} blocks in {self.size} B"]
+        for i in sorted(range(len(self.sizes)), key=lambda i: (self.offsets[i], i)):
+            lo, hi = self.offsets[i], self.offsets[i] + self.sizes[i]
+            lines.append(f"  block {i}: [{lo}, {hi}) conflicts {sorted(self.neighbours[i])}")
+        return "\n".join(lines)
 
 
 def check_no_conflict(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gedialects.passes.analysis import PlanError
 from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
 
 
@@ -131,6 +132,32 @@ class StreamAssignment:
     """Per stream id, the engine it was opened for."""
     finish: list[float] = field(default_factory=list)
     """Per node, its estimated finish time (us) under the cost model."""
+
+    def verify(self) -> None:
+        """Raises PlanError when a node runs on a stream that was never opened or the finish
+        times do not match the nodes."""
+        for n, s in enumerate(self.stream_of):
+            if not 0 <= s < len(self.engines):
+                raise PlanError(
+                    f"stream assignment: node {n} runs on stream {s}, but only "
+                    f"{len(self.engines)} streams are open"
+                )
+        if self.finish and len(self.finish) != len(self.stream_of):
+            raise PlanError(
+                f"stream assignment: {len(self.finish)} finish times for "
+                f"{len(self.stream_of)} nodes"
+            )
+
+    def dump(self) -> str:
+        """One line per stream: its engine and its nodes in order."""
+        nodes: list[list[int]] = [[] for _ in self.engines]
+        for n, s in enumerate(self.stream_of):
+            if 0 <= s < len(nodes):
+                nodes[s].append(n)
+        lines = [f"stream assignment: {len(self.stream_of)} nodes on {len(self.engines)} streams"]
+        for s, engine in enumerate(self.engines):
+            lines.append(f"  stream {s} [{engine}]: nodes {nodes[s]}")
+        return "\n".join(lines)
 
 
 def assign_streams(
@@ -337,6 +364,55 @@ class SyncPlan:
             after[producer].append(Sync(True, event, stream_of[producer]))
             before[consumer].append(Sync(False, event, stream_of[consumer]))
         return SyncPlan(before, after, len(events)).renumbered()
+
+    def verify(self) -> None:
+        """Raises PlanError naming the first inconsistency: an event recorded twice or never,
+        waited for before its record in block order, or numbered out of record order (the IR
+        declares events in the order of their records)."""
+        recorded: dict[int, tuple[int, int, int]] = {}
+        waits: list[tuple[int, tuple[int, int, int]]] = []
+        for n in range(max(len(self.before), len(self.after))):
+            for when, syncs in ((0, self.before), (1, self.after)):
+                for i, sync in enumerate(syncs[n] if n < len(syncs) else ()):
+                    if not 0 <= sync.event < self.events:
+                        raise PlanError(
+                            f"sync plan: node {n} uses event {sync.event} of {self.events}"
+                        )
+                    if not sync.record:
+                        waits.append((sync.event, (n, when, i)))
+                    elif sync.event in recorded:
+                        raise PlanError(f"sync plan: event {sync.event} is recorded twice")
+                    elif sync.event != len(recorded):
+                        raise PlanError(
+                            f"sync plan: event {sync.event} is record #{len(recorded)} in "
+                            "block order"
+                        )
+                    else:
+                        recorded[sync.event] = (n, when, i)
+        if len(recorded) != self.events:
+            raise PlanError(f"sync plan: {len(recorded)} of {self.events} events are recorded")
+        for event, at in waits:
+            if recorded[event] >= at:
+                raise PlanError(
+                    f"sync plan: node {at[0]} waits for event {event}, recorded only at node "
+                    f"{recorded[event][0]}"
+                )
+
+    def dump(self) -> str:
+        """One line per node that syncs: its waits before and records after."""
+
+        def text(syncs: list[Sync]) -> str:
+            return " ".join(
+                f"{'record' if x.record else 'wait'} e{x.event}@s{x.stream}" for x in syncs
+            )
+
+        lines = [f"sync plan: {self.events} events"]
+        for n in range(max(len(self.before), len(self.after))):
+            before = text(self.before[n]) if n < len(self.before) else ""
+            after = text(self.after[n]) if n < len(self.after) else ""
+            if before or after:
+                lines.append(f"  node {n}: before [{before}] after [{after}]")
+        return "\n".join(lines)
 
     def renumbered(self) -> SyncPlan:
         """Event ids in the block order of their records (the IR reads in that order)."""

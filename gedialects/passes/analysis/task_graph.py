@@ -47,6 +47,7 @@ from gedialects.ascend import (
     TaskOp,
 )
 from gedialects.base import element_count, element_nbytes, int_array_values
+from gedialects.passes.analysis import PlanError
 
 
 class AnalysisError(Exception):
@@ -350,6 +351,120 @@ class TaskGraph:
         return True
 
     # ----------------------------------------------------------------------------------------
+
+    def verify(self) -> None:
+        """Raises PlanError naming the first inconsistency: the per-task columns, the stream
+        lists (program order, each task once), spans against `span_of`, cases against their
+        branches and `case_of`, activations. Linear in the tasks."""
+        n = len(self.tasks)
+        for what, column in (
+            ("stream", self.stream),
+            ("index", self.index),
+            ("reads", self.reads),
+            ("writes", self.writes),
+            ("span_of", self.span_of),
+        ):
+            if len(column) != n:
+                raise PlanError(f"task graph: {len(column)} {what} entries for {n} tasks")
+        if sorted(self.stream_tasks) != self.stream_ids:
+            raise PlanError(
+                f"task graph: task lists for streams {sorted(self.stream_tasks)}, declared "
+                f"streams {self.stream_ids}"
+            )
+        listed = 0
+        for sid, positions in self.stream_tasks.items():
+            previous = -1
+            for i, pos in enumerate(positions):
+                if not previous < pos < n:
+                    raise PlanError(
+                        f"task graph: stream {sid} lists task {pos} after task {previous}: "
+                        "not in program order"
+                    )
+                if self.stream[pos] != sid or self.index[pos] != i:
+                    raise PlanError(
+                        f"task graph: stream {sid} lists task {pos} as its #{i}, but the task "
+                        f"is #{self.index[pos]} of stream {self.stream[pos]}"
+                    )
+                previous = pos
+            listed += len(positions)
+        if listed != n:
+            raise PlanError(f"task graph: the streams list {listed} tasks of {n}")
+        in_spans = 0
+        for k, span in enumerate(self.spans):
+            positions = self.stream_tasks.get(span.stream, [])
+            if not 0 <= span.first <= span.last < len(positions):
+                raise PlanError(
+                    f"task graph: span {k} holds tasks #{span.first}..#{span.last} of stream "
+                    f"{span.stream}, which has {len(positions)}"
+                )
+            if (positions[span.first], positions[span.last]) != (span.first_pos, span.last_pos):
+                raise PlanError(f"task graph: span {k}'s positions differ from its stream's")
+            for p in positions[span.first : span.last + 1]:
+                if self.span_of[p] != k:
+                    raise PlanError(
+                        f"task graph: task {p} lies in span {k} but span_of gives {self.span_of[p]}"
+                    )
+            in_spans += span.last - span.first + 1
+        if sum(1 for s in self.span_of if s >= 0) != in_spans:
+            raise PlanError("task graph: span_of places tasks in spans that do not hold them")
+        for c, case in enumerate(self.cases):
+            starts = [start for start, _ in case.branches]
+            stops = [stop for _, stop in case.branches]
+            if (
+                not case.branches
+                or starts[0] != case.head + 1
+                or starts[1:] != stops[:-1]
+                or any(stop <= start for start, stop in case.branches)
+                or stops[-1] != case.tail
+                or not case.tail < n
+            ):
+                raise PlanError(
+                    f"task graph: case {c} (switch at {case.head}, end at {case.tail}) has "
+                    f"branches {case.branches} that do not tile it"
+                )
+            if case.parent >= c or (
+                case.parent >= 0 and self.cases[case.parent].branch_of(case.head) < 0
+            ):
+                raise PlanError(f"task graph: case {c} is not inside its parent {case.parent}")
+            for p in (case.head, case.tail):
+                inner = self.case_of.get(p, -1)
+                if inner < c or not self.cases[inner].head <= p <= self.cases[inner].tail:
+                    raise PlanError(f"task graph: case_of misses task {p} of case {c}")
+        for sid, pos in self.activated_at.items():
+            if sid not in self.stream_tasks or not 0 <= pos < n:
+                raise PlanError(f"task graph: stream {sid} is activated by task {pos}")
+
+    def dump(self) -> str:
+        """The analysis as text: per stream its tasks (position, reads, writes), then the
+        control spans and the cases."""
+        lines = [
+            f"task graph of @{self.model.sym_name.data}: {len(self.tasks)} tasks on "
+            f"{len(self.stream_ids)} streams"
+        ]
+        for sid in self.stream_ids:
+            start = self.activated_at.get(sid)
+            lines.append(f"stream {sid}" + ("" if start is None else f" (activated by {start})"))
+            for pos in self.stream_tasks[sid]:
+                access = f"reads {len(self.reads[pos])} writes {len(self.writes[pos])}"
+                if pos in self.dyn_reads or pos in self.dyn_writes:
+                    access += (
+                        f" dyn reads {list(self.dyn_reads.get(pos, ()))} "
+                        f"writes {list(self.dyn_writes.get(pos, ()))}"
+                    )
+                lines.append(f"  {pos}: {self.tasks[pos].describe()} {access}")
+        for k, span in enumerate(self.spans):
+            kind = "loop" if span.loop else "span"
+            lines.append(
+                f"{kind} {k}: stream {span.stream} tasks {span.first_pos}..{span.last_pos}"
+                + ("" if span.contiguous else " (interleaved)")
+            )
+        for c, case in enumerate(self.cases):
+            branches = " ".join(f"[{a},{b})" for a, b in case.branches)
+            lines.append(
+                f"case {c}: switch {case.head} end {case.tail} branches {branches} "
+                f"parent {case.parent}"
+            )
+        return "\n".join(lines)
 
     @property
     def multi_stream(self) -> bool:
