@@ -1,8 +1,8 @@
 """Gears (GE multi-batch): atc's options, their validation, and the run-time gear table.
 
 One place for everything about gears that is not an IR rewrite, so that the compiler pass
-(`ge-expand-multibatch`), the runtime (`gedialects.interpreters.run`) and a future `ge-atc` share
-it without depending on `passes`:
+(`ge-expand-multibatch`), the runtime (`gedialects.interpreters.run`) and `ge-atc` share it
+ without depending on `passes`:
 
 - `parse_options(input_shape=..., dynamic_batch_size=... | dynamic_image_size=... |
   dynamic_dims=...)` parses atc's spelling with lark grammars and applies every check of
