@@ -32,6 +32,7 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check gedialects tests bench
 	$(BIN)/ruff format --check gedialects tests bench
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
 	$(BIN)/lit -sv -j 2 tests/lit
 
@@ -52,6 +53,7 @@ lit: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check gedialects tests bench
 	$(BIN)/ruff format --check gedialects tests bench
+	$(BIN)/lint-imports --no-cache
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_pipeline.py --sizes 1000,10000

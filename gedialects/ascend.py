@@ -889,7 +889,7 @@ class _ModelVerifier:
     def check_gears(self, here: str) -> None:
         """A multi-batch model: inputs sized for their largest gear, per-gear output dims that
         name an output and fit its buffer (the runtime returns that prefix)."""
-        from gedialects.gears import DYNAMIC_OUTPUT_DIMS, MAX_INPUT_DIMS
+        from gedialects.multibatch import DYNAMIC_OUTPUT_DIMS, MAX_INPUT_DIMS
 
         for op in self.model.inputs():
             dims = op.attributes.get(MAX_INPUT_DIMS)

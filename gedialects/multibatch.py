@@ -17,14 +17,18 @@ input shapes. The Case carries GE's discardable attributes `_batch_num`, `_pred_
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import IntEnum
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
+    BoolAttr,
     DenseArrayBase,
+    DictionaryAttr,
     FlatSymbolRefAttrConstr,
     IntegerAttr,
+    StringAttr,
     SymbolRefAttr,
     TensorType,
     i32,
@@ -45,18 +49,125 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface, SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from gedialects.base import GEOp, NodeSyntax, int_array, int_array_values
+from gedialects.base import NODE_NAME, GEOp, NodeSyntax, int_array, int_array_values
 from gedialects.graph import GraphOp
 from gedialects.partition import GE_TENSOR, check_signature, lookup_graph
 
+MIN_GEAR_COUNT = 2
+"""GE's kMinShapesCount: at least 2 gears (E10035)."""
 MAX_GEAR_COUNT = 100
 """GE's kMaxShapesCount: at most 100 gears (E10036)."""
+
+# --------------------------------------------------------------------------------------------
+# GE's names (the one copy of each; every layer imports them from here)
+# --------------------------------------------------------------------------------------------
 
 # Discardable attributes GE's MultiBatchClonePass puts on the Case (ge_attr_define.cc).
 BATCH_NUM = "_batch_num"
 PRED_VALUE_PREFIX = "_pred_value_"
 DYNAMIC_TYPE = "mbatch_dynamic_type"
 USER_DESIGNATE_SHAPE_ORDER = "user_designate_shape_order"
+
+# GE node and attribute names of MultiBatchClonePass (multi_batch_clone_pass.cc, ge_attr_define.cc)
+SHAPE_DATA_NAME = "ascend_mbatch_shape_data"
+SHAPE_CONST_NAME = "ascend_mbatch_shape_const"
+MAP_INDEX_NAME = "ascend_mbatch_shape_mapindex"
+CASE_NAME = "ascend_mbatch_shape_case"
+GET_DYNAMIC_DIMS_NAME = "ascend_mbatch_get_dynamic_dims_node"
+BRANCH_NODE_POSTFIX = "_ascend_mbatch_batch_"
+INSERT_BY_MBATCH = "mbatch-inserted-node"
+IS_MULTI_BATCH_SHAPE_DATA = "_is_multi_batch_shape_data"
+LOWERING_FUNC = "_ge_attr_lowering_func"
+MBATCH_SWITCH_NAME = "mbatch-switch-name"
+ORIGIN_INPUT_DIMS = "_mbatch_origin_input_dims"
+UNKNOWN_DIM_INDEX = "_dynamic_batch_unknown_dim_index"
+UNKNOWN_DATA_INDEX = "_dynamic_batch_unknown_data_index"
+DYNAMIC_OUTPUT_DIMS = "_dynamic_output_dims"
+ENABLE_DYNAMIC_BATCH = "_enable_dynamic_batch"
+MAX_INPUT_DIMS = "_mbatch_max_input_dims"
+"""gedialects' spelling of GE's "root Data takes the largest gear" (E.4): the root input type
+keeps `?` so that shape inference can meet it with every branch; the buffer size lives here."""
+HYBRID_GRAPH = "_hybrid_dynamic_graph"
+"""Hybrid mode (GE UserHybridGraphManager): on the expanded root and its model, the symbol of
+the fully dynamic graph that runs shapes of no gear."""
+HYBRID_SUFFIX = "_dynamic"
+"""The dynamic graph of hybrid mode is the root's name with this suffix."""
+
+
+def branch_name(index: int) -> str:
+    """GE's name of gear `index`'s branch graph and its `_batch_label`."""
+    return f"Batch_{index}"
+
+
+class DynamicType(IntEnum):
+    """GE's `mbatch_dynamic_type` values (MultiBatchPass::GetDynamicType)."""
+
+    FIXED = 0
+    BATCH = 1
+    IMAGE_SIZE = 2
+    DIMS = 3
+
+    @property
+    def option(self) -> str:
+        """The atc option that sets this type (`--dynamic_batch_size`, ...)."""
+        return _OPTION_OF[self]
+
+
+_OPTION_OF = {
+    DynamicType.FIXED: "input_shape",
+    DynamicType.BATCH: "dynamic_batch_size",
+    DynamicType.IMAGE_SIZE: "dynamic_image_size",
+    DynamicType.DIMS: "dynamic_dims",
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Attribute codecs: what the expansion writes and the gear table reads back
+# --------------------------------------------------------------------------------------------
+
+
+def output_dims_entry(gear: int, index: int, dims: Sequence[int]) -> StringAttr:
+    """One `_dynamic_output_dims` string: `"<gear>,<output>,<d0>,<d1>,..."`."""
+    return StringAttr(",".join(str(v) for v in (gear, index, *dims)))
+
+
+def parse_output_dims(attr: Attribute | None) -> dict[int, dict[int, tuple[int, ...]]]:
+    """Reads `_dynamic_output_dims` back: gear (-1 = any gear) -> output index -> dims."""
+    result: dict[int, dict[int, tuple[int, ...]]] = {}
+    if not isinstance(attr, ArrayAttr):
+        return result
+    for item in attr.data:
+        if not isinstance(item, StringAttr):
+            continue
+        gear, index, *dims = (int(v) for v in item.data.split(",") if v)
+        result.setdefault(gear, {})[index] = tuple(dims)
+    return result
+
+
+def input_attrs(name: str, dims: Sequence[int], max_dims: Sequence[int]) -> DictionaryAttr:
+    """Root input attributes of a user Data (GE's SetMaxShapeToData and the clone pass);
+    `dims` as `--input_shape` gives them (-1: set per gear)."""
+    attrs: dict[str, Attribute] = {NODE_NAME: StringAttr(name)}
+    unknown = [i for i, d in enumerate(dims) if d == -1]
+    if unknown:
+        attrs[ORIGIN_INPUT_DIMS] = int_array(dims)
+        attrs[MAX_INPUT_DIMS] = int_array(max_dims)
+        attrs[UNKNOWN_DIM_INDEX] = int_array(unknown)
+        attrs[MBATCH_SWITCH_NAME] = StringAttr(CASE_NAME)
+    return DictionaryAttr(attrs)
+
+
+def shape_data_attrs(unknown_inputs: Sequence[int]) -> DictionaryAttr:
+    """Attributes of the `ascend_mbatch_shape_data` input (CreateIndexDataNode)."""
+    return DictionaryAttr(
+        {
+            NODE_NAME: StringAttr(SHAPE_DATA_NAME),
+            IS_MULTI_BATCH_SHAPE_DATA: BoolAttr.from_bool(True),
+            INSERT_BY_MBATCH: BoolAttr.from_bool(True),
+            LOWERING_FUNC: StringAttr("multi_batch_shape_data"),
+            UNKNOWN_DATA_INDEX: int_array(unknown_inputs),
+        }
+    )
 
 
 def _is_index_scalar(t: Attribute) -> bool:

@@ -39,6 +39,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gedialects import budget
+from gedialects.errors import (
+    ExecutionError,
+    GearMismatchError,
+    GEError,
+    GraphError,
+    GraphIdError,
+    InputError,
+    OptionError,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,53 +55,11 @@ if TYPE_CHECKING:
     from xdsl.ir import Operation
     from xdsl.passes import ModulePass
 
-    from gedialects.gears import GearConfig, GearInfo
+    from gedialects.gear_options import GearConfig
     from gedialects.graph import GraphOp
+    from gedialects.interpreters.gears import GearInfo
     from gedialects.interpreters.run import Signature
     from gedialects.passes.partition.jit import JitWiring
-
-
-class GEError(Exception):
-    """A session call GE would refuse; `code` is GE's error code (`E10001`, ...) or None."""
-
-    codes: tuple[str, ...] = ()
-    """GE error codes this class carries (the reference page lists them)."""
-
-    def __init__(self, message: str, code: str | None = None) -> None:
-        self.code = code
-        super().__init__(
-            message if code is None or message.startswith(code) else f"{code}: {message}"
-        )
-
-
-class OptionError(GEError):
-    """An unknown option name or an invalid option value: E10001 for a bad value, E10003 for
-    JIT mode with gears or hybrid mode, and the E10xxx codes of atc's checks for the gear
-    options (`gedialects.gears`: E10004 no input shape, E10035 too few gears, ...)."""
-
-    codes = ("E10001", "E10003", "E100xx (gear options)")
-
-
-class GraphIdError(GEError):
-    """A graph id that is not an integer >= 0, already added, or never added."""
-
-
-class GraphError(GEError):
-    """A graph that cannot be read (ONNX import, IR parse) or compiled (a pass failed)."""
-
-
-class InputError(GEError):
-    """Run inputs with wrong names, count, shapes or dtypes, or an unknown output name."""
-
-
-class GearMismatchError(InputError):
-    """Input shapes that are no configured gear (GE's E13025), outside hybrid mode."""
-
-    codes = ("E13025",)
-
-
-class ExecutionError(GEError):
-    """A kernel failed while running (e.g. an index out of range in the data)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -223,8 +190,8 @@ OPTIONS: dict[str, Callable[[str, str], str]] = {
     MEMORY_OPTION: _memory_size,
     "ge.maxSteps": _positive_int,
 }
-"""GE option name -> its value check. Gear options are checked together by `gears.parse_options`
-when the graph is added."""
+"""GE option name -> its value check. Gear options are checked together by
+`gear_options.parse_options` when the graph is added."""
 
 JIT_OPTION = "ge.jit"
 """JIT mode. GE has no session or graph option for it: its JIT executor is switched on for the
@@ -303,7 +270,7 @@ def _memory_limit(options: Mapping[str, str]) -> AbstractContextManager[None]:
 
 def gear_config(options: Mapping[str, str]) -> GearConfig | None:
     """The gears the options configure, or None without a gear option."""
-    from gedialects.gears import GearError, parse_options
+    from gedialects.gear_options import GearError, parse_options
 
     keys = ("ge.dynamicBatchSize", "ge.dynamicImageSize", "ge.dynamicDims")
     if not any(options.get(k) for k in keys):
@@ -651,7 +618,7 @@ class Session:
         fallback = None
         if graph.gears is not None:
             name, names, dims = _root_inputs(module)
-            from gedialects.gears import GearError, check_graph_inputs
+            from gedialects.gear_options import GearError, check_graph_inputs
 
             try:
                 check_graph_inputs(graph.gears, name, names, dims)
@@ -671,8 +638,8 @@ class Session:
         else:
             level, rest = "ascend", [*self._dynamic_passes(graph), *self._ascend_passes(graph)]
         self._run_passes(module, rest, stages)
-        from gedialects.gears import GearInfo
         from gedialects.graph import GraphOp
+        from gedialects.interpreters.gears import GearInfo
         from gedialects.interpreters.run import find_entry, signature
 
         entry = find_entry(module)
@@ -869,17 +836,15 @@ class Session:
             return self._run_jit(graph.jit, sig, named, graph)
         module = graph.compiled
         if graph.info is not None:
-            from gedialects.gears import GearMismatchError as Mismatch
-
             try:
                 check_inputs(sig, named)
             except RunError as e:
                 raise InputError(str(e)) from None
             try:
                 graph.info.select({n: a.shape for n, a in named.items()})
-            except Mismatch as e:
+            except GearMismatchError:
                 if graph.fallback is None:
-                    raise GearMismatchError(str(e), "E13025") from None
+                    raise
                 module = graph.fallback
         assert module is not None
         try:

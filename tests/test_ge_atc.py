@@ -17,9 +17,9 @@ from xdsl.utils.exceptions import VerifyException
 from gedialects import make_context
 from gedialects.ascend import KernelOp, MemcpyAsyncOp, ModelOp
 from gedialects.frontend.onnx import import_model
-from gedialects.gears import GearInfo
 from gedialects.graph import GraphOp
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
+from gedialects.interpreters.gears import GearInfo
 from gedialects.interpreters.run import RunError, find_entry, run, signature
 from gedialects.passes.multibatch.expand import MultibatchExpandPass
 from gedialects.passes.pipelines import CompilePipelinePass

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from gedialects.gears import (
-    DynamicType,
+from gedialects.gear_options import (
     GearConfig,
     GearError,
     InputShape,
@@ -19,6 +18,7 @@ from gedialects.gears import (
     parse_input_shape,
     parse_options,
 )
+from gedialects.multibatch import DynamicType
 
 # --------------------------------------------------------------------------------------------
 # Grammar: what parses

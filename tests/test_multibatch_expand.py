@@ -11,9 +11,11 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
 from gedialects import make_context
-from gedialects.gears import DynamicType, GearInfo, GearMismatchError
+from gedialects.errors import GearMismatchError
 from gedialects.graph import GraphOp
+from gedialects.interpreters.gears import GearInfo
 from gedialects.interpreters.run import RunError, find_entry, random_inputs, run, signature
+from gedialects.multibatch import DynamicType
 from gedialects.passes.multibatch.expand import MultibatchExpandPass
 from tests.conftest import parse
 

@@ -327,7 +327,7 @@ RE_CALLS = {"compile", "match", "search", "fullmatch", "sub", "findall", "split"
 
 def project_patterns() -> set[str]:
     """Every pattern literal given to `re.<call>` in the package (passes and tools included), and
-    every regex terminal of the lark grammars (gears.py)."""
+    every regex terminal of the lark grammars (gear_options.py)."""
     found: set[str] = set()
     for folder in ("gedialects",):
         for path in sorted((ROOT / folder).rglob("*.py")):
@@ -361,7 +361,7 @@ def project_patterns() -> set[str]:
                         continue
                     assert isinstance(first, ast.Constant), f"{path}: non-literal pattern"
                     found.add(first.value)
-    from gedialects.gears import _GRAMMARS  # pyright: ignore[reportPrivateUsage]
+    from gedialects.gear_options import _GRAMMARS  # pyright: ignore[reportPrivateUsage]
 
     for grammar in _GRAMMARS.values():
         found.update(re.findall(r":\s*/((?:[^/\\\n]|\\.)+)/", grammar))
@@ -484,7 +484,7 @@ OPTION_TEXTS = [
 
 @pytest.mark.parametrize("text", OPTION_TEXTS, ids=lambda t: repr(t[:8]))
 def test_atc_option_parser_is_linear(text: str) -> None:
-    from gedialects.gears import GearError, parse_gears, parse_input_shape
+    from gedialects.gear_options import GearError, parse_gears, parse_input_shape
 
     def parse_all() -> None:
         for dynamic in (False, True):
@@ -512,7 +512,7 @@ def test_number_option_of_10_kb_digits_fails_fast() -> None:
 
 
 def test_input_shape_with_leading_spaces_is_linear() -> None:
-    from gedialects.gears import GearError, parse_input_shape
+    from gedialects.gear_options import GearError, parse_input_shape
 
     # 20 kB of spaces took 5.6 s when NAME could start with a space (quadratic).
     def parse() -> None:

@@ -75,7 +75,8 @@ from gedialects.ascend import (
     TaskOp,
 )
 from gedialects.base import element_count, int_array_values
-from gedialects.gears import GearInfo, GearMismatchError
+from gedialects.errors import GearMismatchError
+from gedialects.interpreters.gears import GearInfo
 from gedialects.interpreters.kernels import known_failure, run_kernel
 from gedialects.interpreters.timeline import TaskSpan, Timeline
 from gedialects.target.cost_model import SYNC_US, CostModel, kernel_flops, task_engine
@@ -1414,7 +1415,7 @@ def _hybrid(
 ) -> tuple[ModelOp, Mapping[str, np.ndarray]]:
     """The model that runs `inputs` and its inputs: a hybrid gear model's dynamic model for
     shapes of no gear (`gears.hybrid_route`, the rule `run()` follows too), else `model`."""
-    from gedialects.gears import HybridFallbackError, hybrid_route
+    from gedialects.interpreters.gears import HybridFallbackError, hybrid_route
 
     info = _plan(interpreter, model).gears
     if info is None or any(n not in info.input_names for n in inputs):

@@ -7,19 +7,31 @@ numpy error deep inside a kernel and never a silent cast.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType, UnrankedTensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute, Operation
 
 from gedialects import budget
 from gedialects.base import shapes_compatible, tensor_shape
-from gedialects.graph import GraphOp
+from gedialects.interpreters.entry import RunError, Signature, declared_signature, find_entry
+from gedialects.interpreters.gears import gear_signature
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype
+
+__all__ = [
+    "RunError",
+    "RunResult",
+    "Signature",
+    "check_inputs",
+    "find_entry",
+    "random_inputs",
+    "run",
+    "run_entry",
+    "signature",
+]
 
 if TYPE_CHECKING:
     from xdsl.interpreter import Interpreter
@@ -27,117 +39,12 @@ if TYPE_CHECKING:
     from gedialects.interpreters.ascend import RunStats
 
 
-class RunError(Exception):
-    """A program cannot be run on the inputs given; the message is one line for the user."""
-
-
-@dataclass(frozen=True)
-class Signature:
-    """Named inputs and outputs of an entry point (a root graph or an ascend model)."""
-
-    entry: str
-    input_names: tuple[str, ...]
-    input_types: tuple[Attribute, ...]
-    output_names: tuple[str, ...]
-    binder: Callable[[tuple[np.ndarray, ...]], tuple[np.ndarray, ...]] | None = None
-    """Turns the checked user inputs into the entry's arguments (a multi-batch root selects
-    the gear and adds its shape data); raises RunError. None: the inputs are the arguments."""
-    example_types: tuple[Attribute, ...] | None = None
-    """Static types for random inputs when `input_types` has `?` dims (a multi-batch root:
-    its first gear)."""
-    route: (
-        Callable[[tuple[np.ndarray, ...]], tuple[Operation, tuple[np.ndarray, ...]] | None] | None
-    ) = None
-    """Hybrid mode: for checked user inputs, the op that runs them instead of the entry (the
-    dynamic graph, for shapes of no gear) and its arguments; None: the entry runs them."""
-
-
-SIGNATURE_ADAPTERS: tuple[str, ...] = ("gedialects.gears:gear_signature",)
-"""`module:function(entry, signature) -> Signature | None` hooks that give an entry with
-run-time input handling (multi-batch gears) its user-facing signature; the first non-None
-wins. Kept as import paths so that `run` stays generic and imports them only when called."""
-
-
-def _entry_ops(module: ModuleOp) -> list[Operation]:
-    from gedialects.ascend import ModelOp
-
-    return [op for op in module.ops if isinstance(op, GraphOp | ModelOp)]
-
-
-def _referenced_symbols(module: ModuleOp) -> set[str]:
-    """Symbols named by any op property (callees, case branches): those graphs are not roots."""
-    used: set[str] = set()
-    for op in module.walk():
-        for value in (*op.properties.values(), *op.attributes.values()):
-            items = value.data if hasattr(value, "data") and isinstance(value.data, tuple) else ()
-            for attr in (value, *items):
-                if isinstance(attr, SymbolRefAttr):
-                    used.add(attr.root_reference.data)
-    return used
-
-
-def find_entry(module: ModuleOp, name: str | None = None) -> Operation:
-    """The op to run: `name` if given, else the single ascend model or the single root graph."""
-    from gedialects.ascend import ModelOp
-
-    candidates = _entry_ops(module)
-    if name is not None:
-        for op in candidates:
-            if op.sym_name.data == name:
-                return op
-        known = ", ".join(op.sym_name.data for op in candidates) or "none"
-        raise RunError(f"no graph or model named '{name}' (available: {known})")
-    models = [op for op in candidates if isinstance(op, ModelOp)]
-    if models:
-        # A model another model names (a hybrid gear model's dynamic fallback) is not an entry.
-        named = {
-            v.root_reference.data
-            for m in models
-            for v in m.attributes.values()
-            if isinstance(v, SymbolRefAttr)
-        }
-        roots = [m for m in models if m.sym_name.data not in named]
-    else:
-        used = _referenced_symbols(module)
-        roots = [op for op in candidates if op.sym_name.data not in used]
-    if not roots:
-        raise RunError("the input has no graph.graph or ascend.model to run")
-    if len(roots) > 1:
-        names = ", ".join(op.sym_name.data for op in roots)
-        raise RunError(f"several entry points ({names}): choose one with --entry")
-    return roots[0]
-
-
 def signature(entry: Operation) -> Signature:
-    """The entry's named inputs and outputs, as the user passes and receives them."""
-    sig = _declared_signature(entry)
-    for path in SIGNATURE_ADAPTERS:
-        module, _, name = path.partition(":")
-        adapted = getattr(importlib.import_module(module), name)(entry, sig)
-        if adapted is not None:
-            return adapted
-    return sig
-
-
-def _declared_signature(entry: Operation) -> Signature:
-    from gedialects.ascend import ModelOp
-
-    if isinstance(entry, GraphOp):
-        return Signature(
-            entry.sym_name.data,
-            entry.input_names,
-            entry.function_type.inputs.data,
-            entry.output_names,
-        )
-    if isinstance(entry, ModelOp):
-        inputs = entry.inputs()
-        return Signature(
-            entry.sym_name.data,
-            entry.input_names,
-            tuple(op.buffer.type for op in inputs),
-            entry.output_names,
-        )
-    raise RunError(f"'{entry.name}' is not runnable")
+    """The entry's named inputs and outputs, as the user passes and receives them: an
+    expanded multi-batch root or its model takes its gears' shapes (`gears.gear_signature`)."""
+    sig = declared_signature(entry)
+    adapted = gear_signature(entry, sig)
+    return sig if adapted is None else adapted
 
 
 def _dims(shape: Sequence[int] | None) -> str:

@@ -55,21 +55,19 @@ from gedialects.base import (
     is_static,
     tensor_nbytes,
 )
-from gedialects.gears import (
+from gedialects.graph import ConstOp, GraphOp, NetOutputOp
+from gedialects.multibatch import (
+    BATCH_NUM,
     DYNAMIC_OUTPUT_DIMS,
+    DYNAMIC_TYPE,
     ENABLE_DYNAMIC_BATCH,
     HYBRID_GRAPH,
     IS_MULTI_BATCH_SHAPE_DATA,
     MAX_INPUT_DIMS,
     ORIGIN_INPUT_DIMS,
+    PRED_VALUE_PREFIX,
     UNKNOWN_DATA_INDEX,
     UNKNOWN_DIM_INDEX,
-)
-from gedialects.graph import ConstOp, GraphOp, NetOutputOp
-from gedialects.multibatch import (
-    BATCH_NUM,
-    DYNAMIC_TYPE,
-    PRED_VALUE_PREFIX,
     USER_DESIGNATE_SHAPE_ORDER,
     CaseOp,
 )

@@ -76,7 +76,7 @@ def compile_model(args: argparse.Namespace) -> object:
 
     from gedialects import make_context
     from gedialects.frontend.onnx import import_model
-    from gedialects.gears import GearError
+    from gedialects.gear_options import GearError
     from gedialects.passes.multibatch.expand import MultibatchExpandPass
     from gedialects.passes.pipelines import CompilePipelinePass
 

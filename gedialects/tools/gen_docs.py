@@ -363,8 +363,12 @@ def session_exceptions() -> list[type[Exception]]:
         for value in vars(session).values()
         if isinstance(value, type) and issubclass(value, session.GEError)
     ]
-    order = list(vars(session))
-    return sorted(found, key=lambda cls: (len(cls.__mro__), order.index(cls.__name__)))
+
+    def defined_at(cls: type) -> int:
+        """Position of `cls` in the module that defines it (`gedialects.errors`)."""
+        return list(vars(sys.modules[cls.__module__])).index(cls.__name__)
+
+    return sorted(found, key=lambda cls: (len(cls.__mro__), defined_at(cls)))
 
 
 def session_page() -> str:

@@ -43,36 +43,31 @@ from xdsl.traits import SymbolOpInterface
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import BATCH_LABEL, NODE_NAME, PARENT_NODE_INDEX, GEOp, int_array, is_static
-from gedialects.gears import (
+from gedialects.gear_options import GearConfig, GearError, check_graph_inputs, parse_options
+from gedialects.graph import ConstOp, GraphOp, NetOutputOp, ShapeOp
+from gedialects.multibatch import (
+    BATCH_NUM,
     BRANCH_NODE_POSTFIX,
     CASE_NAME,
     DYNAMIC_OUTPUT_DIMS,
+    DYNAMIC_TYPE,
     ENABLE_DYNAMIC_BATCH,
     GET_DYNAMIC_DIMS_NAME,
     HYBRID_GRAPH,
     HYBRID_SUFFIX,
     INSERT_BY_MBATCH,
     MAP_INDEX_NAME,
-    SHAPE_CONST_NAME,
-    DynamicType,
-    GearConfig,
-    GearError,
-    branch_name,
-    check_graph_inputs,
-    input_attrs,
-    output_dims_entry,
-    parse_options,
-    shape_data_attrs,
-)
-from gedialects.graph import ConstOp, GraphOp, NetOutputOp, ShapeOp
-from gedialects.multibatch import (
-    BATCH_NUM,
-    DYNAMIC_TYPE,
     PRED_VALUE_PREFIX,
+    SHAPE_CONST_NAME,
     USER_DESIGNATE_SHAPE_ORDER,
     CaseOp,
+    DynamicType,
     GetDynamicDimsOp,
     MapIndexOp,
+    branch_name,
+    input_attrs,
+    output_dims_entry,
+    shape_data_attrs,
 )
 
 _NAME = "ge-expand-multibatch"
@@ -355,7 +350,7 @@ class _Expansion:
         in_attrs = [
             _dict_with(
                 root.arg_attrs.data[j] if root.arg_attrs is not None else None,
-                dict(input_attrs(n, config.input(n), config.max_shape(n)).data),
+                dict(input_attrs(n, config.input(n).dims, config.max_shape(n)).data),
             )
             for j, n in enumerate(names)
         ]

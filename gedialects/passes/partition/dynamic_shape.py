@@ -29,6 +29,7 @@ from gedialects.base import (
     STAGE_LEVEL,
 )
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
+from gedialects.multibatch import ENABLE_DYNAMIC_BATCH, INSERT_BY_MBATCH
 from gedialects.partition import PartitionedCallOp
 from gedialects.passes.analysis.graph_view import (
     GraphNodes,
@@ -59,8 +60,6 @@ CONTROL_FLOW_GROUP = "_control_flow_group"
 MEMORY_DISCONTIGUOUS_ALLOCATION = "_memory_discontiguous_allocation"
 NO_NEED_DYNAMIC_SHAPE_PARTITION = "_no_need_dynamic_shape_partition"
 IS_SUPPORT_ADDR_REFRESH = "_is_support_addr_refresh"
-ENABLE_DYNAMIC_BATCH = "_enable_dynamic_batch"
-INSERT_BY_MBATCH = "mbatch-inserted-node"
 
 DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT = 4
 """GE's `kDefaultMinKnownSubGraphClusterNum` (`ge.exec.static_model_ops_lower_limit`)."""

@@ -1,0 +1,407 @@
+"""A multi-batch model's gear table at run time, and how runs use it.
+
+- `GearInfo.from_module(module)` / `find(graph)` / `find_model(model)` read the gear table back
+  from an expanded root or its lowered `ascend.model`, with the ACL query API
+  (`aclmdlGetInputDynamicGearCount`, `aclmdlGetInputDynamicDims`, `aclmdlSetInputDynamicDims`)
+  and the binding of user inputs to a gear (GE's DavinciModel::GetCurDynamicDims);
+- `hybrid_route` is the one routing rule of hybrid mode, `gear_signature` the user-facing
+  signature `interpreters.run.signature` gives an entry with gears.
+
+In the interpreter layer because the model interpreter runs gears itself (it selects the gear,
+writes inputs into the largest gear's buffers, shapes outputs by `_dynamic_output_dims`); the
+Session, the tools and the tests query the same table. numpy is imported only when needed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseArrayBase,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.traits import SymbolTable
+
+from gedialects.ascend import KernelOp, ModelOp
+from gedialects.base import int_array_values
+from gedialects.errors import GearMismatchError
+from gedialects.gear_options import GearConfig, InputShape, dims_text
+from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.interpreters.entry import RunError, Signature, find_entry
+from gedialects.multibatch import (
+    BATCH_NUM,
+    DYNAMIC_OUTPUT_DIMS,
+    DYNAMIC_TYPE,
+    HYBRID_GRAPH,
+    IS_MULTI_BATCH_SHAPE_DATA,
+    ORIGIN_INPUT_DIMS,
+    PRED_VALUE_PREFIX,
+    SHAPE_DATA_NAME,
+    USER_DESIGNATE_SHAPE_ORDER,
+    CaseOp,
+    DynamicType,
+    GetDynamicDimsOp,
+    parse_output_dims,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def _int_list(attr: Attribute | None) -> tuple[int, ...] | None:
+    if isinstance(attr, DenseArrayBase):
+        return int_array_values(attr)
+    return None
+
+
+def _flag(attrs: Mapping[str, Attribute], key: str) -> bool:
+    value = attrs.get(key)
+    return isinstance(value, IntegerAttr) and bool(value.value.data)
+
+
+def _arg_attrs(graph: GraphOp, index: int) -> dict[str, Attribute]:
+    if graph.arg_attrs is None:
+        return {}
+    return dict(graph.arg_attrs.data[index].data)
+
+
+@dataclass(frozen=True)
+class GearInfo:
+    """The gears of an expanded root graph, as ACL's model description reports them.
+
+    `from_module` / `from_graph` read them from the Case attributes (`_batch_num`,
+    `_pred_value_<i>`, `mbatch_dynamic_type`, `user_designate_shape_order`), the inputs'
+    `_mbatch_origin_input_dims` and the root output's `_dynamic_output_dims`.
+    """
+
+    graph: str
+    config: GearConfig
+    input_names: tuple[str, ...]
+    """User inputs in root-graph order (the shape-data input excluded)."""
+    shape_data_index: int | None
+    """Position of `ascend_mbatch_shape_data` among the root inputs; None with GetDynamicDims."""
+    output_names: tuple[str, ...]
+    output_dims: dict[int, dict[int, tuple[int, ...]]]
+    """Gear (-1 = any gear) -> output index -> dims, from `_dynamic_output_dims`."""
+
+    @classmethod
+    def from_module(cls, module: ModuleOp, entry: str | None = None) -> GearInfo:
+        graph = find_entry(module, entry)
+        if not isinstance(graph, GraphOp):
+            raise ValueError(f"@{graph.sym_name.data} is not a graph.graph")  # type: ignore[attr-defined]
+        return cls.from_graph(graph)
+
+    @classmethod
+    def from_graph(cls, graph: GraphOp) -> GearInfo:
+        info = cls.find(graph)
+        if info is None:
+            raise ValueError(
+                f"@{graph.sym_name.data} has no gears (no multibatch.case with {BATCH_NUM}); "
+                "run ge-expand-multibatch first"
+            )
+        return info
+
+    @classmethod
+    def find(cls, graph: GraphOp) -> GearInfo | None:
+        """The gears of `graph`, or None when it is not an expanded multi-batch root."""
+        case = next(
+            (
+                op
+                for op in graph.body.block.ops
+                if isinstance(op, CaseOp) and BATCH_NUM in op.attributes
+            ),
+            None,
+        )
+        if case is None:
+            return None
+        inputs = [
+            (name, _arg_attrs(graph, i), graph.function_type.inputs.data[i])
+            for i, name in enumerate(graph.input_names)
+        ]
+        has_dims_op = any(isinstance(op, GetDynamicDimsOp) for op in graph.body.block.ops)
+        last = graph.body.block.last_op
+        out_attr = (
+            last.attributes.get(DYNAMIC_OUTPUT_DIMS) if isinstance(last, NetOutputOp) else None
+        )
+        return cls._build(
+            graph.sym_name.data,
+            case.attributes,
+            inputs,
+            graph.output_names,
+            out_attr,
+            has_dims_op,
+        )
+
+    @classmethod
+    def find_model(cls, model: Operation) -> GearInfo | None:
+        """The gears of a lowered `ascend.model`, or None: the lowering copies the Case's gear
+        attributes and `_dynamic_output_dims` onto the model and the root inputs' attributes
+        onto its `ascend.input`s (what GE's DavinciModel reads from the OM file)."""
+        if not isinstance(model, ModelOp) or BATCH_NUM not in model.attributes:
+            return None
+        inputs = [(op.input_name.data, op.attributes, op.buffer.type) for op in model.inputs()]
+        has_dims_op = any(
+            isinstance(op, KernelOp) and op.kernel.data == GetDynamicDimsOp.GE_TYPE
+            for op in model.tasks()
+        )
+        return cls._build(
+            model.sym_name.data,
+            model.attributes,
+            inputs,
+            model.output_names,
+            model.attributes.get(DYNAMIC_OUTPUT_DIMS),
+            has_dims_op,
+        )
+
+    @classmethod
+    def _build(
+        cls,
+        name: str,
+        attrs: Mapping[str, Attribute],
+        inputs: Sequence[tuple[str, Mapping[str, Attribute], Attribute]],
+        output_names: tuple[str, ...],
+        output_dims: Attribute | None,
+        has_dims_op: bool,
+    ) -> GearInfo:
+        count = attrs[BATCH_NUM]
+        kind = attrs.get(DYNAMIC_TYPE)
+        order = attrs.get(USER_DESIGNATE_SHAPE_ORDER)
+        if not isinstance(count, IntegerAttr) or not isinstance(kind, IntegerAttr):
+            raise ValueError(f"@{name}: malformed {BATCH_NUM}/{DYNAMIC_TYPE}")
+        gears = []
+        for i in range(count.value.data):
+            gear = _int_list(attrs.get(f"{PRED_VALUE_PREFIX}{i}"))
+            if gear is None:
+                raise ValueError(f"@{name}: no {PRED_VALUE_PREFIX}{i}")
+            gears.append(gear)
+        shape_data = None
+        dims: dict[str, tuple[int, ...]] = {}
+        for i, (input_name, arg, t) in enumerate(inputs):
+            if _flag(arg, IS_MULTI_BATCH_SHAPE_DATA):
+                shape_data = i
+                continue
+            origin = _int_list(arg.get(ORIGIN_INPUT_DIMS))
+            if origin is None:
+                origin = tuple(t.get_shape()) if isinstance(t, TensorType) else ()
+                origin = tuple(-1 if d < 0 else d for d in origin)
+            dims[input_name] = origin
+        user_order = (
+            [s.data for s in order.data if isinstance(s, StringAttr)]
+            if isinstance(order, ArrayAttr)
+            else list(dims)
+        )
+        if shape_data is None and not has_dims_op:
+            raise ValueError(
+                f"@{name}: no {SHAPE_DATA_NAME} input and no "
+                "multibatch.get_dynamic_dims feed the gear lookup"
+            )
+        config = GearConfig(
+            tuple(InputShape(n, dims[n]) for n in user_order),
+            DynamicType(kind.value.data),
+            tuple(gears),
+        )
+        return cls(
+            name,
+            config,
+            tuple(n for i, (n, _, _) in enumerate(inputs) if i != shape_data),
+            shape_data,
+            output_names,
+            parse_output_dims(output_dims),
+        )
+
+    # aclmdlGetInputDynamicGearCount / aclmdlGetInputDynamicDims
+    @property
+    def gear_count(self) -> int:
+        return self.config.gear_count
+
+    @property
+    def dynamic_type(self) -> DynamicType:
+        return self.config.dynamic_type
+
+    @property
+    def gears(self) -> tuple[tuple[int, ...], ...]:
+        """The gear table: the values of the -1 dims, one row per gear (`_pred_value_<i>`)."""
+        return self.config.gears
+
+    def input_dims(self, gear: int) -> dict[str, tuple[int, ...]]:
+        """The full dims of every input in gear `gear` (what aclmdlGetInputDynamicDims lists)."""
+        self._check_index(gear)
+        return {name: self.config.shape(name, gear) for name in self.input_names}
+
+    def output_dims_of(self, gear: int) -> dict[str, tuple[int, ...]]:
+        """The output dims in gear `gear` (GE's GetGearAndRealOutShapeInfo)."""
+        self._check_index(gear)
+        merged = self.output_dims.get(-1, {}) | self.output_dims.get(gear, {})
+        return {self.output_names[i]: dims for i, dims in sorted(merged.items())}
+
+    def max_input_dims(self) -> dict[str, tuple[int, ...]]:
+        """The buffer shape of every input: its largest gear (E.4)."""
+        return {name: self.config.max_shape(name) for name in self.input_names}
+
+    # aclmdlSetInputDynamicDims
+    def set_dims(self, dims: Sequence[int]) -> int:
+        """The index of the gear `dims` (values of the -1 dims, in `--input_shape` order)."""
+        gear = self.config.gear_of(dims)
+        if gear is None:
+            raise GearMismatchError(self._mismatch(dims_text([int(d) for d in dims])), "E13025")
+        return gear
+
+    def select(self, shapes: Mapping[str, Sequence[int]]) -> int:
+        """The gear the actual input shapes belong to (GE's GetCurDynamicDims + check)."""
+        gear = self.config.match(shapes)
+        if gear is None:
+            values = [int(shapes[s.name][i]) for s in self.config.inputs for i in s.unknown]
+            given = ", ".join(f"{n}:{dims_text(shapes[n])}" for n in self.input_names)
+            raise GearMismatchError(self._mismatch(f"{dims_text(values)} ({given})"), "E13025")
+        return gear
+
+    def _mismatch(self, what: str) -> str:
+        table = "[" + ", ".join(dims_text(g) for g in self.gears) + "]"
+        return (
+            f"E13025: Input tensor is invalid. Reason: The input tensor dimension {what} is not "
+            f"in the dynamic dimension list {table} configured by --{self.config.option}."
+        )
+
+    def _check_index(self, gear: int) -> None:
+        if not 0 <= gear < self.gear_count:
+            raise IndexError(f"gear {gear} out of range: @{self.graph} has {self.gear_count}")
+
+    def bind(self, inputs: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+        """The root's arguments for user `inputs` (root order): the gear's dims go into
+        `ascend_mbatch_shape_data`, as GE's runtime appends them as an extra input blob."""
+        import numpy as np
+
+        shapes = {n: tuple(a.shape) for n, a in zip(self.input_names, inputs, strict=True)}
+        gear = self.select(shapes)
+        args = list(inputs)
+        if self.shape_data_index is not None:
+            args.insert(self.shape_data_index, np.array(self.gears[gear], dtype=np.int32))
+        return tuple(args)
+
+    def crop(self, inputs: Mapping[str, np.ndarray], gear: int) -> dict[str, np.ndarray]:
+        """Inputs cut to gear `gear`: the leading elements of each buffer (ACL passes buffers
+        of the largest gear's size and sets the dims with aclmdlSetInputDynamicDims)."""
+        import numpy as np
+
+        out: dict[str, np.ndarray] = dict(inputs)
+        for name, shape in self.input_dims(gear).items():
+            if name not in inputs:
+                continue
+            flat = np.asarray(inputs[name]).reshape(-1)
+            need = math.prod(shape)
+            if flat.size < need:
+                raise GearMismatchError(
+                    f"input '{name}' holds {flat.size} elements, gear {gear} "
+                    f"{dims_text(self.gears[gear])} needs {dims_text(shape)} ({need})"
+                )
+            out[name] = flat[:need].reshape(shape)
+        return out
+
+
+def hybrid_graph(entry: Operation) -> GraphOp | ModelOp | None:
+    """The fully dynamic graph an expanded root falls back to (hybrid mode), or the model
+    (of dynamic tasks) `ge-convert-graph-to-ascend` made of it, for the root's model."""
+    ref = entry.attributes.get(HYBRID_GRAPH)
+    parent = entry.parent_op()
+    if not isinstance(ref, SymbolRefAttr) or parent is None:
+        return None
+    graph = SymbolTable.lookup_symbol(parent, ref.root_reference.data)
+    return graph if isinstance(graph, GraphOp | ModelOp) else None
+
+
+class HybridFallbackError(ValueError):
+    """A hybrid root whose dynamic graph cannot take the root's inputs (a hand-edited model)."""
+
+
+def hybrid_route(
+    entry: Operation, info: GearInfo, inputs: Mapping[str, np.ndarray]
+) -> tuple[Operation, tuple[np.ndarray, ...]] | None:
+    """Where hybrid mode sends user `inputs` (by name, no shape data): None when their shapes
+    are a gear or `entry` has no dynamic graph (the entry runs them, E13025 when no gear),
+    else the dynamic graph and its arguments. The one routing rule of every run: `run()`,
+    its instrumented form, `execute_model` and ge-run (GE's hybrid executor picks the
+    dynamic graph for shapes of no gear the same way)."""
+    dynamic = hybrid_graph(entry)
+    if dynamic is None:
+        return None
+    shapes = {n: tuple(a.shape) for n, a in inputs.items() if n in info.input_names}
+    if len(shapes) != len(info.input_names) or info.config.match(shapes) is not None:
+        return None
+    root = entry.sym_name.data  # type: ignore[attr-defined]
+    names = dynamic.input_names
+    extra = [n for n in names if n not in inputs]
+    if extra:
+        raise HybridFallbackError(
+            f"hybrid fallback @{dynamic.sym_name.data} of @{root} takes input '{extra[0]}', "
+            f"which @{root} does not have (its inputs: {', '.join(info.input_names)})"
+        )
+    if dynamic.output_names != info.output_names:
+        raise HybridFallbackError(
+            f"hybrid fallback @{dynamic.sym_name.data} of @{root} has outputs "
+            f"({', '.join(dynamic.output_names)}), @{root} has "
+            f"({', '.join(info.output_names)})"
+        )
+    return dynamic, tuple(inputs[n] for n in names)
+
+
+def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
+    """For an expanded root or its lowered model: the user-facing signature (no shape-data
+    input, `?` on the gear dims), with a binder that selects the gear (E13025 when none
+    matches) and fills the shape data, gear 0's shapes for random inputs, and in hybrid mode a
+    route that sends shapes of no gear to the dynamic graph. None for any other entry."""
+    try:
+        info = GearInfo.find(entry) if isinstance(entry, GraphOp) else GearInfo.find_model(entry)
+    except ValueError as e:
+        raise RunError(f"cannot run the gears of {e}") from None
+    if info is None:
+        return None
+    keep = [i for i in range(len(sig.input_names)) if i != info.shape_data_index]
+    types: list[Attribute] = []
+    example: list[Attribute] = []
+    configured = {s.name for s in info.config.inputs}
+    for i, name in zip(keep, info.input_names, strict=True):
+        t = sig.input_types[i]
+        if isinstance(t, TensorType) and name in configured:
+            dims = info.config.input(name).dims
+            types.append(TensorType(t.element_type, [DYNAMIC_INDEX if d < 0 else d for d in dims]))
+            example.append(TensorType(t.element_type, info.config.shape(name, 0)))
+        else:
+            types.append(t)
+            example.append(t)
+
+    def bind(inputs: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+        try:
+            return info.bind(inputs)
+        except GearMismatchError as e:
+            raise RunError(str(e)) from None
+
+    route = None
+    if hybrid_graph(entry) is not None:
+
+        def route(
+            inputs: tuple[np.ndarray, ...],
+        ) -> tuple[Operation, tuple[np.ndarray, ...]] | None:
+            try:
+                return hybrid_route(entry, info, dict(zip(info.input_names, inputs, strict=True)))
+            except HybridFallbackError as e:
+                raise RunError(str(e)) from None
+
+    return dataclasses.replace(
+        sig,
+        input_names=info.input_names,
+        input_types=tuple(types),
+        binder=bind,
+        example_types=tuple(example),
+        route=route,
+    )
