@@ -1,12 +1,21 @@
-"""Named pipelines: `ge-compile` takes a `graph` module down to the `ascend` task level."""
+"""Named pipelines: `ge-compile` takes a `graph` module down to the `ascend` task level.
+
+A named pipeline is a pass with `stages()`: the ordinary registered passes it stands for, in
+order. `ge-opt` expands it into those stages before running (so `--print-between-passes` and
+`--time-passes` see each stage); `apply` runs the same stages as one pass, for Python callers
+and stock `xdsl-opt`. The Session, `ge-atc` and the JIT slices build their compilation from
+`CompilePipelinePass` too: `stages()` is the one definition of GE's compile order.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.exceptions import PassFailedException
 
 from gedialects import budget
 from gedialects.passes.assign_streams import AssignStreamsPass
@@ -14,6 +23,7 @@ from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
 from gedialects.passes.fold_constants import DEFAULT_MAX_SIZE, FoldConstantsPass
 from gedialects.passes.fusion.fuse import FusePass
 from gedialects.passes.infer_shapes import InferShapesPass
+from gedialects.passes.multibatch.expand import MultibatchExpandPass
 from gedialects.passes.partition.dynamic_shape import (
     DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT,
     PartitionDynamicShapePass,
@@ -28,22 +38,30 @@ from gedialects.passes.verify_graph import VerifyGraphPass
 class CompilePipelinePass(ModulePass):
     """The whole compilation, graph to tasks, in GE's order.
 
-    Graph preparation and optimisation (`ge-infer-shapes`, `ge-verify-graph`,
+    Gears first when a gear option is given (`ge-expand-multibatch`: one static branch per
+    gear), then graph preparation and optimisation (`ge-infer-shapes`, `ge-verify-graph`,
     `ge-fold-constants`, `ge-fuse`), engine placement (`ge-place-engines`), dynamic-shape
     partitioning (`ge-partition-dynamic-shape`: nodes whose shapes are only known at run time go
     to unknown-shape partitions), task generation (`ge-convert-graph-to-ascend`: static tasks
     for known partitions, dynamic tasks for unknown ones), then the build stage: logical
     streams before memory, as GE's ModelBuilder does (`ge-assign-streams`,
-    `ge-plan-memory`), so that memory reuse never adds a dependency between streams.
+    `ge-plan-memory`), so that memory reuse never adds a dependency between streams; last
+    `ge-sink-loop` when `iterations-per-loop` > 1. `ge-opt` runs these stages one by one
+    (`--print-between-passes`, `--time-passes` show each).
 
-    Options: `input-shape` (atc-style pins of `?` input dims), `device-memory` (bytes the graph
+    Options: `input-shape` (atc-style pins of `?` input dims; with a gear option, the `-1`
+    dims the gears fill), the gear options of `ge-expand-multibatch` (`dynamic-batch-size`,
+    `dynamic-image-size`, `dynamic-dims`, `input-format`) and `hybrid` (with gears: also keep
+    the fully dynamic graph for input shapes of no gear), `device-memory` (bytes the graph
     and the planned arena may use; default 0: the memory budget, `--max-memory` /
     `GE_MAX_MEMORY`, since the interpreter is the device and an arena beyond it can never be
     allocated), `fold` and `fold-max-size`, `fusion` and `disable-fusion` (fusion kinds of
     `ge-fuse`), `exclude-engines`, `default-engine`, `multi-stream` (false: one stream),
     `max-streams`, `memory-reuse` (false: GE's `ge.exec.disableReuseMemory`),
     `static-model-ops-lower-limit` (GE's `ge.exec.static_model_ops_lower_limit`: smaller known
-    clusters run dynamically; -1: the whole graph),
+    clusters run dynamically; -1: the whole graph), `partition-static` (false: a module whose
+    shapes are all known skips `ge-partition-dynamic-shape`, which would only mark its graphs
+    `_dynamic_shape_partitioned = false`; the Session and JIT slices set it),
     `iterations-per-loop` (N > 1: `ge-sink-loop`, N iterations per launch; 1: no sink; at most
     `MAX_ITERATIONS_PER_LOOP`, a million).
     """
@@ -51,6 +69,11 @@ class CompilePipelinePass(ModulePass):
     name = "ge-compile"
 
     input_shape: str = ""
+    dynamic_batch_size: str = ""
+    dynamic_image_size: str = ""
+    dynamic_dims: str = ""
+    input_format: str = "NCHW"
+    hybrid: bool = False
     device_memory: int = 0
     fold: bool = True
     fold_max_size: int = DEFAULT_MAX_SIZE
@@ -62,34 +85,85 @@ class CompilePipelinePass(ModulePass):
     max_streams: int = 8
     memory_reuse: bool = True
     static_model_ops_lower_limit: int = DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT
+    partition_static: bool = True
     iterations_per_loop: int = 1
 
-    def passes(self) -> tuple[ModulePass, ...]:
-        memory = self.device_memory or budget.max_memory()
-        graph: list[ModulePass] = [
-            InferShapesPass(input_shape=self.input_shape),
-            VerifyGraphPass(device_memory=memory),
-        ]
+    @property
+    def gears(self) -> bool:
+        """Whether a gear option is given (the stages then start with the gear expansion)."""
+        return any((self.dynamic_batch_size, self.dynamic_image_size, self.dynamic_dims))
+
+    def device_bytes(self) -> int:
+        """`device-memory`, or the memory budget in force for 0."""
+        return self.device_memory or budget.max_memory()
+
+    def checks(self) -> tuple[ModulePass, ...]:
+        """The stages after the gears: shape inference and the graph checks (JIT mode runs
+        them ahead on the whole graph, before slicing)."""
+        shape = "" if self.gears else self.input_shape  # gears pinned every branch's shapes
+        return InferShapesPass(input_shape=shape), VerifyGraphPass(
+            device_memory=self.device_bytes()
+        )
+
+    def stages(self) -> tuple[ModulePass, ...]:
+        """The registered passes `ge-compile` stands for, in order; refuses bad options first,
+        so that a bad count is not reported after the whole build."""
+        check_iterations(self.iterations_per_loop, f"{self.name}: iterations-per-loop")
+        if self.hybrid and not self.gears:
+            raise PassFailedException(
+                f"{self.name}: hybrid needs gears: give dynamic-batch-size, dynamic-image-size "
+                "or dynamic-dims"
+            )
+        first: list[ModulePass] = []
+        if self.gears:
+            first.append(
+                MultibatchExpandPass(
+                    input_shape=self.input_shape,
+                    dynamic_batch_size=self.dynamic_batch_size,
+                    dynamic_image_size=self.dynamic_image_size,
+                    dynamic_dims=self.dynamic_dims,
+                    input_format=self.input_format,
+                    hybrid=self.hybrid,
+                )
+            )
+        first += self.checks()
         if self.fold:
-            graph.append(FoldConstantsPass(max_size=self.fold_max_size))
+            first.append(FoldConstantsPass(max_size=self.fold_max_size))
         if self.fusion:
-            graph.append(FusePass(disable=self.disable_fusion))
+            first.append(FusePass(disable=self.disable_fusion))
         sink: list[ModulePass] = []
         if self.iterations_per_loop != 1:
             sink.append(SinkLoopPass(iterations=self.iterations_per_loop))
         return (
-            *graph,
+            *first,
             PlaceEnginesPass(exclude_engines=self.exclude_engines),
             PartitionDynamicShapePass(
-                static_model_ops_lower_limit=self.static_model_ops_lower_limit
+                static_model_ops_lower_limit=self.static_model_ops_lower_limit,
+                skip_static=not self.partition_static,
             ),
             ConvertGraphToAscendPass(default_engine=self.default_engine),
             AssignStreamsPass(max_streams=self.max_streams, single_stream=not self.multi_stream),
-            PlanMemoryPass(reuse=self.memory_reuse, device_memory=max(memory, 0)),
+            PlanMemoryPass(reuse=self.memory_reuse, device_memory=max(self.device_bytes(), 0)),
             *sink,
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        # Before any pass runs, so that a bad count is not reported after the whole build.
-        check_iterations(self.iterations_per_loop, f"{self.name}: iterations-per-loop")
-        PassPipeline(self.passes()).apply(ctx, op)
+        PassPipeline(self.stages()).apply(ctx, op)
+
+
+def expand_pipelines(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
+    """`passes` with every named pipeline (a pass with `stages()`) replaced by its stages,
+    recursively: what `ge-opt` runs, so that each stage is a pass of its own."""
+    out: list[ModulePass] = []
+    for p in passes:
+        if isinstance(p, CompilePipelinePass):
+            out += expand_pipelines(p.stages())
+        else:
+            out.append(p)
+    return tuple(out)
+
+
+def skips(stage: ModulePass, module: ModuleOp) -> bool:
+    """Whether `stage` would leave `module` as it is by its own options (so the Session lists
+    no IR for it): `ge-partition-dynamic-shape{skip-static}` on a module of known shapes."""
+    return isinstance(stage, PartitionDynamicShapePass) and stage.skips(module)

@@ -4,12 +4,12 @@
            --dynamic_batch_size="1,4,8" [--hybrid] [--framework=5] [--soc_version=Ascend310]
     ge-run cnn.mlir --inputs in.npz
 
-One command for import (`ge-import`), gears (`ge-expand-multibatch`, when a dynamic option is
-given) and `ge-compile`; writes `OUT.mlir`, the self-contained `ascend` module (weights
-included, large ones as `dense<"0x...">` hex). atc's spelling: `--flag=value` (or
-`--flag value`); `--soc_version` is accepted and ignored with a note (the interpreter is the
-device). Every user error is one `error:` line, exit 1, and nothing is written. `GE_DEBUG=1`
-gives the traceback of an internal error.
+One command for import (`ge-import`) and `ge-compile` with atc's options (gears through
+`ge-expand-multibatch`, its first stage, when a dynamic option is given); writes `OUT.mlir`,
+the self-contained `ascend` module (weights included, large ones as `dense<"0x...">` hex).
+atc's spelling: `--flag=value` (or `--flag value`); `--soc_version` is accepted and ignored
+with a note (the interpreter is the device). Every user error is one `error:` line, exit 1,
+and nothing is written. `GE_DEBUG=1` gives the traceback of an internal error.
 """
 
 from __future__ import annotations
@@ -71,13 +71,13 @@ def output_path(output: str) -> str:
 
 
 def compile_model(args: argparse.Namespace) -> object:
-    """The compiled module: import, gears (when asked), ge-compile."""
+    """The compiled module: import, then `ge-compile` with the gear options (its stages start
+    with the gear expansion when one is given)."""
     from xdsl.utils.exceptions import PassFailedException
 
     from gedialects import make_context
     from gedialects.frontend.onnx import import_model
     from gedialects.gear_options import GearError
-    from gedialects.passes.multibatch.expand import MultibatchExpandPass
     from gedialects.passes.pipelines import CompilePipelinePass
 
     if args.framework != ONNX_FRAMEWORK:
@@ -94,20 +94,16 @@ def compile_model(args: argparse.Namespace) -> object:
             "--dynamic_dims"
         )
     module = import_model(args.model, graph_name=args.graph_name)
-    ctx = make_context()
+    pipeline = CompilePipelinePass(
+        input_shape=args.input_shape,
+        dynamic_batch_size=args.dynamic_batch_size,
+        dynamic_image_size=args.dynamic_image_size,
+        dynamic_dims=args.dynamic_dims,
+        input_format=args.input_format,
+        hybrid=hybrid,
+    )
     try:
-        if gears:
-            MultibatchExpandPass(
-                input_shape=args.input_shape,
-                dynamic_batch_size=args.dynamic_batch_size,
-                dynamic_image_size=args.dynamic_image_size,
-                dynamic_dims=args.dynamic_dims,
-                input_format=args.input_format,
-                hybrid=hybrid,
-            ).apply(ctx, module)
-            CompilePipelinePass().apply(ctx, module)
-        else:
-            CompilePipelinePass(input_shape=args.input_shape).apply(ctx, module)
+        pipeline.apply(make_context(), module)
     except GearError as e:
         raise AtcError(e.one_line) from None
     except PassFailedException as e:

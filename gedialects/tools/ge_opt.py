@@ -5,6 +5,10 @@
 Every user error (parse, verify, unknown pass, bad option, pass failure, unreadable file) is
 printed as one `error:` line, with `file:line:col` where the parser knows it, and exits 1.
 Set `GE_DEBUG=1` to get the Python traceback of an internal error instead.
+
+Named pipelines (`ge-compile`) are expanded into their stages before running, so that
+`--print-between-passes` prints after each stage and `--time-passes` reports each stage: a
+table of wall times and percentages on stderr, after the output, as MLIR's `-mlir-timing`.
 """
 
 from __future__ import annotations
@@ -12,11 +16,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Sequence
 from io import BytesIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -33,6 +40,9 @@ class GeOptMain(xDSLOptMain):
 
     version_format = "ge-opt (gedialects) built on xdsl {xdsl_version}"
 
+    timer: PassTimer | None = None
+    """`--time-passes`: the wall times of parsing, each stage and printing."""
+
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         """The input read whole within the memory budget; only a regular file (or stdin)."""
         path = self.args.input_file
@@ -43,8 +53,49 @@ class GeOptMain(xDSLOptMain):
         return stream, os.path.splitext(path)[1].replace(".", "")
 
     def run(self) -> None:
+        self.timer = PassTimer() if self.args.time_passes else None
         with budget.max_memory_set(cli.max_memory(self.args)):
             super().run()
+        if self.timer is not None:
+            sys.stdout.flush()
+            sys.stderr.write(self.timer.report())
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        """Runs the pipeline with named pipelines expanded into their stages (expanded here,
+        inside the memory budget of `--max-memory`, which their defaults read)."""
+        from gedialects.passes.pipelines import expand_pipelines
+
+        groups: list[tuple[str, ModulePass]] = []
+        for p in self.pipeline.passes:
+            stages = expand_pipelines([p])
+            group = p.name if stages != (p,) else ""
+            groups += [(group, stage) for stage in stages]
+        group_of = {id(stage): group for group, stage in groups}
+        timer = self.timer
+        verify = not self.args.disable_verify
+        between = self.args.print_between_passes
+
+        def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
+            if timer is not None and prev is not None:
+                timer.stop(group_of[id(prev)], prev.name)
+            if verify:
+                module.verify()
+            if prev is not None and nxt is not None and between:
+                print(f"IR after {prev.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n\n")
+            if timer is not None:
+                timer.start()
+
+        PassPipeline(tuple(stage for _, stage in groups), callback).apply(self.ctx, prog)
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        if self.timer is None:
+            return super().output_resulting_program(prog)
+        self.timer.start()
+        text = super().output_resulting_program(prog)
+        self.timer.stop("", "Output")
+        return text
 
     def register_all_dialects(self) -> None:
         for name, factory in (xdsl_dialect_factories() | dialect_factories()).items():
@@ -79,7 +130,11 @@ class GeOptMain(xDSLOptMain):
         """Parses as xdsl-opt does; a module holding an `ascend.model` is verified here and
         its memory plan proved (`passes.verify_model`: it needs the pass layer's liveness,
         which the dialect verifier cannot import) before any pass runs."""
+        if self.timer is not None:
+            self.timer.start()
         module = super().parse_chunk(chunk, file_extension, offset)
+        if self.timer is not None:
+            self.timer.stop("", "Parser")
         if module is not None and not self.args.disable_verify:
             from gedialects.ascend import ModelOp
 
@@ -98,6 +153,48 @@ class GeOptMain(xDSLOptMain):
             self.register_pass(name, stock[name])
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
+
+
+class PassTimer:
+    """Wall times by (pipeline, name), summed over input chunks, in first-seen order; the
+    report is MLIR's execution time report (`-mlir-timing`): each stage under its pipeline."""
+
+    def __init__(self) -> None:
+        self.times: dict[tuple[str, str], float] = {}
+        self.begin = time.perf_counter()
+
+    def start(self) -> None:
+        self.begin = time.perf_counter()
+
+    def stop(self, group: str, name: str) -> None:
+        key = (group, name)
+        self.times[key] = self.times.get(key, 0.0) + time.perf_counter() - self.begin
+
+    def report(self) -> str:
+        total = sum(self.times.values())
+        rows: list[tuple[float, str]] = []
+        seen: set[str] = set()
+        for group, name in self.times:
+            if not group:
+                rows.append((self.times[(group, name)], name))
+            elif group not in seen:
+                seen.add(group)
+                stages = [(t, n) for (g, n), t in self.times.items() if g == group]
+                rows.append((sum(t for t, _ in stages), f"'{group}' Pipeline"))
+                rows += [(t, f"  {n}") for t, n in stages]
+        rule = "===" + "-" * 73 + "==="
+        lines = [
+            rule,
+            "... Execution time report ...".center(len(rule)).rstrip(),
+            rule,
+            f"  Total Execution Time: {total:.4f} seconds",
+            "",
+            "  ----Wall Time----  ----Name----",
+        ]
+        for seconds, name in [*rows, (total, "Total")]:
+            share = 100.0 * seconds / total if total > 0 else 0.0
+            lines.append(f"  {seconds:8.4f} ({share:5.1f}%)  {name}")
+        return "\n".join(lines) + "\n\n"
 
 
 def parse_onnx(stream: IO[bytes]) -> ModuleOp:

@@ -335,14 +335,25 @@ class PartitionDynamicShapePass(ModulePass):
     than `host-scheduling-max-threshold`, default 0, and no special node); a limit of -1, or a
     graph of only Data/NetOutput with unknown shapes, marks the whole graph unknown
     (`_is_unknown_shape`, `OwnerGraphIsUnknown` on every node) without partitioning.
+
+    `skip-static`: a module whose shapes are all known (`is_static_module`) is left as it is,
+    without the `_dynamic_shape_partitioned = false` marks (the Session's choice for static
+    graphs, `ge-compile{partition-static=false}`).
     """
 
     name = "ge-partition-dynamic-shape"
 
     static_model_ops_lower_limit: int = DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT
     host_scheduling_max_threshold: int = 0
+    skip_static: bool = False
+
+    def skips(self, module: ModuleOp) -> bool:
+        """Whether `skip-static` leaves `module` untouched."""
+        return self.skip_static and is_static_module(module)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.skips(op):
+            return
         limit = self.static_model_ops_lower_limit
         if limit < MERGE_ALL_TO_UNKNOWN:
             raise PassFailedException(
@@ -372,3 +383,21 @@ class PartitionDynamicShapePass(ModulePass):
                     _set_bool(graph, IS_UNKNOWN_SHAPE, True)
             else:
                 materialise(analysis, op)
+
+
+def is_static_module(module: ModuleOp) -> bool:
+    """Every value and graph signature of `module` has a known shape, and no gear `Case`."""
+    from xdsl.dialects.builtin import TensorType
+
+    from gedialects.multibatch import CaseOp
+
+    for op in module.walk():
+        if isinstance(op, CaseOp):
+            return False
+        types = [r.type for r in op.results]
+        if isinstance(op, GraphOp):
+            types += list(op.function_type.inputs.data) + list(op.function_type.outputs.data)
+        for t in types:
+            if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
+                return False
+    return True
