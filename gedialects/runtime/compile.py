@@ -1,0 +1,104 @@
+"""How the Session compiles a graph: `ge-compile` (`CompilePipelinePass`, the one definition of
+the stage list, shared with `ge-opt` and `ge-atc`) with the graph's GE options, run stage by
+stage so that `Session.stages` has the IR after each."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from gedialects import budget
+from gedialects.errors import GraphError, OptionError
+from gedialects.runtime.graphs import GraphState, first_line, print_module, root_inputs
+from gedialects.runtime.session_options import stream_count
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
+
+    from gedialects.passes.pipelines import CompilePipelinePass
+
+GEAR_OPTIONS = {
+    "ge.dynamicBatchSize": "dynamic_batch_size",
+    "ge.dynamicImageSize": "dynamic_image_size",
+    "ge.dynamicDims": "dynamic_dims",
+}
+"""GE's gear options -> the `ge-compile` option of the same meaning."""
+
+
+def compile_pipeline(options: Mapping[str, str], *, gears: bool = True) -> CompilePipelinePass:
+    """`ge-compile` configured by the (checked) GE options; `gears=False` leaves the gear
+    options out (a JIT slice). The Session's one choice of its own, `partition-static=false`:
+    a static graph skips `ge-partition-dynamic-shape`, which would only mark it, so that
+    `stages` lists only stages that do something (sink loops stay off: GE's
+    `iterations_per_loop` is a training option the Session does not take)."""
+    from gedialects.passes.partition.dynamic_shape import DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT
+    from gedialects.passes.pipelines import CompilePipelinePass
+
+    streams = options.get("ge.streamMaxParallelNum")
+    limit = options.get("ge.exec.static_model_ops_lower_limit")
+    gear_values = {field: options.get(name, "") for name, field in GEAR_OPTIONS.items() if gears}
+    return CompilePipelinePass(
+        input_shape=options.get("ge.inputShape", ""),
+        hybrid=gears and any(gear_values.values()) and options.get("ge.compileHybridMode") == "1",
+        device_memory=budget.max_memory(),
+        max_streams=stream_count(streams) if streams else 8,
+        multi_stream=options.get("ge.enableSingleStream") != "true",
+        memory_reuse=options.get("ge.exec.disableReuseMemory", "0") != "1",
+        static_model_ops_lower_limit=int(limit) if limit else DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT,
+        partition_static=False,
+        **gear_values,
+    )
+
+
+def run_stages(
+    module: ModuleOp, stages: Sequence[ModulePass], printed: dict[str, str] | None
+) -> None:
+    """Applies and verifies each stage; `printed` gets the IR after each stage that ran. A
+    stage that fails is a GraphError with its first line (and GE's code when it leads)."""
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from gedialects import make_context
+    from gedialects.passes.pipelines import expand_pipelines, skips
+
+    ctx = make_context()
+    for p in expand_pipelines(stages):
+        if skips(p, module):
+            continue
+        try:
+            p.apply(ctx, module)
+            module.verify()
+        except DiagnosticException as e:
+            message = first_line(e)
+            code = message.split(":", 2)[1].strip() if message.count(":") >= 2 else ""
+            raise GraphError(
+                message, code if code[:1] == "E" and code[1:].isdigit() else None
+            ) from None
+        if printed is not None:
+            printed[p.name] = print_module(module)
+
+
+def compile_graph(graph: GraphState) -> None:
+    """Compiles `graph` ahead (not JIT mode): its gears checked against the graph's inputs,
+    then `ge-compile` with its options; fills the compiled module, stages, signature and gear
+    table. Hybrid mode is `ge-expand-multibatch{hybrid}`: the compiled model keeps the fully
+    dynamic model, which the interpreter runs for input shapes of no gear."""
+    from gedialects.gear_options import GearError, check_graph_inputs
+    from gedialects.graph import GraphOp
+    from gedialects.interpreters.gears import GearInfo
+    from gedialects.interpreters.run import find_entry, signature
+
+    module = graph.module.clone()
+    stages: dict[str, str] = {"import": graph.stages["import"]}
+    if graph.gears is not None:
+        name, names, dims = root_inputs(module)
+        try:
+            check_graph_inputs(graph.gears, name, names, dims)
+        except GearError as e:
+            raise OptionError(e.one_line, e.code) from None
+    run_stages(module, [compile_pipeline(graph.options)], stages)
+    entry = find_entry(module)
+    graph.stages = stages
+    graph.compiled, graph.level = module, "ascend"
+    graph.signature = signature(entry)
+    graph.info = GearInfo.find(entry) if isinstance(entry, GraphOp) else GearInfo.find_model(entry)

@@ -1,0 +1,78 @@
+"""How the Session runs a compiled graph: user inputs checked and named, the gear chosen (or
+GE's E13025 outside hybrid mode), the interpreter called, its errors made `GEError`s."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from gedialects.errors import ExecutionError, GearMismatchError, InputError
+from gedialects.runtime import jit
+from gedialects.runtime.graphs import GraphState
+from gedialects.runtime.session_options import max_steps
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from gedialects.interpreters.run import Signature
+
+
+def run_graph(
+    graph: GraphState, sig: Signature, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray]
+) -> dict[str, np.ndarray]:
+    """Outputs by name of the compiled `graph` on `inputs` (by name or in input order). A
+    hybrid model (`ge-expand-multibatch{hybrid}`) runs input shapes of no gear on its dynamic
+    model (the interpreter's route, as `ge-run` takes it); without hybrid mode they are
+    GE's E13025."""
+    from gedialects.interpreters.gears import hybrid_graph
+    from gedialects.interpreters.run import RunError, check_inputs, find_entry, run
+
+    named = named_inputs(sig.input_names, inputs)
+    if graph.jit is not None:
+        return jit.run(graph.jit, sig, named, graph)
+    module = graph.compiled
+    assert module is not None
+    if graph.info is not None:
+        try:
+            check_inputs(sig, named)
+        except RunError as e:
+            raise InputError(str(e)) from None
+        try:
+            graph.info.select({n: a.shape for n, a in named.items()})
+        except GearMismatchError:
+            if hybrid_graph(find_entry(module)) is None:
+                raise
+    try:
+        return run(module, named, max_steps=max_steps(graph.options))
+    except RunError as e:
+        if any(key in str(e) for key in ("input '", "unknown input", "missing input")):
+            raise InputError(str(e)) from None
+        raise ExecutionError(str(e)) from None
+
+
+def named_inputs(
+    names: Sequence[str], inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray]
+) -> dict[str, np.ndarray]:
+    """`inputs` keyed by name: a dict as given, a list in input order; numpy arrays only."""
+    import numpy as np
+
+    if isinstance(inputs, Mapping):
+        values = dict(inputs)
+    elif isinstance(inputs, Sequence) and not isinstance(inputs, str):
+        if len(inputs) != len(names):
+            raise InputError(
+                f"{len(inputs)} positional inputs given, the graph takes {len(names)} "
+                f"({', '.join(names)})"
+            )
+        values = dict(zip(names, inputs, strict=True))
+    else:
+        raise InputError(
+            f"inputs must be a dict of arrays keyed by name or a list, not {type(inputs).__name__}"
+        )
+    for name, value in values.items():
+        if not isinstance(value, np.ndarray | np.generic):
+            raise InputError(
+                f"input '{name}' is a {type(value).__name__}; pass a numpy array "
+                "(no implicit conversion, as in GE)"
+            )
+    return {name: np.asarray(value) for name, value in values.items()}
