@@ -1,7 +1,7 @@
 """Named pipelines: `ge-compile` takes a `graph` module down to the `ascend` task level.
 
 A named pipeline is a pass with `stages()`: the ordinary registered passes it stands for, in
-order. `ge-opt` expands it into those stages before running (so `--print-between-passes` and
+order (`expand_pipelines`). `ge-opt` expands it into those stages before running (so `--print-between-passes` and
 `--time-passes` see each stage); `apply` runs the same stages as one pass, for Python callers
 and stock `xdsl-opt`. The Session, `ge-atc` and the JIT slices build their compilation from
 `CompilePipelinePass` too: `stages()` is the one definition of GE's compile order.
@@ -152,8 +152,8 @@ class CompilePipelinePass(ModulePass):
 
 
 def expand_pipelines(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
-    """`passes` with every named pipeline (a pass with `stages()`) replaced by its stages,
-    recursively: what `ge-opt` runs, so that each stage is a pass of its own."""
+    """`passes` with every named pipeline (`ge-compile`, the one so far) replaced by its
+    stages: what `ge-opt` runs, so that each stage is a pass of its own."""
     out: list[ModulePass] = []
     for p in passes:
         if isinstance(p, CompilePipelinePass):
