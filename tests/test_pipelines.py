@@ -1,5 +1,5 @@
 """Issue 15 part 2: one compile pipeline. The Session, `ge-atc` and `ge-opt -p ge-compile`
-build their compilation from `CompilePipelinePass.stages()`, so they give the same stages, the
+build their compilation from `CompilePipelinePass.passes()`, so they give the same stages, the
 same IR after each and the same numbers; `--time-passes` reports each stage."""
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def test_session_stages_are_the_ge_opt_stages(
 
 
 def test_session_compiles_with_the_ge_compile_stage_list() -> None:
-    """`compile_pipeline` maps GE options onto ge-compile; the stages are its stages()."""
+    """`compile_pipeline` maps GE options onto ge-compile; the stages are its passes()."""
     pipeline = compile_pipeline(
         HYBRID_OPTIONS
         | {"ge.exec.disableReuseMemory": "1", "ge.enableSingleStream": "true"}
@@ -137,7 +137,7 @@ def test_session_compiles_with_the_ge_compile_stage_list() -> None:
     names = [p.name for p in expand_pipelines([pipeline])]
     assert names[:2] == ["ge-expand-multibatch", "ge-infer-shapes"]
     assert names[-1] == "ge-plan-memory" and "ge-sink-loop" not in names
-    slice_names = [p.name for p in compile_pipeline(HYBRID_OPTIONS, gears=False).stages()]
+    slice_names = [p.name for p in compile_pipeline(HYBRID_OPTIONS, gears=False).passes()]
     assert slice_names == names[1:]
 
 
@@ -148,7 +148,7 @@ def test_time_passes_reports_each_stage_with_percentages(
     report = capsys.readouterr().err
     rows = re.findall(r"^\s+(\d+\.\d{4}) \(\s*(\d+\.\d)%\)  (.+)$", report, flags=re.M)
     names = [name for _, _, name in rows]
-    stages = [p.name for p in CompilePipelinePass().stages()]
+    stages = [p.name for p in CompilePipelinePass().passes()]
     want = ["Parser", "'ge-compile' Pipeline", *(f"  {s}" for s in stages), "Output", "Total"]
     assert names == want
     seconds = {name: float(t) for t, _, name in rows}

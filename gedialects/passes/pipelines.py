@@ -1,10 +1,11 @@
 """Named pipelines: `ge-compile` takes a `graph` module down to the `ascend` task level.
 
-A named pipeline is a pass with `stages()`: the ordinary registered passes it stands for, in
-order (`expand_pipelines`). `ge-opt` expands it into those stages before running (so `--print-between-passes` and
-`--time-passes` see each stage); `apply` runs the same stages as one pass, for Python callers
-and stock `xdsl-opt`. The Session, `ge-atc` and the JIT slices build their compilation from
-`CompilePipelinePass` too: `stages()` is the one definition of GE's compile order.
+A named pipeline is a pass with `passes()`: the ordinary registered passes it stands for, in
+order. `ge-opt` expands it into those stages before running (`expand_pipelines`), so that
+`--print-between-passes` and `--time-passes` see each stage; `apply` runs the same stages as
+one pass, for Python callers and stock `xdsl-opt`. The Session, `ge-atc` and the JIT slices
+build their compilation from `CompilePipelinePass` too: `passes()` is the one definition of
+GE's compile order.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ class CompilePipelinePass(ModulePass):
             device_memory=self.device_bytes()
         )
 
-    def stages(self) -> tuple[ModulePass, ...]:
+    def passes(self) -> tuple[ModulePass, ...]:
         """The registered passes `ge-compile` stands for, in order; refuses bad options first,
         so that a bad count is not reported after the whole build."""
         check_iterations(self.iterations_per_loop, f"{self.name}: iterations-per-loop")
@@ -148,7 +149,7 @@ class CompilePipelinePass(ModulePass):
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PassPipeline(self.stages()).apply(ctx, op)
+        PassPipeline(self.passes()).apply(ctx, op)
 
 
 def expand_pipelines(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
@@ -157,7 +158,7 @@ def expand_pipelines(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
     out: list[ModulePass] = []
     for p in passes:
         if isinstance(p, CompilePipelinePass):
-            out += expand_pipelines(p.stages())
+            out += expand_pipelines(p.passes())
         else:
             out.append(p)
     return tuple(out)
