@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from gedialects.gear_options import GearConfig
     from gedialects.interpreters.gears import GearInfo
     from gedialects.interpreters.run import Signature
-    from gedialects.runtime.jit import Jit
 
 
 @dataclass
@@ -32,8 +31,9 @@ class GraphState:
     level: str = ""
     signature: Signature | None = None
     info: GearInfo | None = None
-    jit: Jit | None = None
-    """JIT mode: the slice chain and its caches."""
+    jit: Any = None
+    """JIT mode: the slice chain and its caches (a `runtime.jit.Jit`; `Any` here because
+    jit.py builds on this module, and the import contracts forbid the cycle)."""
 
 
 def print_module(module: ModuleOp) -> str:
