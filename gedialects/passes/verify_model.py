@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from gedialects.ascend import BufferAttr, ModelOp
+from gedialects.ascend import BufferAttr, ModelOp, WeightOp
 from gedialects.passes.analysis.liveness import Block, Tensor, conflicts, merge_blocks, overlapping
 from gedialects.passes.analysis.task_graph import (
     AnalysisError,
@@ -99,6 +99,45 @@ class _LastWrites:
         return None
 
 
+class _Weights:
+    """The weights of a model by offset: a task may read a weight whole or as its prefix, in
+    the weight's element type (GE binds a kernel's constant input to one WeightData). A read
+    that straddles two weights, runs past its weight's end or lies in the padding between
+    weights takes bytes no weight holds (or another weight's bytes) and gives other numbers
+    without any error."""
+
+    def __init__(self, model: ModelOp, sizes: TypeSizes) -> None:
+        self.ops: list[WeightOp] = sorted(model.weights(), key=lambda w: w.buffer.offset_value)
+        self.starts = [w.buffer.offset_value for w in self.ops]
+        self.ends = [w.buffer.offset_value + sizes.nbytes(w.buffer.type) for w in self.ops]
+
+    def check_read(self, task: str, buffer: BufferAttr, nbytes: int, bad: list[str]) -> None:
+        start, end = buffer.offset_value, buffer.offset_value + nbytes
+        k = bisect_right(self.starts, start) - 1
+        read = f"{task} reads {buffer} : {buffer.type} (bytes [{start}, {end}))"
+        if k >= 0 and self.starts[k] == start and end <= self.ends[k]:
+            weight = self.ops[k]
+            if weight.buffer.type.element_type == buffer.type.element_type:
+                return
+            bad.append(
+                f"{read}, the bytes of {weight.describe()} : {weight.buffer.type} read as "
+                f"{buffer.type.element_type}; a task reads a weight in its own element type"
+            )
+            return
+        # the weight holding the first byte, else the first one after it that the read touches
+        held = k if k >= 0 and start < self.ends[k] else k + 1
+        if held < len(self.ops) and self.starts[held] < end:
+            weight = self.ops[held]
+            lo, hi = max(start, self.starts[held]), min(end, self.ends[held])
+            bad.append(
+                f"{read}, which straddles {weight.describe()} : {weight.buffer.type} (bytes "
+                f"[{self.starts[held]}, {self.ends[held]})), sharing bytes [{lo}, {hi}); a task "
+                "may only read a weight whole or as its prefix"
+            )
+        else:
+            bad.append(f"{read}, bytes of the weight region that no 'ascend.weight' holds")
+
+
 def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
     """The feature values of `model`'s planned buffers (module docstring).
 
@@ -116,11 +155,14 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
     current: dict[tuple[int, int], _Value] = {}
     values: list[_Value] = []
     last = _LastWrites()
+    weights = _Weights(model, sizes)
     for pos in range(len(graph.tasks)):
         for written, buffers in ((False, graph.reads[pos]), (True, graph.writes[pos])):
             for buffer in buffers:
                 offset = buffer.offset_value
                 nbytes = sizes.nbytes(buffer.type)
+                if nbytes and offset < weight_size and not written and not bad:
+                    weights.check_read(graph.tasks[pos].describe(), buffer, nbytes, bad)
                 if offset < weight_size or nbytes == 0 or nbytes <= io_at.get(offset, -1):
                     continue  # weights are read-only; I/O views are checked by the dialect
                 if written:
