@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -210,12 +210,11 @@ def _verify_module_rules(graph: GraphOp) -> None:
             rule(module)
 
 
-@module_rule
-def check_call_cycles(module: ModuleOp) -> None:
-    """No graph reaches itself through the ops that run graphs (`partitioned_call`, `case`:
-    those with a `called_graphs()` method): the interpreter would recurse without end and GE
-    rejects such a graph. The error names the op that closes the cycle and the cycle."""
-    graphs = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, GraphOp)}
+def find_call_cycle(graphs: Mapping[str, GraphOp]) -> tuple[Operation, str, list[str]] | None:
+    """The first cycle of graph calls (iterative DFS over the ops that run graphs, those with a
+    `called_graphs()` method: `partitioned_call`, `case`), as the op that closes it, the graph
+    holding that op and the cycle's names (`[a, b, a]`); None without one. Shared by the module
+    verifier and `ge-verify-graph`."""
     calls: dict[str, list[tuple[Operation, str]]] = {}
     for name, graph in graphs.items():
         found = calls[name] = []
@@ -239,14 +238,26 @@ def check_call_cycles(module: ModuleOp) -> None:
             op, child = edge
             if state.get(child) == 1:
                 names = [n for n, _ in stack]
-                cycle = " -> @".join([*names[names.index(child) :], child])
-                raise VerifyException(
-                    f"'{op.name}' in @{current} calls @{child}: graphs call "
-                    f"each other in a cycle @{cycle}"
-                )
+                return op, current, [*names[names.index(child) :], child]
             if child not in state:
                 state[child] = 1
                 stack.append((child, iter(calls[child])))
+    return None
+
+
+@module_rule
+def check_call_cycles(module: ModuleOp) -> None:
+    """No graph reaches itself through the ops that run graphs: the interpreter would recurse
+    without end and GE rejects such a graph. The error names the op that closes the cycle and
+    the cycle."""
+    graphs = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, GraphOp)}
+    found = find_call_cycle(graphs)
+    if found is not None:
+        op, current, cycle = found
+        raise VerifyException(
+            f"'{op.name}' in @{current} calls @{cycle[-1]}: graphs call "
+            f"each other in a cycle @{' -> @'.join(cycle)}"
+        )
 
 
 def _name_attrs(names: Sequence[str]) -> ArrayAttr[DictionaryAttr]:

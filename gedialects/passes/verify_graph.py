@@ -32,6 +32,7 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from gedialects.base import NODE_NAME, GEOp, element_nbytes, static_element_count
 from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.graph.structure import find_call_cycle
 from gedialects.multibatch import CaseOp
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.infer_shapes import describe
@@ -114,30 +115,11 @@ def check_acyclic(graph: GraphOp) -> None:
 
 
 def check_call_graph(graphs: dict[str, GraphOp]) -> None:
-    """A graph that reaches itself through calls or Case branches is a cycle."""
-    callees = {
-        name: [c for op in g.body.block.ops for c in _called(op) if c in graphs]
-        for name, g in graphs.items()
-    }
-    state: dict[str, int] = {}  # 1 = on the DFS stack, 2 = finished
-    for root in graphs:
-        if root in state:
-            continue
-        stack = [(root, iter(callees[root]))]
-        state[root] = 1
-        while stack:
-            current, children = stack[-1]
-            child = next(children, None)
-            if child is None:
-                state[current] = 2
-                stack.pop()
-            elif state.get(child) == 1:
-                names = [n for n, _ in stack]
-                loop = [*names[names.index(child) :], child]
-                raise GraphError("graphs call each other in a cycle: @" + " -> @".join(loop))
-            elif child not in state:
-                state[child] = 1
-                stack.append((child, iter(callees[child])))
+    """A graph that reaches itself through calls or Case branches is a cycle (the module
+    verifier's search, `find_call_cycle`)."""
+    found = find_call_cycle(graphs)
+    if found is not None:
+        raise GraphError("graphs call each other in a cycle: @" + " -> @".join(found[2]))
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,14 +13,25 @@ recovered from the accesses: per buffer `(offset, type)`, a write after a read o
 value starts a new value, unless it lies in a loop and the value is loop-carried (it must
 survive every iteration). Writes with no read between them are one value (each branch of a case
 writes the case's result, read after the case); a value a branch also reads before the case
-ends is taken to end there (the planner never shares a case result with a branch's tensors). A
-value written and used inside one loop iteration needs no bytes across iterations (a sunk loop
-runs the whole planned model per iteration); any other value in a loop lives over the whole
-loop. Values are then the planner's blocks: `liveness.conflicts` gives the pairs that may be
-live at once (case branches exclusive, streams ordered by events), and any such pair whose
-bytes intersect is an error, except a kernel that reads one value for the last time and writes
-the other (in place: a kernel reads all inputs before it writes). Models straight from
-`ge-compile` pass. Linear in the tasks plus the pairs that share bytes (sweep lines).
+ends is taken to end there (the planner never shares a case result with a branch's tensors).
+
+Label loops (a sunk model, `ge-sink-loop`): a value each iteration makes anew (written first,
+inside the loop, by a task that happens before its other accesses, and used nowhere else) needs
+bytes only within an iteration; any other value in a loop is live across the back edge, so for
+the whole loop, on every stream of it. Loops on several streams are analysed on the clocks of
+one iteration when the model proves a barrier between iterations (`TaskGraph.barrier_loops`,
+the done/go events ge-sink-loop writes), and refused without one. Values are then the
+planner's blocks: `liveness.conflicts` gives the pairs that may be live at once (case branches
+exclusive, streams ordered by events), and any such pair whose bytes intersect is an error,
+except a kernel that reads one value for the last time and writes the other (in place: a kernel
+reads all inputs before it writes). Dynamic slots (`dyn[k]`) are placed at run time and share
+no arena bytes; the arena values a dynamic kernel reads are checked as any other.
+
+Weights: a task reads a weight whole or as its prefix, in its element type (a read across two
+weights or into the padding after one takes bytes no weight holds).
+
+Models straight from `ge-compile` (sunk or not) pass. Near-linear in the tasks: byte sharing
+and liveness are two sweeps, and only pairs live at once are compared by bytes.
 """
 
 from __future__ import annotations
@@ -33,8 +44,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from gedialects.ascend import BufferAttr, ModelOp
-from gedialects.passes.analysis.liveness import Block, Tensor, conflicts, merge_blocks, overlapping
+from gedialects.ascend import BufferAttr, ModelOp, WeightOp
+from gedialects.passes.analysis.liveness import Block, Tensor, conflicts, merge_blocks
 from gedialects.passes.analysis.task_graph import (
     AnalysisError,
     Span,
@@ -99,6 +110,45 @@ class _LastWrites:
         return None
 
 
+class _Weights:
+    """The weights of a model by offset: a task may read a weight whole or as its prefix, in
+    the weight's element type (GE binds a kernel's constant input to one WeightData). A read
+    that straddles two weights, runs past its weight's end or lies in the padding between
+    weights takes bytes no weight holds (or another weight's bytes) and gives other numbers
+    without any error."""
+
+    def __init__(self, model: ModelOp, sizes: TypeSizes) -> None:
+        self.ops: list[WeightOp] = sorted(model.weights(), key=lambda w: w.buffer.offset_value)
+        self.starts = [w.buffer.offset_value for w in self.ops]
+        self.ends = [w.buffer.offset_value + sizes.nbytes(w.buffer.type) for w in self.ops]
+
+    def check_read(self, task: str, buffer: BufferAttr, nbytes: int, bad: list[str]) -> None:
+        start, end = buffer.offset_value, buffer.offset_value + nbytes
+        k = bisect_right(self.starts, start) - 1
+        read = f"{task} reads {buffer} : {buffer.type} (bytes [{start}, {end}))"
+        if k >= 0 and self.starts[k] == start and end <= self.ends[k]:
+            weight = self.ops[k]
+            if weight.buffer.type.element_type == buffer.type.element_type:
+                return
+            bad.append(
+                f"{read}, the bytes of {weight.describe()} : {weight.buffer.type} read as "
+                f"{buffer.type.element_type}; a task reads a weight in its own element type"
+            )
+            return
+        # the weight holding the first byte, else the first one after it that the read touches
+        held = k if k >= 0 and start < self.ends[k] else k + 1
+        if held < len(self.ops) and self.starts[held] < end:
+            weight = self.ops[held]
+            lo, hi = max(start, self.starts[held]), min(end, self.ends[held])
+            bad.append(
+                f"{read}, which straddles {weight.describe()} : {weight.buffer.type} (bytes "
+                f"[{self.starts[held]}, {self.ends[held]})), sharing bytes [{lo}, {hi}); a task "
+                "may only read a weight whole or as its prefix"
+            )
+        else:
+            bad.append(f"{read}, bytes of the weight region that no 'ascend.weight' holds")
+
+
 def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
     """The feature values of `model`'s planned buffers (module docstring).
 
@@ -116,11 +166,14 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
     current: dict[tuple[int, int], _Value] = {}
     values: list[_Value] = []
     last = _LastWrites()
+    weights = _Weights(model, sizes)
     for pos in range(len(graph.tasks)):
         for written, buffers in ((False, graph.reads[pos]), (True, graph.writes[pos])):
             for buffer in buffers:
                 offset = buffer.offset_value
                 nbytes = sizes.nbytes(buffer.type)
+                if nbytes and offset < weight_size and not written and not bad:
+                    weights.check_read(graph.tasks[pos].describe(), buffer, nbytes, bad)
                 if offset < weight_size or nbytes == 0 or nbytes <= io_at.get(offset, -1):
                     continue  # weights are read-only; I/O views are checked by the dialect
                 if written:
@@ -161,16 +214,22 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
 
 
 def _iteration_local(graph: TaskGraph, value: _Value, loop: Span | None) -> bool:
-    """Whether `value` is written first, inside `loop`, and never used outside it: each
-    iteration makes its own (a sunk loop runs the whole model per iteration), so it needs no
-    bytes across iterations."""
+    """Whether `value` is made anew by each iteration of `loop`: written first, inside it, by a
+    task that happens before its every other access, and never used outside it. It then needs
+    no bytes across iterations (a sunk loop runs the whole model per iteration). Under a
+    barrier (`TaskGraph.barrier_loops`) the looping streams' loops are one loop and the value
+    may be used on several of them; otherwise it stays inside one loop span."""
+    if loop is None:
+        return False
     first = value.positions[0]
     assert value.reads_at is not None
-    return (
-        loop is not None
-        and value.writer == first
-        and first not in value.reads_at
-        and all(graph.in_loop(p) is loop for p in value.positions)
+    if value.writer != first or first in value.reads_at:
+        return False
+    if not graph.iteration_clocks:
+        return all(graph.in_loop(p) is loop for p in value.positions)
+    return all(
+        graph.in_loop(p) is not None and (p == first or graph.happens_before(first, p))
+        for p in value.positions
     )
 
 
@@ -181,8 +240,11 @@ def _in_place(graph: TaskGraph, a: _Value, b: _Value) -> bool:
     t = a.positions[-1]
     if t != b.positions[0] or t not in b.writes_at or t in a.writes_at or t not in a.reads_at:
         return False
-    if graph.in_loop(t) is not None:
-        return False
+    loop = graph.in_loop(t)
+    if loop is not None and not (
+        _iteration_local(graph, a, loop) and _iteration_local(graph, b, loop)
+    ):
+        return False  # a loop-carried value lives over the whole loop: no task ends it
     before = all(p == t or graph.happens_before(p, t) for p in a.positions)
     return before and all(p == t or graph.happens_before(t, p) for p in b.positions)
 
@@ -205,26 +267,64 @@ def check_memory(model: ModelOp) -> None:
         except AnalysisError as e:
             raise VerifyException(f"{here}: {e}") from None
         bad: list[str] = []
+        if not graph.barrier_loops():
+            _refuse_unsynchronised_loops(here, graph)
         values = _values(model, graph, bad)
         spans = [(v.key[0], v.key[0] + v.nbytes - 1, i) for i, v in enumerate(values)]
-        pairs = list(overlapping(spans))
-        # Known gap: across the back edge of a label loop (a sunk model) the value rule above
-        # follows program order, not control flow, and refused plans ge-compile makes
-        # (`ge-compile{iterations-per-loop=3}` on examples/conv_block.mlir); looped models are
-        # left to the run-time checks (`--check-uninitialized`) until loop liveness is exact.
-        looped = any(graph.in_loop(p) is not None for p in range(len(graph.tasks)))
-        if pairs and not looped:
-            _check_pairs(here, graph, values, pairs)
+        involved = _sharing(spans)
+        if involved:
+            _check_pairs(here, graph, values, involved, spans)
         if bad:
             raise VerifyException(f"{here}: {bad[0]}")
 
 
+def _refuse_unsynchronised_loops(here: str, graph: TaskGraph) -> None:
+    """Loops that touch memory on two streams with no barrier between iterations: one stream
+    may run iteration k+1 while another still runs iteration k, and which of a value's
+    writes a read sees is then unknown (events inside such loops order nothing), so no plan
+    can be proven; `ge-sink-loop` ends every iteration with done/go events instead."""
+    streams: dict[int, int] = {}
+    for pos in range(len(graph.tasks)):
+        if graph.in_loop(pos) is not None and (
+            graph.reads[pos] or graph.writes[pos] or pos in graph.dyn_writes
+        ):
+            streams.setdefault(graph.stream[pos], pos)
+    if len(streams) > 1:
+        (s, a), (t, b) = sorted(streams.items())[:2]
+        raise VerifyException(
+            f"{here}: the label loops of streams {s} and {t} access memory "
+            f"({graph.tasks[a].describe()}, {graph.tasks[b].describe()}) without a barrier "
+            "between iterations (every access of an iteration must happen before every "
+            "stream jumps back, as the done/go events of ge-sink-loop make it)"
+        )
+
+
+def _sharing(spans: list[tuple[int, int, int]]) -> list[int]:
+    """The ids of the closed intervals `(lo, hi, id)` that intersect another, ascending: sorted
+    by `lo`, one intersects an earlier one iff the largest `hi` before it reaches its `lo`, and
+    a later one iff the next `lo` is at most its `hi` (no pairs listed: reused buffers make
+    them quadratic in the tasks)."""
+    ordered = sorted(spans)
+    out: list[int] = []
+    reach = -1
+    for k, (lo, hi, ident) in enumerate(ordered):
+        if reach >= lo or (k + 1 < len(ordered) and ordered[k + 1][0] <= hi):
+            out.append(ident)
+        reach = max(reach, hi)
+    return sorted(out)
+
+
 def _check_pairs(
-    here: str, graph: TaskGraph, values: list[_Value], pairs: list[tuple[int, int]]
+    here: str,
+    graph: TaskGraph,
+    values: list[_Value],
+    involved: list[int],
+    spans: list[tuple[int, int, int]],
 ) -> None:
-    """VerifyException for the first pair of values that share bytes while both may be live."""
-    involved = sorted({i for pair in pairs for i in pair})
-    where = {v: k for k, v in enumerate(involved)}
+    """VerifyException for the first pair of values that share bytes while both may be live:
+    the pairs that may be live at once come from `liveness.conflicts` (sweep lines), and only
+    those are compared by bytes; the first is the one the byte sweep (`overlapping`) would
+    list first, so the message does not depend on the order of the search."""
     tensors = [
         Tensor(values[i].key, values[i].buffer, values[i].nbytes, values[i].positions)
         for i in involved
@@ -234,6 +334,13 @@ def _check_pairs(
         for t, i in zip(tensors, involved, strict=True)
         if _iteration_local(graph, values[i], graph.in_loop(values[i].positions[0]))
     }
+    in_loops = [p for p in range(len(graph.tasks)) if graph.in_loop(p) is not None]
+    if in_loops:
+        # a value live across a back edge is live for the whole loop, on every stream of it
+        bounds = {in_loops[0], in_loops[-1]}
+        for t in tensors:
+            if id(t) not in local and any(graph.in_loop(p) is not None for p in t.positions):
+                t.positions = sorted(bounds.union(t.positions))
     blocks: list[Block] = merge_blocks([t for t in tensors if id(t) not in local], [], graph)
     for t in tensors:
         if id(t) in local:  # no loop extension: see `_iteration_local`
@@ -245,12 +352,22 @@ def _check_pairs(
         found = conflicts(graph, blocks)
     except AnalysisError as e:
         raise VerifyException(f"{here}: {e}") from None
-    for i, j in sorted(pairs):
+    value_of = {k: involved[w] for w, k in enumerate(index)}
+    candidates: list[tuple[int, int]] = []
+    for k, near in enumerate(found.neighbours):
+        for m in near:
+            if m <= k:
+                continue
+            i, j = sorted((value_of[k], value_of[m]), key=lambda v: spans[v])
+            a, b = values[i], values[j]
+            if a.key[0] + a.nbytes <= b.key[0] or b.key[0] + b.nbytes <= a.key[0]:
+                continue  # live at once, but apart
+            if _in_place(graph, a, b) or _in_place(graph, b, a):
+                continue
+            candidates.append((i, j))
+    if candidates:
+        i, j = min(candidates)
         a, b = values[i], values[j]
-        if index[where[j]] not in found.neighbours[index[where[i]]]:
-            continue
-        if _in_place(graph, a, b) or _in_place(graph, b, a):
-            continue
         first, second = sorted((a, b), key=lambda v: v.positions[0])
         lo = max(first.key[0], second.key[0])
         hi = min(first.key[0] + first.nbytes, second.key[0] + second.nbytes)

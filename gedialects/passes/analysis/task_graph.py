@@ -156,7 +156,11 @@ class TaskGraph:
     """Position -> innermost case whose [head, tail] holds it (positions in no case absent)."""
     activated_at: dict[int, int] = field(default_factory=dict)
     """Stream id -> position of the `stream_active` starting it (always-active streams absent)."""
+    iteration_clocks: bool = False
+    """Clocks of one loop iteration: events recorded and waited once, both inside loops, order
+    tasks too. Sound only under a barrier between iterations; set by `barrier_loops`."""
     _reach: list[list[int]] | None = None
+    _looped_syncing: set[int] = field(default_factory=set)
 
     @staticmethod
     def of(model: ModelOp) -> TaskGraph:
@@ -484,6 +488,116 @@ class TaskGraph:
                 return self.in_loop(start)
         return self.spans[span] if span >= 0 and self.spans[span].loop else None
 
+    def barrier_loops(self) -> bool:
+        """Whether every iteration of the loops ends before the next begins on any stream, as
+        far as buffers and events are concerned (GE's FlowCtrl loop as `ge-sink-loop` writes
+        it: done/go events around the loop switch); if so, switches to the clocks of one
+        iteration (`iteration_clocks`) and returns True.
+
+        Checked on those clocks, per pair of streams t != s with tasks inside the loops: the
+        accesses of iteration k on t complete before those of iteration k+1 on s, because they
+        all happen before every back-edge jump of the loop s runs in (or activator's loop), or
+        because s's first access of an iteration knows t started that iteration (t loops); the
+        same for each event's wait of iteration k and its record of iteration k+1. By induction
+        each event of the body is then recorded and consumed in one iteration, and one
+        iteration's clocks hold for every iteration. Otherwise the conservative clocks stay
+        (events inside loops order nothing). Linear in the tasks plus streams squared."""
+        loops = [k for k, span in enumerate(self.spans) if span.loop]
+        if not loops:
+            return False
+        self.iteration_clocks, self._reach = True, None
+        try:
+            reach = self.reach()
+        except AnalysisError:
+            self.iteration_clocks, self._reach = False, None
+            return False
+        back: dict[int, list[int]] = {}  # loop span -> its backward jumps
+        for k in loops:
+            span = self.spans[k]
+            labels = self.label_positions(span.stream)
+            for pos in self.stream_tasks[span.stream][span.first : span.last + 1]:
+                if any(labels[lb] <= pos for lb in self.jump_targets(pos)):
+                    back.setdefault(k, []).append(pos)
+        loop_of: dict[int, int] = {}  # stream -> the loop span it runs in
+        accesses: dict[int, list[int]] = {}  # stream -> its in-loop tasks that access memory
+        for pos in range(len(self.tasks)):
+            loop = self.in_loop(pos)
+            if loop is None:
+                continue
+            sid = self.stream[pos]
+            if sid not in loop_of:
+                loop_of[sid] = self.spans.index(loop)
+            if self.span_of[pos] >= 0 and pos > back[self.span_of[pos]][-1]:
+                continue  # after the loop's last jump back: runs once, after the loop
+            if (
+                self.reads[pos]
+                or self.writes[pos]
+                or pos in self.dyn_reads
+                or pos in self.dyn_writes
+            ):
+                accesses.setdefault(sid, []).append(pos)
+
+        def before_next(t: int, k_t: int, s: int) -> bool:
+            """Task k_t of stream t completes in iteration k before s starts iteration k+1
+            (it happens before every back-edge jump of the loop s runs in)."""
+            col, jumps = self.column(t), back.get(loop_of[s], ())
+            return bool(jumps) and all(reach[b][col] > k_t for b in jumps)
+
+        def started(t: int, q: int) -> bool:
+            """Task q knows stream t began the iteration q runs in (t loops itself)."""
+            own = self.spans[loop_of[t]]
+            return own.stream == t and reach[q][self.column(t)] > own.first
+
+        for t, ps in accesses.items():
+            for s, qs in accesses.items():
+                if s == t:
+                    continue
+                late = [p for p in ps if not before_next(t, self.index[p], s)]
+                for p in late:  # few: a loop's own switch, reading the loop index
+                    for q in qs:
+                        if self._touch_same(p, q) and not started(t, q):
+                            return self._no_barrier()
+        records: dict[int, list[int]] = {}
+        waits: dict[int, list[int]] = {}
+        for pos, task in enumerate(self.tasks):
+            if isinstance(task, EventRecordOp):
+                records.setdefault(task.event.value.data, []).append(pos)
+            elif isinstance(task, EventWaitOp):
+                waits.setdefault(task.event.value.data, []).append(pos)
+        for event, rs in records.items():
+            ws = waits.get(event, [])
+            if len(rs) == 1 and len(ws) == 1 and rs[0] in self._looped_syncing:
+                r, w = rs[0], ws[0]
+                t, s_ = self.stream[w], self.stream[r]
+                if t != s_ and not (before_next(t, self.index[w], s_) or started(t, r)):
+                    return self._no_barrier()
+        return True
+
+    def _touch_same(self, p: int, q: int) -> bool:
+        """Tasks p and q access common bytes (or a common dynamic slot), one of them writing."""
+
+        def ranges(pos: int, out: bool) -> list[tuple[int, int]]:
+            return [
+                (b.offset_value, b.offset_value + b.nbytes)
+                for b in (self.writes[pos] if out else self.reads[pos])
+            ]
+
+        def meet(xs: list[tuple[int, int]], ys: list[tuple[int, int]]) -> bool:
+            return any(a < d and c < b for a, b in xs for c, d in ys)
+
+        pw, qw = ranges(p, True), ranges(q, True)
+        if meet(pw, qw + ranges(q, False)) or meet(qw, ranges(p, False)):
+            return True
+        pd = set(self.dyn_writes.get(p, ()))
+        qd = set(self.dyn_writes.get(q, ()))
+        return bool(
+            pd & (qd | set(self.dyn_reads.get(q, ()))) or qd & set(self.dyn_reads.get(p, ()))
+        )
+
+    def _no_barrier(self) -> bool:
+        self.iteration_clocks, self._reach = False, None
+        return False
+
     def reach(self) -> list[list[int]]:
         """Per task, per stream (in `stream_ids` order): tasks known complete when it starts."""
         if self._reach is None:
@@ -500,11 +614,26 @@ class TaskGraph:
         for pos, task in enumerate(self.tasks):
             if isinstance(task, EventRecordOp):
                 records.setdefault(task.event.value.data, []).append(pos)
+        looped: set[int] = set()
+        if self.iteration_clocks:
+            waits: dict[int, list[int]] = {}
+            for pos, task in enumerate(self.tasks):
+                if isinstance(task, EventWaitOp):
+                    waits.setdefault(task.event.value.data, []).append(pos)
+            looped = {
+                event
+                for event, ps in records.items()
+                if len(ps) == 1
+                and len(waits.get(event, ())) == 1
+                and self.in_loop(ps[0]) is not None
+                and self.in_loop(waits[event][0]) is not None
+            }
         syncing = {
             event: ps[0]
             for event, ps in records.items()
-            if len(ps) == 1 and self.in_loop(ps[0]) is None
+            if len(ps) == 1 and (self.in_loop(ps[0]) is None or event in looped)
         }
+        self._looped_syncing = {records[event][0] for event in looped}
         reach: list[list[int]] = [[] for _ in self.tasks]
         record_clock: dict[int, list[int]] = {}
         known = {s: [0] * len(ids) for s in ids}
