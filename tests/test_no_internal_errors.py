@@ -378,6 +378,24 @@ def test_output_path_empty_or_folder_refused(
     assert not Path(".mlir").exists()
 
 
+def test_ge_opt_failed_pass_leaves_the_output_file_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """xDSL opens `-o FILE` before the passes run: a failed pass left an empty file behind (and
+    truncated an earlier good one). The output is written only after every pass succeeded."""
+    graph = _write(tmp_path, "add.mlir", BROADCAST.replace("?", "3"))
+    out = tmp_path / "out.mlir"
+    assert ge_opt.main([str(graph), "-p", "ge-compile{iterations-per-loop=0}", "-o", str(out)]) == 1
+    assert "iterations-per-loop must be at least 1" in _one_error(capsys)
+    assert not out.exists()
+    assert ge_opt.main([str(graph), "-p", "ge-compile", "-o", str(out)]) == 0
+    good = out.read_text(encoding="utf-8")
+    assert "ascend.model" in good
+    assert ge_opt.main([str(graph), "-p", "ge-compile{iterations-per-loop=0}", "-o", str(out)]) == 1
+    _one_error(capsys)
+    assert out.read_text(encoding="utf-8") == good
+
+
 def test_random_inputs_negative_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     graph = _write(tmp_path, "add.mlir", BROADCAST.replace("?", "3"))
     assert ge_run.main([str(graph), "--random-inputs", "-1"]) == 1

@@ -14,6 +14,7 @@ table of wall times and percentages on stderr, after the output, as MLIR's `-mli
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 import time
@@ -35,12 +36,21 @@ XDSL_PASSES = ("canonicalize", "cse", "dce")
 """Generic xDSL passes that are useful on our dialects."""
 
 
+class _DeferredOutput(io.StringIO):
+    """Collects the output; xDSL's `run` closes its stream in a `finally`, so close keeps it."""
+
+    def close(self) -> None:
+        pass
+
+
 class GeOptMain(xDSLOptMain):
     """xdsl-opt restricted to gedialects plus a few xDSL dialects and passes."""
 
     version_format = "ge-opt (gedialects) built on xdsl {xdsl_version}"
 
     timer: PassTimer | None = None
+    deferred_output: _DeferredOutput | None = None
+    """The text for `-o FILE`, written by `run` after the last pass succeeded."""
     """`--time-passes`: the wall times of parsing, each stage and printing."""
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
@@ -54,8 +64,15 @@ class GeOptMain(xDSLOptMain):
 
     def run(self) -> None:
         self.timer = PassTimer() if self.args.time_passes else None
+        self.deferred_output = None
         with budget.max_memory_set(cli.max_memory(self.args)):
             super().run()
+        if self.deferred_output is not None:
+            try:
+                with open(self.args.output_file, "w", encoding="utf-8") as out:
+                    out.write(self.deferred_output.getvalue())
+            except OSError as e:
+                raise cli.cannot_write(self.args.output_file, e) from None
         if self.timer is not None:
             sys.stdout.flush()
             sys.stderr.write(self.timer.report())
@@ -121,10 +138,12 @@ class GeOptMain(xDSLOptMain):
         self.available_frontends["mlir"] = parse_checked
 
     def prepare_output(self) -> IO[str]:
-        try:
-            return super().prepare_output()
-        except OSError as e:
-            raise cli.cannot_write(self.args.output_file, e) from None
+        """`-o FILE` is written only once every pass has succeeded: xDSL opens it before the
+        passes run, which left an empty or partial file behind a failed pass."""
+        if self.args.output_file is None:
+            return sys.stdout
+        self.deferred_output = _DeferredOutput()
+        return self.deferred_output
 
     def parse_chunk(self, chunk: IO[str], file_extension: str, offset: int = 0) -> ModuleOp | None:
         """Parses as xdsl-opt does; a module holding an `ascend.model` is verified here and
