@@ -15,6 +15,13 @@ if TYPE_CHECKING:
     from xdsl.context import Context
     from xdsl.ir import Dialect
 
+    # what `__getattr__` below loads on first access, for type checkers
+    from gedialects.ascend import Ascend
+    from gedialects.graph import Graph
+    from gedialects.multibatch import Multibatch
+    from gedialects.partition import Partition
+    from gedialects.session import Session
+
 DIALECTS: dict[str, tuple[str, str]] = {
     "graph": ("gedialects.graph", "Graph"),
     "partition": ("gedialects.partition", "Partition"),
