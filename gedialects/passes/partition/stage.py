@@ -132,8 +132,9 @@ def _check_acyclic(
     for level, members in stages.items():
         for node in members:
             for p in nodes.preds[node]:
-                if p >= n_args and levels[p] != level:
-                    edges[levels[p]].setdefault(level, (p, node))  # type: ignore[index]
+                # every node past the arguments has a level by now
+                if p >= n_args and (p_level := levels[p]) is not None and p_level != level:
+                    edges[p_level].setdefault(level, (p, node))
     pending = {level: 0 for level in stages}
     for targets in edges.values():
         for t in targets:
