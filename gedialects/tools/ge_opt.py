@@ -126,13 +126,15 @@ class GeOptMain(xDSLOptMain):
         except OSError as e:
             raise cli.cannot_write(self.args.output_file, e) from None
 
-    def parse_chunk(self, chunk: IO[str], file_extension: str, offset: int = 0) -> ModuleOp | None:
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
         """Parses as xdsl-opt does; a module holding an `ascend.model` is verified here and
         its memory plan proved (`passes.verify_model`: it needs the pass layer's liveness,
         which the dialect verifier cannot import) before any pass runs."""
         if self.timer is not None:
             self.timer.start()
-        module = super().parse_chunk(chunk, file_extension, offset)
+        module = super().parse_chunk(chunk, file_extension, start_offset)
         if self.timer is not None:
             self.timer.stop("", "Parser")
         if module is not None and not self.args.disable_verify:
