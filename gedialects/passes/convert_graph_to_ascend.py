@@ -16,7 +16,9 @@ streams are `ge-assign-streams`'s, which rewrite this model's buffers and stream
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import overload
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -119,7 +121,8 @@ Value = Slot | DynValue
 class _Task:
     """A task before memory placement: buffers are still slots."""
 
-    kind: type[Operation]
+    kind: Callable[..., Operation]
+    """The task op class; it is built with `stream=` and `args` (buffers placed)."""
     args: dict[str, object]
 
 
@@ -489,6 +492,10 @@ def _materialise(
     plan: MemoryPlan,
     engine: str,
 ) -> ModelOp:
+    @overload
+    def buf(slot: Slot) -> BufferAttr: ...
+    @overload
+    def buf(slot: Value) -> BufferAttr | DynBufferAttr: ...
     def buf(slot: Value) -> BufferAttr | DynBufferAttr:
         if isinstance(slot, DynValue):
             return DynBufferAttr(slot.slot, slot.type)
