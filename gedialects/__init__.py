@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from gedialects.graph import Graph
     from gedialects.multibatch import Multibatch
     from gedialects.partition import Partition
-    from gedialects.session import Session
 
 DIALECTS: dict[str, tuple[str, str]] = {
     "graph": ("gedialects.graph", "Graph"),
@@ -45,7 +44,9 @@ __all__ = [
     "Graph",
     "Multibatch",
     "Partition",
-    "Session",
+    # loaded by __getattr__; naming the run-time layer here, even for checkers, would break
+    # the layer contract (every layer imports this package)
+    "Session",  # pyright: ignore[reportUnsupportedDunderAll]
     "dialect_factories",
     "make_context",
     "register_all",

@@ -36,7 +36,6 @@ __all__ = [
 if TYPE_CHECKING:
     from xdsl.interpreter import Interpreter
 
-    from gedialects.ascend import ModelOp
     from gedialects.interpreters.ascend import RunStats
 
 
