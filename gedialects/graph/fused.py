@@ -45,13 +45,14 @@ from gedialects.base import (
     int_array,
     tensor_shape,
 )
-from gedialects.graph.array import prop_ints, prop_str
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
     bool_attr,
     broadcast_shape,
     fail,
+    prop_ints,
+    prop_str,
     tensor_of,
     verify_element_types,
     verify_result_shape,

@@ -49,7 +49,7 @@ class GeOptMain(xDSLOptMain):
         if path is None:
             return BytesIO(budget.read_stream(sys.stdin.buffer, "reading stdin")), "mlir"
         stream = BytesIO(budget.read_file(path))
-        stream.name = path  # type: ignore[attr-defined] - parse_onnx finds external data by it
+        stream.name = path  # parse_onnx finds external data by it
         return stream, os.path.splitext(path)[1].replace(".", "")
 
     def run(self) -> None:

@@ -191,7 +191,7 @@ def materialise(analysis: StageAnalysis, module: ModuleOp, taken: set[str]) -> N
     for node in range(len(nodes.args), len(nodes) - 1):
         op = nodes.op(node)
         assert op is not None
-        op.attributes[STAGE_LEVEL] = i64_value(analysis.levels[node])  # type: ignore[arg-type]
+        op.attributes[STAGE_LEVEL] = i64_value(analysis.levels[node])
     _tag_data_nodes(analysis)
     placed: list[tuple[Operation, int]] = []
     insert_after: Operation = graph
