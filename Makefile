@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 EXAMPLE ?= examples/conv_block.mlir
 OUT ?= out
 
-.PHONY: demo test pytest lit lint fuzz bench bench-full clean partition-picture onnx-conformance models bench-onnx bench-scale
+.PHONY: demo test pytest lit lint typecheck fuzz bench bench-full clean partition-picture onnx-conformance models bench-onnx bench-scale
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff check gedialects tests bench
 	$(BIN)/ruff format --check gedialects tests bench
 	$(BIN)/lint-imports --no-cache
+	$(MAKE) --no-print-directory typecheck
 	$(BIN)/python -m pytest
 	$(BIN)/lit -sv -j 2 tests/lit
 
@@ -54,6 +55,11 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check gedialects tests bench
 	$(BIN)/ruff format --check gedialects tests bench
 	$(BIN)/lint-imports --no-cache
+	$(MAKE) --no-print-directory typecheck
+
+# The type checker alone ([tool.basedpyright] in pyproject.toml: the gedialects package)
+typecheck: $(VENV)/.installed-test
+	$(BIN)/basedpyright
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_pipeline.py --sizes 1000,10000

@@ -15,6 +15,12 @@ if TYPE_CHECKING:
     from xdsl.context import Context
     from xdsl.ir import Dialect
 
+    # what `__getattr__` below loads on first access, for type checkers
+    from gedialects.ascend import Ascend
+    from gedialects.graph import Graph
+    from gedialects.multibatch import Multibatch
+    from gedialects.partition import Partition
+
 DIALECTS: dict[str, tuple[str, str]] = {
     "graph": ("gedialects.graph", "Graph"),
     "partition": ("gedialects.partition", "Partition"),
@@ -38,7 +44,9 @@ __all__ = [
     "Graph",
     "Multibatch",
     "Partition",
-    "Session",
+    # loaded by __getattr__; naming the run-time layer here, even for checkers, would break
+    # the layer contract (every layer imports this package)
+    "Session",  # pyright: ignore[reportUnsupportedDunderAll]
     "dialect_factories",
     "make_context",
     "register_all",

@@ -39,7 +39,7 @@ from xdsl.irdl.declarative_assembly_format import (
     PrintingState,
     irdl_custom_directive,
 )
-from xdsl.irdl.operations import OptionalDef, VariadicDef
+from xdsl.irdl.operations import OptionalDef, PropertyDef, VariadicDef
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike
@@ -171,12 +171,12 @@ def _parse_i64_item(parser: Parser) -> int:
     return _parse_i64(parser, parser.parse_integer(), pos)
 
 
-def int_array(values: Iterable[int]) -> DenseArrayBase:
+def int_array(values: Iterable[int]) -> DenseArrayBase[I64]:
     """An `array<i64: ...>` property from Python ints."""
     return DenseArrayBase.from_list(i64, tuple(values))
 
 
-def int_array_values(attr: DenseArrayBase) -> tuple[int, ...]:
+def int_array_values(attr: DenseArrayBase[IntegerType]) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
@@ -214,6 +214,12 @@ def static_element_count(t: Attribute) -> int | None:
     if any(d < 0 for d in shape):
         return None
     return element_count(shape)
+
+
+def symbol_name(op: Operation) -> str | None:
+    """The `sym_name` of a graph, model or function op; None for other ops."""
+    name = getattr(op, "sym_name", None)
+    return name.data if isinstance(name, StringAttr) else None
 
 
 def is_static(t: Attribute) -> bool:
@@ -285,10 +291,11 @@ def f32_literal(x: float) -> str:
     inf and NaN as their bit pattern, `0x7F800000`, as MLIR writes them (see exact_text)."""
     if x != x or x in (float("inf"), float("-inf")):
         return f"0x{struct.unpack('<I', struct.pack('<f', x))[0]:08X}"
-    for digits in range(6, 10):
-        text = f"{x:.{digits}g}"
-        if struct.unpack("<f", struct.pack("<f", float(text)))[0] == x:
-            break
+    shortest = (f"{x:.{digits}g}" for digits in range(6, 10))
+    text = next(
+        (t for t in shortest if struct.unpack("<f", struct.pack("<f", float(t)))[0] == x),
+        f"{x:.9g}",
+    )
     mantissa, e, exponent = text.partition("e")
     if "." not in mantissa and mantissa not in ("inf", "-inf", "nan"):
         mantissa += ".0"  # MLIR float literals need a dot: `1.0e-05`, not `1e-05`
@@ -315,10 +322,10 @@ def _parse_prop_value(parser: Parser, wants_f32: bool = False) -> Attribute:
         while parser.parse_optional_punctuation(",") is not None:
             spans.append((parser.pos, _parse_number_or_bits(parser, wants_f32)))
         parser.parse_punctuation("]")
-        items = [v for _, v in spans]
-        if all(isinstance(v, int) for v in items):
-            return int_array(_parse_i64(parser, v, pos) for pos, v in spans)  # type: ignore[misc]
-        return DenseArrayBase.from_list(f32, [float(v) for v in items])
+        ints = [(pos, v) for pos, v in spans if isinstance(v, int)]
+        if len(ints) == len(spans):
+            return int_array(_parse_i64(parser, v, pos) for pos, v in ints)
+        return DenseArrayBase.from_list(f32, [float(v) for _, v in spans])
     if (b := parser.parse_optional_boolean()) is not None:
         return BoolAttr.from_bool(b)
     if (s := parser.parse_optional_str_literal()) is not None:
@@ -341,7 +348,7 @@ _WANTS_F32: dict[int, bool] = {}
 """id of a property definition (they live as long as their op class) -> `_wants_f32`."""
 
 
-def _wants_f32(prop: object) -> bool:
+def _wants_f32(prop: PropertyDef) -> bool:
     """Whether a property holds an f32 or an f32 array (so `0x7F800000` there is +inf)."""
     known = _WANTS_F32.get(id(prop))
     if known is not None:
@@ -352,7 +359,7 @@ def _wants_f32(prop: object) -> bool:
     wants = False
     for sample in _F32_SAMPLES:
         try:
-            prop.constr.verify(sample, VerificationContext())  # type: ignore[attr-defined]
+            prop.constr.verify(sample, VerificationContext())
             wants = True
             break
         except VerifyException:

@@ -68,10 +68,10 @@ def install() -> None:
     global _installed
     if _installed:
         return
-    AttrParser.parse_dense_int_or_fp_elements_attr = parse_dense  # type: ignore[method-assign]
-    AttrParser._parse_builtin_densearray_attr = parse_dense_array  # type: ignore[method-assign]
-    BaseParser.parse_optional_str_literal = parse_optional_str_literal  # type: ignore[method-assign]
-    DenseIntOrFPElementsAttr.print_without_type = print_dense_without_type  # type: ignore[method-assign]
+    AttrParser.parse_dense_int_or_fp_elements_attr = parse_dense
+    AttrParser._parse_builtin_densearray_attr = parse_dense_array  # pyright: ignore[reportPrivateUsage]
+    BaseParser.parse_optional_str_literal = parse_optional_str_literal
+    DenseIntOrFPElementsAttr.print_without_type = print_dense_without_type
     _installed = True
 
 
@@ -80,28 +80,28 @@ def install() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def parse_dense(parser: AttrParser, type: Any | None) -> DenseIntOrFPElementsAttr:
+def parse_dense(self: AttrParser, type: Any | None) -> DenseIntOrFPElementsAttr:
     """`dense<...>` with its type (or with `type` given), straight to bytes."""
-    start = parser.pos
-    parser.parse_punctuation("<", " in dense attribute")
+    start = self.pos
+    self.parse_punctuation("<", " in dense attribute")
     hex_string: str | None = None
     literal: tuple[list[Any], list[int]] | None = None
-    if parser.parse_optional_punctuation(">") is None:
-        hex_string = parser.parse_optional_str_literal()
+    if self.parse_optional_punctuation(">") is None:
+        hex_string = self.parse_optional_str_literal()
         if hex_string is None:
-            literal = parser._parse_tensor_literal()  # pyright: ignore[reportPrivateUsage]
-        parser.parse_punctuation(">", " in dense attribute")
+            literal = self._parse_tensor_literal()  # pyright: ignore[reportPrivateUsage]
+        self.parse_punctuation(">", " in dense attribute")
     if type is None:
-        parser.parse_punctuation(":", " in dense attribute")
-        type = parser._parse_dense_literal_type()  # pyright: ignore[reportPrivateUsage]
-    span = Span(start, parser.pos, parser.lexer.input)
+        self.parse_punctuation(":", " in dense attribute")
+        type = self._parse_dense_literal_type()  # pyright: ignore[reportPrivateUsage]
+    span = Span(start, self.pos, self.lexer.input)
     element = type.element_type
     count = math.prod(type.get_shape())
     size = element.compile_time_size
 
     if literal is None and hex_string is None:
         if count != 0:
-            parser.raise_error(
+            self.raise_error(
                 "Expected at least one element in the dense literal, but got None", span
             )
         return DenseIntOrFPElementsAttr(type, BytesAttr(b""))
@@ -112,12 +112,12 @@ def parse_dense(parser: AttrParser, type: Any | None) -> DenseIntOrFPElementsAtt
                 raise ValueError
             data = bytes.fromhex(hex_string[2:])
         except ValueError:
-            parser.raise_error("Hex string in denseAttr is invalid", span)
+            self.raise_error("Hex string in denseAttr is invalid", span)
         if len(data) == size:  # a hex splat
-            _check_splat(parser, span, size * count, type)
+            _check_splat(self, span, size * count, type)
             data *= count
         if len(data) != count * size:
-            parser.raise_error(
+            self.raise_error(
                 f"Shape mismatch in dense literal. Expected {count} elements from the type, "
                 f"but got {len(data) // size} elements.",
                 span,
@@ -127,17 +127,17 @@ def parse_dense(parser: AttrParser, type: Any | None) -> DenseIntOrFPElementsAtt
     assert literal is not None
     values, shape = literal
     if not shape:  # a splat: one element's bytes, repeated once the budget allows it
-        one = _pack(parser, values, element)
-        _check_splat(parser, span, len(one) * count, type)
+        one = _pack(self, values, element)
+        _check_splat(self, span, len(one) * count, type)
         return DenseIntOrFPElementsAttr(type, BytesAttr(one * count))
     type_shape = list(type.get_shape())
     if type_shape != shape:
-        parser.raise_error(
+        self.raise_error(
             f"Shape mismatch in dense literal. Expected {type_shape} shape from the type, "
             f"but got {shape} shape.",
             span,
         )
-    return DenseIntOrFPElementsAttr(type, BytesAttr(_pack(parser, values, element)))
+    return DenseIntOrFPElementsAttr(type, BytesAttr(_pack(self, values, element)))
 
 
 def _check_splat(parser: AttrParser, span: Span, nbytes: int, type: Any) -> None:
@@ -155,7 +155,7 @@ def _pack(parser: AttrParser, values: Sequence[Any], element: Any) -> bytes:
         for v in values:
             if not isinstance(v.value, tuple):
                 parser.raise_error(f"expected a complex literal (re, im) for {element}", v.span)
-    converted = [v.to_type(parser, element) for v in values]
+    converted: list[Any] = [v.to_type(parser, element) for v in values]
     try:
         if isinstance(element, IntegerType):
             converted = [element.get_normalized_value(x) for x in converted]
@@ -223,39 +223,39 @@ def _is_hex(value: Any) -> bool:
     return value.span.text.lstrip("-").lstrip()[:2] in ("0x", "0X")
 
 
-def parse_dense_array(parser: AttrParser) -> DenseArrayBase:
+def parse_dense_array(self: AttrParser) -> DenseArrayBase:
     """`array<T: ...>` after `array`, as xDSL parses it, but a hex integer among float
     elements is their bit pattern (xDSL prints inf/NaN that way and could not read it back)."""
-    parser.parse_characters("<", " in dense array")
-    pos = parser.pos
-    element = parser.parse_attribute()
+    self.parse_characters("<", " in dense array")
+    pos = self.pos
+    element = self.parse_attribute()
     if not isinstance(element, IntegerType | AnyFloat):
-        parser.raise_error(
-            "dense array element type must be an integer or floating point type", pos, parser.pos
+        self.raise_error(
+            "dense array element type must be an integer or floating point type", pos, self.pos
         )
-    if parser.parse_optional_punctuation(">"):
+    if self.parse_optional_punctuation(">"):
         return DenseArrayBase.from_list(element, [])
-    parser.parse_characters(":", " in dense array")
+    self.parse_characters(":", " in dense array")
     if isinstance(element, IntegerType):
-        values = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE,
-            lambda: parser._parse_typed_integer(element, allow_boolean=True),  # pyright: ignore[reportPrivateUsage]
+        values = self.parse_comma_separated_list(
+            self.Delimiter.NONE,
+            lambda: self._parse_typed_integer(element, allow_boolean=True),  # pyright: ignore[reportPrivateUsage]
         )
         result = DenseArrayBase.from_list(element, values)
     else:
-        elements = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE,
-            lambda: parser._parse_tensor_literal_element(),  # pyright: ignore[reportPrivateUsage]
+        elements = self.parse_comma_separated_list(
+            self.Delimiter.NONE,
+            lambda: self._parse_tensor_literal_element(),  # pyright: ignore[reportPrivateUsage]
         )
         for e in elements:
             if not _is_hex(e) and not isinstance(e.value, float):
-                parser.raise_error("Expected float literal", e.span)
-        result = DenseArrayBase(element, BytesAttr(_pack_floats(parser, elements, element)))
-    parser.parse_characters(">", " in dense array")
+                self.raise_error("Expected float literal", e.span)
+        result = DenseArrayBase(element, BytesAttr(_pack_floats(self, elements, element)))
+    self.parse_characters(">", " in dense array")
     return result
 
 
-def parse_optional_str_literal(parser: BaseParser) -> str | None:
+def parse_optional_str_literal(self: BaseParser) -> str | None:
     """A string literal, also one with escapes of non-ASCII UTF-8 bytes.
 
     xDSL 0.74's lexer calls a literal with an escape and a non-ASCII byte a bytes literal even
@@ -263,15 +263,15 @@ def parse_optional_str_literal(parser: BaseParser) -> str | None:
     non-ASCII byte: `StringAttr("é")` printed as `"\\C3\\A9"` came back as a `BytesAttr`. Bytes
     that are not UTF-8 stay a bytes literal.
     """
-    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    token = self._current_token  # pyright: ignore[reportPrivateUsage]
     if token.kind == MLIRTokenKind.BYTES_LIT:
         try:
             value = StringLiteral.from_span(token.span).bytes_contents.decode("utf-8")
         except UnicodeDecodeError:
             return None
-        parser._consume_token(MLIRTokenKind.BYTES_LIT)  # pyright: ignore[reportPrivateUsage]
+        self._consume_token(MLIRTokenKind.BYTES_LIT)  # pyright: ignore[reportPrivateUsage]
         return value
-    if (token := parser._parse_optional_token(MLIRTokenKind.STRING_LIT)) is None:  # pyright: ignore[reportPrivateUsage]
+    if (token := self._parse_optional_token(MLIRTokenKind.STRING_LIT)) is None:  # pyright: ignore[reportPrivateUsage]
         return None
     try:
         return token.kind.get_string_literal_value(token.span)

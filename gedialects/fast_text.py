@@ -25,10 +25,11 @@ import contextlib
 import io
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from xdsl.dialects.builtin import FunctionType, StringAttr, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute
+from xdsl.irdl import AttrConstraint
 from xdsl.irdl import base as _xdsl_base
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -96,7 +97,8 @@ class Scan:
         return _enabled and self.pos >= 0 and bool(self.text)
 
     def _skip(self) -> int:
-        return _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
+        space = _SPACE.match(self.text, self.pos)  # matches at any position, maybe empty
+        return self.pos if space is None else space.end()
 
     def commit(self) -> None:
         """Moves the parser to the cursor: the next parser call reads what follows."""
@@ -427,11 +429,14 @@ def parse_optional_attr_dict(parser: Parser) -> dict[str, Attribute]:
 # xDSL 0.74 work-around: the dense literal's type check rebuilt its constraint every time
 # --------------------------------------------------------------------------------------------
 
-_constraints: dict[object, object] = {}
+_constraints: dict[object, AttrConstraint[Any]] = {}
 _installed = False
 
 
-def _memo_base(irdl: object) -> object:
+_AttributeT = TypeVar("_AttributeT", bound=Attribute)
+
+
+def _memo_base(irdl: type[_AttributeT]) -> AttrConstraint[_AttributeT]:
     """`xdsl.irdl.base`, built once per argument.
 
     `AttrParser._parse_dense_literal_type` checks each dense literal's type against
@@ -442,9 +447,9 @@ def _memo_base(irdl: object) -> object:
     try:
         constr = _constraints.get(irdl)
     except TypeError:  # an unhashable argument: no caching
-        return _xdsl_base(irdl)  # type: ignore[arg-type]
+        return _xdsl_base(irdl)
     if constr is None:
-        constr = _constraints[irdl] = _xdsl_base(irdl)  # type: ignore[arg-type]
+        constr = _constraints[irdl] = _xdsl_base(irdl)
     return constr
 
 
@@ -455,7 +460,8 @@ def install() -> None:
         return
     from xdsl.parser import attribute_parser
 
-    attribute_parser.base = _memo_base  # type: ignore[assignment]
+    # the name the attribute parser imported from xdsl.irdl, not one it exports
+    attribute_parser.base = _memo_base  # pyright: ignore[reportPrivateImportUsage]
     _installed = True
 
 

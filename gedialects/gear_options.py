@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -25,7 +25,7 @@ from gedialects.base import INT32_MAX, INT64_MAX
 from gedialects.multibatch import MAX_GEAR_COUNT, MIN_GEAR_COUNT, DynamicType
 
 if TYPE_CHECKING:
-    from lark import Lark
+    from lark import Lark, Token, Tree
 
 
 class GearError(ValueError):
@@ -98,19 +98,39 @@ def _parser(option: str) -> Lark:
     return Lark(_GRAMMARS[option], parser="lalr")
 
 
-def _parse(option: str, text: str, syntax_error: object) -> object:
+def _parse(
+    option: str, text: str, syntax_error: Callable[[int, set[str]], Exception]
+) -> Tree[Token]:
     """Parses `text` with the option's grammar; `syntax_error(pos, expected)` builds the error."""
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     try:
         return _parser(option).parse(text)
     except UnexpectedCharacters as e:
-        raise syntax_error(e.pos_in_stream, set(e.allowed or ())) from None  # type: ignore[operator]
+        raise syntax_error(e.pos_in_stream, set(e.allowed or ())) from None
     except UnexpectedEOF as e:
-        raise syntax_error(len(text), set(e.expected or ())) from None  # type: ignore[operator]
+        raise syntax_error(len(text), set(e.expected or ())) from None
     except UnexpectedToken as e:
         pos = e.token.start_pos if e.token.start_pos is not None else len(text)
-        raise syntax_error(pos, set(e.expected or ())) from None  # type: ignore[operator]
+        raise syntax_error(pos, set(e.expected or ())) from None
+
+
+def _subtrees(tree: Tree[Token]) -> list[Tree[Token]]:
+    """The rule children of a parse tree (each grammar rule holds rules or tokens, not both)."""
+    from lark import Tree
+
+    return [c for c in tree.children if isinstance(c, Tree)]
+
+
+def _tokens(tree: Tree[Token]) -> list[Token]:
+    """The token children of a parse tree."""
+    from lark import Token
+
+    return [c for c in tree.children if isinstance(c, Token)]
+
+
+def _start(token: Token) -> int:
+    return token.start_pos if token.start_pos is not None else -1
 
 
 def _item_around(text: str, pos: int, seps: str) -> str:
@@ -183,15 +203,16 @@ def parse_input_shape(text: str, *, dynamic: bool) -> tuple[InputShape, ...]:
 
     tree = _parse("input_shape", text, syntax_error)
     shapes: list[InputShape] = []
-    for item in tree.children:  # type: ignore[attr-defined]
-        name_token, dims_tree = item.children
+    for item in _subtrees(tree):
+        (name_token,), (dims_tree,) = _tokens(item), _subtrees(item)  # item: NAME ":" dims
         name = str(name_token).strip()
         if not name:
-            raise syntax_error(name_token.start_pos, {"NAME"})
-        _check_range("input_shape", text, dims_tree.children, INT64_MAX, "i64")
-        dims = tuple(int(tok) for tok in dims_tree.children)
+            raise syntax_error(_start(name_token), {"NAME"})
+        dim_tokens = _tokens(dims_tree)
+        _check_range("input_shape", text, dim_tokens, INT64_MAX, "i64")
+        dims = tuple(int(tok) for tok in dim_tokens)
         shape = InputShape(name, dims)
-        for d, tok in zip(dims, dims_tree.children, strict=True):
+        for d, tok in zip(dims, dim_tokens, strict=True):
             if (d <= 0 and not dynamic) or d < -1:
                 raise GearError(
                     "E10011",
@@ -199,7 +220,7 @@ def parse_input_shape(text: str, *, dynamic: bool) -> tuple[InputShape, ...]:
                     f"must be positive integers. The error value in the shape is {d}.",
                     option="input_shape",
                     text=text,
-                    at=tok.start_pos,
+                    at=_start(tok),
                 )
         if any(s.name == name for s in shapes):
             raise GearError(
@@ -208,7 +229,7 @@ def parse_input_shape(text: str, *, dynamic: bool) -> tuple[InputShape, ...]:
                 "given twice.",
                 option="input_shape",
                 text=text,
-                at=name_token.start_pos,
+                at=_start(name_token),
             )
         shapes.append(shape)
     return tuple(shapes)
@@ -222,7 +243,7 @@ _BATCH_REASON = 'It can only contain digits and ",".'
 _IMAGE_REASON = 'It can only contain digits, ",", " " and ";".'
 
 
-def _gear_syntax_error(option: str, text: str) -> object:
+def _gear_syntax_error(option: str, text: str) -> Callable[[int, set[str]], GearError]:
     def error(pos: int, expected: set[str]) -> GearError:
         if option == "dynamic_dims":
             value = _item_around(text, pos, ",;")
@@ -249,7 +270,7 @@ def _gear_syntax_error(option: str, text: str) -> object:
     return error
 
 
-def _check_range(option: str, text: str, tokens: Sequence[object], limit: int, bits: str) -> None:
+def _check_range(option: str, text: str, tokens: Sequence[Token], limit: int, bits: str) -> None:
     """Refuses option values beyond the integer type that holds them (E10001): shapes are i64
     dims, gear values also travel as the i32 `ascend_mbatch_shape_data`."""
     for tok in tokens:
@@ -262,7 +283,7 @@ def _check_range(option: str, text: str, tokens: Sequence[object], limit: int, b
                 f"for {kind} in option --{option} (at most {most}).",
                 option=option,
                 text=text,
-                at=tok.start_pos,  # type: ignore[attr-defined]
+                at=_start(tok),
             )
 
 
@@ -277,15 +298,14 @@ def parse_gears(option: str, text: str) -> tuple[tuple[int, ...], ...]:
     tree = _parse(option, text, _gear_syntax_error(option, text))
 
     if option == "dynamic_batch_size":
-        _check_range(option, text, tree.children, INT32_MAX, "i32")  # type: ignore[attr-defined]
-    else:
-        for g in tree.children:  # type: ignore[attr-defined]
-            _check_range(option, text, g.children, INT32_MAX, "i32")
-    if option == "dynamic_batch_size":
-        return tuple((int(tok),) for tok in tree.children)  # type: ignore[attr-defined]
-    gears = tuple(tuple(int(tok) for tok in g.children) for g in tree.children)  # type: ignore[attr-defined]
+        _check_range(option, text, _tokens(tree), INT32_MAX, "i32")
+        return tuple((int(tok),) for tok in _tokens(tree))
+    groups = [_tokens(g) for g in _subtrees(tree)]
+    for group in groups:
+        _check_range(option, text, group, INT32_MAX, "i32")
+    gears = tuple(tuple(int(tok) for tok in group) for group in groups)
     if option == "dynamic_image_size":
-        for group, gear in zip(tree.children, gears, strict=True):  # type: ignore[attr-defined]
+        for group, gear in zip(groups, gears, strict=True):
             if len(gear) != 2:
                 raise GearError(
                     "E10020",
@@ -293,7 +313,7 @@ def parse_gears(option: str, text: str) -> tuple[tuple[int, ...], ...]:
                     f"is height,width; this one has {len(gear)} values.",
                     option=option,
                     text=text,
-                    at=group.children[0].start_pos,
+                    at=_start(group[0]),
                 )
     return gears
 

@@ -27,18 +27,19 @@ def nesting_error(text: str | bytes, name: str) -> tuple[int, str] | None:
     if isinstance(text, bytes):
         if text.count(b"{") <= MAX_NESTING:
             return None
-        pattern, opening, closing = _BYTES, ord("{"), ord("}")
+        tokens = ((m.start(), m.group()[0]) for m in _BYTES.finditer(text))
+        opening, closing = ord("{"), ord("}")
     else:
         if text.count("{") <= MAX_NESTING:
             return None
-        pattern, opening, closing = _STR, "{", "}"
+        tokens = ((m.start(), m.group()[0]) for m in _STR.finditer(text))
+        opening, closing = "{", "}"
     depth = 0
-    for match in pattern.finditer(text):
-        first = match.group()[0]
+    for start, first in tokens:
         if first == opening:
             depth += 1
             if depth > MAX_NESTING:
-                return match.start(), (
+                return start, (
                     f"regions or attribute dictionaries nested more than {MAX_NESTING} levels "
                     f"deep (gedialects' nesting limit)"
                 )
@@ -56,4 +57,7 @@ def check_nesting(text: str | bytes, name: str) -> None:
     from xdsl.utils.lexer import Input, Span
 
     offset, message = found
+    # one Span per kind: its content type is str or bytes, never the union
+    if isinstance(text, str):
+        raise ParseError(Span(offset, offset + 1, Input(text, name)), message)
     raise ParseError(Span(offset, offset + 1, Input(text, name)), message)

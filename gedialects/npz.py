@@ -64,7 +64,7 @@ def _read_checked(f: IO[bytes], available: int, label: str) -> np.ndarray:
     if dtype.itemsize == 0:
         return np.empty(shape, dtype)
     array = np.empty(nbytes // dtype.itemsize, dtype)
-    view = memoryview(array.view(np.uint8).reshape(-1)) if nbytes else memoryview(b"")
+    view = array.view(np.uint8).reshape(-1).data if nbytes else memoryview(b"")
     done = 0
     while done < nbytes:  # in chunks, straight into the array: no second copy
         chunk = f.read(min(_CHUNK, nbytes - done))

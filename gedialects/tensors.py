@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -32,7 +33,7 @@ _UI16 = IntegerType(16, Signedness.UNSIGNED)
 _UI32 = IntegerType(32, Signedness.UNSIGNED)
 _UI64 = IntegerType(64, Signedness.UNSIGNED)
 
-_TO_NUMPY: dict[Attribute, np.dtype] = {
+_ELEMENT_DTYPES: dict[IntegerType | AnyFloat, np.dtype] = {
     f16: np.dtype("<f2"),
     f32: np.dtype("<f4"),
     f64: np.dtype("<f8"),
@@ -46,7 +47,8 @@ _TO_NUMPY: dict[Attribute, np.dtype] = {
     _UI32: np.dtype("<u4"),
     _UI64: np.dtype("<u8"),
 }
-_FROM_NUMPY: dict[np.dtype, Attribute] = {v.newbyteorder("<"): k for k, v in _TO_NUMPY.items()}
+_TO_NUMPY: dict[Attribute, np.dtype] = {**_ELEMENT_DTYPES}
+_FROM_NUMPY = {v.newbyteorder("<"): k for k, v in _ELEMENT_DTYPES.items()}
 
 
 class UnsupportedDtypeError(ValueError):
@@ -71,7 +73,7 @@ def numpy_dtype(element_type: Attribute) -> np.dtype:
     )
 
 
-def element_type_of(dtype: np.dtype) -> Attribute:
+def element_type_of(dtype: np.dtype) -> IntegerType | AnyFloat:
     """xDSL element type of a numpy dtype."""
     key = np.dtype(dtype).newbyteorder("<") if np.dtype(dtype).byteorder == ">" else np.dtype(dtype)
     if key not in _FROM_NUMPY:
@@ -79,7 +81,7 @@ def element_type_of(dtype: np.dtype) -> Attribute:
     return _FROM_NUMPY[key]
 
 
-def tensor_type_of(array: np.ndarray) -> TensorType:
+def tensor_type_of(array: np.ndarray) -> TensorType[IntegerType | AnyFloat]:
     return TensorType(element_type_of(array.dtype), array.shape)
 
 

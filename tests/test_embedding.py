@@ -108,3 +108,12 @@ def test_a_users_own_passes_and_tools_packages_do_not_shadow_ours(tmp_path: Path
 def test_the_distribution_installs_one_top_level_package() -> None:
     top_level = importlib.metadata.distribution("gedialects").read_text("top_level.txt")
     assert top_level is not None and top_level.split() == ["gedialects"]
+
+
+def test_the_package_ships_py_typed_for_downstream_type_checkers() -> None:
+    """PEP 561: the marker is in the package and setuptools puts it in the wheel."""
+    import tomllib
+
+    assert (Path(gedialects.__file__).parent / "py.typed").is_file()
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "py.typed" in config["tool"]["setuptools"]["package-data"]["gedialects"]

@@ -81,19 +81,6 @@ Graph = Dialect(
 )
 
 __all__ = [
-    *activation.__all__,
-    *array.__all__,
-    *broadcast.__all__,
-    *elementwise.__all__,
-    *fused.__all__,
-    *indexing.__all__,
-    *logical.__all__,
-    *matrix.__all__,
-    *nn.__all__,
-    *normalization.__all__,
-    *pooling.__all__,
-    *reduction.__all__,
-    *structure.__all__,
     "AnyTensor",
     "ElementwiseBinaryOp",
     "ElementwiseUnaryOp",
@@ -107,3 +94,17 @@ __all__ = [
     "tensor_of",
     "window_output_size",
 ]
+# `+=` of each module's list, the form type checkers follow
+__all__ += activation.__all__
+__all__ += array.__all__
+__all__ += broadcast.__all__
+__all__ += elementwise.__all__
+__all__ += fused.__all__
+__all__ += indexing.__all__
+__all__ += logical.__all__
+__all__ += matrix.__all__
+__all__ += nn.__all__
+__all__ += normalization.__all__
+__all__ += pooling.__all__
+__all__ += reduction.__all__
+__all__ += structure.__all__

@@ -236,7 +236,8 @@ class TransposeOp(GEOp, NodeSyntax):
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
         perm = int_array_values(self.perm)
         x, y = tensor_shape(self.x.type), tensor_shape(self.y.type)
-        rank = len(perm) if x is None and y is None else len(x if x is not None else y)
+        known = x if x is not None else y
+        rank = len(perm) if known is None else len(known)
         if sorted(perm) != list(range(rank)):
             fail(self, f"perm {list(perm)} is not a permutation of the {rank} dims")
         verify_inferred(self, "the permuted shape")

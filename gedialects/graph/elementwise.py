@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    I64,
     BFloat16Type,
     BoolAttr,
     Float16Type,
@@ -98,7 +99,13 @@ def verify_kind(op: Operation, what: str, t: Attribute, kind: str) -> None:
         fail(op, f"requires {ELEMENT_KINDS[kind]} element type for {what}, got {elem}")
 
 
-def properties_of(op_type: type[IRDLOperation], values: Mapping[str, object]) -> dict:
+PropValue = Attribute | bool | int | float | str
+"""What a builder keyword of `properties_of` may be."""
+
+
+def properties_of(
+    op_type: type[IRDLOperation], values: Mapping[str, PropValue]
+) -> dict[str, Attribute]:
     """Builder keywords as properties, converted after the kind of each property's default
     (`alpha=1` gives `1.0 : f32` when the default is a float); attributes pass through."""
     defs = op_type.get_irdl_definition().properties
@@ -112,7 +119,7 @@ def properties_of(op_type: type[IRDLOperation], values: Mapping[str, object]) ->
         elif isinstance(value, bool) or (isinstance(default, IntegerAttr) and default.type == i1):
             props[key] = BoolAttr.from_bool(bool(value))
         elif isinstance(default, FloatAttr):
-            props[key] = FloatAttr(float(value), f32)  # type: ignore[arg-type]
+            props[key] = FloatAttr(float(value), f32)
         elif isinstance(value, int):
             props[key] = IntegerAttr(value, i64)
         elif isinstance(value, str):
@@ -137,7 +144,7 @@ class UnaryMathOp(ElementwiseUnaryOp):
     ELEMENTS: ClassVar[str] = "float"
 
     def __init__(
-        self, x: SSAValue | Operation, *, result_type: Attribute | None = None, **props: object
+        self, x: SSAValue | Operation, *, result_type: Attribute | None = None, **props: PropValue
     ) -> None:
         properties = properties_of(type(self), props)
         init_node(self, [x], result_type, properties)
@@ -158,7 +165,7 @@ class BinaryMathOp(ElementwiseBinaryOp):
         x2: SSAValue | Operation,
         *,
         result_type: Attribute | None = None,
-        **props: object,
+        **props: PropValue,
     ) -> None:
         properties = properties_of(type(self), props)
         init_node(self, [x1, x2], result_type, properties)
@@ -563,7 +570,7 @@ class RoundOp(UnaryMathOp):
     name = "graph.round"
     GE_TYPE: ClassVar[str] = "Round"
 
-    decimals = prop_def(IntegerAttr[i64], default_value=IntegerAttr(0, i64))  # type: ignore[type-arg]
+    decimals = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
 
 
 @irdl_op_definition

@@ -43,7 +43,6 @@ from gedialects.base import (
     OperandValues,
     element_type,
     int_array,
-    int_array_values,
     tensor_shape,
 )
 from gedialects.graph.common import (
@@ -52,6 +51,8 @@ from gedialects.graph.common import (
     bool_attr,
     broadcast_shape,
     fail,
+    prop_ints,
+    prop_str,
     tensor_of,
     verify_element_types,
     verify_result_shape,
@@ -73,7 +74,7 @@ FLOAT_ACTIVATIONS = ("sigmoid", "hard_swish", "gelu", "gelu_tanh")
 
 def verify_activation(op: GEOp) -> None:
     """Checks `activation` and that `clip_min`/`clip_max` are given exactly for "clip"."""
-    activation: str = op.properties["activation"].data  # type: ignore[attr-defined]
+    activation = prop_str(type(op), op.properties, "activation")
     if activation not in ACTIVATIONS:
         choices = ", ".join(f'"{a}"' for a in ACTIVATIONS)
         fail(op, f'activation must be one of {choices}, got "{activation}"')
@@ -169,17 +170,17 @@ class FusedConv2DOp(ConvOpBase):
         operand_types: Sequence[Attribute],
         properties: Mapping[str, Attribute],
         values: OperandValues,
-    ) -> tuple[Attribute, ...] | None:
+    ) -> tuple[Attribute, ...]:
         sx, sf = tensor_shape(operand_types[0]), tensor_shape(operand_types[1])
         shape = None
         if sx is not None and sf is not None and len(sx) == len(sf) == 4:
             shape = conv_output_shape(
                 sx,
                 sf,
-                int_array_values(properties["strides"]),  # type: ignore[arg-type]
-                int_array_values(properties["pads"]),  # type: ignore[arg-type]
-                int_array_values(properties["dilations"]),  # type: ignore[arg-type]
-                properties["data_format"].data,  # type: ignore[attr-defined]
+                prop_ints(cls, properties, "strides"),
+                prop_ints(cls, properties, "pads"),
+                prop_ints(cls, properties, "dilations"),
+                prop_str(cls, properties, "data_format"),
             )
         return (tensor_of(element_type(operand_types[0]), shape),)
 
@@ -239,7 +240,7 @@ class FusedMatMulOp(GEOp, NodeSyntax):
             types = [SSAValue.get(v).type for v in (x1, x2)]
             if bias is not None:
                 types.append(SSAValue.get(bias).type)
-            (result_type,) = self.infer_result_types(types, props, lambda i: None) or ()
+            (result_type,) = self.infer_result_types(types, props, lambda i: None)
         super().__init__(operands=operands, result_types=[result_type], properties=props)
 
     @classmethod
@@ -248,7 +249,7 @@ class FusedMatMulOp(GEOp, NodeSyntax):
         operand_types: Sequence[Attribute],
         properties: Mapping[str, Attribute],
         values: OperandValues,
-    ) -> tuple[Attribute, ...] | None:
+    ) -> tuple[Attribute, ...]:
         s1, s2 = tensor_shape(operand_types[0]), tensor_shape(operand_types[1])
         shape = None
         if s1 is not None and s2 is not None and s1 and s2:
@@ -328,7 +329,7 @@ class FusedMulAddOp(GEOp, NodeSyntax):
     ) -> None:
         if result_type is None:
             types = [SSAValue.get(v).type for v in (x1, x2, x3)]
-            (result_type,) = self.infer_result_types(types, {}, lambda i: None) or ()
+            (result_type,) = self.infer_result_types(types, {}, lambda i: None)
         super().__init__(operands=[x1, x2, x3], result_types=[result_type])
 
     @classmethod
@@ -337,7 +338,7 @@ class FusedMulAddOp(GEOp, NodeSyntax):
         operand_types: Sequence[Attribute],
         properties: Mapping[str, Attribute],
         values: OperandValues,
-    ) -> tuple[Attribute, ...] | None:
+    ) -> tuple[Attribute, ...]:
         s1, s2, s3 = (tensor_shape(t) for t in operand_types)
         shape = broadcast_shape(broadcast_shape(s1, s2), s3)
         return (tensor_of(element_type(operand_types[0]), shape),)
@@ -347,7 +348,7 @@ class FusedMulAddOp(GEOp, NodeSyntax):
         verify_element_types(self, types, "operands and result")
         verify_kind(self, "x1", self.x1.type, "numeric")
         try:
-            (expected,) = self.infer_result_types(types[:3], {}, lambda i: None) or (None,)
+            (expected,) = self.infer_result_types(types[:3], {}, lambda i: None)
         except ValueError as e:
             fail(self, f"operand {e}")
         verify_result_shape(self, tensor_shape(expected), "the broadcast shape")

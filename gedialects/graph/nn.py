@@ -4,7 +4,7 @@ transformation_ops.h)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
@@ -178,6 +178,14 @@ class ConvOpBase(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    if TYPE_CHECKING:
+        # each subclass defines these properties with its own rank's defaults
+        strides: DenseArrayBase[I64]
+        pads: DenseArrayBase[I64]
+        dilations: DenseArrayBase[I64]
+        groups: IntegerAttr[I64]
+        data_format: StringAttr
+
     def __init__(
         self,
         x: SSAValue | Operation,
@@ -225,12 +233,12 @@ class ConvOpBase(GEOp, NodeSyntax):
 
     def verify_(self) -> None:
         rank = self.SPATIAL + 2
-        data_format: StringAttr = self.data_format  # type: ignore[assignment]
+        data_format = self.data_format
         _verify_format(self, data_format, CONV_FORMATS[self.SPATIAL])
         last = channels_last(data_format.data)
-        strides = int_array_values(self.strides)  # type: ignore[arg-type]
-        pads = int_array_values(self.pads)  # type: ignore[arg-type]
-        dilations = int_array_values(self.dilations)  # type: ignore[arg-type]
+        strides = int_array_values(self.strides)
+        pads = int_array_values(self.pads)
+        dilations = int_array_values(self.dilations)
         for what, values, count in (
             ("strides", strides, rank),
             ("pads", pads, 2 * self.SPATIAL),
@@ -245,7 +253,7 @@ class ConvOpBase(GEOp, NodeSyntax):
                 fail(self, f"{what} must be 1 in the N and C dims, got {list(values)}")
         if any(p < 0 for p in pads):
             fail(self, f"pads must be non-negative, got {list(pads)}")
-        groups = self.groups.value.data  # type: ignore[attr-defined]
+        groups = self.groups.value.data
         if groups < 1:
             fail(self, f"groups must be positive, got {groups}")
         types = [self.x.type, self.filter.type, self.y.type]
@@ -369,6 +377,15 @@ class ConvTransposeOpBase(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    if TYPE_CHECKING:
+        # each subclass defines these properties with its own rank's defaults
+        strides: DenseArrayBase[I64]
+        pads: DenseArrayBase[I64]
+        dilations: DenseArrayBase[I64]
+        groups: IntegerAttr[I64]
+        data_format: StringAttr
+        output_padding: DenseArrayBase[I64]
+
     def __init__(
         self,
         input_size: SSAValue | Operation,
@@ -435,13 +452,13 @@ class ConvTransposeOpBase(GEOp, NodeSyntax):
 
     def verify_(self) -> None:
         rank = self.SPATIAL + 2
-        data_format: StringAttr = self.data_format  # type: ignore[assignment]
+        data_format = self.data_format
         _verify_format(self, data_format, CONV_FORMATS[self.SPATIAL])
         last = channels_last(data_format.data)
-        strides = int_array_values(self.strides)  # type: ignore[arg-type]
-        pads = int_array_values(self.pads)  # type: ignore[arg-type]
-        dilations = int_array_values(self.dilations)  # type: ignore[arg-type]
-        output_padding = int_array_values(self.output_padding)  # type: ignore[arg-type]
+        strides = int_array_values(self.strides)
+        pads = int_array_values(self.pads)
+        dilations = int_array_values(self.dilations)
+        output_padding = int_array_values(self.output_padding)
         for what, values, count in (
             ("strides", strides, rank),
             ("pads", pads, 2 * self.SPATIAL),
@@ -456,7 +473,7 @@ class ConvTransposeOpBase(GEOp, NodeSyntax):
         for what, values in (("pads", pads), ("output_padding", output_padding)):
             if any(p < 0 for p in values):
                 fail(self, f"{what} must be non-negative, got {list(values)}")
-        groups = self.groups.value.data  # type: ignore[attr-defined]
+        groups = self.groups.value.data
         if groups < 1:
             fail(self, f"groups must be positive, got {groups}")
         size_type = self.input_size.type
@@ -910,6 +927,9 @@ class DepthSpaceOpBase(GEOp, NodeSyntax):
 
     traits = traits_def(Pure())
 
+    if TYPE_CHECKING:
+        mode: StringAttr  # defined by each subclass, after its own block_size
+
     def __init__(
         self,
         x: SSAValue | Operation,
@@ -958,7 +978,7 @@ class DepthSpaceOpBase(GEOp, NodeSyntax):
         return (tensor_of(element_type(tx), shape),)
 
     def verify_(self) -> None:
-        mode = self.mode.data  # type: ignore[attr-defined]
+        mode = self.mode.data
         if mode not in ("DCR", "CRD"):
             fail(self, f'mode must be "DCR" or "CRD", got "{mode}"')
         verify_element_types(self, (self.x.type, self.y.type), "x and result")

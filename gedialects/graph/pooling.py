@@ -162,19 +162,19 @@ class PoolOpBase(GEOp, NodeSyntax):
             )
         pads = prop_ints(cls, properties, "pads") or (0,) * (2 * rank - 4)
         dilations = prop_ints(cls, properties, "dilations") or (1,) * rank
-        for what, values, count in (
+        for what, dims, count in (
             ("strides", strides, rank),
             ("pads", pads, 2 * (rank - 2)),
             ("dilations", dilations, rank),
         ):
-            if len(values) != count:
-                raise ValueError(f"{what} must have {count} values, got {list(values)}")
+            if len(dims) != count:
+                raise ValueError(f"{what} must have {count} values, got {list(dims)}")
         channel = rank - 1 if data_format == "NHWC" else 1
-        for what, values in (("ksize", ksize), ("strides", strides), ("dilations", dilations)):
-            if any(v < 1 for v in values):
-                raise ValueError(f"{what} must be positive, got {list(values)}")
-            if values[0] != 1 or values[channel] != 1:
-                raise ValueError(f"{what} must be 1 in the N and C dims, got {list(values)}")
+        for what, dims in (("ksize", ksize), ("strides", strides), ("dilations", dilations)):
+            if any(v < 1 for v in dims):
+                raise ValueError(f"{what} must be positive, got {list(dims)}")
+            if dims[0] != 1 or dims[channel] != 1:
+                raise ValueError(f"{what} must be 1 in the N and C dims, got {list(dims)}")
         if any(p < 0 for p in pads):
             raise ValueError(f"pads must be non-negative, got {list(pads)}")
         for i, axis in enumerate(spatial_axes(data_format, rank)):

@@ -60,13 +60,15 @@ def failing_op(interpreter: Interpreter) -> Operation | None:
 
 def describe_op(op: Operation) -> str:
     """`'graph.add' (%z) in @main`: the op's name, its first result and its graph or model."""
+    from gedialects.base import symbol_name
+
     describe = getattr(op, "describe", None)
-    text = describe() if callable(describe) else f"'{op.name}'"
+    text = str(describe()) if callable(describe) else f"'{op.name}'"
     if not callable(describe) and op.results and op.results[0].name_hint:
         text += f" (%{op.results[0].name_hint})"
     parent = op.parent_op()
-    while parent is not None and not hasattr(parent, "sym_name"):
+    while parent is not None and symbol_name(parent) is None:
         parent = parent.parent_op()
     if parent is not None:
-        text += f" in @{parent.sym_name.data}"  # type: ignore[attr-defined]
+        text += f" in @{symbol_name(parent)}"
     return text

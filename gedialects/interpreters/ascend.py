@@ -1426,9 +1426,11 @@ def _hybrid(
         routed = hybrid_route(model, info, {n: np.asarray(v) for n, v in inputs.items()})
     except HybridFallbackError as e:
         raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data}: {e}") from None
-    if routed is None or not isinstance(routed[0], ModelOp):
+    if routed is None:
         return model, inputs
     dynamic, args = routed
+    if not isinstance(dynamic, ModelOp):
+        return model, inputs
     return dynamic, dict(zip(dynamic.input_names, args, strict=True))
 
 

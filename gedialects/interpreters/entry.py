@@ -45,7 +45,7 @@ class Signature:
     dynamic graph, for shapes of no gear) and its arguments; None: the entry runs them."""
 
 
-def _entry_ops(module: ModuleOp) -> list[Operation]:
+def _entry_ops(module: ModuleOp) -> list[GraphOp | ModelOp]:
     return [op for op in module.ops if isinstance(op, GraphOp | ModelOp)]
 
 
@@ -54,14 +54,15 @@ def _referenced_symbols(module: ModuleOp) -> set[str]:
     used: set[str] = set()
     for op in module.walk():
         for value in (*op.properties.values(), *op.attributes.values()):
-            items = value.data if hasattr(value, "data") and isinstance(value.data, tuple) else ()
+            data = getattr(value, "data", None)
+            items = data if isinstance(data, tuple) else ()
             for attr in (value, *items):
                 if isinstance(attr, SymbolRefAttr):
                     used.add(attr.root_reference.data)
     return used
 
 
-def find_entry(module: ModuleOp, name: str | None = None) -> Operation:
+def find_entry(module: ModuleOp, name: str | None = None) -> GraphOp | ModelOp:
     """The op to run: `name` if given, else the single ascend model or the single root graph."""
     candidates = _entry_ops(module)
     if name is not None:

@@ -7,7 +7,7 @@ executor would silently take the last branch: a wrong gear is a bug worth seeing
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType
@@ -26,7 +26,7 @@ from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel, ru
 from gedialects.multibatch import CaseOp, GetDynamicDimsOp, MapIndexOp, parse_shape_info
 
 
-def _dims_text(values: Sequence[int]) -> str:
+def _dims_text(values: Iterable[int] | np.ndarray) -> str:
     return "[" + ",".join(str(int(v)) for v in values) + "]"
 
 

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute, Operation
 
 from gedialects import budget
-from gedialects.base import shapes_compatible, tensor_shape
+from gedialects.base import shapes_compatible, symbol_name, tensor_shape
 from gedialects.interpreters.entry import RunError, Signature, declared_signature, find_entry
 from gedialects.interpreters.gears import gear_signature
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype
@@ -152,7 +152,7 @@ def run_entry(
     (`schedule_seed`, `check_uninitialized`, `timing`, see `interpreters.ascend`) only
     configure how the `ascend.model` that runs is scheduled and watched; `max_steps` bounds
     its scheduler steps (None: the interpreter's default)."""
-    from xdsl.interpreter import InterpretationError
+    from xdsl.utils.exceptions import InterpretationError
 
     from gedialects.ascend import ModelOp
     from gedialects.interpreters import make_interpreter
@@ -171,7 +171,7 @@ def run_entry(
     if instrumented and not isinstance(op, ModelOp):
         raise RunError(
             "schedule seeds, uninitialised-memory checks and timing instrument ascend.model "
-            f"runs; @{op.sym_name.data} is a '{op.name}' (compile it with ge-compile)"  # type: ignore[attr-defined]
+            f"runs; @{symbol_name(op)} is a '{op.name}' (compile it with ge-compile)"
         )
     interpreter = make_interpreter(module)
     limits = {} if max_steps is None else {"max_steps": max_steps}

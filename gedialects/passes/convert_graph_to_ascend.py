@@ -16,10 +16,18 @@ streams are `ge-assign-streams`'s, which rewrite this model's buffers and stream
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import overload
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -113,7 +121,8 @@ Value = Slot | DynValue
 class _Task:
     """A task before memory placement: buffers are still slots."""
 
-    kind: type[Operation]
+    kind: Callable[..., Operation]
+    """The task op class; it is built with `stream=` and `args` (buffers placed)."""
     args: dict[str, object]
 
 
@@ -144,7 +153,13 @@ class _Lowering:
         self.dyn_slots += 1
         return value
 
-    def new_slot(self, op: Operation, t: Attribute, kind: SlotKind, **kw: object) -> Slot:
+    def new_slot(
+        self,
+        op: Operation,
+        t: Attribute,
+        kind: SlotKind,
+        value: DenseIntOrFPElementsAttr | None = None,
+    ) -> Slot:
         if not isinstance(t, TensorType) or not is_static(t):
             raise _fail(
                 op,
@@ -152,7 +167,7 @@ class _Lowering:
                 "need static shapes (ge-partition-dynamic-shape puts such nodes in unknown-shape "
                 "partitions, which become dynamic tasks)",
             )
-        slot = Slot(t, kind, **kw)
+        slot = Slot(t, kind, value)
         self.slots.append(slot)
         return slot
 
@@ -175,6 +190,8 @@ class _Lowering:
             return self.new_dyn(graph, t)
         if is_static(t) or not isinstance(t, TensorType) or max_dims is None:
             return self.new_slot(graph, t, SlotKind.IO)
+        if not isinstance(max_dims, DenseArrayBase):
+            raise _fail(graph, f"input {index} has {MAX_INPUT_DIMS} {max_dims}, not an array")
         dims = int_array_values(max_dims)
         if len(dims) != t.get_num_dims() or any(d < 0 for d in dims):
             raise _fail(graph, f"input {index} has {MAX_INPUT_DIMS} {list(dims)} for type {t}")
@@ -373,11 +390,13 @@ class _Lowering:
                 f"result {index} has non-static type {result.type} and feeds an op other than "
                 "graph.net_output; only model outputs may change shape between gears",
             )
-        types = [b.function_type.outputs.data[index] for b in branches]
-        for t in types:
+        types: list[TensorType] = []
+        for b in branches:
+            t = b.function_type.outputs.data[index]
             if not isinstance(t, TensorType) or not is_static(t):
                 raise _fail(op, f"branch output {index} has non-static type {t}")
-        largest = max(types, key=tensor_nbytes)  # type: ignore[arg-type]
+            types.append(t)
+        largest = max(types, key=tensor_nbytes)
         slot = self.new_slot(op, largest, SlotKind.IO)
         self.gear_buffers.add(slot)
         return slot
@@ -473,6 +492,10 @@ def _materialise(
     plan: MemoryPlan,
     engine: str,
 ) -> ModelOp:
+    @overload
+    def buf(slot: Slot) -> BufferAttr: ...
+    @overload
+    def buf(slot: Value) -> BufferAttr | DynBufferAttr: ...
     def buf(slot: Value) -> BufferAttr | DynBufferAttr:
         if isinstance(slot, DynValue):
             return DynBufferAttr(slot.slot, slot.type)

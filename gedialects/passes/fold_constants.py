@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    AnyDenseElement,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     ModuleOp,
@@ -38,6 +39,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike, Pure
 from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.utils.hints import isa
 
 from gedialects import budget
 from gedialects.base import NODE_NAME, GEOp, static_element_count
@@ -150,7 +152,7 @@ def _const_array(value: SSAValue) -> np.ndarray | None:
         return None
 
 
-def dense_of(array: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
+def dense_of(array: np.ndarray, t: TensorType[AnyDenseElement]) -> DenseIntOrFPElementsAttr:
     """A dense attribute of type `t` holding `array`; a splat when all elements are equal."""
     flat = np.ascontiguousarray(array, dtype=numpy_dtype(t.element_type)).reshape(-1)
     if flat.size > 1:
@@ -230,7 +232,7 @@ def fold_block(block: Block, max_size: int) -> int:
         name = op.attributes.get(NODE_NAME)
         for index, (result, array) in enumerate(zip(op.results, outputs, strict=True)):
             t = result.type
-            assert isinstance(t, TensorType)
+            assert isa(t, TensorType[AnyDenseElement])
             const = ConstOp(dense_of(array, t))
             if isinstance(name, StringAttr):
                 label = name.data if len(op.results) == 1 else f"{name.data}:{index}"

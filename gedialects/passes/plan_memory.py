@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from typing import overload
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
@@ -109,7 +110,7 @@ def _writer(graph: TaskGraph, tensor: Tensor) -> str:
 
 def _classify(model: ModelOp, graph: TaskGraph) -> _Model:
     info = _Model(graph, model.weight_size.value.data)
-    io_ranges = sorted({(op.buffer.offset_value, op.buffer.nbytes) for op in _io_ops(model)})
+    io_ranges = sorted({(b.offset_value, b.nbytes) for b in _io_buffers(model)})
     for offset, nbytes in io_ranges:
         info.io[(offset, nbytes)] = -1
         info.io_at[offset] = max(nbytes, info.io_at.get(offset, 0))
@@ -133,6 +134,12 @@ def _classify(model: ModelOp, graph: TaskGraph) -> _Model:
                     tensor.written = pos
     _check_disjoint(model, info, io_ranges)
     return info
+
+
+def _io_buffers(model: ModelOp) -> list[BufferAttr]:
+    """The planned buffers of the inputs and outputs."""
+    buffers = (op.buffer for op in (*model.inputs(), *model.outputs()))
+    return [b for b in buffers if isinstance(b, BufferAttr)]
 
 
 def _io_ops(model: ModelOp) -> list[InputOp | OutputOp]:
@@ -254,7 +261,12 @@ def _rewrite(model: ModelOp, info: _Model, new_offset: dict[tuple[int, int], int
     sizes = info.sizes
     cache: dict[tuple[int, int], BufferAttr] = {}
 
+    @overload
+    def moved(buffer: BufferAttr) -> BufferAttr: ...
+    @overload
+    def moved(buffer: DynBufferAttr) -> DynBufferAttr: ...
     def moved(buffer: BufferAttr | DynBufferAttr) -> BufferAttr | DynBufferAttr:
+        """A planned buffer at its new offset; a dynamic one stays (so the kind stays)."""
         if isinstance(buffer, DynBufferAttr):
             return buffer
         offset = buffer.offset_value
@@ -291,7 +303,7 @@ def largest_tensors(model: ModelOp, count: int = 3) -> list[str]:
     """Descriptions of the largest feature tensors of a (planned or not) model."""
     graph = TaskGraph.of(model)
     info = _Model(graph, model.weight_size.value.data)
-    io = {(op.buffer.offset_value, op.buffer.nbytes) for op in _io_ops(model)}
+    io = {(b.offset_value, b.nbytes) for b in _io_buffers(model)}
     seen: dict[tuple[int, TensorType], tuple[int, str]] = {}
     for pos, task in enumerate(graph.tasks):
         for buffer in graph.writes[pos]:

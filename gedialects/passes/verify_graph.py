@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike
 from xdsl.utils.exceptions import PassFailedException, VerifyException
@@ -184,8 +184,8 @@ def _value_name(value: SSAValue) -> str:
         if isinstance(graph, GraphOp):
             return f"input '{graph.input_names[value.index]}'"
         return f"%{value.name_hint or value.index}"
-    owner = value.owner
-    assert isinstance(owner, Operation)
+    assert isinstance(value, OpResult)
+    owner = value.op
     name = owner.attributes.get(NODE_NAME)
     label = f'"{name.data}"' if isinstance(name, StringAttr) else f"%{value.name_hint or '?'}"
     if len(owner.results) > 1:

@@ -47,7 +47,9 @@ def compile_pipeline(options: Mapping[str, str], *, gears: bool = True) -> Compi
         memory_reuse=options.get("ge.exec.disableReuseMemory", "0") != "1",
         static_model_ops_lower_limit=int(limit) if limit else DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT,
         partition_static=False,
-        **gear_values,
+        # the keys are the pass's str gear fields; a checker matches `**dict[str, str]`
+        # against every parameter, not by key
+        **gear_values,  # pyright: ignore[reportArgumentType]
     )
 
 

@@ -122,7 +122,7 @@ def root_inputs(module: ModuleOp) -> tuple[str, list[str], list[tuple[int, ...] 
     except RunError as e:
         raise GraphError(str(e)) from None
     if not isinstance(root, GraphOp):
-        raise GraphError(f"@{root.sym_name.data} is a '{root.name}', not a graph.graph")  # type: ignore[attr-defined]
+        raise GraphError(f"@{root.sym_name.data} is a '{root.name}', not a graph.graph")
     dims = [
         tuple(t.get_shape()) if isinstance(t, TensorType) else None
         for t in root.function_type.inputs.data

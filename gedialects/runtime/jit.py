@@ -4,7 +4,7 @@ signature."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -156,7 +156,7 @@ def prepare(graph: GraphState) -> None:
     run_stages(module, compile_pipeline(graph.options, gears=False).checks(), stages)
     name = root_inputs(module)[0]
     root = next(op for op in module.ops if isinstance(op, GraphOp) and op.sym_name.data == name)
-    callees = {op.sym_name.data: op for op in module.ops if op is not root}  # type: ignore[attr-defined]
+    callees = _symbols(module.ops, root)
     step_graph = root.clone()
     unique_node_names(step_graph)
     graph.stages = stages
@@ -240,7 +240,7 @@ def compile_slice(jit: Jit, step: JitStep, key: InputKey, graph: GraphState) -> 
         except SliceError as e:
             raise GraphError(f"JIT slice {at}: {e}") from None
         rest = JitStep(remaining, at + 1)
-    inferred = {op.sym_name.data: op for op in module.ops if op is not pinned}  # type: ignore[attr-defined]
+    inferred = _symbols(module.ops, pinned)
     target = ModuleOp([sliced, *callees(inferred, sliced)])
     run_stages(target, [compile_pipeline(graph.options, gears=False)], None)
     info = JitSliceInfo(at, key, tuple(names), "ascend", last)
@@ -285,3 +285,15 @@ def slices(jit: Jit) -> tuple[JitSliceInfo, ...]:
             if entry.next is not None:
                 work.append(entry.next)
     return tuple(sorted(out, key=lambda info: (info.step, info.inputs)))
+
+
+def _symbols(ops: Iterable[Operation], skip: Operation) -> dict[str, Operation]:
+    """Symbol name -> op of the symbol ops among `ops` other than `skip` (a module's graphs)."""
+    from gedialects.base import symbol_name
+
+    found: dict[str, Operation] = {}
+    for op in ops:
+        name = symbol_name(op)
+        if op is not skip and name is not None:
+            found[name] = op
+    return found

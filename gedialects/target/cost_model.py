@@ -30,6 +30,7 @@ from gedialects.ascend import (
     EngineTaskOp,
     EventRecordOp,
     EventWaitOp,
+    KernelOp,
     MemcpyAsyncOp,
     TaskOp,
 )
@@ -118,14 +119,14 @@ class CostModel:
     def nbytes(self, buffer: BufferAttr | DynBufferAttr) -> int:
         return self._info(buffer.type)[2]
 
-    def kernel_flops(self, op: EngineTaskOp) -> float:
+    def kernel_flops(self, op: KernelOp | DynamicKernelOp) -> float:
         return kernel_flops(
             op.kernel.data,
-            [self.shape(b)[0] for b in op.inputs.data],  # type: ignore[attr-defined]
-            [self.shape(b)[0] for b in op.outputs.data],  # type: ignore[attr-defined]
+            [self.shape(b)[0] for b in op.inputs.data],
+            [self.shape(b)[0] for b in op.outputs.data],
         )
 
-    def kernel_cost(self, task: EngineTaskOp, flops: float, moved: int) -> TaskCost:
+    def kernel_cost(self, task: KernelOp | DynamicKernelOp, flops: float, moved: int) -> TaskCost:
         """The roofline of `task`'s engine for this much work (plus the hybrid overhead)."""
         engine = self.engines.get(task.engine.data, UNKNOWN_ENGINE)
         busy = max(flops / engine.flops_per_us, moved / engine.bytes_per_us)
@@ -136,8 +137,8 @@ class CostModel:
         cached = self._costs.get(task)
         if cached is not None:
             return cached
-        if isinstance(task, EngineTaskOp):
-            buffers = (*task.inputs.data, *task.outputs.data)  # type: ignore[attr-defined]
+        if isinstance(task, KernelOp | DynamicKernelOp):  # the engine tasks
+            buffers = (*task.inputs.data, *task.outputs.data)
             result = self.kernel_cost(
                 task, self.kernel_flops(task), sum(self.nbytes(b) for b in buffers)
             )

@@ -51,7 +51,7 @@ def one_line_errors(parser: argparse.ArgumentParser, prog: str) -> None:
     def error(message: str) -> NoReturn:
         raise UsageError(message)
 
-    parser.error = error  # type: ignore[method-assign]
+    parser.error = error
 
 
 def one_line(error: BaseException) -> str:

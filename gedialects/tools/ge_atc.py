@@ -18,9 +18,13 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gedialects.budget import MAX_MEMORY_HELP
 from gedialects.tools import cli
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
 
 DESCRIPTION = "Compile an ONNX model into a gedialects ascend model (GE's atc)."
 
@@ -70,7 +74,7 @@ def output_path(output: str) -> str:
     return path
 
 
-def compile_model(args: argparse.Namespace) -> object:
+def compile_model(args: argparse.Namespace) -> ModuleOp:
     """The compiled module: import, then `ge-compile` with the gear options (its stages start
     with the gear expansion when one is given)."""
     from xdsl.utils.exceptions import PassFailedException

@@ -15,9 +15,13 @@ import os
 import sys
 import tempfile
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gedialects.budget import MAX_MEMORY_HELP
 from gedialects.tools import cli
+
+if TYPE_CHECKING:
+    from xdsl.ir import Operation
 
 DESCRIPTION = "Import an ONNX model as gedialects graph IR."
 
@@ -34,13 +38,13 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def render(module: object, generic: bool) -> str:
+def render(module: Operation, generic: bool) -> str:
     from io import StringIO
 
     from xdsl.printer import Printer
 
     out = StringIO()
-    Printer(stream=out, print_generic_format=generic).print_op(module)  # type: ignore[arg-type]
+    Printer(stream=out, print_generic_format=generic).print_op(module)
     out.write("\n")
     return out.getvalue()
 

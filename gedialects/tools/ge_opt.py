@@ -59,7 +59,7 @@ class GeOptMain(xDSLOptMain):
         if path is None:
             return BytesIO(budget.read_stream(sys.stdin.buffer, "reading stdin")), "mlir"
         stream = BytesIO(budget.read_file(path))
-        stream.name = path  # type: ignore[attr-defined] - parse_onnx finds external data by it
+        stream.name = path  # parse_onnx finds external data by it
         return stream, os.path.splitext(path)[1].replace(".", "")
 
     def run(self) -> None:
@@ -145,13 +145,15 @@ class GeOptMain(xDSLOptMain):
         self.deferred_output = _DeferredOutput()
         return self.deferred_output
 
-    def parse_chunk(self, chunk: IO[str], file_extension: str, offset: int = 0) -> ModuleOp | None:
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
         """Parses as xdsl-opt does; a module holding an `ascend.model` is verified here and
         its memory plan proved (`passes.verify_model`: it needs the pass layer's liveness,
         which the dialect verifier cannot import) before any pass runs."""
         if self.timer is not None:
             self.timer.start()
-        module = super().parse_chunk(chunk, file_extension, offset)
+        module = super().parse_chunk(chunk, file_extension, start_offset)
         if self.timer is not None:
             self.timer.stop("", "Parser")
         if module is not None and not self.args.disable_verify:

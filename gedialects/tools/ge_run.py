@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from gedialects.budget import MAX_MEMORY_HELP
@@ -152,7 +152,7 @@ def _load_npz(
     budget (gedialects.npz)."""
     from gedialects.npz import ArrayFileError, load_npz
 
-    def unknown(name: str, names: Sequence[str]) -> str:
+    def unknown(name: str, names: Collection[str]) -> str:
         return f"unknown {what} '{name}' for @{entry} (its {what}s are: {', '.join(names)})"
 
     try:

@@ -16,13 +16,13 @@ import importlib
 import inspect
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from io import StringIO
 from pathlib import Path
 from types import ModuleType
 
 from xdsl.dialects.builtin import ArrayOfConstraint, FlatSymbolRefAttrConstr
-from xdsl.ir import Attribute, Data, Dialect, Operation
+from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute
 from xdsl.irdl import (
     AllOf,
     AnyAttr,
@@ -43,6 +43,7 @@ from xdsl.printer import Printer
 
 import gedialects
 import gedialects.passes
+from gedialects.base import GEOp
 
 ROOT = Path(__file__).resolve().parents[2]
 BANNER = (
@@ -175,8 +176,18 @@ def dialects() -> list[tuple[ModuleType, Dialect]]:
     ]
 
 
-def op_heading(op: type[Operation]) -> str:
-    return f"{op.name} ({op.__name__}, GE {op.GE_TYPE})"  # type: ignore[attr-defined]
+def ge_ops(dialect: Dialect) -> list[type[GEOp]]:
+    """The dialect's ops; every op of ours is a `GEOp` (it names its GE type)."""
+    ops: list[type[GEOp]] = []
+    for op in dialect.operations:
+        if not issubclass(op, GEOp):
+            raise TypeError(f"{op.__name__} of dialect {dialect.name} is not a GEOp")
+        ops.append(op)
+    return ops
+
+
+def op_heading(op: type[GEOp]) -> str:
+    return f"{op.name} ({op.__name__}, GE {op.GE_TYPE})"
 
 
 def _arity(d: object) -> str:
@@ -191,8 +202,8 @@ def _default(d: AttrOrPropDef) -> str:
     return "(optional)" if isinstance(d, OptionalDef) else "(required)"
 
 
-def op_section(op: type[Operation]) -> list[str]:
-    idef = op.get_irdl_definition()  # type: ignore[attr-defined]
+def op_section(op: type[GEOp]) -> list[str]:
+    idef = op.get_irdl_definition()
     out = [f"## {op_heading(op)}", "", doc_markdown(op.__doc__), ""]
     for title, defs in (("Operands", idef.operands), ("Results", idef.results)):
         rows = [(f"`{n}`", f"`{constraint_text(d.constr)}`", _arity(d)) for n, d in defs]
@@ -213,13 +224,15 @@ def op_section(op: type[Operation]) -> list[str]:
 
 def attr_section(attr: type[Attribute]) -> list[str]:
     out = [f"## #{attr.name} ({attr.__name__})", "", doc_markdown(attr.__doc__), ""]
-    params = getattr(attr.get_irdl_definition(), "parameters", [])  # type: ignore[attr-defined]
+    params = (
+        attr.get_irdl_definition().parameters if issubclass(attr, ParametrizedAttribute) else []
+    )
     rows = [(f"`{n}`", f"`{constraint_text(p.constr)}`") for n, p in params]
     return out + table(("parameter", "constraint"), rows)
 
 
 def dialect_page(module: ModuleType, dialect: Dialect) -> str:
-    ops, attrs = list(dialect.operations), list(dialect.attributes)
+    ops, attrs = ge_ops(dialect), list(dialect.attributes)
     out = [BANNER, "", f"# `{dialect.name}` dialect", "", doc_markdown(module.__doc__), ""]
     out += [f"- [`{op.name}`](#{anchor(op_heading(op))})" for op in ops]
     out += [f"- [`#{a.name}`](#{anchor(f'#{a.name} ({a.__name__})')})" for a in attrs] + [""]
@@ -272,12 +285,12 @@ def passes_page() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def ge_type_map() -> list[tuple[str, type[Operation], str]]:
+def ge_type_map() -> list[tuple[str, type[GEOp], str]]:
     """(GE type, op class, dialect name) for every op with a GE_TYPE, sorted by GE type."""
     rows = [
         (op.GE_TYPE, op, dialect.name)
         for _, dialect in dialects()
-        for op in dialect.operations
+        for op in ge_ops(dialect)
         if getattr(op, "GE_TYPE", None)
     ]
     return sorted(rows, key=lambda row: (row[0], row[1].name))
@@ -330,9 +343,9 @@ def _first_line(doc: str | None) -> str:
     return " ".join((doc or "").strip().split("\n\n")[0].split())
 
 
-def _signature(function: object) -> str:
+def _signature(function: Callable[..., object]) -> str:
     """`(graph_id: int, inputs: ...) -> dict[...]` without `self`, annotations as written."""
-    sig = inspect.signature(function)  # type: ignore[arg-type]
+    sig = inspect.signature(function)
     params = []
     for p in sig.parameters.values():
         if p.name == "self":
@@ -343,7 +356,7 @@ def _signature(function: object) -> str:
     return f"({', '.join(params)}){returns}"
 
 
-def session_members() -> list[tuple[str, object]]:
+def session_members() -> list[tuple[str, Callable[..., object] | property]]:
     """Public methods and properties of `Session`, in definition order."""
     from gedialects.session import Session
 
@@ -390,7 +403,7 @@ def session_page() -> str:
         if isinstance(member, property):
             heading, doc = f"### {name} (property)", member.__doc__
         else:
-            heading, doc = f"### {name}", member.__doc__  # type: ignore[attr-defined]
+            heading, doc = f"### {name}", member.__doc__
             out += [heading, "", f"`{name}{_signature(member)}`", "", doc_markdown(doc), ""]
             continue
         out += [heading, "", doc_markdown(doc), ""]

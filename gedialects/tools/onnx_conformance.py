@@ -43,6 +43,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import onnx
+    from xdsl.dialects.builtin import ModuleOp
 
 RTOL = 1e-3
 ATOL = 1e-7
@@ -202,12 +207,12 @@ def _subgraph_nodes(nodes: Iterable) -> Iterator:
                 yield from _subgraph_nodes(g.node)
 
 
-def skip_reason(model: object, case: Case) -> str | None:
+def skip_reason(model: onnx.ModelProto, case: Case) -> str | None:
     """Why the npz contract cannot carry the case, or None."""
     from gedialects.frontend.onnx import ELEMENT_TYPES
     from gedialects.frontend.onnx.importer import dtype_name
 
-    graph = model.graph  # type: ignore[attr-defined]
+    graph = model.graph
     for value_info in (*graph.input, *graph.output):
         kind = value_info.type.WhichOneof("value")
         if kind != "tensor_type":
@@ -226,38 +231,35 @@ def skip_reason(model: object, case: Case) -> str | None:
     return None
 
 
-def _random_dropout(node: object, graph: object, case: Case) -> bool:
+def _random_dropout(node: onnx.NodeProto, graph: onnx.GraphProto, case: Case) -> bool:
     """Dropout in training mode with a non-zero ratio draws a random mask."""
     import numpy as np
 
-    if node.op_type != "Dropout" or len(node.input) < 3 or not node.input[2]:  # type: ignore[attr-defined]
+    if node.op_type != "Dropout" or len(node.input) < 3 or not node.input[2]:
         return False
-    inputs = {
-        vi.name: a
-        for vi, a in zip(graph.input, case.inputs, strict=False)  # type: ignore[attr-defined]
-    }
-    training = inputs.get(node.input[2])  # type: ignore[attr-defined]
+    inputs = {vi.name: a for vi, a in zip(graph.input, case.inputs, strict=False)}
+    training = inputs.get(node.input[2])
     if training is None or not bool(np.asarray(training)):
         return False
-    ratio_name = node.input[1] if len(node.input) > 1 else ""  # type: ignore[attr-defined]
+    ratio_name = node.input[1] if len(node.input) > 1 else ""
     ratio = inputs.get(ratio_name, 0.5) if ratio_name else 0.5
     return float(np.asarray(ratio)) != 0.0
 
 
-def _uses_strings(model: object) -> bool:
-    graph = model.graph  # type: ignore[attr-defined]
+def _uses_strings(model: onnx.ModelProto) -> bool:
+    graph = model.graph
     return any(
         v.type.tensor_type.elem_type == 8  # TensorProto.STRING
         for v in (*graph.input, *graph.output)
     )
 
 
-def missing_ops(model: object) -> list[str]:
+def missing_ops(model: onnx.ModelProto) -> list[str]:
     from gedialects.frontend.onnx import get_converter
 
     missing = {
         _op_label(n)
-        for n in _subgraph_nodes(model.graph.node)  # type: ignore[attr-defined]
+        for n in _subgraph_nodes(model.graph.node)
         if get_converter(n.op_type, n.domain) is None
     }
     return sorted(missing)
@@ -331,8 +333,8 @@ def run_case(
     if _uses_strings(model):
         return result(UNSUPPORTED, "string tensors (the graph dialect has no string type)")
     use_alarm = timeout > 0 and hasattr(signal, "SIGALRM")
+    previous = signal.signal(signal.SIGALRM, _alarm) if use_alarm else None
     if use_alarm:
-        previous = signal.signal(signal.SIGALRM, _alarm)
         signal.alarm(timeout)
     detail = ""
     try:
@@ -349,19 +351,14 @@ def run_case(
     return result(FAIL, problem) if problem else result(PASS, detail)
 
 
-def binding_attempts(graph: object, names: Sequence[str]) -> list[tuple[str, ...]]:
+def binding_attempts(graph: onnx.GraphProto, names: Sequence[str]) -> list[tuple[str, ...]]:
     """Which graph inputs to bind to their test values, in the order to try.
 
     The node tests feed every operand as a graph input, also those a compiler needs at import
     time (Reshape's shape, Resize's scales, Slice's starts): first nothing is bound, then the
     inputs used as a node's second or later operand (the parameters), then all inputs.
     """
-    params = {
-        name
-        for node in graph.node  # type: ignore[attr-defined]
-        for name in node.input[1:]
-        if name in names
-    }
+    params = {name for node in graph.node for name in node.input[1:] if name in names}
     attempts: list[tuple[str, ...]] = [()]
     if params:
         attempts.append(tuple(n for n in names if n in params))
@@ -370,7 +367,9 @@ def binding_attempts(graph: object, names: Sequence[str]) -> list[tuple[str, ...
     return attempts
 
 
-def _import_and_run(model: object, case: Case, compile_too: bool) -> tuple[str | None, str]:
+def _import_and_run(
+    model: onnx.ModelProto, case: Case, compile_too: bool
+) -> tuple[str | None, str]:
     """(problem or None, detail naming the bound inputs).
 
     Binding attempts go on while the import fails (or, with `compile_too`, while ge-compile
@@ -378,7 +377,7 @@ def _import_and_run(model: object, case: Case, compile_too: bool) -> tuple[str |
     """
     import numpy as np
 
-    graph = model.graph  # type: ignore[attr-defined]
+    graph = model.graph
     initializers = {t.name for t in graph.initializer}
     names = [vi.name for vi in graph.input if vi.name not in initializers]
     inputs = {n: np.asarray(a) for n, a in zip(names, case.inputs, strict=False)}
@@ -394,7 +393,7 @@ def _import_and_run(model: object, case: Case, compile_too: bool) -> tuple[str |
 
 
 def _attempt(
-    model: object,
+    model: onnx.ModelProto,
     case: Case,
     inputs: dict,
     bound: tuple[str, ...],
@@ -408,7 +407,7 @@ def _attempt(
     from gedialects.interpreters.run import RunError, run
 
     try:
-        module = import_model(model, constants={n: inputs[n] for n in bound})  # type: ignore[arg-type]
+        module = import_model(model, constants={n: inputs[n] for n in bound})
     except OnnxImportError as e:
         return f"import: {_line(e)}", True
     except Exception as e:  # a converter bug: report it, keep going
@@ -429,7 +428,7 @@ def _attempt(
 
 
 def _compile_and_run(
-    module: object, inputs: dict, case: Case, names: list[str]
+    module: ModuleOp, inputs: dict, case: Case, names: list[str]
 ) -> tuple[str | None, bool]:
     import numpy as np
 
@@ -438,7 +437,7 @@ def _compile_and_run(
     from gedialects.passes.pipelines import CompilePipelinePass
 
     try:
-        lowered = module.clone()  # type: ignore[attr-defined]
+        lowered = module.clone()
         CompilePipelinePass().apply(make_context(), lowered)
         lowered.verify()
     except Exception as e:
@@ -458,10 +457,10 @@ def _compile_and_run(
 # --------------------------------------------------------------------------------------------
 
 
-def _inputs_and_outputs(model: object, case: Case) -> tuple[list[str], dict, list[str]]:
+def _inputs_and_outputs(model: onnx.ModelProto, case: Case) -> tuple[list[str], dict, list[str]]:
     import numpy as np
 
-    graph = model.graph  # type: ignore[attr-defined]
+    graph = model.graph
     initializers = {t.name for t in graph.initializer}
     names = [vi.name for vi in graph.input if vi.name not in initializers]
     inputs = {n: np.asarray(a) for n, a in zip(names, case.inputs, strict=False)}
@@ -469,12 +468,12 @@ def _inputs_and_outputs(model: object, case: Case) -> tuple[list[str], dict, lis
 
 
 def _files_import_and_run(
-    model: object, case: Case, compile_too: bool, mode: str, timeout: int
+    model: onnx.ModelProto, case: Case, compile_too: bool, mode: str, timeout: int
 ) -> tuple[str | None, str]:
     """`_import_and_run` through files: the binding attempts are the same."""
     import tempfile
 
-    graph = model.graph  # type: ignore[attr-defined]
+    graph = model.graph
     names, inputs, out_names = _inputs_and_outputs(model, case)
     problem: str | None = None
     detail = ""
@@ -489,14 +488,14 @@ def _files_import_and_run(
     return problem, detail
 
 
-def frozen_model(model: object, values: dict) -> object:
+def frozen_model(model: onnx.ModelProto, values: dict) -> onnx.ModelProto:
     """A copy of `model` whose inputs named in `values` are initializers holding them (how a
     user freezes shape inputs before import, as `constants=` does in memory)."""
     import onnx
     from onnx import numpy_helper
 
     frozen = onnx.ModelProto()
-    frozen.CopyFrom(model)  # type: ignore[arg-type]
+    frozen.CopyFrom(model)
     graph = frozen.graph
     kept = [vi for vi in graph.input if vi.name not in values]
     del graph.input[:]
@@ -507,7 +506,7 @@ def frozen_model(model: object, values: dict) -> object:
 
 
 def _files_attempt(
-    model: object,
+    model: onnx.ModelProto,
     case: Case,
     inputs: dict,
     bound: tuple[str, ...],
@@ -524,7 +523,7 @@ def _files_attempt(
     for stale in (graph_ir, folder / "compiled.mlir", out_npz):
         stale.unlink(missing_ok=True)
     frozen = frozen_model(model, {n: inputs[n] for n in bound})
-    onnx_path.write_bytes(frozen.SerializeToString())  # type: ignore[attr-defined]
+    onnx_path.write_bytes(frozen.SerializeToString())
     rc, err = run_tool("ge-import", [str(onnx_path), "-o", str(graph_ir)], mode, timeout)
     if rc != 0:
         return f"ge-import: {err}", True

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 import numpy as np
 import onnx
+import onnx.external_data_helper
 from onnx import numpy_helper
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -194,7 +195,7 @@ def check_external_data(model: onnx.ModelProto, base_dir: str, label: str) -> No
             raise OnnxImportError(str(e)) from None
 
 
-def declared_size_check(dims: Iterator[int] | list[int], elem_type: int, what: str) -> None:
+def declared_size_check(dims: Iterable[int], elem_type: int, what: str) -> None:
     """A declared shape (graph input, initializer, sparse initializer) against the budget,
     before anything of that shape is allocated; OnnxImportError (one line) otherwise."""
     try:
@@ -459,7 +460,8 @@ class _Importer:
         )
         try:
             op.verify(verify_nested_ops=False)
-            block.last_op.verify()  # type: ignore[union-attr]
+            if (terminator := block.last_op) is not None:
+                terminator.verify()
         except VerifyException as e:
             raise OnnxImportError(_first_line(e)) from None
         return ModuleOp([op])

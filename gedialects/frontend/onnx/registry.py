@@ -215,8 +215,9 @@ def _compute_known(state: ImportState, value: SSAValue) -> np.ndarray | None:
         return None
     if int(np.prod(out_t.get_shape())) > KNOWN_VALUE_LIMIT:
         return None
-    args = [known_value(state, v) for v in op.operands]
-    if any(a is None for a in args):
+    known = (known_value(state, v) for v in op.operands)
+    args = [a for a in known if a is not None]
+    if len(args) != len(op.operands):
         return None
     try:
         get_kernel(op.GE_TYPE)

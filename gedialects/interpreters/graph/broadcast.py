@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 from xdsl.ir import Attribute
@@ -39,7 +40,12 @@ def tile(
     return (np.tile(x, reps),)
 
 
-_NUMPY_PAD_MODES = {"constant": "constant", "reflect": "reflect", "edge": "edge", "wrap": "wrap"}
+_NUMPY_PAD_MODES: dict[str, Literal["constant", "reflect", "edge", "wrap"]] = {
+    "constant": "constant",
+    "reflect": "reflect",
+    "edge": "edge",
+    "wrap": "wrap",
+}
 
 
 @kernel("PadV3")

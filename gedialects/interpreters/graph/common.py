@@ -54,6 +54,13 @@ def float_(attrs: KernelAttrs, key: str, op: type[IRDLOperation]) -> float:
     return float(value.value.data)
 
 
+def floats(attrs: KernelAttrs, key: str, op: type[IRDLOperation]) -> tuple[float, ...]:
+    value = attr(attrs, key, op)
+    if not isinstance(value, DenseArrayBase):
+        raise KernelError(f"'{op.name}': attribute '{key}' is not a float list: {value}")
+    return tuple(float(v) for v in value.get_values())
+
+
 def str_(attrs: KernelAttrs, key: str, op: type[IRDLOperation]) -> str:
     value = attr(attrs, key, op)
     if not isinstance(value, StringAttr):

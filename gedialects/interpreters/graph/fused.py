@@ -34,10 +34,10 @@ def activate(y: np.ndarray, attrs: KernelAttrs, op: type[IRDLOperation]) -> np.n
     if activation == "relu6":
         lo, hi = 0.0, 6.0
     elif activation == "clip":
-        bounds = attrs.get("clip_min"), attrs.get("clip_max")
-        if not all(isinstance(b, FloatAttr) for b in bounds):
+        low, high = attrs.get("clip_min"), attrs.get("clip_max")
+        if not (isinstance(low, FloatAttr) and isinstance(high, FloatAttr)):
             raise KernelError(f'{op.name}: activation "clip" needs clip_min and clip_max')
-        lo, hi = (float(b.value.data) for b in bounds)  # type: ignore[union-attr]
+        lo, hi = float(low.value.data), float(high.value.data)
     else:
         raise KernelError(f'{op.name}: unknown activation "{activation}"')
     lo_arr, hi_arr = np.array(lo, dtype=y.dtype), np.array(hi, dtype=y.dtype)

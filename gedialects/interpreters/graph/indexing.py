@@ -135,7 +135,7 @@ def scatter_elements(
             f"ScatterElements: indices {indices.shape} and updates {updates.shape} "
             f"do not fit data {data.shape}"
         )
-    position = list(np.indices(indices.shape, sparse=True))
+    position: list[np.ndarray] = list(np.indices(indices.shape, sparse=True))
     position[axis] = _indices("ScatterElements", indices, data.shape[axis])
     how = str_(attrs, "reduction", ScatterElementsOp)
     return (_scatter("ScatterElements", data.copy(), tuple(position), updates, how),)

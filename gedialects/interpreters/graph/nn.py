@@ -22,7 +22,15 @@ from gedialects.graph import (
     resize_plan,
     spatial_axes,
 )
-from gedialects.interpreters.graph.common import Arrays, attr, compute, float_, int_, ints, str_
+from gedialects.interpreters.graph.common import (
+    Arrays,
+    compute,
+    float_,
+    floats,
+    int_,
+    ints,
+    str_,
+)
 from gedialects.interpreters.kernels import KernelAttrs, KernelError, check_output, kernel
 
 # --------------------------------------------------------------------------------------------
@@ -442,8 +450,8 @@ def resize_d(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
     sizes = ints(attrs, "sizes", ResizeDOp)
-    scales = [float(v) for v in attr(attrs, "scales", ResizeDOp).get_values()]  # type: ignore[attr-defined]
-    roi = [float(v) for v in attr(attrs, "roi", ResizeDOp).get_values()]  # type: ignore[attr-defined]
+    scales = list(floats(attrs, "scales", ResizeDOp))
+    roi = list(floats(attrs, "roi", ResizeDOp))
     return (_resize(inputs[0], sizes, scales, roi, attrs, ResizeDOp),)
 
 

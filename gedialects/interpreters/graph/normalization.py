@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.ir import Attribute
+from xdsl.irdl import IRDLOperation
 
 from gedialects.graph import (
     BatchNormOp,
@@ -99,7 +100,7 @@ def layer_norm_v3(
 # --------------------------------------------------------------------------------------------
 
 
-def _axes(name: str, op: type[SoftmaxV2Op], x: np.ndarray, attrs: KernelAttrs) -> tuple[int, ...]:
+def _axes(name: str, op: type[IRDLOperation], x: np.ndarray, attrs: KernelAttrs) -> tuple[int, ...]:
     rank = max(x.ndim, 1)
     axes = ints(attrs, "axes", op)
     if any(not -rank <= a < rank for a in axes):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.ir import Attribute
+from xdsl.irdl import IRDLOperation
 
 from gedialects.graph import (
     AvgPoolV2Op,
@@ -24,7 +25,9 @@ from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
 class Windows:
     """The pooling geometry of one op on one input (channels-first)."""
 
-    def __init__(self, name: str, op: type[MaxPoolV3Op], x: np.ndarray, attrs: KernelAttrs) -> None:
+    def __init__(
+        self, name: str, op: type[IRDLOperation], x: np.ndarray, attrs: KernelAttrs
+    ) -> None:
         rank = x.ndim
         self.nhwc = str_(attrs, "data_format", op) == "NHWC"
         ksize = ints(attrs, "ksize", op)

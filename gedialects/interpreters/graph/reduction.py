@@ -19,13 +19,13 @@ from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
 Reduce = Callable[[np.ndarray, tuple[int, ...], bool], np.ndarray]
 
 
-def _lowest(x: np.ndarray) -> object:
+def _lowest(x: np.ndarray) -> float | int:
     if x.dtype.kind == "f":
         return -np.inf
     return False if x.dtype.kind == "b" else np.iinfo(x.dtype).min
 
 
-def _highest(x: np.ndarray) -> object:
+def _highest(x: np.ndarray) -> float | int:
     if x.dtype.kind == "f":
         return np.inf
     return True if x.dtype.kind == "b" else np.iinfo(x.dtype).max

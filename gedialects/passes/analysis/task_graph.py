@@ -221,11 +221,8 @@ class TaskGraph:
         return sid
 
     def label_positions(self, sid: int) -> dict[int, int]:
-        return {
-            self.tasks[p].label.value.data: p
-            for p in self.stream_tasks[sid]
-            if isinstance(self.tasks[p], LabelSetOp)
-        }
+        tasks = ((self.tasks[p], p) for p in self.stream_tasks[sid])
+        return {t.label.value.data: p for t, p in tasks if isinstance(t, LabelSetOp)}
 
     def jump_targets(self, pos: int) -> tuple[int, ...]:
         task = self.tasks[pos]

@@ -99,8 +99,8 @@ def match_gelu_outer(
         return None
     for x, term in ((rest[0], rest[1]), (rest[1], rest[0])):
         inner = match_one_plus(term, op_type)
-        if inner is not None:
-            return x, inner, [*product.muls, term.owner, inner]  # type: ignore[list-item]
+        if inner is not None and isinstance(add := term.owner, Operation):
+            return x, inner, [*product.muls, add, inner]
     return None
 
 
@@ -158,7 +158,8 @@ def exported_order(root: MulOp, x: SSAValue, approximate: str) -> bool:
         return False
     cubic = add.x2 if add.x1 is x else add.x1 if add.x2 is x else None
     cube = _by_const(cubic, MulOp, dtype, TANH_CUBIC) if cubic is not None else None
-    square = producer(_times_x(cube, x), MulOp) if cube is not None else None
+    squared = _times_x(cube, x) if cube is not None else None
+    square = producer(squared, MulOp) if squared is not None else None
     return square is not None and square.x1 is x and square.x2 is x
 
 
@@ -188,9 +189,11 @@ class FuseErfGelu(RewritePattern):
         scale = scaled.owner
         if isinstance(scale, DivOp):
             ok = scale.x1 is x and is_close(const_scalar(scale.x2), SQRT_2)
-        else:
+        elif isinstance(scale, MulOp):
             rest = split_constant(list(scale.operands), 1 / SQRT_2)
-            ok = isinstance(scale, MulOp) and rest is not None and rest[0] is x
+            ok = rest is not None and rest[0] is x
+        else:
+            return  # erf of a graph input (a block argument) or of another op
         if not ok:
             return  # erf's argument is not x / sqrt(2)
         _fuse(rewriter, op, x, [*group, scale], "none")

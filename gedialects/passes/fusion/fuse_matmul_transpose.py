@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import BoolAttr, ModuleOp
+from xdsl.dialects.builtin import BoolAttr, IntegerAttr, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
@@ -44,7 +44,10 @@ class FuseTransposeIntoMatMul(RewritePattern):
             operands = list(op.operands)
             operands[index] = transpose.x
             props = dict(op.properties)
-            props[flag] = BoolAttr.from_bool(not props[flag].value.data)  # type: ignore[attr-defined]
+            current = props[flag]
+            if not isinstance(current, IntegerAttr):
+                continue  # not a bool flag (the verifier refuses that)
+            props[flag] = BoolAttr.from_bool(not current.value.data)
             fused = type(op).build(
                 operands=[operands[0], operands[1], operands[2:]],
                 result_types=[op.results[0].type],

@@ -15,9 +15,10 @@ passes linear in the graph size.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -71,8 +72,8 @@ def new_const(array: np.ndarray, near: Operation, suffix: str) -> ConstOp:
     """A `graph.const` for a tensor computed at rewrite time, named after `near`'s node."""
     op = ConstOp(dense_from_numpy(np.ascontiguousarray(array)))
     name = near.attributes.get(NODE_NAME)
-    if name is not None:
-        op.attributes[NODE_NAME] = type(name)(f"{name.data}/{suffix}")  # type: ignore[attr-defined]
+    if isinstance(name, StringAttr):
+        op.attributes[NODE_NAME] = StringAttr(f"{name.data}/{suffix}")
     return op
 
 
@@ -81,13 +82,16 @@ def new_const(array: np.ndarray, near: Operation, suffix: str) -> ConstOp:
 # --------------------------------------------------------------------------------------------
 
 
-def producer(value: SSAValue, *op_types: type[Operation]) -> Operation | None:
+_OpT = TypeVar("_OpT", bound=Operation)
+
+
+def producer(value: SSAValue, *op_types: type[_OpT]) -> _OpT | None:
     """The op of one of `op_types` that defines `value`, else None."""
     owner = value.owner
     return owner if isinstance(owner, op_types) else None
 
 
-def single_user_producer(value: SSAValue, *op_types: type[Operation]) -> Operation | None:
+def single_user_producer(value: SSAValue, *op_types: type[_OpT]) -> _OpT | None:
     """`producer(value, ...)` when `value` has no other use (so fusing it drops nothing)."""
     if not value.has_one_use():
         return None
@@ -139,13 +143,13 @@ def erase_dead(rewriter: PatternRewriter, ops: Iterable[Operation]) -> None:
     """Erases `ops` users first, then the `graph.const` ops they read that have no use left;
     a `graph.const` in `ops` that is still used stays."""
     pending = [op for op in ops if op.parent is not None]
-    feeds: list[Operation] = []
+    feeds: list[ConstOp] = []
     while pending:
         dead = [op for op in pending if all(not r.uses for r in op.results)]
         if not dead:
             break  # the rest is still used (constants the fused op reads)
         for op in dead:
-            feeds.extend(v.owner for v in op.operands if isinstance(v.owner, ConstOp))
+            feeds.extend(o for o in (v.owner for v in op.operands) if isinstance(o, ConstOp))
             rewriter.erase(op)
         pending = [op for op in pending if op not in dead]
     for const in dict.fromkeys(feeds):
@@ -153,7 +157,7 @@ def erase_dead(rewriter: PatternRewriter, ops: Iterable[Operation]) -> None:
             rewriter.erase(const)
 
 
-def carry_attributes(new: Operation, old: Operation) -> Operation:
+def carry_attributes(new: _OpT, old: Operation) -> _OpT:
     """Gives `new` the discardable attributes (node name, stream label, ...) of `old`."""
     new.attributes |= dict(old.attributes)
     return new

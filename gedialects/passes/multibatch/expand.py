@@ -408,11 +408,8 @@ class _Expansion:
         }
         ops += [index, case]
         results = iter(case.output)
-        arg_of = {a: user_args[a.index] for a in root.body.block.args}
-        outputs = [
-            arg_of[v] if i in direct else next(results)  # type: ignore[index]
-            for i, v in enumerate(out.outputs)
-        ]
+        arg_of: dict[SSAValue, SSAValue] = {a: user_args[a.index] for a in root.body.block.args}
+        outputs = [arg_of[v] if i in direct else next(results) for i, v in enumerate(out.outputs)]
         out_attrs = list(root.res_attrs.data) if root.res_attrs is not None else None
         if self.get_dynamic_dims:
             outputs.append(current)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
@@ -244,7 +244,8 @@ def materialise(
             attributes={NODE_NAME: StringAttr(end_name)},
         )
         split.ends[src_r].append(end)
-        anchor = value.index if producer >= n_args else 0
+        indexed = isinstance(value, OpResult | BlockArgument)  # every SSAValue is one of the two
+        anchor = value.index if producer >= n_args and indexed else 0
         pld = PlaceHolderOp.create(
             result_types=[value.type],
             properties={

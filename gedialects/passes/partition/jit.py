@@ -29,7 +29,7 @@ from typing import NamedTuple, TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
@@ -182,6 +182,7 @@ def _slice_in_place(
     old_attrs = graph.arg_attrs.data if graph.arg_attrs is not None else None
     attrs: list[DictionaryAttr] = []
     for i, (kind, j) in enumerate(wiring):
+        entries: dict[str, Attribute]
         if kind == "input":
             entries = dict(old_attrs[j].data) if old_attrs is not None else {}
         else:

@@ -103,7 +103,8 @@ def reorder_graph(
     users: list[list[int]] = [[] for _ in items]
     pending = [0] * len(items)
     for _, i, op in items:
-        producers = {index[v.owner] for v in op.operands if v.owner in index}
+        owners = (v.owner for v in op.operands)
+        producers = {index[o] for o in owners if isinstance(o, Operation) and o in index}
         pending[i] = len(producers)
         for p in producers:
             users[p].append(i)

@@ -132,8 +132,9 @@ def _check_acyclic(
     for level, members in stages.items():
         for node in members:
             for p in nodes.preds[node]:
-                if p >= n_args and levels[p] != level:
-                    edges[levels[p]].setdefault(level, (p, node))  # type: ignore[index]
+                # every node past the arguments has a level by now
+                if p >= n_args and (p_level := levels[p]) is not None and p_level != level:
+                    edges[p_level].setdefault(level, (p, node))
     pending = {level: 0 for level in stages}
     for targets in edges.values():
         for t in targets:
@@ -190,7 +191,7 @@ def materialise(analysis: StageAnalysis, module: ModuleOp, taken: set[str]) -> N
     for node in range(len(nodes.args), len(nodes) - 1):
         op = nodes.op(node)
         assert op is not None
-        op.attributes[STAGE_LEVEL] = i64_value(analysis.levels[node])  # type: ignore[arg-type]
+        op.attributes[STAGE_LEVEL] = i64_value(analysis.levels[node])
     _tag_data_nodes(analysis)
     placed: list[tuple[Operation, int]] = []
     insert_after: Operation = graph

@@ -132,3 +132,21 @@ graph.graph @blocked(%x: tensor<8xf32>, %w: tensor<8xf32>) -> (tensor<8xf32>, te
   %y3 = graph.mul %m3, %half : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
   graph.net_output %y, %e, %y2, %y3 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// Tests that erf of a graph input (a block argument: no op to match as x / sqrt(2)) is left
+// alone; it was an internal error ('Block' object has no attribute 'operands').
+// CHECK-LABEL: graph.graph @erf_of_input
+// CHECK:         graph.erf %{{.*}}
+// CHECK-NOT:     graph.gelu
+// CHECK:         graph.net_output
+graph.graph @erf_of_input(%x: tensor<8xf32>, %z: tensor<8xf32>) -> tensor<8xf32> {
+  %e = graph.erf %z : (tensor<8xf32>) -> tensor<8xf32>
+  %one = graph.const dense<1.0> : tensor<f32>
+  %b = graph.add %e, %one : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %m = graph.mul %x, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %half = graph.const dense<0.5> : tensor<f32>
+  %y = graph.mul %m, %half : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  graph.net_output %y : tensor<8xf32>
+}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from gedialects.base import tensor_shape
 from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
@@ -73,8 +73,8 @@ def rank_of(ctx: NodeContext, value: SSAValue) -> int:
     return len(shape)
 
 
-def _one(ctx: NodeContext, op: object) -> Outputs:
-    return [ctx.emit(op).results[0]]  # type: ignore[arg-type]
+def _one(ctx: NodeContext, op: Operation) -> Outputs:
+    return [ctx.emit(op).results[0]]
 
 
 # --------------------------------------------------------------------------------------------

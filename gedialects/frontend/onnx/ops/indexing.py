@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from gedialects.base import tensor_shape
 from gedialects.frontend.onnx.ops.array import ints_const, static
@@ -22,8 +22,8 @@ from gedialects.graph import (
 )
 
 
-def _one(ctx: NodeContext, op: object) -> Outputs:
-    return [ctx.emit(op).results[0]]  # type: ignore[arg-type]
+def _one(ctx: NodeContext, op: Operation) -> Outputs:
+    return [ctx.emit(op).results[0]]
 
 
 @converter("Slice")
