@@ -62,7 +62,6 @@ from gedialects.ascend import (
     DynamicKernelOp,
     DynBufferAttr,
     EndGraphOp,
-    EngineTaskOp,
     EventRecordOp,
     EventWaitOp,
     KernelOp,
@@ -72,14 +71,15 @@ from gedialects.ascend import (
     MemcpyAsyncOp,
     ModelOp,
     StreamActiveOp,
+    TaskEffects,
     TaskOp,
 )
-from gedialects.base import element_count, int_array_values
+from gedialects.base import RTS_ENGINE, element_count, int_array_values
 from gedialects.errors import GearMismatchError
 from gedialects.interpreters.gears import GearInfo
 from gedialects.interpreters.kernels import known_failure, run_kernel
 from gedialects.interpreters.timeline import TaskSpan, Timeline
-from gedialects.target.cost_model import SYNC_US, CostModel, kernel_flops, task_engine
+from gedialects.target.cost_model import SYNC_US, CostModel, kernel_flops
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype, numpy_from_dense
 
 
@@ -171,6 +171,8 @@ class _Slots:
 
 @dataclass(frozen=True)
 class _KernelTask:
+    """The buffers of a task that touches planned buffers only, resolved."""
+
     inputs: tuple[_Slot, ...]
     outputs: tuple[_Slot, ...]
     result_types: tuple[TensorType, ...]
@@ -178,8 +180,10 @@ class _KernelTask:
 
 @dataclass(frozen=True)
 class _DynamicKernelTask:
+    """The buffers of a task that touches a dynamic buffer, resolved."""
+
     inputs: tuple[_Slot | _DynRef, ...]
-    outputs: tuple[_DynRef, ...]
+    outputs: tuple[_Slot | _DynRef, ...]
     result_types: tuple[TensorType, ...]
     reads: tuple[int, ...]
     """The distinct dynamic slots it reads (each counts once towards freeing)."""
@@ -196,19 +200,17 @@ class _Plan:
     """Per stream and task: the event an `event_wait` needs, -1 for other tasks."""
     labels: tuple[dict[int, int], ...]
     """Per stream: label id -> index of its `label_set` in the stream's task list."""
-    activates: dict[StreamActiveOp, int]
+    activates: dict[TaskOp, int]
     """Each `stream_active` -> the index of the stream it starts."""
     activated: frozenset[int]
     """Indices of the streams some `stream_active` names: idle at model start."""
     weights: tuple[tuple[int, bytes], ...]
     inputs: tuple[tuple[str, _Slot | _DynRef], ...]
     outputs: tuple[tuple[str, _Slot | _DynRef], ...]
-    kernels: dict[KernelOp, _KernelTask]
-    dynamic: dict[DynamicKernelOp, _DynamicKernelTask] = field(default_factory=dict)
-    copies: dict[MemcpyAsyncOp, tuple[_Slot | _DynRef, _Slot | _DynRef]] = field(
-        default_factory=dict
-    )
-    """The copies from or into a dynamic buffer: (source, destination)."""
+    kernels: dict[TaskOp, _KernelTask]
+    """The tasks with buffers, all planned: their buffers (`TaskEffects.ins` / `outs`)."""
+    dynamic: dict[TaskOp, _DynamicKernelTask] = field(default_factory=dict)
+    """The tasks that touch a dynamic buffer: their buffers."""
     readers: dict[int, int] = field(default_factory=dict)
     """Dynamic slot -> how many tasks read it: it is freed when that many have run."""
     kept: frozenset[int] = frozenset()
@@ -251,58 +253,42 @@ class _Plan:
             if stream not in position:
                 raise AscendRuntimeError(f"{task.describe()}: stream {stream} is not declared")
             tasks[position[stream]].append(task)
-        labels: list[dict[int, int]] = []
-        for stream_tasks in tasks:
-            labels.append(
-                {
-                    t.label.value.data: pc
-                    for pc, t in enumerate(stream_tasks)
-                    if isinstance(t, LabelSetOp)
-                }
-            )
-        activates: dict[StreamActiveOp, int] = {}
-        for stream_tasks in tasks:
-            for t in stream_tasks:
-                if isinstance(t, StreamActiveOp):
-                    target = t.active_stream.value.data
-                    if target not in position:
-                        raise AscendRuntimeError(
-                            f"{t.describe()} activates undeclared stream {target}"
-                        )
-                    activates[t] = position[target]
-        kernels = {
-            t: _KernelTask(
-                tuple(slot(b, t) for b in t.inputs.data),
-                tuple(slot(b, t) for b in t.outputs.data),
-                tuple(b.type for b in t.outputs.data),
-            )
+        effects = {t: t.effects() for stream_tasks in tasks for t in stream_tasks}
+        labels = [
+            {label: pc for pc, t in enumerate(stream_tasks) for label in effects[t].labels}
             for stream_tasks in tasks
-            for t in stream_tasks
-            if isinstance(t, KernelOp)
-        }
-        dynamic: dict[DynamicKernelOp, _DynamicKernelTask] = {}
-        copies: dict[MemcpyAsyncOp, tuple[_Slot | _DynRef, _Slot | _DynRef]] = {}
+        ]
+        activates: dict[TaskOp, int] = {}
+        for t, e in effects.items():
+            _at_most_one(t, e.activates, "activates", "streams")
+            _at_most_one(t, e.waits, "waits on", "events")
+            for target in e.activates:
+                if target not in position:
+                    raise AscendRuntimeError(f"{t.describe()} activates undeclared stream {target}")
+                activates[t] = position[target]
+        kernels: dict[TaskOp, _KernelTask] = {}
+        dynamic: dict[TaskOp, _DynamicKernelTask] = {}
         readers: dict[int, int] = {}
-        for stream_tasks in tasks:
-            for t in stream_tasks:
-                reads: tuple[int, ...] = ()
-                if isinstance(t, DynamicKernelOp):
-                    ins = tuple(slot.any(b, t) for b in t.inputs.data)
-                    reads = tuple(dict.fromkeys(i.slot for i in ins if isinstance(i, _DynRef)))
-                    dynamic[t] = _DynamicKernelTask(
-                        ins,
-                        tuple(slot.dyn(b, t) for b in t.outputs.data),
-                        tuple(b.type for b in t.outputs.data),
-                        reads,
-                    )
-                elif isinstance(t, MemcpyAsyncOp) and (
-                    isinstance(t.src, DynBufferAttr) or isinstance(t.dst, DynBufferAttr)
-                ):
-                    copies[t] = (slot.any(t.src, t), slot.any(t.dst, t))
-                    if isinstance(t.src, DynBufferAttr):
-                        reads = (t.src.slot.data,)
-                for r in reads:
-                    readers[r] = readers.get(r, 0) + 1
+        for t, e in effects.items():
+            if not (e.ins or e.outs):
+                continue
+            result_types = tuple(b.type for b in e.outs)
+            if not (e.dyn_reads or e.dyn_writes):
+                kernels[t] = _KernelTask(
+                    tuple(slot(b, t) for b in e.reads),
+                    tuple(slot(b, t) for b in e.writes),
+                    result_types,
+                )
+                continue
+            reads = tuple(dict.fromkeys(e.dyn_reads))
+            dynamic[t] = _DynamicKernelTask(
+                tuple(slot.any(b, t) for b in e.ins),
+                tuple(slot.any(b, t) for b in e.outs),
+                result_types,
+                reads,
+            )
+            for r in reads:
+                readers[r] = readers.get(r, 0) + 1
         weights = []
         for weight in model.weights():
             data = np.ascontiguousarray(numpy_from_dense(weight.value)).tobytes()
@@ -310,10 +296,7 @@ class _Plan:
         return _Plan(
             stream_ids=stream_ids,
             tasks=tuple(tuple(t) for t in tasks),
-            waits=tuple(
-                tuple(t.event.value.data if isinstance(t, EventWaitOp) else -1 for t in ts)
-                for ts in tasks
-            ),
+            waits=tuple(tuple(next(iter(effects[t].waits), -1) for t in ts) for ts in tasks),
             labels=tuple(labels),
             activates=activates,
             activated=frozenset(activates.values()),
@@ -322,7 +305,6 @@ class _Plan:
             outputs=tuple((o.output_name.data, slot.any(o.buffer, o)) for o in model.outputs()),
             kernels=kernels,
             dynamic=dynamic,
-            copies=copies,
             readers=readers,
             kept=frozenset(
                 o.buffer.slot.data for o in model.outputs() if isinstance(o.buffer, DynBufferAttr)
@@ -340,14 +322,10 @@ class _Plan:
         for tasks, labels in zip(self.tasks, self.labels, strict=True):
             ranges = []
             for pc, t in enumerate(tasks):
-                targets: tuple[int, ...] = ()
-                if isinstance(t, LabelSwitchByIndexOp):
-                    targets = int_array_values(t.labels)
-                elif isinstance(t, LabelGotoOp):
-                    targets = (t.label.value.data,)
-                elif isinstance(t, LabelSetOp):
+                effects = t.effects()
+                if effects.labels:
                     ranges.append((pc, pc))
-                for label in targets:
+                for label in effects.jumps:
                     if label in labels:
                         ranges.append((min(pc, labels[label]), max(pc, labels[label])))
             ids = [-1] * len(tasks)
@@ -634,6 +612,13 @@ def _state(interpreter: Interpreter) -> _RunState:
     return interpreter.get_data(AscendFunctions, _STATE, _no_run)
 
 
+def run_state(interpreter: Interpreter) -> _RunState:
+    """The state of the model run in progress, for the `@impl` of a task type defined
+    elsewhere: its arena, `plan.kernels[op]` / `plan.dynamic[op]` (the task's buffers, read
+    from its effects), `memory` (the check_uninitialized tags) and `error` to fail the run."""
+    return _state(interpreter)
+
+
 def configure(
     interpreter: Interpreter,
     *,
@@ -753,6 +738,7 @@ class AscendFunctions(InterpreterFunctions):
         del inputs, results
         state.consumed(spec.reads)
         for ref, array in zip(spec.outputs, arrays, strict=True):
+            assert isinstance(ref, _DynRef), "a dynamic kernel's outputs are dynamic buffers"
             state.error = state.place(ref, array, op.describe())
             if state.error is not None:
                 return ()
@@ -851,7 +837,8 @@ def _kernel_failure(op: KernelOp | DynamicKernelOp, error: Exception) -> AscendR
 
 def _copy_dynamic(state: _RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | None:
     """A copy from or into a dynamic buffer: the value's shape is checked against the target."""
-    src_ref, dst_ref = state.plan.copies[op]
+    spec = state.plan.dynamic[op]
+    src_ref, dst_ref = spec.inputs[0], spec.outputs[0]
     source = state.resolve(src_ref, op.describe())
     if isinstance(source, AscendRuntimeError):
         return source
@@ -862,8 +849,7 @@ def _copy_dynamic(state: _RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | N
             return error
     value = np.frombuffer(state.arena, source.dtype, source.count, source.offset)
     value = value.reshape(source.shape).copy()
-    if isinstance(op.src, DynBufferAttr):
-        state.consumed((op.src.slot.data,))
+    state.consumed(spec.reads)
     if isinstance(dst_ref, _DynRef):
         return state.place(dst_ref, value, op.describe())
     target = dst_ref
@@ -876,6 +862,14 @@ def _copy_dynamic(state: _RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | N
     if state.memory is not None:
         state.memory.write(target.offset, target.nbytes, _name(target), op.describe())
     return None
+
+
+def _at_most_one(task: TaskOp, items: tuple[int, ...], verb: str, what: str) -> None:
+    """The scheduler runs a task once it can (one event) and starts one stream after it."""
+    if len(items) > 1:
+        raise AscendRuntimeError(
+            f"{task.describe()} {verb} {len(items)} {what}; the interpreter supports one per task"
+        )
 
 
 def _plan(interpreter: Interpreter, model: ModelOp) -> _Plan:
@@ -1130,7 +1124,7 @@ def _over_budget(
         where = f"at task {pc} of stream {ids[stream]} ({plan.tasks[stream][pc].describe()})"
     else:
         target = plan.tasks[repeat[0]][repeat[1]]
-        label = target.label.value.data if isinstance(target, LabelSetOp) else None
+        label = next(iter(target.effects().labels), None)
         what = f"label {label}" if label is not None else f"task {repeat[1]}"
         where = f"in the label loop of stream {ids[repeat[0]]} back to {what}"
     if options.max_steps is None:
@@ -1191,7 +1185,7 @@ class _Bound:
         self,
         i: int,
         span: int,
-        task: TaskOp,
+        control: bool,
         engine: int,
         ranges: tuple[list[tuple[int, int]], list[tuple[int, int]]],
         dyn: tuple[list[int], list[int]],
@@ -1216,7 +1210,7 @@ class _Bound:
                 self.engine[offset : offset + nbytes] = engine
         for slot in dyn[1]:
             self.dyn_ready[slot] = (done, engine)
-        if span >= 0 and isinstance(task, LabelSetOp | LabelSwitchByIndexOp | LabelGotoOp):
+        if span >= 0 and control:
             self.floor[span] = done
         elif activates >= 0:
             self.activated_at[activates] = done
@@ -1241,117 +1235,94 @@ class _Clock:
         self.free = _Bound(arena_size, streams, 0.0)
         """Events free."""
         apart = all(
-            task.engine.data == plan.engines[task.stream.value.data]
+            task.effects().engine in (None, plan.engines[task.stream.value.data])
             for tasks in plan.tasks
             for task in tasks
-            if isinstance(task, EngineTaskOp)
         )
         self.priced = _Bound(arena_size, streams, SYNC_US if apart else 0.0)
         """Engine crossings priced: a bound no assignment that keeps engines apart can beat
         (the events-free one where some stream runs another engine's kernels)."""
         self.engines: dict[str, int] = {}
+        self._ranges_of: dict[TaskOp, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
         self.timeline = Timeline(model.sym_name.data, dict(plan.engines))
 
-    def _dynamic(self, task: TaskOp, state: _RunState) -> tuple[list[int], list[int], float]:
+    def _dynamic(
+        self, task: TaskOp, effects: TaskEffects, state: _RunState
+    ) -> tuple[list[int], list[int], float]:
         """Dynamic slots a task reads and writes, and its duration with the shapes it had."""
-        if isinstance(task, DynamicKernelOp):
-            spec = self.plan.dynamic[task]
-            ins = [state.dyn.get(r.slot) if isinstance(r, _DynRef) else r for r in spec.inputs]
-            outs = [state.dyn.get(r.slot) for r in spec.outputs]
-            shapes_in = [s.shape if s is not None else () for s in ins]
-            shapes_out = [s.shape if s is not None else () for s in outs]
-            moved = sum(s.nbytes for s in (*ins, *outs) if s is not None)
-            cost = self.costs.kernel_cost(
-                task, kernel_flops(task.kernel.data, shapes_in, shapes_out), moved
-            )
-            return (
-                [r.slot for r in spec.inputs if isinstance(r, _DynRef)],
-                [r.slot for r in spec.outputs],
-                cost.duration_us,
-            )
-        reads, writes = [], []
-        if isinstance(task, MemcpyAsyncOp):
-            if isinstance(task.src, DynBufferAttr):
-                reads.append(task.src.slot.data)
-            if isinstance(task.dst, DynBufferAttr):
-                writes.append(task.dst.slot.data)
-        return reads, writes, self.costs.duration(task)
+        reads, writes = list(effects.dyn_reads), list(effects.dyn_writes)
+        if not effects.hybrid:
+            return reads, writes, self.costs.duration(task)
+        spec = self.plan.dynamic[task]
+        ins = [state.dyn.get(r.slot) if isinstance(r, _DynRef) else r for r in spec.inputs]
+        outs = [state.dyn.get(r.slot) if isinstance(r, _DynRef) else r for r in spec.outputs]
+        shapes_in = [s.shape if s is not None else () for s in ins]
+        shapes_out = [s.shape if s is not None else () for s in outs]
+        moved = sum(s.nbytes for s in (*ins, *outs) if s is not None)
+        cost = self.costs.kernel_cost(
+            task, kernel_flops(effects.kernel or "", shapes_in, shapes_out), moved
+        )
+        return reads, writes, cost.duration_us
 
-    def _ranges(self, task: TaskOp) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-        if isinstance(task, DynamicKernelOp):
-            spec = self.plan.dynamic[task]
-            return [(s.offset, s.nbytes) for s in spec.inputs if isinstance(s, _Slot)], []
-        if isinstance(task, KernelOp):
-            spec = self.plan.kernels[task]
-            return (
-                [(s.offset, s.nbytes) for s in spec.inputs],
-                [(s.offset, s.nbytes) for s in spec.outputs],
+    def _ranges(
+        self, task: TaskOp, effects: TaskEffects
+    ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """The planned byte ranges a task reads and writes."""
+        found = self._ranges_of.get(task)
+        if found is None:
+            found = self._ranges_of[task] = (
+                [(b.offset_value, b.nbytes) for b in effects.reads],
+                [(b.offset_value, b.nbytes) for b in effects.writes],
             )
-        if isinstance(task, MemcpyAsyncOp):
-            src, dst = task.src, task.dst
-            reads = [(src.offset_value, src.nbytes)] if isinstance(src, BufferAttr) else []
-            writes = [(dst.offset_value, dst.nbytes)] if isinstance(dst, BufferAttr) else []
-            return reads, writes
-        if isinstance(task, LabelSwitchByIndexOp):
-            return [(task.index.offset_value, task.index.nbytes)], []
-        return [], []
+        return found
 
     def step(self, i: int, pc: int, task: TaskOp, state: _RunState) -> None:
-        dyn_reads, dyn_writes, duration = self._dynamic(task, state)
+        effects = task.effects()
+        dyn_reads, dyn_writes, duration = self._dynamic(task, effects, state)
         start = self.now[i]
-        if isinstance(task, EventWaitOp):
-            start = max(start, self.event_time.get(task.event.value.data, 0.0))
+        for event in effects.waits:
+            start = max(start, self.event_time.get(event, 0.0))
         end = start + duration
         self.now[i] = end
-        if isinstance(task, EventRecordOp):
-            self.event_time[task.event.value.data] = end
+        for event in effects.records:
+            self.event_time[event] = end
         stream = self.plan.stream_ids[i]
         self.timeline.spans.append(
             TaskSpan(
-                stream, pc, _task_name(task), _category(task), task_engine(task), start, duration
+                stream,
+                pc,
+                task.trace_name(),
+                task.trace_category(),
+                effects.engine or RTS_ENGINE,
+                start,
+                duration,
             )
         )
-        if isinstance(task, EndGraphOp):
+        if effects.ends_stream:
             for bound in (self.free, self.priced):
                 bound.end(i, duration)
             return
-        if isinstance(task, EventRecordOp | EventWaitOp):
+        if effects.sync_only:
             return  # synchronisation, not work: free on the critical path
         activates = -1
-        if isinstance(task, StreamActiveOp):
+        if effects.activates:
             # Like an event: the target's clock and its critical path start after this task.
             activates = self.plan.activates[task]
             self.now[activates] = max(self.now[activates], end)
         engine = -1
-        if isinstance(task, EngineTaskOp):
-            engine = self.engines.setdefault(task.engine.data, len(self.engines))
-        ranges = self._ranges(task)
+        if effects.engine is not None:
+            engine = self.engines.setdefault(effects.engine, len(self.engines))
+        ranges = self._ranges(task, effects)
         span = self.spans_of[i][pc]
         dyn = (dyn_reads, dyn_writes)
         for bound in (self.free, self.priced):
-            bound.step(i, span, task, engine, ranges, dyn, duration, activates)
+            bound.step(i, span, effects.control, engine, ranges, dyn, duration, activates)
 
     def finish(self) -> Timeline:
         self.timeline.makespan = max(self.now, default=0.0)
         self.timeline.critical_path = self.free.critical
         self.timeline.crossing_path = self.priced.critical
         return self.timeline
-
-
-def _task_name(task: TaskOp) -> str:
-    if isinstance(task, EngineTaskOp):
-        return task.node_name.data
-    if isinstance(task, EventRecordOp | EventWaitOp):
-        return f"{task.name.removeprefix('ascend.')} {task.event.value.data}"
-    if isinstance(task, LabelSetOp | LabelGotoOp):
-        return f"{task.name.removeprefix('ascend.')} {task.label.value.data}"
-    if isinstance(task, StreamActiveOp):
-        return f"stream_active {task.active_stream.value.data}"
-    return task.name.removeprefix("ascend.")
-
-
-def _category(task: TaskOp) -> str:
-    return task.kernel.data if isinstance(task, EngineTaskOp) else task.name.removeprefix("ascend.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -1480,4 +1451,5 @@ __all__ = [
     "execute_model",
     "last_stats",
     "run_model",
+    "run_state",
 ]

@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
-from gedialects.ascend import KernelOp, ModelOp
+from gedialects.ascend import ModelOp
 from gedialects.base import int_array_values
 from gedialects.errors import GearMismatchError
 from gedialects.gear_options import GearConfig, InputShape, dims_text
@@ -152,7 +152,7 @@ class GearInfo:
             return None
         inputs = [(op.input_name.data, op.attributes, op.buffer.type) for op in model.inputs()]
         has_dims_op = any(
-            isinstance(op, KernelOp) and op.kernel.data == GetDynamicDimsOp.GE_TYPE
+            op.effects().kernel == GetDynamicDimsOp.GE_TYPE and not op.effects().hybrid
             for op in model.tasks()
         )
         return cls._build(
