@@ -47,8 +47,10 @@ import functools
 import itertools
 import re
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, NoReturn
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
@@ -86,9 +88,13 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     CallableOpInterface,
+    EffectInstance,
     HasParent,
     IsolatedFromAbove,
+    MemoryEffect,
+    MemoryEffectKind,
     NoTerminator,
+    Resource,
     SymbolOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
@@ -275,7 +281,7 @@ class Buffer(CustomDirective):
     def parse(self, parser: Parser, state: ParsingState) -> None:
         self.buffer.set(state, parse_any_buffer(parser))
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+    def print(self, printer: Printer, state: PrintingState, op: Operation) -> None:
         state.print_whitespace(printer)
         buffer = self.buffer.get(op)
         assert isinstance(buffer, BufferAttr | DynBufferAttr)
@@ -294,7 +300,7 @@ class BufferList(CustomDirective):
         )
         self.buffers.set(state, ArrayAttr(items))
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+    def print(self, printer: Printer, state: PrintingState, op: Operation) -> None:
         buffers = self.buffers.get(op)
         assert isa(buffers, ArrayAttr[BufferAttr | DynBufferAttr])
         printer.print_string("(")
@@ -302,16 +308,15 @@ class BufferList(CustomDirective):
         printer.print_string(")")
 
 
-def _parse_weight_value(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, TensorType]:
-    """A weight's value after `arena[N] =` and its tensor type: the large-hex fast path, else
-    xDSL's attribute."""
+def _parse_weight_value(parser: Parser) -> DenseIntOrFPElementsAttr:
+    """A weight's value after `arena[N] =`: the large-hex fast path, else xDSL's attribute."""
     pos = parser.pos
     value: Attribute | None = parse_large_hex_dense(parser)
     if value is None:
         value = parser.parse_attribute()
     if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(value.type, TensorType):
         parser.raise_error("'ascend.weight' expects a dense<...> : tensor<...> value", pos)
-    return value, value.type
+    return value
 
 
 @irdl_custom_directive
@@ -327,11 +332,11 @@ class WeightValue(CustomDirective):
         offset = parser.parse_integer(allow_boolean=False)
         parser.parse_punctuation("]")
         parser.parse_punctuation("=")
-        value, value_type = _parse_weight_value(parser)
-        self.buffer.set(state, BufferAttr(offset, value_type))
+        value = _parse_weight_value(parser)
+        self.buffer.set(state, BufferAttr(offset, value.type))
         self.value.set(state, value)
 
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+    def print(self, printer: Printer, state: PrintingState, op: Operation) -> None:
         state.print_whitespace(printer)
         buffer = self.buffer.get(op)
         assert isinstance(buffer, BufferAttr)
@@ -365,8 +370,7 @@ def _make_buffer(kind: str, number: int, type: Attribute) -> BufferAttr | DynBuf
     return BufferAttr(number, type) if kind == "arena" else DynBufferAttr(number, type)
 
 
-def _buffer_text(buffer: Attribute) -> str:
-    assert isinstance(buffer, BufferAttr | DynBufferAttr)  # as the op's constraint says
+def _buffer_text(buffer: BufferAttr | DynBufferAttr) -> str:
     return f"{buffer} : {fast_text.type_text(buffer.type)}"
 
 
@@ -450,8 +454,8 @@ class _Syntax:
                     return self.fallback(parser)
                 scan.commit()
                 committed = True
-                weight, weight_type = _parse_weight_value(parser)
-                props[steps[i - 1][1]] = BufferAttr(offset, weight_type)
+                weight = _parse_weight_value(parser)
+                props[steps[i - 1][1]] = BufferAttr(offset, weight.type)  # pyright: ignore
                 props[name] = weight
                 break
             if value is None:
@@ -504,35 +508,26 @@ class _Syntax:
             kind = step[0]
             if kind == "kw":
                 out.append(" " + step[1])
-            # each step's property has the kind its constraint gives (the op is verified)
             elif kind == "str":
-                string = props[step[1]]
-                assert isinstance(string, StringAttr)
-                text = fast_text.string_text(string.data)
+                text = fast_text.string_text(props[step[1]].data)  # pyright: ignore
                 if text is None:
                     printer.print_string("".join(out) + " ")
                     out.clear()
-                    printer.print_string_literal(string.data)
+                    printer.print_string_literal(props[step[1]].data)  # pyright: ignore
                 else:
                     out.append(" " + text)
             elif kind == "int":
-                number = props[step[1]]
-                assert isinstance(number, IntegerAttr)
-                out.append(f" {number.value.data}")
+                out.append(f" {props[step[1]].value.data}")  # pyright: ignore
             elif kind == "buf":
-                out.append(" " + _buffer_text(props[step[1]]))
+                out.append(" " + _buffer_text(props[step[1]]))  # pyright: ignore
             elif kind == "bufs":
-                buffers = props[step[1]]
-                assert isinstance(buffers, ArrayAttr)  # isa() would rebuild a constraint
-                out.append("(" + ", ".join(map(_buffer_text, buffers.data)) + ")")
+                items = props[step[1]].data  # pyright: ignore
+                out.append("(" + ", ".join(map(_buffer_text, items)) + ")")
             elif kind == "weight":
-                buffer, value = props[step[1]], props[step[2]]
-                assert isinstance(buffer, BufferAttr)
-                assert isinstance(value, DenseIntOrFPElementsAttr)
-                out.append(f" arena[{buffer.offset.data}] = ")
+                out.append(f" arena[{props[step[1]].offset.data}] = ")  # pyright: ignore
                 printer.print_string("".join(out))
                 out.clear()
-                print_dense(printer, value)
+                print_dense(printer, props[step[2]])  # pyright: ignore
             elif kind == "opt":
                 value = props.get(step[2])
                 if value is not None and value != self.op_def.properties[step[2]].default_value:
@@ -714,21 +709,21 @@ class _ModelVerifier:
         self.streams: set[int] = set()
         self.events: set[int] = set()
         self.recorded: set[int] = set()
-        self.waits: list[EventWaitOp] = []
+        self.waits: list[tuple[TaskOp, int]] = []
         self.labels: dict[int, set[int]] = {}
         self.jumps: list[tuple[TaskOp, int]] = []
-        self.activations: dict[int, StreamActiveOp] = {}
+        self.activations: dict[int, TaskOp] = {}
         self.weights: list[WeightOp] = []
         self.names: dict[str, set[str]] = {"input": set(), "output": set()}
         self.dyn_writer: dict[int, DeclarationOp | TaskOp] = {}
         self.dyn_type: dict[int, TensorType] = {}
         self.dyn_reads: list[tuple[DeclarationOp | TaskOp, DynBufferAttr]] = []
-        self.io: list[tuple[int, int, InputOp | OutputOp]] = []
+        self.io: list[tuple[int, int, DeclarationOp]] = []
         """(offset, end, op) of each input/output in a planned buffer, sorted once the
         declarations are read (`check_io`)."""
         self.io_starts: list[int] = []
 
-    def fail(self, message: str) -> NoReturn:
+    def fail(self, message: str) -> None:
         raise VerifyException(message)
 
     def run(self) -> None:
@@ -759,8 +754,7 @@ class _ModelVerifier:
             self.check_io()
         self.check_weights()
         self.check_gears(here)
-        for wait in self.waits:
-            event = wait.event.value.data
+        for wait, event in self.waits:
             if event not in self.recorded:
                 self.fail(f"{wait.describe()} waits on event {event}, which no task records")
         for op, buffer in self.dyn_reads:
@@ -817,7 +811,7 @@ class _ModelVerifier:
         blob): a partial overlap lets one output clobber another or a task overwrite an input
         it does not own. Exactly the same range bound twice is one buffer: an output that is
         its input's buffer is a state the model updates in place (a loop counter)."""
-        io: list[tuple[int, int, InputOp | OutputOp]] = []
+        io: list[tuple[int, int, DeclarationOp]] = []
         for op in (*self.model.inputs(), *self.model.outputs()):
             if isinstance(op.buffer, BufferAttr) and op.buffer.nbytes:
                 io.append((op.buffer.offset_value, op.buffer.end, op))
@@ -920,8 +914,7 @@ class _ModelVerifier:
         ):
             self.fail(f"{here}: {DYNAMIC_OUTPUT_DIMS} must be an array of strings")
         for entry in entries.data:
-            assert isinstance(entry, StringAttr)  # checked above
-            text = entry.data
+            text = entry.data  # type: ignore[attr-defined]
             try:
                 _, index, *dims = (int(v) for v in text.split(","))
             except ValueError:
@@ -943,43 +936,25 @@ class _ModelVerifier:
         stream = op.stream.value.data
         if stream not in self.streams:
             self.fail(f"{op.describe()} runs on undeclared stream {stream}")
-        if isinstance(op, KernelOp):
-            for buffer in op.inputs.data:
-                self.in_arena(op, "input", buffer)
-            for buffer in op.outputs.data:
-                self.writable(op, "output", buffer)
-            check_kernel_types(op)
-        elif isinstance(op, DynamicKernelOp):
-            for buffer in op.inputs.data:
-                self.read(op, "input", buffer)
-            for buffer in op.outputs.data:
-                self.write(op, "output", buffer)
-            check_kernel_types(op)
-        elif isinstance(op, MemcpyAsyncOp):
-            self.read(op, "source", op.src)
-            self.write(op, "destination", op.dst)
-        elif isinstance(op, EventRecordOp | EventWaitOp):
-            event = op.event.value.data
-            if event not in self.events:
-                verb = "records" if isinstance(op, EventRecordOp) else "waits on"
-                self.fail(f"{op.describe()} {verb} undeclared event {event}")
-            if isinstance(op, EventRecordOp):
-                self.recorded.add(event)
-            else:
-                self.waits.append(op)
-        elif isinstance(op, LabelSetOp):
+        effects = op.effects()
+        for buffer, role in zip(effects.ins, effects.in_roles, strict=True):
+            self.read(op, role, buffer)
+        for buffer, role in zip(effects.outs, effects.out_roles, strict=True):
+            self.write(op, role, buffer)
+        op.verify_in_model()
+        for verb, events in (("records", effects.records), ("waits on", effects.waits)):
+            for event in events:
+                if event not in self.events:
+                    self.fail(f"{op.describe()} {verb} undeclared event {event}")
+        self.recorded.update(effects.records)
+        self.waits.extend((op, event) for event in effects.waits)
+        for label in effects.labels:
             labels = self.labels.setdefault(stream, set())
-            label = op.label.value.data
             if label in labels:
                 self.fail(f"{op.describe()} sets label {label}, already set on stream {stream}")
             labels.add(label)
-        elif isinstance(op, LabelSwitchByIndexOp):
-            self.in_arena(op, "index", op.index)
-            self.jumps.extend((op, label) for label in int_array_values(op.labels))
-        elif isinstance(op, LabelGotoOp):
-            self.jumps.append((op, op.label.value.data))
-        elif isinstance(op, StreamActiveOp):
-            target = op.active_stream.value.data
+        self.jumps.extend((op, label) for label in effects.jumps)
+        for target in effects.activates:
             earlier = self.activations.setdefault(target, op)
             if earlier is not op:
                 self.fail(
@@ -999,7 +974,7 @@ def _graph_ops() -> dict[str, type[GEOp]]:
     }
 
 
-def check_kernel_types(op: KernelOp | DynamicKernelOp) -> None:
+def check_kernel_types(op: EngineTaskOp) -> None:
     """A kernel task's buffers obey the typing rule of its GE op, the one the `graph` op of
     that type verifies with: the same operands in one element type where GE requires it, the
     result element types GE produces (a kernel's result is cast into its output buffer, so
@@ -1204,12 +1179,286 @@ class WeightOp(FastSyntax, DeclarationOp):
 # --------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class TaskEffects:
+    """What one task touches, as every pass and the interpreter read it.
+
+    MLIR's MemoryEffectOpInterface names the values an op reads and writes; a GE task touches
+    more than memory: GE's `TaskInfo` subclasses each know their own (`KernelTaskInfo` its
+    kernel's input and output addresses, `MemcpyAsyncTaskInfo` its src and dst,
+    `EventRecordTaskInfo` / `EventWaitTaskInfo` an event, `LabelSetTaskInfo`,
+    `LabelGotoExTaskInfo` and `LabelSwitchByIndexTaskInfo` labels, `StreamActiveTaskInfo` a
+    stream, `EndGraphTaskInfo` the end of its stream). This is that knowledge, declared once by
+    the op (`TaskOp.EFFECTS`) so that the verifier, the task graph, liveness, memory planning,
+    stream assignment, sink-loop, the cost model and the interpreter need no list of task
+    classes: a new task type is its op class, its `@impl` and its cost entry.
+    """
+
+    ins: tuple[BufferAttr | DynBufferAttr, ...] = ()
+    """Every buffer read, planned or dynamic, in operand order."""
+    in_props: tuple[str, ...] = ()
+    """Per `ins` entry: the property it comes from (`inputs`, `src`, `index`)."""
+    in_roles: tuple[str, ...] = ()
+    """Per `ins` entry: what it is to the task, for messages (`input`, `source`, `index`)."""
+    outs: tuple[BufferAttr | DynBufferAttr, ...] = ()
+    """Every buffer written, in operand order; written after all `ins` were read."""
+    out_props: tuple[str, ...] = ()
+    out_roles: tuple[str, ...] = ()
+    reads: tuple[BufferAttr, ...] = ()
+    """The planned buffers of `ins` (what memory planning and liveness see)."""
+    writes: tuple[BufferAttr, ...] = ()
+    dyn_reads: tuple[int, ...] = ()
+    """The dynamic slots of `ins`, in operand order (a slot read twice is listed twice)."""
+    dyn_writes: tuple[int, ...] = ()
+    records: tuple[int, ...] = ()
+    """Events it records (sets)."""
+    waits: tuple[int, ...] = ()
+    """Events it waits on; running it consumes (resets) them."""
+    labels: tuple[int, ...] = ()
+    """Labels it sets on its stream (jump targets)."""
+    jumps: tuple[int, ...] = ()
+    """Labels of its stream where it may continue instead of at the next task."""
+    conditional: bool = False
+    """The jump target is chosen by a value it reads (a switch); else it always jumps."""
+    activates: tuple[int, ...] = ()
+    """Streams it starts at their first task."""
+    ends_stream: bool = False
+    """Its stream ends after it (GE's end of graph)."""
+    engine: str | None = None
+    """The engine whose kernel it runs; None for a runtime (RTS) task."""
+    kernel: str | None = None
+    """The GE op type of the kernel it runs."""
+    hybrid: bool = False
+    """Run by GE's hybrid executor: output shapes and placement are decided when it runs."""
+
+    @property
+    def buffer_props(self) -> tuple[str, ...]:
+        """The properties that hold its buffers, each once (what a rewrite of buffers maps)."""
+        return tuple(dict.fromkeys((*self.in_props, *self.out_props)))
+
+    @property
+    def control(self) -> bool:
+        """It is part of its stream's control flow (sets or jumps to a label)."""
+        return bool(self.labels or self.jumps)
+
+    @property
+    def sync_only(self) -> bool:
+        """It only synchronises streams (records or waits events, touches nothing else)."""
+        return (
+            bool(self.records or self.waits)
+            and not (self.ins or self.outs or self.control or self.activates)
+            and self.engine is None
+        )
+
+
+@dataclass(frozen=True)
+class EffectSpec:
+    """How a task op class declares its effects: which of its properties mean what.
+
+    Buffer properties (a buffer or an array of buffers) are given as (property, role) pairs;
+    event, label and stream properties (an i64, or an array of them for `jumps`) by name.
+    `TaskOp.effects` reads them into a `TaskEffects`; an op whose effects do not follow from
+    its properties alone overrides `effects` instead.
+    """
+
+    reads: tuple[tuple[str, str], ...] = ()
+    writes: tuple[tuple[str, str], ...] = ()
+    records: str | None = None
+    waits: str | None = None
+    labels: str | None = None
+    jumps: str | None = None
+    conditional: bool = False
+    activates: str | None = None
+    ends_stream: bool = False
+    engine: str | None = None
+    kernel: str | None = None
+    hybrid: bool = False
+
+    @functools.cached_property
+    def props(self) -> tuple[str, ...]:
+        """Every property the declaration reads (the cache of `TaskOp.effects` checks them)."""
+        names = [p for p, _ in (*self.reads, *self.writes)]
+        names += [
+            p
+            for p in (
+                self.records,
+                self.waits,
+                self.labels,
+                self.jumps,
+                self.activates,
+                self.engine,
+                self.kernel,
+            )
+            if p is not None
+        ]
+        return tuple(dict.fromkeys(names))
+
+
+def _ints(value: Attribute) -> tuple[int, ...]:
+    if isinstance(value, IntegerAttr):
+        return (value.value.data,)
+    assert isinstance(value, DenseArrayBase), "an event, label or stream property"
+    return int_array_values(value)
+
+
+def _buffers(value: Attribute) -> tuple[BufferAttr | DynBufferAttr, ...]:
+    if isinstance(value, ArrayAttr):
+        return value.data  # pyright: ignore[reportReturnType]
+    assert isinstance(value, BufferAttr | DynBufferAttr), "a buffer property"
+    return (value,)
+
+
+def _effects_of(op: TaskOp, spec: EffectSpec) -> TaskEffects:
+    props = op.properties
+    sides: list[tuple[list[BufferAttr | DynBufferAttr], list[str], list[str]]] = []
+    for declared in (spec.reads, spec.writes):
+        buffers: list[BufferAttr | DynBufferAttr] = []
+        names: list[str] = []
+        roles: list[str] = []
+        for prop, role in declared:
+            found = _buffers(props[prop])
+            buffers.extend(found)
+            names.extend([prop] * len(found))
+            roles.extend([role] * len(found))
+        sides.append((buffers, names, roles))
+    (ins, in_props, in_roles), (outs, out_props, out_roles) = sides
+
+    def ints(prop: str | None) -> tuple[int, ...]:
+        return () if prop is None else _ints(props[prop])
+
+    def text(prop: str | None) -> str | None:
+        if prop is None:
+            return None
+        value = props[prop]
+        assert isinstance(value, StringAttr)
+        return value.data
+
+    return TaskEffects(
+        ins=tuple(ins),
+        in_props=tuple(in_props),
+        in_roles=tuple(in_roles),
+        outs=tuple(outs),
+        out_props=tuple(out_props),
+        out_roles=tuple(out_roles),
+        reads=tuple(b for b in ins if isinstance(b, BufferAttr)),
+        writes=tuple(b for b in outs if isinstance(b, BufferAttr)),
+        dyn_reads=tuple(b.slot.data for b in ins if isinstance(b, DynBufferAttr)),
+        dyn_writes=tuple(b.slot.data for b in outs if isinstance(b, DynBufferAttr)),
+        records=ints(spec.records),
+        waits=ints(spec.waits),
+        labels=ints(spec.labels),
+        jumps=ints(spec.jumps),
+        conditional=spec.conditional,
+        activates=ints(spec.activates),
+        ends_stream=spec.ends_stream,
+        engine=text(spec.engine),
+        kernel=text(spec.kernel),
+        hybrid=spec.hybrid,
+    )
+
+
+@dataclass(frozen=True)
+class TaskResource(Resource):
+    """What an xDSL `EffectInstance` of a task acts on: `arena` (planned buffers), `dyn`
+    (dynamic buffers), `event` or `control` (its stream's program counter and activation)."""
+
+    kind: str
+
+    def name(self) -> str:
+        return f"ascend.{self.kind}"
+
+
+_ARENA, _DYN, _EVENT, _CONTROL = (TaskResource(k) for k in ("arena", "dyn", "event", "control"))
+_READ, _WRITE = MemoryEffectKind.READ, MemoryEffectKind.WRITE
+
+
+class TaskMemoryEffect(MemoryEffect):
+    """xDSL's memory-effect interface of the tasks, read from their `TaskEffects`.
+
+    xDSL's generic machinery (`get_effects`, dead-code elimination) sees a task through it:
+    reads and writes of the arena and dynamic buffers, events (a wait reads and consumes one),
+    and control (a label, jump, activation or end of stream writes the stream's control). Every
+    task writes something, so no generic pass deletes one. The passes and the interpreter read
+    `TaskOp.effects()` itself: one call per task instead of a trait lookup and a set.
+    """
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance]:
+        assert isinstance(op, TaskOp)
+        e = op.effects()
+        found: set[EffectInstance] = set()
+        for buffers, kind in ((e.ins, _READ), (e.outs, _WRITE)):
+            for b in buffers:
+                found.add(
+                    EffectInstance(kind, resource=_ARENA if isinstance(b, BufferAttr) else _DYN)
+                )
+        if e.records:
+            found.add(EffectInstance(_WRITE, resource=_EVENT))
+        if e.waits:
+            found.update(
+                (EffectInstance(_READ, resource=_EVENT), EffectInstance(_WRITE, resource=_EVENT))
+            )
+        if e.control or e.activates or e.ends_stream or e.engine is not None:
+            found.add(EffectInstance(_WRITE, resource=_CONTROL))
+        if not found:  # a task without declared effects still has its place in the stream
+            found.add(EffectInstance(_WRITE, resource=_CONTROL))
+        return found
+
+
 class TaskOp(GEOp):
-    """Base of runtime tasks: each runs on one stream, in program order within that stream."""
+    """Base of runtime tasks: each runs on one stream, in program order within that stream.
+
+    Each task op class declares what it touches in `EFFECTS` (see `TaskEffects`); `effects()`
+    reads it, cached per op until a property it reads is replaced (a rewrite of the plan).
+    """
 
     stream = prop_def(IntegerAttr[I64])
 
-    traits = traits_def(HasParent(ModelOp))
+    traits = traits_def(HasParent(ModelOp), TaskMemoryEffect())
+
+    EFFECTS: ClassVar[EffectSpec]
+    """What the task's properties mean (every concrete task op declares its own)."""
+
+    def effects(self) -> TaskEffects:
+        """The task's effects: called per task by every analysis, so cached while the
+        properties it was read from are the same objects (attributes are immutable; a pass
+        that moves a buffer replaces the property)."""
+        props = self.properties
+        cached: tuple[tuple[tuple[str, Attribute], ...], TaskEffects] | None = self.__dict__.get(
+            "_effects_cache"
+        )
+        if cached is not None:
+            for name, value in cached[0]:
+                if props[name] is not value:
+                    break
+            else:
+                return cached[1]
+        spec = type(self).EFFECTS
+        key = tuple((name, props[name]) for name in spec.props)
+        found = _effects_of(self, spec)
+        self.__dict__["_effects_cache"] = (key, found)
+        return found
+
+    def verify_in_model(self) -> None:
+        """Rules a task obeys that need more than its own properties (run by `ModelOp`'s
+        verifier after the model-wide checks of its effects)."""
+
+    def map_buffers(self, fn: Callable[[BufferAttr | DynBufferAttr], Attribute]) -> None:
+        """Replaces every buffer of the task by `fn(buffer)` (a new memory plan)."""
+        for prop in self.effects().buffer_props:
+            value = self.properties[prop]
+            if isinstance(value, ArrayAttr):
+                self.properties[prop] = ArrayAttr([fn(b) for b in _buffers(value)])
+            else:
+                self.properties[prop] = fn(_buffers(value)[0])
+
+    def trace_name(self) -> str:
+        """The task's name in a timeline (a span's `name`)."""
+        return self.name.removeprefix("ascend.")
+
+    def trace_category(self) -> str:
+        """The task's category in a timeline: its kernel's type, else its mnemonic."""
+        return self.name.removeprefix("ascend.")
 
     def describe(self) -> str:
         return f"'{self.name}' on stream {self.stream.value.data}"
@@ -1225,6 +1474,9 @@ class EventTaskOp(FastSyntax, TaskOp):
     def __init__(self, event: int, stream: int) -> None:
         super().__init__(properties={"event": _i64(event), "stream": _i64(stream)})
 
+    def trace_name(self) -> str:
+        return f"{self.name.removeprefix('ascend.')} {self.event.value.data}"
+
 
 class LabelTaskOp(FastSyntax, TaskOp):
     """Base of the tasks that name one label: `<mnemonic> <label> stream <stream>`."""
@@ -1236,6 +1488,9 @@ class LabelTaskOp(FastSyntax, TaskOp):
     def __init__(self, label: int, stream: int) -> None:
         super().__init__(properties={"label": _i64(label), "stream": _i64(stream)})
 
+    def trace_name(self) -> str:
+        return f"{self.name.removeprefix('ascend.')} {self.label.value.data}"
+
 
 @irdl_op_definition
 class EndGraphOp(FastSyntax, TaskOp):
@@ -1246,6 +1501,7 @@ class EndGraphOp(FastSyntax, TaskOp):
 
     name = "ascend.end_graph"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_END_GRAPH"
+    EFFECTS: ClassVar[EffectSpec] = EffectSpec(ends_stream=True)
 
     TEXT_FORMAT: ClassVar[str] = "`stream` $stream attr-dict"
 
@@ -1262,6 +1518,7 @@ class EventRecordOp(EventTaskOp):
 
     name = "ascend.event_record"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_EVENT_RECORD"
+    EFFECTS: ClassVar[EffectSpec] = EffectSpec(records="event")
 
 
 @irdl_op_definition
@@ -1273,6 +1530,7 @@ class EventWaitOp(EventTaskOp):
 
     name = "ascend.event_wait"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_EVENT_WAIT"
+    EFFECTS: ClassVar[EffectSpec] = EffectSpec(waits="event")
 
 
 class EngineTaskOp(FastSyntax, TaskOp):
@@ -1319,9 +1577,26 @@ class EngineTaskOp(FastSyntax, TaskOp):
     def describe(self) -> str:
         return f"'{self.name}' \"{self.node_name.data}\""
 
+    def trace_name(self) -> str:
+        return self.node_name.data
+
+    def trace_category(self) -> str:
+        return self.kernel.data
+
     def verify_(self) -> None:
         if not self.kernel.data:
             raise VerifyException(f"{self.describe()} has an empty kernel name")
+
+    def verify_in_model(self) -> None:
+        check_kernel_types(self)
+
+
+_KERNEL_EFFECTS = EffectSpec(
+    reads=(("inputs", "input"),),
+    writes=(("outputs", "output"),),
+    engine="engine",
+    kernel="kernel",
+)
 
 
 @irdl_op_definition
@@ -1338,6 +1613,13 @@ class DynamicKernelOp(EngineTaskOp):
 
     name = "ascend.dynamic_kernel"
     GE_TYPE: ClassVar[str] = "NodeTask"
+    EFFECTS: ClassVar[EffectSpec] = EffectSpec(
+        reads=_KERNEL_EFFECTS.reads,
+        writes=_KERNEL_EFFECTS.writes,
+        engine="engine",
+        kernel="kernel",
+        hybrid=True,
+    )
 
     inputs = prop_def(ArrayAttr[BufferAttr | DynBufferAttr])
     outputs = prop_def(ArrayAttr[DynBufferAttr])
@@ -1357,6 +1639,7 @@ class KernelOp(EngineTaskOp):
 
     name = "ascend.kernel"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_KERNEL"
+    EFFECTS: ClassVar[EffectSpec] = _KERNEL_EFFECTS
 
     inputs = prop_def(ArrayAttr[BufferAttr])
     outputs = prop_def(ArrayAttr[BufferAttr])
@@ -1371,6 +1654,7 @@ class LabelGotoOp(LabelTaskOp):
 
     name = "ascend.label_goto"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_STREAM_LABEL_GOTO"
+    EFFECTS: ClassVar[EffectSpec] = EffectSpec(jumps="label")
 
 
 @irdl_op_definition
@@ -1382,6 +1666,7 @@ class LabelSetOp(LabelTaskOp):
 
     name = "ascend.label_set"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_LABEL_SET"
+    EFFECTS: ClassVar[EffectSpec] = EffectSpec(labels="label")
 
 
 @irdl_op_definition
@@ -1396,6 +1681,9 @@ class LabelSwitchByIndexOp(TaskOp):
 
     name = "ascend.label_switch_by_index"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_STREAM_LABEL_SWITCH_BY_INDEX"
+    EFFECTS: ClassVar[EffectSpec] = EffectSpec(
+        reads=(("index", "index"),), jumps="labels", conditional=True
+    )
 
     index = prop_def(BufferAttr)
     labels = prop_def(DenseArrayBase.constr(i64))
@@ -1433,6 +1721,9 @@ class MemcpyAsyncOp(FastSyntax, TaskOp):
 
     name = "ascend.memcpy_async"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_MEMCPY_ASYNC"
+    EFFECTS: ClassVar[EffectSpec] = EffectSpec(
+        reads=(("src", "source"),), writes=(("dst", "destination"),)
+    )
 
     src = prop_def(AnyBuffer)
     dst = prop_def(AnyBuffer)
@@ -1487,6 +1778,7 @@ class StreamActiveOp(FastSyntax, TaskOp):
 
     name = "ascend.stream_active"
     GE_TYPE: ClassVar[str] = "MODEL_TASK_STREAM_ACTIVE"
+    EFFECTS: ClassVar[EffectSpec] = EffectSpec(activates="active_stream")
 
     active_stream = prop_def(IntegerAttr[I64])
 
@@ -1494,6 +1786,9 @@ class StreamActiveOp(FastSyntax, TaskOp):
 
     def __init__(self, active_stream: int, stream: int) -> None:
         super().__init__(properties={"active_stream": _i64(active_stream), "stream": _i64(stream)})
+
+    def trace_name(self) -> str:
+        return f"stream_active {self.active_stream.value.data}"
 
     def verify_(self) -> None:
         if self.active_stream.value.data == self.stream.value.data:

@@ -206,7 +206,7 @@ def test_per_step_records_are_checked_against_the_memory_budget(
     timing: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # 32 KiB holds the arena with its per-byte timing table (21 KiB), not 8192 steps of trace
-    monkeypatch.setattr(interp, "MEMORY_CHECK_STEPS", 8192)
+    monkeypatch.setattr(interp.scheduler, "MEMORY_CHECK_STEPS", 8192)
     step = 8 + (interp.SPAN_BYTES if timing else 0)
     with budget.max_memory_set(32 << 10), pytest.raises(AscendRuntimeError) as e:
         execute_model(spin(), {}, max_steps=10**9, timing=timing)

@@ -33,8 +33,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
-from gedialects.ascend import KernelOp, ModelOp
-from gedialects.base import int_array_values, symbol_name
+from gedialects.ascend import ModelOp
+from gedialects.base import int_array_values
 from gedialects.errors import GearMismatchError
 from gedialects.gear_options import GearConfig, InputShape, dims_text
 from gedialects.graph import GraphOp, NetOutputOp
@@ -99,7 +99,7 @@ class GearInfo:
     def from_module(cls, module: ModuleOp, entry: str | None = None) -> GearInfo:
         graph = find_entry(module, entry)
         if not isinstance(graph, GraphOp):
-            raise ValueError(f"@{graph.sym_name.data} is not a graph.graph")
+            raise ValueError(f"@{graph.sym_name.data} is not a graph.graph")  # type: ignore[attr-defined]
         return cls.from_graph(graph)
 
     @classmethod
@@ -152,7 +152,7 @@ class GearInfo:
             return None
         inputs = [(op.input_name.data, op.attributes, op.buffer.type) for op in model.inputs()]
         has_dims_op = any(
-            isinstance(op, KernelOp) and op.kernel.data == GetDynamicDimsOp.GE_TYPE
+            op.effects().kernel == GetDynamicDimsOp.GE_TYPE and not op.effects().hybrid
             for op in model.tasks()
         )
         return cls._build(
@@ -338,7 +338,7 @@ def hybrid_route(
     shapes = {n: tuple(a.shape) for n, a in inputs.items() if n in info.input_names}
     if len(shapes) != len(info.input_names) or info.config.match(shapes) is not None:
         return None
-    root = symbol_name(entry)
+    root = entry.sym_name.data  # type: ignore[attr-defined]
     names = dynamic.input_names
     extra = [n for n in names if n not in inputs]
     if extra:
@@ -386,11 +386,16 @@ def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
         except GearMismatchError as e:
             raise RunError(str(e)) from None
 
-    def route(inputs: tuple[np.ndarray, ...]) -> tuple[Operation, tuple[np.ndarray, ...]] | None:
-        try:
-            return hybrid_route(entry, info, dict(zip(info.input_names, inputs, strict=True)))
-        except HybridFallbackError as e:
-            raise RunError(str(e)) from None
+    route = None
+    if hybrid_graph(entry) is not None:
+
+        def route(
+            inputs: tuple[np.ndarray, ...],
+        ) -> tuple[Operation, tuple[np.ndarray, ...]] | None:
+            try:
+                return hybrid_route(entry, info, dict(zip(info.input_names, inputs, strict=True)))
+            except HybridFallbackError as e:
+                raise RunError(str(e)) from None
 
     return dataclasses.replace(
         sig,
@@ -398,5 +403,5 @@ def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
         input_types=tuple(types),
         binder=bind,
         example_types=tuple(example),
-        route=route if hybrid_graph(entry) is not None else None,
+        route=route,
     )

@@ -26,15 +26,13 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.ascend import (
     EndGraphOp,
-    EngineTaskOp,
     EventOp,
     EventRecordOp,
     EventWaitOp,
-    LabelGotoOp,
     ModelOp,
     StreamActiveOp,
     StreamOp,
-    TaskOp,
+    TaskEffects,
 )
 from gedialects.base import AICORE_ENGINE, STREAM_LABEL
 from gedialects.passes.analysis.stream_plan import (
@@ -113,9 +111,10 @@ def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Nod
     has_end = False
     span_node: dict[int, Node] = {}
     for pos, task in enumerate(graph.tasks):
-        if isinstance(task, EventRecordOp | EventWaitOp):
+        effects = graph.effects[pos]
+        if effects.sync_only:
             continue
-        if isinstance(task, EndGraphOp):
+        if effects.ends_stream:
             if graph.index[pos] != len(graph.stream_tasks[graph.stream[pos]]) - 1:
                 raise _fail(model, f"{task.describe()} is not the last task of its stream")
             has_end = True
@@ -133,8 +132,8 @@ def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Nod
                 node = span_node[span] = Node([], None)
                 nodes.append(node)
             node.tasks.append(pos)
-            if node.engine is None and isinstance(task, EngineTaskOp):
-                node.engine = task.engine.data
+            if node.engine is None:
+                node.engine = effects.engine
             node.duration += costs.duration(task)
         else:
             nodes.append(_task_node(graph, pos, costs))
@@ -144,7 +143,7 @@ def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Nod
 def _task_node(graph: TaskGraph, pos: int, costs: CostModel) -> Node:
     """A kernel or memcpy task as a node: its engine (None: attached) and stream label."""
     task = graph.tasks[pos]
-    engine = task.engine.data if isinstance(task, EngineTaskOp) else None
+    engine = graph.effects[pos].engine
     label = task.attributes.get(STREAM_LABEL)
     return Node(
         [pos],
@@ -183,16 +182,17 @@ def _busiest_engine(layout: CaseLayout) -> str | None:
     return max(work, key=lambda e: work[e]) if work else None
 
 
+def _is_goto(effects: TaskEffects) -> bool:
+    """An unconditional jump (GE LabelGotoExTaskInfo): how a case branch ends."""
+    return len(effects.jumps) == 1 and not effects.conditional
+
+
 def _branches(graph: TaskGraph, case: Case, node: Node, costs: CostModel) -> list[Branch]:
     members = set(node.tasks)
     branches: list[Branch] = []
     for start, stop in case.branches:
         positions = [p for p in range(start + 1, stop) if p in members]
-        goto = (
-            positions.pop()
-            if positions and isinstance(graph.tasks[positions[-1]], LabelGotoOp)
-            else None
-        )
+        goto = positions.pop() if positions and _is_goto(graph.effects[positions[-1]]) else None
         body = [_task_node(graph, pos, costs) for pos in positions]
         branches.append(Branch(start, goto, body))
     return branches
@@ -311,9 +311,10 @@ def _fold_activated(model: ModelOp) -> None:
     """Puts the tasks of activated streams back on the stream that activates them and drops
     the `stream_active` tasks: program order is a schedule, so it is a single-stream one."""
     activator: dict[int, int] = {}
-    for op in list(model.body.block.ops):
-        if isinstance(op, StreamActiveOp):
-            activator[op.active_stream.value.data] = op.stream.value.data
+    for op in model.tasks():
+        effects = op.effects()
+        if effects.activates:
+            activator.update(dict.fromkeys(effects.activates, op.stream.value.data))
             model.body.block.erase_op(op)
     if not activator:
         return
@@ -334,15 +335,15 @@ def _fold_activated(model: ModelOp) -> None:
 def _check_program_order(model: ModelOp, graph: TaskGraph) -> None:
     """Every wait must follow a record of its event: then program order is a schedule."""
     recorded: set[int] = set()
-    for task in graph.tasks:
-        if isinstance(task, EventRecordOp):
-            recorded.add(task.event.value.data)
-        elif isinstance(task, EventWaitOp) and task.event.value.data not in recorded:
-            raise _fail(
-                model,
-                f"{task.describe()} precedes every record of event {task.event.value.data}; "
-                "program order must be a valid schedule",
-            )
+    for task, effects in zip(graph.tasks, graph.effects, strict=True):
+        for event in effects.waits:
+            if event not in recorded:
+                raise _fail(
+                    model,
+                    f"{task.describe()} precedes every record of event {event}; "
+                    "program order must be a valid schedule",
+                )
+        recorded.update(effects.records)
 
 
 def assign_model(
@@ -443,7 +444,8 @@ class _Emitter:
         if has_end:
             self.tasks.append(EndGraphOp(stream_of[-1] if nodes else 0))
         block = self.model.body.block
-        kept = [op for op in block.ops if not isinstance(op, TaskOp | StreamOp | EventOp)]
+        replaced = {*self.model.tasks(), *self.model.streams(), *self.model.events()}
+        kept = [op for op in block.ops if op not in replaced]
         ops: list[Operation] = [StreamOp(s, engine) for s, engine in enumerate(self.engines)]
         ops += [EventOp(e) for e in range(self.events)]
         ops += kept

@@ -15,18 +15,14 @@ from dataclasses import dataclass, field
 from typing import overload
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.ascend import (
     BufferAttr,
-    DynamicKernelOp,
     DynBufferAttr,
     InputOp,
-    KernelOp,
-    LabelSwitchByIndexOp,
-    MemcpyAsyncOp,
     ModelOp,
     OutputOp,
 )
@@ -287,16 +283,7 @@ def _rewrite(model: ModelOp, info: _Model, new_offset: dict[tuple[int, int], int
     for op in _io_ops(model):
         op.buffer = moved(op.buffer)
     for task in info.graph.tasks:
-        if isinstance(task, KernelOp):
-            task.inputs = ArrayAttr([moved(b) for b in task.inputs.data])
-            task.outputs = ArrayAttr([moved(b) for b in task.outputs.data])
-        elif isinstance(task, DynamicKernelOp):
-            task.inputs = ArrayAttr([moved(b) for b in task.inputs.data])
-        elif isinstance(task, MemcpyAsyncOp):
-            task.src = moved(task.src)
-            task.dst = moved(task.dst)
-        elif isinstance(task, LabelSwitchByIndexOp):
-            task.index = moved(task.index)
+        task.map_buffers(moved)
 
 
 def largest_tensors(model: ModelOp, count: int = 3) -> list[str]:

@@ -67,16 +67,13 @@ from gedialects.ascend import (
     EventRecordOp,
     EventWaitOp,
     KernelOp,
-    LabelGotoOp,
     LabelSetOp,
     LabelSwitchByIndexOp,
     MemcpyAsyncOp,
     ModelOp,
-    StreamActiveOp,
     TaskOp,
     WeightOp,
 )
-from gedialects.base import int_array_values
 from gedialects.passes.analysis.memory_plan import GE_ALIGNMENT, align
 
 _NAME = "ge-sink-loop"
@@ -130,8 +127,8 @@ def _shift_buffers(ops: list[Operation], start: int, shift: int) -> None:
 
 
 def _check_events(model: ModelOp, tasks: list[TaskOp]) -> None:
-    records = Counter(t.event.value.data for t in tasks if isinstance(t, EventRecordOp))
-    waits = Counter(t.event.value.data for t in tasks if isinstance(t, EventWaitOp))
+    records = Counter(e for t in tasks for e in t.effects().records)
+    waits = Counter(e for t in tasks for e in t.effects().waits)
     for event in sorted(set(records) | set(waits)):
         if records[event] != 1 or waits[event] != 1:
             raise _fail(
@@ -144,10 +141,10 @@ def _check_events(model: ModelOp, tasks: list[TaskOp]) -> None:
 def _check_joins(model: ModelOp, tasks: list[TaskOp], activated: set[int]) -> None:
     """Each activated stream must end with its join's record (an `end_graph` after it may
     stay: it ends each activation)."""
-    last = {t.stream.value.data: t for t in tasks if not isinstance(t, EndGraphOp)}
+    last = {t.stream.value.data: t for t in tasks if not t.effects().ends_stream}
     for stream in sorted(activated):
         task = last.get(stream)
-        if task is not None and not isinstance(task, EventRecordOp):
+        if task is not None and not task.effects().records:
             raise _fail(
                 model,
                 f"activated stream {stream} ends with {task.describe()}, not an event_record; "
@@ -161,12 +158,12 @@ def sink_model(model: ModelOp, iterations: int, alignment: int = GE_ALIGNMENT) -
         raise _fail(model, f"is sunk already ({ITERATIONS_ATTR} is set)")
     ops = list(model.body.block.ops)
     decls = [op for op in ops if isinstance(op, DeclarationOp)]
-    tasks = [op for op in ops if isinstance(op, TaskOp)]
+    tasks = model.tasks()
     declared = sorted(s.id.value.data for s in model.streams())
     if not declared:
         raise _fail(model, "declares no stream to run the loop on")
     _check_events(model, tasks)
-    activated = {t.active_stream.value.data for t in tasks if isinstance(t, StreamActiveOp)}
+    activated = {s for t in tasks for s in t.effects().activates}
     idle = [s for s in declared if s not in activated]
     if not idle:
         raise _fail(model, "activates every stream it declares; no stream starts the loop")
@@ -174,7 +171,7 @@ def sink_model(model: ModelOp, iterations: int, alignment: int = GE_ALIGNMENT) -
     looping = sorted({t.stream.value.data for t in tasks} - activated) or idle[:1]
     control = looping[0]
     others = [s for s in looping if s != control]
-    ended = {t.stream.value.data for t in tasks if isinstance(t, EndGraphOp)} & set(looping)
+    ended = {t.stream.value.data for t in tasks if t.effects().ends_stream} & set(looping)
 
     # Memory: constants at the end of the weight region, control block at the end of the arena.
     weight_size = model.weight_size.value.data
@@ -195,10 +192,7 @@ def sink_model(model: ModelOp, iterations: int, alignment: int = GE_ALIGNMENT) -
     model.arena_size = IntegerAttr(top + align(16, alignment), i64)
 
     # Fresh ids: labels are per stream but unique ids keep the IR readable.
-    used_labels = [t.label.value.data for t in tasks if isinstance(t, LabelSetOp | LabelGotoOp)]
-    for t in tasks:
-        if isinstance(t, LabelSwitchByIndexOp):
-            used_labels.extend(int_array_values(t.labels))
+    used_labels = [label for t in tasks for label in (*t.effects().labels, *t.effects().jumps)]
     next_label = max(used_labels, default=-1) + 1
     head = {s: next_label + 2 * i for i, s in enumerate(looping)}
     exit_ = {s: next_label + 2 * i + 1 for i, s in enumerate(looping)}
@@ -233,7 +227,7 @@ def sink_model(model: ModelOp, iterations: int, alignment: int = GE_ALIGNMENT) -
     body.extend(LabelSetOp(head[s], s) for s in looping)
     for task in tasks:
         task.detach()
-        if not (isinstance(task, EndGraphOp) and task.stream.value.data in ended):
+        if not (task.effects().ends_stream and task.stream.value.data in ended):
             body.append(task)  # an activated stream's end_graph ends each activation
     body.extend(EventRecordOp(done[s], s) for s in others)
     body.extend(EventWaitOp(done[s], control) for s in others)

@@ -18,22 +18,12 @@ it does not predict wall time. Both `ge-assign-streams` (to choose streams) and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import TensorType
 
-from gedialects.ascend import (
-    BufferAttr,
-    DynamicKernelOp,
-    DynBufferAttr,
-    EngineTaskOp,
-    EventRecordOp,
-    EventWaitOp,
-    KernelOp,
-    MemcpyAsyncOp,
-    TaskOp,
-)
+from gedialects.ascend import BufferAttr, DynBufferAttr, TaskEffects, TaskOp
 from gedialects.base import (
     AICORE_ENGINE,
     AICPU_ENGINE,
@@ -119,39 +109,33 @@ class CostModel:
     def nbytes(self, buffer: BufferAttr | DynBufferAttr) -> int:
         return self._info(buffer.type)[2]
 
-    def kernel_flops(self, op: KernelOp | DynamicKernelOp) -> float:
+    def kernel_flops(self, op: TaskOp) -> float:
+        effects = op.effects()
         return kernel_flops(
-            op.kernel.data,
-            [self.shape(b)[0] for b in op.inputs.data],
-            [self.shape(b)[0] for b in op.outputs.data],
+            effects.kernel or "",
+            [self.shape(b)[0] for b in effects.ins],
+            [self.shape(b)[0] for b in effects.outs],
         )
 
-    def kernel_cost(self, task: KernelOp | DynamicKernelOp, flops: float, moved: int) -> TaskCost:
+    def kernel_cost(self, task: TaskOp, flops: float, moved: int) -> TaskCost:
         """The roofline of `task`'s engine for this much work (plus the hybrid overhead)."""
-        engine = self.engines.get(task.engine.data, UNKNOWN_ENGINE)
+        effects = task.effects()
+        engine = self.engines.get(effects.engine or "", UNKNOWN_ENGINE)
         busy = max(flops / engine.flops_per_us, moved / engine.bytes_per_us)
-        extra = HYBRID_NODE_US if isinstance(task, DynamicKernelOp) else 0.0
+        extra = HYBRID_NODE_US if effects.hybrid else 0.0
         return TaskCost(engine.launch_us + extra + busy, flops, moved)
 
     def cost(self, task: TaskOp) -> TaskCost:
         cached = self._costs.get(task)
         if cached is not None:
             return cached
-        if isinstance(task, KernelOp | DynamicKernelOp):  # the engine tasks
-            buffers = (*task.inputs.data, *task.outputs.data)
-            result = self.kernel_cost(
-                task, self.kernel_flops(task), sum(self.nbytes(b) for b in buffers)
+        entry = TASK_COSTS.get(task.name)
+        if entry is None:
+            raise ValueError(
+                f"{task.describe()}: no cost entry for '{task.name}' (add one to "
+                "gedialects.target.cost_model.TASK_COSTS)"
             )
-        elif isinstance(task, MemcpyAsyncOp):
-            moved = 2 * self.nbytes(task.src)
-            result = TaskCost(MEMCPY.launch_us + moved / MEMCPY.bytes_per_us, 0.0, moved)
-        elif isinstance(task, EventRecordOp):
-            result = TaskCost(EVENT_RECORD_US, 0.0, 0)
-        elif isinstance(task, EventWaitOp):
-            result = TaskCost(EVENT_WAIT_US, 0.0, 0)
-        else:
-            result = TaskCost(CONTROL_US, 0.0, 0)
-        self._costs[task] = result
+        result = self._costs[task] = entry(self, task, task.effects())
         return result
 
     def duration(self, task: TaskOp) -> float:
@@ -181,4 +165,38 @@ def kernel_flops(
 
 def task_engine(task: TaskOp) -> str:
     """The engine a task keeps busy: its kernel's, RTS for runtime tasks."""
-    return task.engine.data if isinstance(task, EngineTaskOp) else RTS_ENGINE
+    return task.effects().engine or RTS_ENGINE
+
+
+def _kernel(costs: CostModel, task: TaskOp, effects: TaskEffects) -> TaskCost:
+    """A kernel (GE KernelTaskInfo, or a hybrid NodeTask): the roofline of its engine over
+    everything it reads and writes."""
+    moved = sum(costs.nbytes(b) for b in (*effects.ins, *effects.outs))
+    return costs.kernel_cost(task, costs.kernel_flops(task), moved)
+
+
+def _memcpy(costs: CostModel, task: TaskOp, effects: TaskEffects) -> TaskCost:
+    """GE MemcpyAsyncTaskInfo: a fixed latency and the bytes read and written at bandwidth."""
+    moved = 2 * costs.nbytes(effects.ins[0])
+    return TaskCost(MEMCPY.launch_us + moved / MEMCPY.bytes_per_us, 0.0, moved)
+
+
+def _fixed(us: float) -> Callable[[CostModel, TaskOp, TaskEffects], TaskCost]:
+    cost = TaskCost(us, 0.0, 0)
+    return lambda costs, task, effects: cost
+
+
+TASK_COSTS: dict[str, Callable[[CostModel, TaskOp, TaskEffects], TaskCost]] = {
+    "ascend.kernel": _kernel,
+    "ascend.dynamic_kernel": _kernel,
+    "ascend.memcpy_async": _memcpy,
+    "ascend.event_record": _fixed(EVENT_RECORD_US),
+    "ascend.event_wait": _fixed(EVENT_WAIT_US),
+    "ascend.label_set": _fixed(CONTROL_US),
+    "ascend.label_goto": _fixed(CONTROL_US),
+    "ascend.label_switch_by_index": _fixed(CONTROL_US),
+    "ascend.stream_active": _fixed(CONTROL_US),
+    "ascend.end_graph": _fixed(CONTROL_US),
+}
+"""Task op name -> its cost (a new task type adds its entry): called once per task and cost
+model, with the task's effects."""

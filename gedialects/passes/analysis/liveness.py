@@ -32,7 +32,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from gedialects.ascend import BufferAttr, KernelOp
+from gedialects.ascend import BufferAttr
 from gedialects.passes.analysis import PlanError
 from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
 
@@ -95,21 +95,21 @@ def in_place_pairs(
     """
     pairs: list[tuple[Tensor, Tensor]] = []
     used: set[int] = set()
-    for pos, task in enumerate(graph.tasks):
-        if not isinstance(task, KernelOp) or len(task.outputs.data) != 1:
+    for pos, effects in enumerate(graph.effects):
+        kernel = effects.kernel
+        if kernel is None or effects.hybrid or len(effects.outs) != 1 or not effects.writes:
             continue
-        kernel = task.kernel.data
         view = kernel in VIEW_IN_PLACE
         if not view and kernel not in ELEMENTWISE_IN_PLACE:
             continue
         if graph.in_loop(pos) is not None:
             continue  # every iteration rewrites its output: keep loop tensors apart
-        result = task.outputs.data[0]
+        result = effects.writes[0]
         out = tensor_of.get((result.offset_value, sizes.canon(result.type)))
         if out is None or out.positions[0] != pos:
             continue
         out_type = out.buffer.type
-        for buffer in task.inputs.data:
+        for buffer in effects.reads:
             source = tensor_of.get((buffer.offset_value, sizes.canon(buffer.type)))
             if source is None or id(source) in used or source is out:
                 continue

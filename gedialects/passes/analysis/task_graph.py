@@ -31,22 +31,8 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import TensorType
 
-from gedialects.ascend import (
-    BufferAttr,
-    DynamicKernelOp,
-    DynBufferAttr,
-    EventRecordOp,
-    EventWaitOp,
-    KernelOp,
-    LabelGotoOp,
-    LabelSetOp,
-    LabelSwitchByIndexOp,
-    MemcpyAsyncOp,
-    ModelOp,
-    StreamActiveOp,
-    TaskOp,
-)
-from gedialects.base import element_count, element_nbytes, int_array_values
+from gedialects.ascend import BufferAttr, ModelOp, TaskEffects, TaskOp
+from gedialects.base import element_count, element_nbytes
 from gedialects.passes.analysis import PlanError
 
 
@@ -140,6 +126,8 @@ class Case:
 class TaskGraph:
     model: ModelOp
     tasks: list[TaskOp] = field(default_factory=list)
+    effects: list[TaskEffects] = field(default_factory=list)
+    """Per position: what the task touches (`TaskOp.effects`)."""
     stream: list[int] = field(default_factory=list)
     index: list[int] = field(default_factory=list)
     reads: list[tuple[BufferAttr, ...]] = field(default_factory=list)
@@ -184,32 +172,16 @@ class TaskGraph:
             self.stream.append(sid)
             self.index.append(len(self.stream_tasks[sid]))
             self.stream_tasks[sid].append(pos)
-            if isinstance(task, KernelOp):
-                self.reads.append(task.inputs.data)
-                self.writes.append(task.outputs.data)
-            elif isinstance(task, DynamicKernelOp):
-                self.reads.append(tuple(b for b in task.inputs.data if isinstance(b, BufferAttr)))
-                self.writes.append(())
-                slots = tuple(b.slot.data for b in task.inputs.data if isinstance(b, DynBufferAttr))
-                if slots:
-                    self.dyn_reads[pos] = slots
-                self.dyn_writes[pos] = tuple(b.slot.data for b in task.outputs.data)
-            elif isinstance(task, MemcpyAsyncOp):
-                src, dst = task.src, task.dst
-                self.reads.append((src,) if isinstance(src, BufferAttr) else ())
-                self.writes.append((dst,) if isinstance(dst, BufferAttr) else ())
-                if isinstance(src, DynBufferAttr):
-                    self.dyn_reads[pos] = (src.slot.data,)
-                if isinstance(dst, DynBufferAttr):
-                    self.dyn_writes[pos] = (dst.slot.data,)
-            elif isinstance(task, LabelSwitchByIndexOp):
-                self.reads.append((task.index,))
-                self.writes.append(())
-            else:
-                if isinstance(task, StreamActiveOp):
-                    self.activated_at[task.active_stream.value.data] = pos
-                self.reads.append(())
-                self.writes.append(())
+            effects = task.effects()
+            self.effects.append(effects)
+            self.reads.append(effects.reads)
+            self.writes.append(effects.writes)
+            if effects.dyn_reads:
+                self.dyn_reads[pos] = effects.dyn_reads
+            if effects.dyn_writes:
+                self.dyn_writes[pos] = effects.dyn_writes
+            for target in effects.activates:
+                self.activated_at[target] = pos
 
     def home(self, sid: int) -> int:
         """The always-active stream whose `stream_active` (directly or through other activated
@@ -221,16 +193,10 @@ class TaskGraph:
         return sid
 
     def label_positions(self, sid: int) -> dict[int, int]:
-        tasks = ((self.tasks[p], p) for p in self.stream_tasks[sid])
-        return {t.label.value.data: p for t, p in tasks if isinstance(t, LabelSetOp)}
+        return {label: p for p in self.stream_tasks[sid] for label in self.effects[p].labels}
 
     def jump_targets(self, pos: int) -> tuple[int, ...]:
-        task = self.tasks[pos]
-        if isinstance(task, LabelSwitchByIndexOp):
-            return int_array_values(task.labels)
-        if isinstance(task, LabelGotoOp):
-            return (task.label.value.data,)
-        return ()
+        return self.effects[pos].jumps
 
     def _find_spans(self) -> None:
         self.span_of = [-1] * len(self.tasks)
@@ -239,7 +205,7 @@ class TaskGraph:
             labels = self.label_positions(sid)
             ranges: list[tuple[int, int, bool]] = []
             for i, pos in enumerate(positions):
-                if isinstance(self.tasks[pos], LabelSetOp):
+                if self.effects[pos].labels:
                     ranges.append((i, i, False))
                 for label in self.jump_targets(pos):
                     if label not in labels:
@@ -288,13 +254,9 @@ class TaskGraph:
             labels = self.label_positions(span.stream)
             found: list[Case] = []
             jumps_ok: set[int] = set()
-            jumps = [
-                p
-                for p in range(span.first_pos, span.last_pos + 1)
-                if isinstance(self.tasks[p], LabelSwitchByIndexOp | LabelGotoOp)
-            ]
+            jumps = [p for p in range(span.first_pos, span.last_pos + 1) if self.effects[p].jumps]
             for p in jumps:
-                if isinstance(self.tasks[p], LabelSwitchByIndexOp):
+                if self.effects[p].conditional:
                     case = self._case_at(p, labels)
                     if case is not None:
                         found.append(case)
@@ -315,19 +277,17 @@ class TaskGraph:
             stack.append(i)
 
     def _case_at(self, head: int, labels: dict[int, int]) -> Case | None:
-        switch = self.tasks[head]
-        assert isinstance(switch, LabelSwitchByIndexOp)
-        starts = [labels[label] for label in int_array_values(switch.labels)]
+        starts = [labels[label] for label in self.effects[head].jumps]
         if starts[0] != head + 1 or any(b <= a for a, b in itertools.pairwise(starts)):
             return None
         end_label: int | None = None
         for start in starts[1:]:
-            goto = self.tasks[start - 1]
-            if not isinstance(goto, LabelGotoOp):
+            goto = self.effects[start - 1]
+            if goto.conditional or len(goto.jumps) != 1:
                 return None
             if end_label is None:
-                end_label = goto.label.value.data
-            elif goto.label.value.data != end_label:
+                end_label = goto.jumps[0]
+            elif goto.jumps[0] != end_label:
                 return None
         if end_label is None:
             return None
@@ -556,11 +516,11 @@ class TaskGraph:
                             return self._no_barrier()
         records: dict[int, list[int]] = {}
         waits: dict[int, list[int]] = {}
-        for pos, task in enumerate(self.tasks):
-            if isinstance(task, EventRecordOp):
-                records.setdefault(task.event.value.data, []).append(pos)
-            elif isinstance(task, EventWaitOp):
-                waits.setdefault(task.event.value.data, []).append(pos)
+        for pos, effects in enumerate(self.effects):
+            for event in effects.records:
+                records.setdefault(event, []).append(pos)
+            for event in effects.waits:
+                waits.setdefault(event, []).append(pos)
         for event, rs in records.items():
             ws = waits.get(event, [])
             if len(rs) == 1 and len(ws) == 1 and rs[0] in self._looped_syncing:
@@ -608,15 +568,15 @@ class TaskGraph:
         ids = self.stream_ids
         col = {s: i for i, s in enumerate(ids)}
         records: dict[int, list[int]] = {}
-        for pos, task in enumerate(self.tasks):
-            if isinstance(task, EventRecordOp):
-                records.setdefault(task.event.value.data, []).append(pos)
+        for pos, effects in enumerate(self.effects):
+            for event in effects.records:
+                records.setdefault(event, []).append(pos)
         looped: set[int] = set()
         if self.iteration_clocks:
             waits: dict[int, list[int]] = {}
-            for pos, task in enumerate(self.tasks):
-                if isinstance(task, EventWaitOp):
-                    waits.setdefault(task.event.value.data, []).append(pos)
+            for pos, effects in enumerate(self.effects):
+                for event in effects.waits:
+                    waits.setdefault(event, []).append(pos)
             looped = {
                 event
                 for event, ps in records.items()
@@ -646,23 +606,22 @@ class TaskGraph:
                 i = pointer[s]
                 while i < len(positions):
                     pos = positions[i]
-                    task = self.tasks[pos]
+                    effects = self.effects[pos]
                     if i == 0 and s in activation:
                         if activation[s] not in record_clock:
                             break
                         other = record_clock[activation[s]]
                         clock = [max(a, b) for a, b in zip(clock, other, strict=True)]
-                    if isinstance(task, EventWaitOp):
-                        event = task.event.value.data
-                        if event in syncing:
-                            if syncing[event] not in record_clock:
-                                break
-                            other = record_clock[syncing[event]]
-                            clock = [max(a, b) for a, b in zip(clock, other, strict=True)]
+                    waited = [syncing[e] for e in effects.waits if e in syncing]
+                    if any(record not in record_clock for record in waited):
+                        break
+                    for record in waited:
+                        other = record_clock[record]
+                        clock = [max(a, b) for a, b in zip(clock, other, strict=True)]
                     clock[col[s]] = i
                     reach[pos] = clock[:]
                     clock[col[s]] = i + 1
-                    if isinstance(task, EventRecordOp | StreamActiveOp):
+                    if effects.records or effects.activates:
                         record_clock[pos] = clock[:]
                     i += 1
                     remaining -= 1
@@ -681,8 +640,8 @@ class TaskGraph:
         return reach
 
     def _event(self, pos: int) -> int:
-        task = self.tasks[pos]
-        return task.event.value.data if isinstance(task, EventWaitOp | EventRecordOp) else -1
+        effects = self.effects[pos]
+        return next(iter((*effects.waits, *effects.records)), -1)
 
     def happens_before(self, a: int, b: int) -> bool:
         """Task a completes before task b starts, under every schedule."""

@@ -1,0 +1,202 @@
+"""Memory of one ascend model run: the run state (arena, events, dynamic buffers), the dynamic
+heap that places the values of unknown-shape partitions above the planned arena (GE's hybrid
+executor allocates at run time too), and the `check_uninitialized` byte ownership."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gedialects import budget
+from gedialects.interpreters.ascend.plan import (
+    AscendRuntimeError,
+    _align,
+    _DynRef,
+    _name,
+    _Plan,
+    _Slot,
+)
+
+
+@dataclass
+class _RunState:
+    """Mutable state of one run, shared by the scheduler and the task impls."""
+
+    plan: _Plan
+    arena: bytearray
+    events: set[int] = field(default_factory=set)
+    stream: int = 0
+    """Index (into `plan.stream_ids`) of the stream whose task is running."""
+    jump: int = -1
+    """Set by a label task: the task index where the stream continues."""
+    ended: bool = False
+    """Set by `end_graph`: the running stream is finished."""
+    activate: int = -1
+    """Set by `stream_active`: the index of the stream to start; the scheduler resets it."""
+    error: AscendRuntimeError | None = None
+    """Set by a task that failed; the scheduler raises it. Raising inside an impl would make
+    xDSL attach a dump of the whole module (weights included) to the error."""
+    memory: _MemoryCheck | None = None
+    """Byte ownership, in `check_uninitialized` mode."""
+    dyn: dict[int, _Slot] = field(default_factory=dict)
+    """Dynamic slot -> where its current value lies and its shape."""
+    pending: dict[int, int] = field(default_factory=dict)
+    """Dynamic slot -> readers that have not run yet."""
+    heap: _DynamicHeap | None = None
+
+    def place(self, ref: _DynRef, array: np.ndarray, writer: str) -> AscendRuntimeError | None:
+        """Stores `array` as the value of `ref`'s slot, at an offset chosen now."""
+        shape = tuple(array.shape)
+        if not ref.conforms(shape):
+            return AscendRuntimeError(
+                f"{writer} produced shape {shape} for {ref.describe()}, whose static dims "
+                "it must have"
+            )
+        data = np.ascontiguousarray(array, dtype=ref.dtype)
+        heap = self.heap
+        assert heap is not None
+        old = self.dyn.pop(ref.slot, None)
+        if old is not None:  # written again (a sunk loop): the old value is dead
+            heap.release(old.offset, old.nbytes)
+        offset = heap.allocate(data.nbytes)
+        if heap.top > len(self.arena):
+            budget.check(
+                heap.top * _bytes_per_arena_byte(self.memory is not None, False),
+                f"{writer}: the dynamic heap, placing {ref.describe()} of shape {list(shape)} "
+                f"({data.nbytes} bytes) at arena[{offset}]",
+            )
+            self.arena.extend(bytes(heap.top - len(self.arena)))
+            if self.memory is not None:
+                self.memory.grow(len(self.arena))
+        self.arena[offset : offset + data.nbytes] = data.tobytes()
+        slot = _Slot(offset, data.nbytes, ref.dtype, data.size, shape, ref.type)
+        self.dyn[ref.slot] = slot
+        self.pending[ref.slot] = self.plan.readers.get(ref.slot, 0)
+        if self.memory is not None:
+            self.memory.write(offset, data.nbytes, _name(slot, ref.slot), writer)
+        return None
+
+    def resolve(self, ref: _Slot | _DynRef, reader: str) -> _Slot | AscendRuntimeError:
+        if isinstance(ref, _Slot):
+            return ref
+        found = self.dyn.get(ref.slot)
+        if found is None:
+            return AscendRuntimeError(f"{reader} reads {ref.describe()}, which holds no value")
+        return found
+
+    def consumed(self, slots: Sequence[int]) -> None:
+        """`slots` were read by one more task: free those no later task reads."""
+        for s in slots:
+            left = self.pending.get(s, 0) - 1
+            self.pending[s] = left
+            if left == 0 and s not in self.plan.kept and s in self.dyn:
+                found = self.dyn.pop(s)
+                assert self.heap is not None
+                self.heap.release(found.offset, found.nbytes)
+
+
+def _bytes_per_arena_byte(check_uninitialized: bool, timing: bool) -> int:
+    """Host bytes a run holds per arena byte: the arena, `_MemoryCheck`'s int32 owner per
+    byte, and the timing's two `_Bound`s (a float64 ready time and an int16 engine per byte)."""
+    return 1 + 4 * check_uninitialized + 20 * timing
+
+
+class _DynamicHeap:
+    """Run-time placement of dynamic buffers above the planned arena: best fit among the freed
+    blocks (coalesced), else a new block at the top."""
+
+    def __init__(self, base: int) -> None:
+        self.base = self.top = base
+        self.free: list[tuple[int, int]] = []
+        """Free blocks (offset, size) below `top`, sorted by offset, never adjacent."""
+        self.used = 0
+        self.peak = 0
+
+    def allocate(self, nbytes: int) -> int:
+        size = _align(max(nbytes, 1))
+        best = -1
+        for i, (_, free) in enumerate(self.free):
+            if free >= size and (best < 0 or free < self.free[best][1]):
+                best = i
+        if best >= 0:
+            offset, free = self.free[best]
+            if free > size:
+                self.free[best] = (offset + size, free - size)
+            else:
+                del self.free[best]
+        else:
+            offset = self.top
+            self.top += size
+        self.used += size
+        self.peak = max(self.peak, self.used)
+        return offset
+
+    def release(self, offset: int, nbytes: int) -> None:
+        size = _align(max(nbytes, 1))
+        self.used -= size
+        i = bisect.bisect(self.free, (offset, size))
+        if i < len(self.free) and self.free[i][0] == offset + size:
+            size += self.free.pop(i)[1]
+        if i > 0 and sum(self.free[i - 1]) == offset:
+            offset, size = self.free[i - 1][0], self.free[i - 1][1] + size
+            del self.free[i - 1]
+            i -= 1
+        if offset + size == self.top:
+            self.top = offset
+        else:
+            self.free.insert(i, (offset, size))
+
+
+class _MemoryCheck:
+    """Which buffer range last wrote each arena byte (-1: never written)."""
+
+    def __init__(self, size: int) -> None:
+        self.owner = np.full(size, -1, np.int32)
+        self.ids: dict[tuple[int, int], int] = {}
+        self.names: list[str] = []
+        self.writers: list[str] = []
+
+    def grow(self, size: int) -> None:
+        extra = size - len(self.owner)
+        if extra > 0:
+            self.owner = np.concatenate([self.owner, np.full(extra, -1, np.int32)])
+
+    def range_id(self, offset: int, nbytes: int, name: str) -> int:
+        key = (offset, nbytes)
+        rid = self.ids.get(key)
+        if rid is None:
+            rid = self.ids[key] = len(self.names)
+            self.names.append(name)
+            self.writers.append("")
+        return rid
+
+    def write(self, offset: int, nbytes: int, name: str, writer: str) -> None:
+        rid = self.range_id(offset, nbytes, name)
+        self.writers[rid] = writer
+        self.owner[offset : offset + nbytes] = rid
+
+    def read(self, offset: int, nbytes: int, name: str, reader: str) -> AscendRuntimeError | None:
+        if nbytes == 0:
+            return None
+        rid = self.range_id(offset, nbytes, name)
+        owners = self.owner[offset : offset + nbytes]
+        bad = np.flatnonzero(owners != rid)
+        if not bad.size:
+            return None
+        first = int(bad[0])
+        other = int(owners[first])
+        run = np.flatnonzero(owners[first:] != other)
+        stop = first + (int(run[0]) if run.size else nbytes - first)
+        where = f"bytes [{offset + first}, {offset + stop})"
+        if other < 0:
+            return AscendRuntimeError(
+                f"{reader} reads {name}, but {where} were never written (uninitialised memory)"
+            )
+        return AscendRuntimeError(
+            f"{reader} reads {name}, but {where} were last written through "
+            f"{self.names[other]} by {self.writers[other]}: two live buffers overlap "
+            "(a memory planning bug)"
+        )

@@ -1,0 +1,333 @@
+"""The scheduler of an ascend model run: loads weights and inputs, runs the streams' task lists
+(each in program order, events and `stream_active` between them, a step budget against loops
+that never exit) and reads the outputs; the run statistics."""
+
+from __future__ import annotations
+
+import bisect
+import math
+import random
+from array import array as code_array
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import (
+    Interpreter,
+)
+
+from gedialects import budget
+from gedialects.ascend import (
+    ModelOp,
+    TaskOp,
+)
+from gedialects.errors import GearMismatchError
+from gedialects.interpreters.ascend.memory import (
+    _bytes_per_arena_byte,
+    _DynamicHeap,
+    _MemoryCheck,
+    _RunState,
+)
+from gedialects.interpreters.ascend.plan import (
+    AscendRuntimeError,
+    _DynRef,
+    _name,
+    _Plan,
+    _Slot,
+)
+from gedialects.interpreters.ascend.timing import _Clock
+from gedialects.interpreters.timeline import Timeline
+
+
+@dataclass
+class RunStats:
+    """What a run executed, for schedulers, profilers and tests."""
+
+    tasks_per_stream: dict[int, int]
+    """Stream id -> number of tasks it executed (label loops count every iteration)."""
+    codes: code_array = field(default_factory=lambda: code_array("q"))
+    """One 8-byte code per executed step, `stream index << 32 | task index` (a list of tuples
+    took ten times the memory: 620 MB for ten million steps)."""
+    stream_ids: tuple[int, ...] = ()
+    timeline: Timeline | None = None
+    """The simulated timeline, when the run was timed."""
+    dynamic_peak: int = 0
+    """The most bytes dynamic buffers held at once (aligned blocks), 0 for a static model."""
+
+    @property
+    def trace(self) -> list[tuple[int, int]]:
+        """The executed (stream id, task index within the stream) pairs, in execution order."""
+        ids = self.stream_ids
+        return [(ids[code >> 32], code & _PC_MASK) for code in self.codes]
+
+    @property
+    def steps(self) -> int:
+        return len(self.codes)
+
+
+_PC_MASK = (1 << 32) - 1
+
+
+MEMORY_CHECK_STEPS = 1 << 16
+"""Every this many steps a run checks what its per-step records (trace codes, timeline spans)
+hold against the memory budget, so that a raised step budget cannot exhaust memory first."""
+
+
+SPAN_BYTES = 200
+"""About what one timeline span costs (a `TaskSpan` and its share of the list)."""
+
+
+@dataclass
+class _Options:
+    schedule_seed: int | None = None
+    max_steps: int | None = None
+    """None: the model's step budget (STEP_MARGIN)."""
+    check_uninitialized: bool = False
+    timing: bool = False
+
+
+def _check_input(
+    name: str, slot: _Slot | _DynRef, value: Any, shape: tuple[int, ...]
+) -> np.ndarray:
+    """`value` as an array of `shape` (the buffer's shape, or its gear's shape)."""
+    array = np.asarray(value)
+    if isinstance(slot, _DynRef):
+        if array.dtype != slot.dtype or not slot.conforms(array.shape):
+            raise AscendRuntimeError(
+                f"input '{name}': expected {slot.type} ({slot.dtype}), got {array.dtype} array "
+                f"of shape {array.shape}"
+            )
+        return array
+    if array.dtype != slot.dtype or array.shape != shape or array.nbytes > slot.nbytes:
+        raise AscendRuntimeError(
+            f"input '{name}': expected {slot.describe()}, got {array.dtype} array of shape "
+            f"{array.shape}"
+        )
+    return array
+
+
+def _execute(
+    interpreter: Interpreter,
+    model: ModelOp,
+    plan: _Plan,
+    args: Sequence[Any],
+    options: _Options,
+    bind: Callable[[_RunState | None], _RunState | None],
+) -> tuple[tuple[np.ndarray, ...], RunStats]:
+    """One run: weights and inputs in, the streams run with `state` bound for the impls
+    (`bind` makes a run state current and returns the one it replaces), outputs out."""
+    size = model.arena_size.value.data
+    tables = [
+        *(["the writer of each byte (check-uninitialized)"] * options.check_uninitialized),
+        *(["the ready time of each byte (timing)"] * options.timing),
+    ]
+    budget.check(
+        size * _bytes_per_arena_byte(options.check_uninitialized, options.timing),
+        f"'ascend.model' @{model.sym_name.data}: its arena (arena_size {size})"
+        + (f" with {' and '.join(tables)}" if tables else ""),
+    )
+    arena = bytearray(size)
+    for offset, data in plan.weights:
+        arena[offset : offset + len(data)] = data
+    gear, shapes = _select_gear(model, plan, args)
+    state = _RunState(plan, arena, heap=_DynamicHeap(plan.arena_top))
+    if options.check_uninitialized:
+        memory = state.memory = _MemoryCheck(len(arena))
+        for weight in model.weights():
+            buffer = weight.buffer
+            text = f"{buffer} : {buffer.type}"
+            memory.write(buffer.offset_value, buffer.nbytes, text, weight.describe())
+    for (name, slot), value, shape, op in zip(
+        plan.inputs, args, shapes, model.inputs(), strict=True
+    ):
+        array = _check_input(name, slot, value, shape)
+        if isinstance(slot, _DynRef):
+            error = state.place(slot, array, op.describe())
+            if error is not None:
+                raise error
+            continue
+        arena[slot.offset : slot.offset + array.nbytes] = np.ascontiguousarray(array).tobytes()
+        if state.memory is not None:
+            state.memory.write(slot.offset, _nbytes(slot, shape), _name(slot), op.describe())
+    previous = bind(state)
+    try:
+        stats = _schedule(interpreter, model, state, options)
+    finally:
+        bind(previous)
+    stats.dynamic_peak = state.heap.peak if state.heap is not None else 0
+    slots: list[_Slot] = []
+    for (_, ref), op in zip(plan.outputs, model.outputs(), strict=True):
+        found = state.resolve(ref, op.describe())
+        if isinstance(found, AscendRuntimeError):
+            raise found
+        slots.append(found)
+    out_shapes = [slot.shape for slot in slots]
+    if plan.gears is not None and gear is not None:
+        dims = plan.gears.output_dims_of(gear)
+        out_shapes = [
+            dims.get(name, slot.shape) for (name, _), slot in zip(plan.outputs, slots, strict=True)
+        ]
+    if state.memory is not None:
+        for (_, ref), slot, op, shape in zip(
+            plan.outputs, slots, model.outputs(), out_shapes, strict=True
+        ):
+            name = _name(slot, ref.slot if isinstance(ref, _DynRef) else None)
+            error = state.memory.read(slot.offset, _nbytes(slot, shape), name, op.describe())
+            if error is not None:
+                raise error
+    outputs = tuple(
+        np.frombuffer(state.arena, slot.dtype, math.prod(shape), slot.offset).reshape(shape).copy()
+        for slot, shape in zip(slots, out_shapes, strict=True)
+    )
+    return outputs, stats
+
+
+def _nbytes(slot: _Slot, shape: tuple[int, ...]) -> int:
+    return math.prod(shape) * slot.dtype.itemsize
+
+
+def _select_gear(
+    model: ModelOp, plan: _Plan, args: Sequence[Any]
+) -> tuple[int | None, list[tuple[int, ...]]]:
+    """The gear of the inputs (E13025 when none) and the shape each input is written with.
+
+    Every input is written packed at the start of its buffer (GE copies the user blob into the
+    largest gear's buffer); the shape data, when given, must name the inputs' gear."""
+    shapes = [tuple(np.shape(a)) for a in args]
+    info = plan.gears
+    if info is None:
+        return None, [
+            slot.shape if isinstance(slot, _Slot) else shape
+            for (_, slot), shape in zip(plan.inputs, shapes, strict=True)
+        ]
+    names = [name for name, _ in plan.inputs]
+    user = {
+        n: s
+        for i, (n, s) in enumerate(zip(names, shapes, strict=True))
+        if i != info.shape_data_index
+    }
+    try:
+        gear = info.select(user)
+    except GearMismatchError as e:
+        raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data}: {e}") from None
+    if info.shape_data_index is not None:
+        given = tuple(int(v) for v in np.asarray(args[info.shape_data_index]).reshape(-1))
+        if given != info.gears[gear]:
+            raise AscendRuntimeError(
+                f"'ascend.model' @{model.sym_name.data}: shape data {list(given)} does not "
+                f"name the gear of the inputs {list(info.gears[gear])}"
+            )
+    return gear, shapes
+
+
+def _schedule(
+    interpreter: Interpreter, model: ModelOp, state: _RunState, options: _Options
+) -> RunStats:
+    """Runs the streams to completion; see the module docstring for the policy."""
+    plan = state.plan
+    tasks, waits, events = plan.tasks, plan.waits, state.events
+    count = len(tasks)
+    pcs = [0] * count
+    activated = plan.activated
+    live = [i for i in range(count) if tasks[i] and i not in activated]
+    rng = random.Random(options.schedule_seed) if options.schedule_seed is not None else None
+    executed = [0] * count
+    codes = code_array("q")
+    record = codes.append
+    max_steps = options.max_steps if options.max_steps is not None else plan.step_budget
+    stream_ids = plan.stream_ids
+    clock = _Clock(model, plan, len(state.arena)) if options.timing else None
+    step_bytes = codes.itemsize + (SPAN_BYTES if clock is not None else 0)
+    checkpoint = MEMORY_CHECK_STEPS
+    repeat: tuple[int, int] | None = None
+    """The last jump back: (stream index, task index it went back to)."""
+    while live:
+        runnable = [i for i in live if waits[i][pcs[i]] < 0 or waits[i][pcs[i]] in events]
+        if not runnable:
+            blocked = ", ".join(
+                f"stream {stream_ids[i]} waits on event {waits[i][pcs[i]]}" for i in live
+            )
+            raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data} deadlocks: {blocked}")
+        i = runnable[0] if rng is None else rng.choice(runnable)
+        steps = len(codes)
+        if steps >= checkpoint:
+            checkpoint += MEMORY_CHECK_STEPS
+            _check_records(model, steps, step_bytes)
+        if steps >= max_steps:
+            raise _over_budget(model, plan, options, max_steps, repeat, i, pcs[i])
+        pc = pcs[i]
+        record(i << 32 | pc)
+        executed[i] += 1
+        state.stream, state.jump, state.ended = i, -1, False
+        interpreter.run_op(tasks[i][pc], ())
+        if state.error is not None:
+            raise state.error
+        if clock is not None:
+            clock.step(i, pc, tasks[i][pc], state)
+        if state.activate >= 0:
+            _activate(tasks[i][pc], state.activate, live, pcs, plan)
+            state.activate = -1
+        if state.jump >= 0:
+            if state.jump <= pc:
+                repeat = (i, state.jump)
+            pc = state.jump
+        else:
+            pc += 1
+        pcs[i] = pc
+        if state.ended or pc >= len(tasks[i]):
+            live.remove(i)
+    stats = RunStats(dict(zip(stream_ids, executed, strict=True)), codes, stream_ids)
+    if clock is not None:
+        stats.timeline = clock.finish()
+    return stats
+
+
+def _check_records(model: ModelOp, steps: int, step_bytes: int) -> None:
+    """The run's per-step records against the memory budget (see MEMORY_CHECK_STEPS)."""
+    try:
+        budget.check(steps * step_bytes, f"the trace of 'ascend.model' @{model.sym_name.data}")
+    except budget.MemoryBudgetError as e:
+        raise AscendRuntimeError(f"{e} after {steps} steps (a loop that never exits?)") from None
+
+
+def _over_budget(
+    model: ModelOp,
+    plan: _Plan,
+    options: _Options,
+    max_steps: int,
+    repeat: tuple[int, int] | None,
+    stream: int,
+    pc: int,
+) -> AscendRuntimeError:
+    """The one-line error of a run that used up its step budget, naming the loop."""
+    ids = plan.stream_ids
+    if repeat is None:  # no jump back: streams an unverified model restarts in a cycle
+        where = f"at task {pc} of stream {ids[stream]} ({plan.tasks[stream][pc].describe()})"
+    else:
+        target = plan.tasks[repeat[0]][repeat[1]]
+        label = next(iter(target.effects().labels), None)
+        what = f"label {label}" if label is not None else f"task {repeat[1]}"
+        where = f"in the label loop of stream {ids[repeat[0]]} back to {what}"
+    if options.max_steps is None:
+        limit = f"its step budget of {max_steps} steps ({plan.budget_reason()})"
+    else:
+        limit = f"max_steps={max_steps}"
+    return AscendRuntimeError(
+        f"'ascend.model' @{model.sym_name.data} exceeded {limit} {where} (a loop that never "
+        "exits?); raise the limit with ge-run --max-steps or the Session option ge.maxSteps"
+    )
+
+
+def _activate(task: TaskOp, target: int, live: list[int], pcs: list[int], plan: _Plan) -> None:
+    """Starts stream `target` at its first task (`live` stays sorted: the default schedule
+    still picks the lowest stream id)."""
+    tasks = plan.tasks
+    if target in live:
+        raise AscendRuntimeError(
+            f"{task.describe()} activates stream {plan.stream_ids[target]}, which is still "
+            f"running (at its task {pcs[target]} of {len(tasks[target])})"
+        )
+    pcs[target] = 0
+    if tasks[target]:
+        bisect.insort(live, target)
