@@ -29,12 +29,18 @@ demo: $(VENV)/.installed
 	@echo "== ascend level: $(OUT)/conv_block.ascend.mlir"
 	ge-run $(OUT)/conv_block.ascend.mlir --random-inputs 0 --reference $(OUT)/graph.npz
 
+# pytest in PYTEST_JOBS processes (pytest-xdist; 2 = the cores of the reference machine, 0 = one
+# process). worksteal hands each worker a contiguous half of the files first, so most
+# module-scoped fixtures (compiled models, loaded ONNX cases) are built once, not per worker.
+PYTEST_JOBS ?= 2
+PYTEST := $(BIN)/python -m pytest -n $(PYTEST_JOBS) --dist worksteal
+
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check gedialects tests bench
 	$(BIN)/ruff format --check gedialects tests bench
 	$(BIN)/lint-imports --no-cache
 	$(MAKE) --no-print-directory typecheck
-	$(BIN)/python -m pytest
+	$(PYTEST)
 	$(BIN)/lit -sv -j 2 tests/lit
 
 # The long fuzz run (tests/fuzz/): new seeds each run, GE_FUZZ_MINUTES minutes (default 30);
@@ -46,7 +52,7 @@ fuzz: $(VENV)/.installed-test
 	nice $(BIN)/python -m tests.fuzz.run --minutes $(GE_FUZZ_MINUTES) --out $(GE_FUZZ_OUT)
 
 pytest: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 lit: $(VENV)/.installed-test
 	$(BIN)/lit -v -j 2 tests/lit

@@ -16,20 +16,26 @@ import pytest
 from xdsl.dialects.builtin import TensorType, f32
 from xdsl.utils.exceptions import ParseError
 
-from gedialects import fast_text
+from gedialects import budget, fast_text
 from gedialects.ascend import BufferAttr, KernelOp, ModelOp
 from tests.text_corpus import ROOT, chunks, digest, parse, printed, record
 
 CORPUS = [(key, text) for key, text in chunks()]
+CORPUS_BUDGET = "256M"
+"""The corpus is read under this memory limit: the budget tests' input
+tests/lit/inputs/huge-splat.mlir (a 1.5 GiB splat) is then the same one-line error on both
+paths (`test_chunks_over_the_budget_fail_alike_on_both_paths`) instead of 1.5 GiB and
+minutes per parse in every pytest worker; every other chunk needs far less."""
 
 
 def _parsed() -> list[tuple[str, str, object]]:
     out = []
-    for key, text in CORPUS:
-        try:
-            out.append((key, text, parse(text)))
-        except Exception:  # chunks that do not parse are covered by the digest test
-            continue
+    with budget.max_memory_set(CORPUS_BUDGET):
+        for key, text in CORPUS:
+            try:
+                out.append((key, text, parse(text)))
+            except Exception:  # chunks that do not parse are covered by the digest test
+                continue
     return out
 
 
@@ -41,7 +47,8 @@ def test_prints_match_mains_printer_on_the_corpus() -> None:
     and prints the same bytes, custom and generic. Chunks are keyed by their text: a chunk
     added or edited since the recording is not compared (rerun tests/text_corpus.py)."""
     want = json.loads((ROOT / "tests" / "data" / "text_corpus_main.json").read_text())
-    got = record()
+    with budget.max_memory_set(CORPUS_BUDGET):
+        got = record()
     common = got.keys() & want.keys()
     assert len(common) >= 500, f"only {len(common)} chunks recorded: rerun tests/text_corpus.py"
     differ = [key for key in common if got[key] != want[key]]
@@ -68,12 +75,31 @@ def test_corpus_is_large_and_has_every_fast_op() -> None:
 def test_fast_paths_match_xdsl_paths(key: str) -> None:
     """Parsed and printed with and without the fast paths: same op (generic print), same text."""
     text = dict(CORPUS)[key]
-    fast = parse(text)
+    with budget.max_memory_set(CORPUS_BUDGET):
+        fast = parse(text)
+        with fast_text.disabled():
+            slow = parse(text)
     with fast_text.disabled():
-        slow = parse(text)
         slow_custom = printed(slow)
     assert printed(fast, generic=True) == printed(slow, generic=True)
     assert printed(fast) == slow_custom
+
+
+def test_chunks_over_the_budget_fail_alike_on_both_paths() -> None:
+    """The chunks `CORPUS_BUDGET` keeps out of PARSED: same exception and message either way."""
+    over = 0
+    for key, text in CORPUS:
+        with budget.max_memory_set(CORPUS_BUDGET):
+            try:
+                parse(text, key)
+            except budget.MemoryBudgetError as fast:
+                over += 1
+                with fast_text.disabled(), pytest.raises(budget.MemoryBudgetError) as slow:
+                    parse(text, key)
+                assert type(fast) is type(slow.value) and str(fast) == str(slow.value), key
+            except Exception:  # other parse errors: the digest test and MALFORMED below
+                continue
+    assert over >= 1, "tests/lit/inputs/huge-splat.mlir should be over the corpus budget"
 
 
 def _verifies(module: object) -> bool:
@@ -88,8 +114,9 @@ def _verifies(module: object) -> bool:
 def test_custom_generic_custom_round_trip(key: str) -> None:
     module = dict((k, m) for k, _, m in PARSED)[key]
     custom = printed(module)
-    assert printed(parse(printed(module, generic=True))) == custom
-    assert printed(parse(custom)) == custom
+    with budget.max_memory_set(CORPUS_BUDGET):
+        assert printed(parse(printed(module, generic=True))) == custom
+        assert printed(parse(custom)) == custom
 
 
 def test_bench_model_round_trips_at_both_levels() -> None:
