@@ -318,9 +318,9 @@ def test_import_time_of_large_weights_and_many_nodes() -> None:
     m = model(
         nodes, [vi("x", TensorProto.FLOAT, [4])], [*outs, vi(prev, TensorProto.FLOAT, [4])], inits
     )
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: wall time fails on a loaded machine (11.9 s seen)
     module = import_model(m)
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10
     assert len(list(graph_of(module).body.block.ops)) == 96 + 5000 + 1
 
 
