@@ -50,7 +50,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NoReturn
 
 from xdsl.dialects.builtin import (
     I64,
@@ -281,7 +281,7 @@ class Buffer(CustomDirective):
     def parse(self, parser: Parser, state: ParsingState) -> None:
         self.buffer.set(state, parse_any_buffer(parser))
 
-    def print(self, printer: Printer, state: PrintingState, op: Operation) -> None:
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
         buffer = self.buffer.get(op)
         assert isinstance(buffer, BufferAttr | DynBufferAttr)
@@ -300,7 +300,7 @@ class BufferList(CustomDirective):
         )
         self.buffers.set(state, ArrayAttr(items))
 
-    def print(self, printer: Printer, state: PrintingState, op: Operation) -> None:
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         buffers = self.buffers.get(op)
         assert isa(buffers, ArrayAttr[BufferAttr | DynBufferAttr])
         printer.print_string("(")
@@ -308,15 +308,16 @@ class BufferList(CustomDirective):
         printer.print_string(")")
 
 
-def _parse_weight_value(parser: Parser) -> DenseIntOrFPElementsAttr:
-    """A weight's value after `arena[N] =`: the large-hex fast path, else xDSL's attribute."""
+def _parse_weight_value(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, TensorType]:
+    """A weight's value after `arena[N] =` and its tensor type: the large-hex fast path, else
+    xDSL's attribute."""
     pos = parser.pos
     value: Attribute | None = parse_large_hex_dense(parser)
     if value is None:
         value = parser.parse_attribute()
     if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(value.type, TensorType):
         parser.raise_error("'ascend.weight' expects a dense<...> : tensor<...> value", pos)
-    return value
+    return value, value.type
 
 
 @irdl_custom_directive
@@ -332,11 +333,11 @@ class WeightValue(CustomDirective):
         offset = parser.parse_integer(allow_boolean=False)
         parser.parse_punctuation("]")
         parser.parse_punctuation("=")
-        value = _parse_weight_value(parser)
-        self.buffer.set(state, BufferAttr(offset, value.type))
+        value, value_type = _parse_weight_value(parser)
+        self.buffer.set(state, BufferAttr(offset, value_type))
         self.value.set(state, value)
 
-    def print(self, printer: Printer, state: PrintingState, op: Operation) -> None:
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
         buffer = self.buffer.get(op)
         assert isinstance(buffer, BufferAttr)
@@ -370,7 +371,8 @@ def _make_buffer(kind: str, number: int, type: Attribute) -> BufferAttr | DynBuf
     return BufferAttr(number, type) if kind == "arena" else DynBufferAttr(number, type)
 
 
-def _buffer_text(buffer: BufferAttr | DynBufferAttr) -> str:
+def _buffer_text(buffer: Attribute) -> str:
+    assert isinstance(buffer, BufferAttr | DynBufferAttr)  # as the op's constraint says
     return f"{buffer} : {fast_text.type_text(buffer.type)}"
 
 
@@ -454,8 +456,8 @@ class _Syntax:
                     return self.fallback(parser)
                 scan.commit()
                 committed = True
-                weight = _parse_weight_value(parser)
-                props[steps[i - 1][1]] = BufferAttr(offset, weight.type)  # pyright: ignore
+                weight, weight_type = _parse_weight_value(parser)
+                props[steps[i - 1][1]] = BufferAttr(offset, weight_type)
                 props[name] = weight
                 break
             if value is None:
@@ -508,26 +510,35 @@ class _Syntax:
             kind = step[0]
             if kind == "kw":
                 out.append(" " + step[1])
+            # each step's property has the kind its constraint gives (the op is verified)
             elif kind == "str":
-                text = fast_text.string_text(props[step[1]].data)  # pyright: ignore
+                string = props[step[1]]
+                assert isinstance(string, StringAttr)
+                text = fast_text.string_text(string.data)
                 if text is None:
                     printer.print_string("".join(out) + " ")
                     out.clear()
-                    printer.print_string_literal(props[step[1]].data)  # pyright: ignore
+                    printer.print_string_literal(string.data)
                 else:
                     out.append(" " + text)
             elif kind == "int":
-                out.append(f" {props[step[1]].value.data}")  # pyright: ignore
+                number = props[step[1]]
+                assert isinstance(number, IntegerAttr)
+                out.append(f" {number.value.data}")
             elif kind == "buf":
-                out.append(" " + _buffer_text(props[step[1]]))  # pyright: ignore
+                out.append(" " + _buffer_text(props[step[1]]))
             elif kind == "bufs":
-                items = props[step[1]].data  # pyright: ignore
-                out.append("(" + ", ".join(map(_buffer_text, items)) + ")")
+                buffers = props[step[1]]
+                assert isinstance(buffers, ArrayAttr)  # isa() would rebuild a constraint
+                out.append("(" + ", ".join(map(_buffer_text, buffers.data)) + ")")
             elif kind == "weight":
-                out.append(f" arena[{props[step[1]].offset.data}] = ")  # pyright: ignore
+                buffer, value = props[step[1]], props[step[2]]
+                assert isinstance(buffer, BufferAttr)
+                assert isinstance(value, DenseIntOrFPElementsAttr)
+                out.append(f" arena[{buffer.offset.data}] = ")
                 printer.print_string("".join(out))
                 out.clear()
-                print_dense(printer, props[step[2]])  # pyright: ignore
+                print_dense(printer, value)
             elif kind == "opt":
                 value = props.get(step[2])
                 if value is not None and value != self.op_def.properties[step[2]].default_value:
@@ -718,12 +729,12 @@ class _ModelVerifier:
         self.dyn_writer: dict[int, DeclarationOp | TaskOp] = {}
         self.dyn_type: dict[int, TensorType] = {}
         self.dyn_reads: list[tuple[DeclarationOp | TaskOp, DynBufferAttr]] = []
-        self.io: list[tuple[int, int, DeclarationOp]] = []
+        self.io: list[tuple[int, int, InputOp | OutputOp]] = []
         """(offset, end, op) of each input/output in a planned buffer, sorted once the
         declarations are read (`check_io`)."""
         self.io_starts: list[int] = []
 
-    def fail(self, message: str) -> None:
+    def fail(self, message: str) -> NoReturn:
         raise VerifyException(message)
 
     def run(self) -> None:
@@ -811,7 +822,7 @@ class _ModelVerifier:
         blob): a partial overlap lets one output clobber another or a task overwrite an input
         it does not own. Exactly the same range bound twice is one buffer: an output that is
         its input's buffer is a state the model updates in place (a loop counter)."""
-        io: list[tuple[int, int, DeclarationOp]] = []
+        io: list[tuple[int, int, InputOp | OutputOp]] = []
         for op in (*self.model.inputs(), *self.model.outputs()):
             if isinstance(op.buffer, BufferAttr) and op.buffer.nbytes:
                 io.append((op.buffer.offset_value, op.buffer.end, op))
@@ -914,7 +925,8 @@ class _ModelVerifier:
         ):
             self.fail(f"{here}: {DYNAMIC_OUTPUT_DIMS} must be an array of strings")
         for entry in entries.data:
-            text = entry.data  # type: ignore[attr-defined]
+            assert isinstance(entry, StringAttr)  # checked above
+            text = entry.data
             try:
                 _, index, *dims = (int(v) for v in text.split(","))
             except ValueError:
@@ -974,7 +986,7 @@ def _graph_ops() -> dict[str, type[GEOp]]:
     }
 
 
-def check_kernel_types(op: EngineTaskOp) -> None:
+def check_kernel_types(op: KernelOp | DynamicKernelOp) -> None:
     """A kernel task's buffers obey the typing rule of its GE op, the one the `graph` op of
     that type verifies with: the same operands in one element type where GE requires it, the
     result element types GE produces (a kernel's result is cast into its output buffer, so
@@ -1303,7 +1315,7 @@ def _ints(value: Attribute) -> tuple[int, ...]:
 
 def _buffers(value: Attribute) -> tuple[BufferAttr | DynBufferAttr, ...]:
     if isinstance(value, ArrayAttr):
-        return value.data  # pyright: ignore[reportReturnType]
+        return value.data
     assert isinstance(value, BufferAttr | DynBufferAttr), "a buffer property"
     return (value,)
 
@@ -1424,7 +1436,7 @@ class TaskOp(GEOp):
         properties it was read from are the same objects (attributes are immutable; a pass
         that moves a buffer replaces the property)."""
         props = self.properties
-        cached: tuple[tuple[tuple[str, Attribute], ...], TaskEffects] | None = self.__dict__.get(
+        cached: tuple[tuple[tuple[str, Attribute], ...], TaskEffects] | None = vars(self).get(
             "_effects_cache"
         )
         if cached is not None:
@@ -1436,7 +1448,7 @@ class TaskOp(GEOp):
         spec = type(self).EFFECTS
         key = tuple((name, props[name]) for name in spec.props)
         found = _effects_of(self, spec)
-        self.__dict__["_effects_cache"] = (key, found)
+        vars(self)["_effects_cache"] = (key, found)
         return found
 
     def verify_in_model(self) -> None:
@@ -1588,6 +1600,7 @@ class EngineTaskOp(FastSyntax, TaskOp):
             raise VerifyException(f"{self.describe()} has an empty kernel name")
 
     def verify_in_model(self) -> None:
+        assert isinstance(self, KernelOp | DynamicKernelOp)  # the two engine task ops
         check_kernel_types(self)
 
 

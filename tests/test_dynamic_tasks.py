@@ -14,7 +14,7 @@ from xdsl.parser import Parser
 
 from gedialects import make_context
 from gedialects.ascend import DynamicKernelOp, ModelOp
-from gedialects.interpreters.ascend import _DynamicHeap, execute_model
+from gedialects.interpreters.ascend import DynamicHeap, execute_model
 from gedialects.interpreters.run import run
 from gedialects.passes.pipelines import CompilePipelinePass
 from tests.conftest import ROOT
@@ -89,7 +89,7 @@ def test_dynamic_memory_is_reused_after_the_last_reader() -> None:
 
 
 def test_heap_best_fit_coalesces_and_shrinks_the_top() -> None:
-    heap = _DynamicHeap(1024)
+    heap = DynamicHeap(1024)
     a, b, c = heap.allocate(100), heap.allocate(1000), heap.allocate(10)
     assert (a, b, c) == (1024, 1536, 2560) and heap.top == 3072
     heap.release(a, 100)
@@ -105,7 +105,7 @@ def test_heap_best_fit_coalesces_and_shrinks_the_top() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.integers(1, 5000)), min_size=1, max_size=60))
 def test_heap_never_overlaps_live_blocks(ops: list[tuple[bool, int]]) -> None:
-    heap = _DynamicHeap(512)
+    heap = DynamicHeap(512)
     live: list[tuple[int, int]] = []
     for free, size in ops:
         if free and live:

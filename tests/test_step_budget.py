@@ -186,7 +186,7 @@ def test_max_steps_must_be_a_positive_integer(value: object) -> None:
     with pytest.raises(ValueError, match="max_steps must be a positive integer"):
         run_model(spin(), {}, max_steps=value)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_steps must be a positive integer"):
-        configure(interp._interpreter_for(spin()), max_steps=value)  # type: ignore[arg-type]
+        configure(interp.interpreter_for(spin()), max_steps=value)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------------

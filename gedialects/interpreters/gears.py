@@ -34,7 +34,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
 from gedialects.ascend import ModelOp
-from gedialects.base import int_array_values
+from gedialects.base import int_array_values, symbol_name
 from gedialects.errors import GearMismatchError
 from gedialects.gear_options import GearConfig, InputShape, dims_text
 from gedialects.graph import GraphOp, NetOutputOp
@@ -99,7 +99,7 @@ class GearInfo:
     def from_module(cls, module: ModuleOp, entry: str | None = None) -> GearInfo:
         graph = find_entry(module, entry)
         if not isinstance(graph, GraphOp):
-            raise ValueError(f"@{graph.sym_name.data} is not a graph.graph")  # type: ignore[attr-defined]
+            raise ValueError(f"@{graph.sym_name.data} is not a graph.graph")
         return cls.from_graph(graph)
 
     @classmethod
@@ -338,7 +338,7 @@ def hybrid_route(
     shapes = {n: tuple(a.shape) for n, a in inputs.items() if n in info.input_names}
     if len(shapes) != len(info.input_names) or info.config.match(shapes) is not None:
         return None
-    root = entry.sym_name.data  # type: ignore[attr-defined]
+    root = symbol_name(entry)
     names = dynamic.input_names
     extra = [n for n in names if n not in inputs]
     if extra:
@@ -386,16 +386,11 @@ def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
         except GearMismatchError as e:
             raise RunError(str(e)) from None
 
-    route = None
-    if hybrid_graph(entry) is not None:
-
-        def route(
-            inputs: tuple[np.ndarray, ...],
-        ) -> tuple[Operation, tuple[np.ndarray, ...]] | None:
-            try:
-                return hybrid_route(entry, info, dict(zip(info.input_names, inputs, strict=True)))
-            except HybridFallbackError as e:
-                raise RunError(str(e)) from None
+    def route(inputs: tuple[np.ndarray, ...]) -> tuple[Operation, tuple[np.ndarray, ...]] | None:
+        try:
+            return hybrid_route(entry, info, dict(zip(info.input_names, inputs, strict=True)))
+        except HybridFallbackError as e:
+            raise RunError(str(e)) from None
 
     return dataclasses.replace(
         sig,
@@ -403,5 +398,5 @@ def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
         input_types=tuple(types),
         binder=bind,
         example_types=tuple(example),
-        route=route,
+        route=route if hybrid_graph(entry) is not None else None,
     )

@@ -42,15 +42,15 @@ The package, one concern per module (dependencies go down the list):
 
 from gedialects.interpreters.ascend.entry import (
     ModelRun,
-    _interpreter_for,
     check_max_steps,
     configure,
     execute_model,
+    interpreter_for,
     last_stats,
     run_model,
 )
 from gedialects.interpreters.ascend.functions import AscendFunctions, run_state
-from gedialects.interpreters.ascend.memory import _DynamicHeap, _MemoryCheck
+from gedialects.interpreters.ascend.memory import DynamicHeap
 from gedialects.interpreters.ascend.plan import (
     DYNAMIC_ALIGNMENT,
     STEP_MARGIN,
@@ -66,15 +66,14 @@ __all__ = [
     "STEP_MARGIN",
     "AscendFunctions",
     "AscendRuntimeError",
+    "DynamicHeap",
     "ModelRun",
     "RunStats",
     "Timeline",
-    "_DynamicHeap",
-    "_MemoryCheck",
-    "_interpreter_for",
     "check_max_steps",
     "configure",
     "execute_model",
+    "interpreter_for",
     "last_stats",
     "run_model",
     "run_state",

@@ -17,9 +17,9 @@ from gedialects.ascend import (
     ModelOp,
 )
 from gedialects.errors import GearMismatchError
-from gedialects.interpreters.ascend.functions import _OPTIONS, _STATS, AscendFunctions, _plan
+from gedialects.interpreters.ascend.functions import OPTIONS, STATS, AscendFunctions, plan_for
 from gedialects.interpreters.ascend.plan import AscendRuntimeError
-from gedialects.interpreters.ascend.scheduler import RunStats, _Options
+from gedialects.interpreters.ascend.scheduler import Options, RunStats
 
 
 @dataclass
@@ -44,8 +44,8 @@ def configure(
     check_max_steps(max_steps)
     interpreter.set_data(
         AscendFunctions,
-        _OPTIONS,
-        _Options(schedule_seed, max_steps, check_uninitialized, timing),
+        OPTIONS,
+        Options(schedule_seed, max_steps, check_uninitialized, timing),
     )
 
 
@@ -59,10 +59,10 @@ def check_max_steps(max_steps: int | None) -> None:
 
 def last_stats(interpreter: Interpreter) -> RunStats | None:
     """Statistics of the last model run that finished on `interpreter`."""
-    return interpreter.get_data(AscendFunctions, _STATS, lambda: None)
+    return interpreter.get_data(AscendFunctions, STATS, lambda: None)
 
 
-def _interpreter_for(model: ModelOp) -> Interpreter:
+def interpreter_for(model: ModelOp) -> Interpreter:
     top: Operation = model
     while (parent := top.parent_op()) is not None:
         top = parent
@@ -88,7 +88,7 @@ def execute_model(
     simulated timeline to the statistics. `max_steps` (default: the model's step budget,
     STEP_MARGIN) stops a label loop that never exits.
     """
-    interpreter = interpreter or _interpreter_for(model)
+    interpreter = interpreter or interpreter_for(model)
     model, inputs = _hybrid(model, interpreter, inputs)
     names = list(model.input_names)
     inputs = _with_shape_data(model, interpreter, inputs)
@@ -120,7 +120,7 @@ def _hybrid(
     shapes of no gear (`gears.hybrid_route`, the rule `run()` follows too), else `model`."""
     from gedialects.interpreters.gears import HybridFallbackError, hybrid_route
 
-    info = _plan(interpreter, model).gears
+    info = plan_for(interpreter, model).gears
     if info is None or any(n not in info.input_names for n in inputs):
         # No gears; or the caller gave the shape data (named the gear), or unknown names
         # that the input check reports.
@@ -129,9 +129,11 @@ def _hybrid(
         routed = hybrid_route(model, info, {n: np.asarray(v) for n, v in inputs.items()})
     except HybridFallbackError as e:
         raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data}: {e}") from None
-    if routed is None or not isinstance(routed[0], ModelOp):
+    if routed is None:
         return model, inputs
     dynamic, args = routed
+    if not isinstance(dynamic, ModelOp):
+        return model, inputs
     return dynamic, dict(zip(dynamic.input_names, args, strict=True))
 
 
@@ -140,7 +142,7 @@ def _with_shape_data(
 ) -> Mapping[str, np.ndarray]:
     """A multi-batch model's inputs with `ascend_mbatch_shape_data` filled from the input
     shapes when the caller left it out (GE's runtime appends it to the user's blobs)."""
-    info = _plan(interpreter, model).gears
+    info = plan_for(interpreter, model).gears
     if info is None or info.shape_data_index is None:
         return inputs
     shape_name = model.inputs()[info.shape_data_index].input_name.data

@@ -29,39 +29,39 @@ from gedialects.ascend import (
     StreamActiveOp,
 )
 from gedialects.base import int_array_values
-from gedialects.interpreters.ascend.memory import _RunState
-from gedialects.interpreters.ascend.plan import AscendRuntimeError, _DynRef, _name, _Plan, _Slot
-from gedialects.interpreters.ascend.scheduler import _execute, _Options
+from gedialects.interpreters.ascend.memory import RunState
+from gedialects.interpreters.ascend.plan import AscendRuntimeError, DynRef, Plan, Slot, slot_name
+from gedialects.interpreters.ascend.scheduler import Options, execute
 from gedialects.interpreters.kernels import known_failure, run_kernel
 
 _STATE = "run"
 
 
-_OPTIONS = "options"
+OPTIONS = "options"
 
 
 _PLANS = "plans"
 
 
-_STATS = "last_stats"
+STATS = "last_stats"
 
 
-def _no_run() -> _RunState:
+def _no_run() -> RunState:
     raise AscendRuntimeError("ascend tasks can only run inside a model run")
 
 
-def _state(interpreter: Interpreter) -> _RunState:
+def _state(interpreter: Interpreter) -> RunState:
     return interpreter.get_data(AscendFunctions, _STATE, _no_run)
 
 
-def _bind(interpreter: Interpreter, state: _RunState | None) -> _RunState | None:
+def _bind(interpreter: Interpreter, state: RunState | None) -> RunState | None:
     """Makes `state` the run the impls see; returns the one it replaces."""
     previous = interpreter.get_data(AscendFunctions, _STATE, lambda: None)
     interpreter.set_data(AscendFunctions, _STATE, state)
     return previous
 
 
-def run_state(interpreter: Interpreter) -> _RunState:
+def run_state(interpreter: Interpreter) -> RunState:
     """The state of the model run in progress, for the `@impl` of a task type defined
     elsewhere: its arena, `plan.kernels[op]` / `plan.dynamic[op]` (the task's buffers, read
     from its effects), `memory` (the check_uninitialized tags) and `error` to fail the run."""
@@ -74,17 +74,17 @@ class AscendFunctions(InterpreterFunctions):
 
     @impl_callable(ModelOp)
     def call_model(self, interpreter: Interpreter, op: ModelOp, args: PythonValues) -> PythonValues:
-        options = interpreter.get_data(AscendFunctions, _OPTIONS, _Options)
-        plan = _plan(interpreter, op)
+        options = interpreter.get_data(AscendFunctions, OPTIONS, Options)
+        plan = plan_for(interpreter, op)
         if len(args) != len(plan.inputs):
             raise AscendRuntimeError(
                 f"'ascend.model' @{op.sym_name.data} takes {len(plan.inputs)} inputs, "
                 f"got {len(args)}"
             )
-        outputs, stats = _execute(
+        outputs, stats = execute(
             interpreter, op, plan, args, options, lambda state: _bind(interpreter, state)
         )
-        interpreter.set_data(AscendFunctions, _STATS, stats)
+        interpreter.set_data(AscendFunctions, STATS, stats)
         return outputs
 
     @impl(KernelOp)
@@ -95,7 +95,7 @@ class AscendFunctions(InterpreterFunctions):
         memory = state.memory
         if memory is not None:
             for slot in spec.inputs:
-                state.error = memory.read(slot.offset, slot.nbytes, _name(slot), op.describe())
+                state.error = memory.read(slot.offset, slot.nbytes, slot_name(slot), op.describe())
                 if state.error is not None:
                     return ()
         inputs = [slot.view(arena) for slot in spec.inputs]
@@ -118,7 +118,7 @@ class AscendFunctions(InterpreterFunctions):
         for slot, payload in zip(spec.outputs, payloads, strict=True):
             arena[slot.offset : slot.offset + slot.nbytes] = payload
             if memory is not None:
-                memory.write(slot.offset, slot.nbytes, _name(slot), op.describe())
+                memory.write(slot.offset, slot.nbytes, slot_name(slot), op.describe())
         return ()
 
     @impl(DynamicKernelOp)
@@ -127,14 +127,14 @@ class AscendFunctions(InterpreterFunctions):
     ) -> tuple:
         state = _state(interpreter)
         spec = state.plan.dynamic[op]
-        slots: list[_Slot] = []
+        slots: list[Slot] = []
         for ref in spec.inputs:
             found = state.resolve(ref, op.describe())
             if isinstance(found, AscendRuntimeError):
                 state.error = found
                 return ()
             if state.memory is not None:
-                name = _name(found, ref.slot if isinstance(ref, _DynRef) else None)
+                name = slot_name(found, ref.slot if isinstance(ref, DynRef) else None)
                 state.error = state.memory.read(found.offset, found.nbytes, name, op.describe())
                 if state.error is not None:
                     return ()
@@ -152,7 +152,7 @@ class AscendFunctions(InterpreterFunctions):
         del inputs, results
         state.consumed(spec.reads)
         for ref, array in zip(spec.outputs, arrays, strict=True):
-            assert isinstance(ref, _DynRef), "a dynamic kernel's outputs are dynamic buffers"
+            assert isinstance(ref, DynRef), "a dynamic kernel's outputs are dynamic buffers"
             state.error = state.place(ref, array, op.describe())
             if state.error is not None:
                 return ()
@@ -249,7 +249,7 @@ def _kernel_failure(op: KernelOp | DynamicKernelOp, error: Exception) -> AscendR
     )
 
 
-def _copy_dynamic(state: _RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | None:
+def _copy_dynamic(state: RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | None:
     """A copy from or into a dynamic buffer: the value's shape is checked against the target."""
     spec = state.plan.dynamic[op]
     src_ref, dst_ref = spec.inputs[0], spec.outputs[0]
@@ -264,7 +264,7 @@ def _copy_dynamic(state: _RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | N
     value = np.frombuffer(state.arena, source.dtype, source.count, source.offset)
     value = value.reshape(source.shape).copy()
     state.consumed(spec.reads)
-    if isinstance(dst_ref, _DynRef):
+    if isinstance(dst_ref, DynRef):
         return state.place(dst_ref, value, op.describe())
     target = dst_ref
     if value.shape != target.shape:
@@ -274,14 +274,14 @@ def _copy_dynamic(state: _RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | N
         )
     state.arena[target.offset : target.offset + target.nbytes] = value.tobytes()
     if state.memory is not None:
-        state.memory.write(target.offset, target.nbytes, _name(target), op.describe())
+        state.memory.write(target.offset, target.nbytes, slot_name(target), op.describe())
     return None
 
 
-def _plan(interpreter: Interpreter, model: ModelOp) -> _Plan:
+def plan_for(interpreter: Interpreter, model: ModelOp) -> Plan:
     """The cached plan of `model` (the IR must not change between runs on one interpreter)."""
-    plans: dict[ModelOp, _Plan] = interpreter.get_data(AscendFunctions, _PLANS, dict)
+    plans: dict[ModelOp, Plan] = interpreter.get_data(AscendFunctions, _PLANS, dict)
     plan = plans.get(model)
     if plan is None:
-        plan = plans[model] = _Plan.of(model)
+        plan = plans[model] = Plan.of(model)
     return plan

@@ -13,19 +13,19 @@ import numpy as np
 from gedialects import budget
 from gedialects.interpreters.ascend.plan import (
     AscendRuntimeError,
-    _align,
-    _DynRef,
-    _name,
-    _Plan,
-    _Slot,
+    DynRef,
+    Plan,
+    Slot,
+    align,
+    slot_name,
 )
 
 
 @dataclass
-class _RunState:
+class RunState:
     """Mutable state of one run, shared by the scheduler and the task impls."""
 
-    plan: _Plan
+    plan: Plan
     arena: bytearray
     events: set[int] = field(default_factory=set)
     stream: int = 0
@@ -39,15 +39,15 @@ class _RunState:
     error: AscendRuntimeError | None = None
     """Set by a task that failed; the scheduler raises it. Raising inside an impl would make
     xDSL attach a dump of the whole module (weights included) to the error."""
-    memory: _MemoryCheck | None = None
+    memory: MemoryCheck | None = None
     """Byte ownership, in `check_uninitialized` mode."""
-    dyn: dict[int, _Slot] = field(default_factory=dict)
+    dyn: dict[int, Slot] = field(default_factory=dict)
     """Dynamic slot -> where its current value lies and its shape."""
     pending: dict[int, int] = field(default_factory=dict)
     """Dynamic slot -> readers that have not run yet."""
-    heap: _DynamicHeap | None = None
+    heap: DynamicHeap | None = None
 
-    def place(self, ref: _DynRef, array: np.ndarray, writer: str) -> AscendRuntimeError | None:
+    def place(self, ref: DynRef, array: np.ndarray, writer: str) -> AscendRuntimeError | None:
         """Stores `array` as the value of `ref`'s slot, at an offset chosen now."""
         shape = tuple(array.shape)
         if not ref.conforms(shape):
@@ -64,7 +64,7 @@ class _RunState:
         offset = heap.allocate(data.nbytes)
         if heap.top > len(self.arena):
             budget.check(
-                heap.top * _bytes_per_arena_byte(self.memory is not None, False),
+                heap.top * bytes_per_arena_byte(self.memory is not None, False),
                 f"{writer}: the dynamic heap, placing {ref.describe()} of shape {list(shape)} "
                 f"({data.nbytes} bytes) at arena[{offset}]",
             )
@@ -72,15 +72,15 @@ class _RunState:
             if self.memory is not None:
                 self.memory.grow(len(self.arena))
         self.arena[offset : offset + data.nbytes] = data.tobytes()
-        slot = _Slot(offset, data.nbytes, ref.dtype, data.size, shape, ref.type)
+        slot = Slot(offset, data.nbytes, ref.dtype, data.size, shape, ref.type)
         self.dyn[ref.slot] = slot
         self.pending[ref.slot] = self.plan.readers.get(ref.slot, 0)
         if self.memory is not None:
-            self.memory.write(offset, data.nbytes, _name(slot, ref.slot), writer)
+            self.memory.write(offset, data.nbytes, slot_name(slot, ref.slot), writer)
         return None
 
-    def resolve(self, ref: _Slot | _DynRef, reader: str) -> _Slot | AscendRuntimeError:
-        if isinstance(ref, _Slot):
+    def resolve(self, ref: Slot | DynRef, reader: str) -> Slot | AscendRuntimeError:
+        if isinstance(ref, Slot):
             return ref
         found = self.dyn.get(ref.slot)
         if found is None:
@@ -98,13 +98,13 @@ class _RunState:
                 self.heap.release(found.offset, found.nbytes)
 
 
-def _bytes_per_arena_byte(check_uninitialized: bool, timing: bool) -> int:
-    """Host bytes a run holds per arena byte: the arena, `_MemoryCheck`'s int32 owner per
+def bytes_per_arena_byte(check_uninitialized: bool, timing: bool) -> int:
+    """Host bytes a run holds per arena byte: the arena, `MemoryCheck`'s int32 owner per
     byte, and the timing's two `_Bound`s (a float64 ready time and an int16 engine per byte)."""
     return 1 + 4 * check_uninitialized + 20 * timing
 
 
-class _DynamicHeap:
+class DynamicHeap:
     """Run-time placement of dynamic buffers above the planned arena: best fit among the freed
     blocks (coalesced), else a new block at the top."""
 
@@ -116,7 +116,7 @@ class _DynamicHeap:
         self.peak = 0
 
     def allocate(self, nbytes: int) -> int:
-        size = _align(max(nbytes, 1))
+        size = align(max(nbytes, 1))
         best = -1
         for i, (_, free) in enumerate(self.free):
             if free >= size and (best < 0 or free < self.free[best][1]):
@@ -135,7 +135,7 @@ class _DynamicHeap:
         return offset
 
     def release(self, offset: int, nbytes: int) -> None:
-        size = _align(max(nbytes, 1))
+        size = align(max(nbytes, 1))
         self.used -= size
         i = bisect.bisect(self.free, (offset, size))
         if i < len(self.free) and self.free[i][0] == offset + size:
@@ -150,7 +150,7 @@ class _DynamicHeap:
             self.free.insert(i, (offset, size))
 
 
-class _MemoryCheck:
+class MemoryCheck:
     """Which buffer range last wrote each arena byte (-1: never written)."""
 
     def __init__(self, size: int) -> None:

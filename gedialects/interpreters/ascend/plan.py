@@ -30,7 +30,7 @@ class AscendRuntimeError(InterpretationError):
 
 
 @dataclass(frozen=True)
-class _Slot:
+class Slot:
     """A buffer resolved for numpy: where, what dtype, how many elements, which shape."""
 
     offset: int
@@ -51,7 +51,7 @@ class _Slot:
 
 
 @dataclass(frozen=True)
-class _DynRef:
+class DynRef:
     """A dynamic buffer: its slot and the dims every value in it must have (-1: any)."""
 
     slot: int
@@ -76,14 +76,14 @@ class _Slots:
 
     def any(
         self, buffer: BufferAttr | DynBufferAttr, owner: DeclarationOp | TaskOp
-    ) -> _Slot | _DynRef:
+    ) -> Slot | DynRef:
         if isinstance(buffer, BufferAttr):
             return self(buffer, owner)
         return self.dyn(buffer, owner)
 
-    def dyn(self, buffer: DynBufferAttr, owner: DeclarationOp | TaskOp) -> _DynRef:
+    def dyn(self, buffer: DynBufferAttr, owner: DeclarationOp | TaskOp) -> DynRef:
         ttype, shape, dtype, _ = self._info(buffer.type, owner)
-        return _DynRef(buffer.slot.data, dtype, shape, ttype)
+        return DynRef(buffer.slot.data, dtype, shape, ttype)
 
     def _info(
         self, ttype: TensorType, owner: DeclarationOp | TaskOp
@@ -101,17 +101,17 @@ class _Slots:
             info = self.types[id(ttype)] = (ttype, shape, dtype, count)
         return info
 
-    def __call__(self, buffer: BufferAttr, owner: DeclarationOp | TaskOp) -> _Slot:
+    def __call__(self, buffer: BufferAttr, owner: DeclarationOp | TaskOp) -> Slot:
         ttype, shape, dtype, count = self._info(buffer.type, owner)
-        return _Slot(buffer.offset.data, count * dtype.itemsize, dtype, count, shape, ttype)
+        return Slot(buffer.offset.data, count * dtype.itemsize, dtype, count, shape, ttype)
 
 
 @dataclass(frozen=True)
 class _KernelTask:
     """The buffers of a task that touches planned buffers only, resolved."""
 
-    inputs: tuple[_Slot, ...]
-    outputs: tuple[_Slot, ...]
+    inputs: tuple[Slot, ...]
+    outputs: tuple[Slot, ...]
     result_types: tuple[TensorType, ...]
 
 
@@ -119,15 +119,15 @@ class _KernelTask:
 class _DynamicKernelTask:
     """The buffers of a task that touches a dynamic buffer, resolved."""
 
-    inputs: tuple[_Slot | _DynRef, ...]
-    outputs: tuple[_Slot | _DynRef, ...]
+    inputs: tuple[Slot | DynRef, ...]
+    outputs: tuple[Slot | DynRef, ...]
     result_types: tuple[TensorType, ...]
     reads: tuple[int, ...]
     """The distinct dynamic slots it reads (each counts once towards freeing)."""
 
 
 @dataclass
-class _Plan:
+class Plan:
     """Everything about a model that does not change between runs."""
 
     stream_ids: tuple[int, ...]
@@ -142,8 +142,8 @@ class _Plan:
     activated: frozenset[int]
     """Indices of the streams some `stream_active` names: idle at model start."""
     weights: tuple[tuple[int, bytes], ...]
-    inputs: tuple[tuple[str, _Slot | _DynRef], ...]
-    outputs: tuple[tuple[str, _Slot | _DynRef], ...]
+    inputs: tuple[tuple[str, Slot | DynRef], ...]
+    outputs: tuple[tuple[str, Slot | DynRef], ...]
     kernels: dict[TaskOp, _KernelTask]
     """The tasks with buffers, all planned: their buffers (`TaskEffects.ins` / `outs`)."""
     dynamic: dict[TaskOp, _DynamicKernelTask] = field(default_factory=dict)
@@ -180,7 +180,7 @@ class _Plan:
         )
 
     @staticmethod
-    def of(model: ModelOp) -> _Plan:
+    def of(model: ModelOp) -> Plan:
         slot = _Slots()
         stream_ids = tuple(sorted(s.id.value.data for s in model.streams()))
         position = {sid: i for i, sid in enumerate(stream_ids)}
@@ -230,7 +230,7 @@ class _Plan:
         for weight in model.weights():
             data = np.ascontiguousarray(numpy_from_dense(weight.value)).tobytes()
             weights.append((weight.buffer.offset_value, data))
-        return _Plan(
+        return Plan(
             stream_ids=stream_ids,
             tasks=tuple(tuple(t) for t in tasks),
             waits=tuple(tuple(next(iter(effects[t].waits), -1) for t in ts) for ts in tasks),
@@ -246,7 +246,7 @@ class _Plan:
             kept=frozenset(
                 o.buffer.slot.data for o in model.outputs() if isinstance(o.buffer, DynBufferAttr)
             ),
-            arena_top=_align(model.arena_size.value.data),
+            arena_top=align(model.arena_size.value.data),
             engines={s.id.value.data: s.engine.data for s in model.streams()},
             gears=_gears(model),
             iterations=_iterations(model),
@@ -282,7 +282,7 @@ DYNAMIC_ALIGNMENT = 512
 """Dynamic buffers are aligned like planned ones (GE's 512 bytes)."""
 
 
-def _align(n: int) -> int:
+def align(n: int) -> int:
     return (n + DYNAMIC_ALIGNMENT - 1) // DYNAMIC_ALIGNMENT * DYNAMIC_ALIGNMENT
 
 
@@ -325,6 +325,6 @@ def _gears(model: ModelOp) -> GearInfo | None:
         raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data}: {e}") from None
 
 
-def _name(slot: _Slot, dyn: int | None = None) -> str:
+def slot_name(slot: Slot, dyn: int | None = None) -> str:
     where = f"arena[{slot.offset}]" if dyn is None else f"dyn[{dyn}] at arena[{slot.offset}]"
     return f"{where} : {slot.type}"

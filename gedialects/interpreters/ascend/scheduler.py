@@ -24,19 +24,19 @@ from gedialects.ascend import (
 )
 from gedialects.errors import GearMismatchError
 from gedialects.interpreters.ascend.memory import (
-    _bytes_per_arena_byte,
-    _DynamicHeap,
-    _MemoryCheck,
-    _RunState,
+    DynamicHeap,
+    MemoryCheck,
+    RunState,
+    bytes_per_arena_byte,
 )
 from gedialects.interpreters.ascend.plan import (
     AscendRuntimeError,
-    _DynRef,
-    _name,
-    _Plan,
-    _Slot,
+    DynRef,
+    Plan,
+    Slot,
+    slot_name,
 )
-from gedialects.interpreters.ascend.timing import _Clock
+from gedialects.interpreters.ascend.timing import Clock
 from gedialects.interpreters.timeline import Timeline
 
 
@@ -79,7 +79,7 @@ SPAN_BYTES = 200
 
 
 @dataclass
-class _Options:
+class Options:
     schedule_seed: int | None = None
     max_steps: int | None = None
     """None: the model's step budget (STEP_MARGIN)."""
@@ -87,12 +87,10 @@ class _Options:
     timing: bool = False
 
 
-def _check_input(
-    name: str, slot: _Slot | _DynRef, value: Any, shape: tuple[int, ...]
-) -> np.ndarray:
+def _check_input(name: str, slot: Slot | DynRef, value: Any, shape: tuple[int, ...]) -> np.ndarray:
     """`value` as an array of `shape` (the buffer's shape, or its gear's shape)."""
     array = np.asarray(value)
-    if isinstance(slot, _DynRef):
+    if isinstance(slot, DynRef):
         if array.dtype != slot.dtype or not slot.conforms(array.shape):
             raise AscendRuntimeError(
                 f"input '{name}': expected {slot.type} ({slot.dtype}), got {array.dtype} array "
@@ -107,13 +105,13 @@ def _check_input(
     return array
 
 
-def _execute(
+def execute(
     interpreter: Interpreter,
     model: ModelOp,
-    plan: _Plan,
+    plan: Plan,
     args: Sequence[Any],
-    options: _Options,
-    bind: Callable[[_RunState | None], _RunState | None],
+    options: Options,
+    bind: Callable[[RunState | None], RunState | None],
 ) -> tuple[tuple[np.ndarray, ...], RunStats]:
     """One run: weights and inputs in, the streams run with `state` bound for the impls
     (`bind` makes a run state current and returns the one it replaces), outputs out."""
@@ -123,7 +121,7 @@ def _execute(
         *(["the ready time of each byte (timing)"] * options.timing),
     ]
     budget.check(
-        size * _bytes_per_arena_byte(options.check_uninitialized, options.timing),
+        size * bytes_per_arena_byte(options.check_uninitialized, options.timing),
         f"'ascend.model' @{model.sym_name.data}: its arena (arena_size {size})"
         + (f" with {' and '.join(tables)}" if tables else ""),
     )
@@ -131,9 +129,9 @@ def _execute(
     for offset, data in plan.weights:
         arena[offset : offset + len(data)] = data
     gear, shapes = _select_gear(model, plan, args)
-    state = _RunState(plan, arena, heap=_DynamicHeap(plan.arena_top))
+    state = RunState(plan, arena, heap=DynamicHeap(plan.arena_top))
     if options.check_uninitialized:
-        memory = state.memory = _MemoryCheck(len(arena))
+        memory = state.memory = MemoryCheck(len(arena))
         for weight in model.weights():
             buffer = weight.buffer
             text = f"{buffer} : {buffer.type}"
@@ -142,21 +140,21 @@ def _execute(
         plan.inputs, args, shapes, model.inputs(), strict=True
     ):
         array = _check_input(name, slot, value, shape)
-        if isinstance(slot, _DynRef):
+        if isinstance(slot, DynRef):
             error = state.place(slot, array, op.describe())
             if error is not None:
                 raise error
             continue
         arena[slot.offset : slot.offset + array.nbytes] = np.ascontiguousarray(array).tobytes()
         if state.memory is not None:
-            state.memory.write(slot.offset, _nbytes(slot, shape), _name(slot), op.describe())
+            state.memory.write(slot.offset, _nbytes(slot, shape), slot_name(slot), op.describe())
     previous = bind(state)
     try:
         stats = _schedule(interpreter, model, state, options)
     finally:
         bind(previous)
     stats.dynamic_peak = state.heap.peak if state.heap is not None else 0
-    slots: list[_Slot] = []
+    slots: list[Slot] = []
     for (_, ref), op in zip(plan.outputs, model.outputs(), strict=True):
         found = state.resolve(ref, op.describe())
         if isinstance(found, AscendRuntimeError):
@@ -172,7 +170,7 @@ def _execute(
         for (_, ref), slot, op, shape in zip(
             plan.outputs, slots, model.outputs(), out_shapes, strict=True
         ):
-            name = _name(slot, ref.slot if isinstance(ref, _DynRef) else None)
+            name = slot_name(slot, ref.slot if isinstance(ref, DynRef) else None)
             error = state.memory.read(slot.offset, _nbytes(slot, shape), name, op.describe())
             if error is not None:
                 raise error
@@ -183,12 +181,12 @@ def _execute(
     return outputs, stats
 
 
-def _nbytes(slot: _Slot, shape: tuple[int, ...]) -> int:
+def _nbytes(slot: Slot, shape: tuple[int, ...]) -> int:
     return math.prod(shape) * slot.dtype.itemsize
 
 
 def _select_gear(
-    model: ModelOp, plan: _Plan, args: Sequence[Any]
+    model: ModelOp, plan: Plan, args: Sequence[Any]
 ) -> tuple[int | None, list[tuple[int, ...]]]:
     """The gear of the inputs (E13025 when none) and the shape each input is written with.
 
@@ -198,7 +196,7 @@ def _select_gear(
     info = plan.gears
     if info is None:
         return None, [
-            slot.shape if isinstance(slot, _Slot) else shape
+            slot.shape if isinstance(slot, Slot) else shape
             for (_, slot), shape in zip(plan.inputs, shapes, strict=True)
         ]
     names = [name for name, _ in plan.inputs]
@@ -222,7 +220,7 @@ def _select_gear(
 
 
 def _schedule(
-    interpreter: Interpreter, model: ModelOp, state: _RunState, options: _Options
+    interpreter: Interpreter, model: ModelOp, state: RunState, options: Options
 ) -> RunStats:
     """Runs the streams to completion; see the module docstring for the policy."""
     plan = state.plan
@@ -237,7 +235,7 @@ def _schedule(
     record = codes.append
     max_steps = options.max_steps if options.max_steps is not None else plan.step_budget
     stream_ids = plan.stream_ids
-    clock = _Clock(model, plan, len(state.arena)) if options.timing else None
+    clock = Clock(model, plan, len(state.arena)) if options.timing else None
     step_bytes = codes.itemsize + (SPAN_BYTES if clock is not None else 0)
     checkpoint = MEMORY_CHECK_STEPS
     repeat: tuple[int, int] | None = None
@@ -293,8 +291,8 @@ def _check_records(model: ModelOp, steps: int, step_bytes: int) -> None:
 
 def _over_budget(
     model: ModelOp,
-    plan: _Plan,
-    options: _Options,
+    plan: Plan,
+    options: Options,
     max_steps: int,
     repeat: tuple[int, int] | None,
     stream: int,
@@ -319,7 +317,7 @@ def _over_budget(
     )
 
 
-def _activate(task: TaskOp, target: int, live: list[int], pcs: list[int], plan: _Plan) -> None:
+def _activate(task: TaskOp, target: int, live: list[int], pcs: list[int], plan: Plan) -> None:
     """Starts stream `target` at its first task (`live` stays sorted: the default schedule
     still picks the lowest stream id)."""
     tasks = plan.tasks

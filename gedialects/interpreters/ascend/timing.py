@@ -12,8 +12,8 @@ from gedialects.ascend import (
     TaskOp,
 )
 from gedialects.base import RTS_ENGINE
-from gedialects.interpreters.ascend.memory import _RunState
-from gedialects.interpreters.ascend.plan import _DynRef, _Plan
+from gedialects.interpreters.ascend.memory import RunState
+from gedialects.interpreters.ascend.plan import DynRef, Plan
 from gedialects.interpreters.timeline import TaskSpan, Timeline
 from gedialects.target.cost_model import SYNC_US, kernel_flops
 
@@ -89,10 +89,10 @@ class _Bound:
         self.critical = max(self.critical, self.stream_done[i] + duration)
 
 
-class _Clock:
+class Clock:
     """Simulated time of a run (see `timeline`): stream clocks, event times, critical paths."""
 
-    def __init__(self, model: ModelOp, plan: _Plan, arena_size: int) -> None:
+    def __init__(self, model: ModelOp, plan: Plan, arena_size: int) -> None:
         self.plan = plan
         self.costs = plan.costs
         self.now = [0.0] * len(plan.stream_ids)
@@ -114,15 +114,15 @@ class _Clock:
         self.timeline = Timeline(model.sym_name.data, dict(plan.engines))
 
     def _dynamic(
-        self, task: TaskOp, effects: TaskEffects, state: _RunState
+        self, task: TaskOp, effects: TaskEffects, state: RunState
     ) -> tuple[list[int], list[int], float]:
         """Dynamic slots a task reads and writes, and its duration with the shapes it had."""
         reads, writes = list(effects.dyn_reads), list(effects.dyn_writes)
         if not effects.hybrid:
             return reads, writes, self.costs.duration(task)
         spec = self.plan.dynamic[task]
-        ins = [state.dyn.get(r.slot) if isinstance(r, _DynRef) else r for r in spec.inputs]
-        outs = [state.dyn.get(r.slot) if isinstance(r, _DynRef) else r for r in spec.outputs]
+        ins = [state.dyn.get(r.slot) if isinstance(r, DynRef) else r for r in spec.inputs]
+        outs = [state.dyn.get(r.slot) if isinstance(r, DynRef) else r for r in spec.outputs]
         shapes_in = [s.shape if s is not None else () for s in ins]
         shapes_out = [s.shape if s is not None else () for s in outs]
         moved = sum(s.nbytes for s in (*ins, *outs) if s is not None)
@@ -143,7 +143,7 @@ class _Clock:
             )
         return found
 
-    def step(self, i: int, pc: int, task: TaskOp, state: _RunState) -> None:
+    def step(self, i: int, pc: int, task: TaskOp, state: RunState) -> None:
         effects = task.effects()
         dyn_reads, dyn_writes, duration = self._dynamic(task, effects, state)
         start = self.now[i]
