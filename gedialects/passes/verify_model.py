@@ -99,6 +99,15 @@ class _LastWrites:
             keep_w.append(self.writes[hi - 1])
         self.starts[lo:hi], self.ends[lo:hi], self.writes[lo:hi] = keep_s, keep_e, keep_w
 
+    def unwritten(self, start: int, end: int) -> tuple[int, int] | None:
+        """The first run of bytes of `[start, end)` that no earlier write set."""
+        at = start
+        for k in range(bisect_right(self.ends, start), bisect_left(self.starts, end)):
+            if self.starts[k] > at:
+                return at, self.starts[k]
+            at = max(at, self.ends[k])
+        return (at, end) if at < end else None
+
     def mismatch(self, start: int, end: int) -> tuple[int, int, int] | None:
         """A last write that `[start, end)` neither coincides with nor is a prefix of."""
         lo = bisect_right(self.ends, start)
@@ -187,6 +196,13 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
                             f"(bytes [{offset}, {offset + nbytes})), bytes no single value "
                             f"holds: it straddles or only partly covers bytes [{ws}, {we}) "
                             f"written by {graph.tasks[by].describe()}"
+                        )
+                    gap = None if bad else last.unwritten(offset, offset + nbytes)
+                    if gap is not None:
+                        bad.append(
+                            f"{graph.tasks[pos].describe()} reads {buffer} : {buffer.type} "
+                            f"(bytes [{offset}, {offset + nbytes})), but no earlier task writes "
+                            f"bytes [{gap[0]}, {gap[1]}) (uninitialised memory)"
                         )
                 key = (offset, sizes.canon(buffer.type))
                 value = current.get(key)

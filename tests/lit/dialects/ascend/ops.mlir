@@ -121,9 +121,11 @@ ascend.model @activate arena_size 1024 weight_size 0 {
 
 // CHECK-LABEL: ascend.model @no_attrs arena_size 64 weight_size 0 {
 // CHECK-NEXT:    ascend.stream 3 engine "AIcoreEngine"
+// CHECK-NEXT:    ascend.input "x" arena[0] : tensor<4xf32>
 // CHECK-NEXT:    ascend.kernel "Relu" "r" engine "AIcoreEngine" stream 3 ins(arena[0] : tensor<4xf32>) outs(arena[16] : tensor<4xf32>){{$}}
 // CHECK-NEXT:  }
 ascend.model @no_attrs arena_size 64 weight_size 0 {
   ascend.stream 3 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<4xf32>
   ascend.kernel "Relu" "r" engine "AIcoreEngine" stream 3 ins(arena[0] : tensor<4xf32>) outs(arena[16] : tensor<4xf32>) attrs {}
 }
