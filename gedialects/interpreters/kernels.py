@@ -7,6 +7,12 @@ interpreter calls the kernel named by each kernel task. One implementation for b
 a difference between them is a lowering bug, never a kernel difference.
 
 Kernels are defined next to the interpreter of their dialect with `@kernel("Conv2D")`.
+
+An op type may also have an out-variant, `@kernel_into("Relu")`: it writes its results into
+arrays the caller preallocated with the static result shapes and dtypes (the compiled
+executor's arena views), so a result costs no allocation and no copy. An out-variant computes
+the very numbers of its kernel (the kernel's dtype promotion, then one cast into the output);
+`run_kernel_into` runs it, or the kernel and a copy where an op type has none.
 """
 
 from __future__ import annotations
@@ -24,7 +30,14 @@ from gedialects import budget
 KernelAttrs = Mapping[str, Attribute]
 Kernel = Callable[[Sequence[np.ndarray], KernelAttrs, Sequence[Attribute]], tuple[np.ndarray, ...]]
 
+KernelInto = Callable[
+    [Sequence[np.ndarray], KernelAttrs, Sequence[Attribute], Sequence[np.ndarray]], None
+]
+"""(inputs, attrs, result types, outputs): writes every output, whose shape and dtype are those
+of its static result type."""
+
 _KERNELS: dict[str, Kernel] = {}
+_KERNELS_INTO: dict[str, KernelInto] = {}
 _KERNEL_MODULES = (
     "gedialects.interpreters.graph",
     "gedialects.interpreters.multibatch",
@@ -49,6 +62,18 @@ def kernel(ge_type: str) -> Callable[[Kernel], Kernel]:
     return register
 
 
+def kernel_into(ge_type: str) -> Callable[[KernelInto], KernelInto]:
+    """Registers the decorated function as the out-variant of GE op type `ge_type`."""
+
+    def register(fn: KernelInto) -> KernelInto:
+        if ge_type in _KERNELS_INTO:
+            raise ValueError(f"out-variant kernel for GE type '{ge_type}' registered twice")
+        _KERNELS_INTO[ge_type] = fn
+        return fn
+
+    return register
+
+
 def _load_all() -> None:
     global _loaded
     if not _loaded:
@@ -62,6 +87,18 @@ def get_kernel(ge_type: str) -> Kernel:
     if ge_type not in _KERNELS:
         raise KernelError(f"no kernel for GE op type '{ge_type}'")
     return _KERNELS[ge_type]
+
+
+def get_kernel_into(ge_type: str) -> KernelInto | None:
+    """The out-variant of `ge_type`, or None: the caller then runs `get_kernel` and copies."""
+    _load_all()
+    return _KERNELS_INTO.get(ge_type)
+
+
+def kernel_into_types() -> tuple[str, ...]:
+    """The GE op types that have an out-variant."""
+    _load_all()
+    return tuple(sorted(_KERNELS_INTO))
 
 
 def kernel_types() -> tuple[str, ...]:
@@ -169,6 +206,68 @@ def run_kernel(
                 )
         cast.append(arr)
     return tuple(cast)
+
+
+def run_kernel_into(
+    ge_type: str,
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    """Runs `ge_type` writing into `outputs`: its out-variant, else its kernel and a copy.
+
+    Each output must have the static shape and the dtype of its result type (KernelError if
+    not, or if a result type is not static): the checks `run_kernel` makes of what a kernel
+    returned are made of the outputs once, before the kernel runs."""
+    if len(outputs) != len(result_types):
+        raise KernelError(
+            f"kernel '{ge_type}' was given {len(outputs)} outputs, expected {len(result_types)}"
+        )
+    for out, rtype in zip(outputs, result_types, strict=True):
+        spec = _result_spec(rtype)
+        shape = None if spec is None else spec[1]
+        if spec is None or shape is None:
+            raise KernelError(f"kernel '{ge_type}': result type {rtype} has no static shape")
+        dtype = spec[0]
+        if out.shape != shape or out.dtype != dtype:
+            raise KernelError(
+                f"kernel '{ge_type}' was given an output {out.dtype}{list(out.shape)}, "
+                f"its result type says {dtype}{list(shape)}"
+            )
+    fn = get_kernel_into(ge_type)
+    if fn is not None:
+        fn(inputs, attrs, result_types, outputs)
+        return
+    for out, result in zip(outputs, run_kernel(ge_type, inputs, attrs, result_types), strict=True):
+        np.copyto(out, result)
+
+
+def into(ge_type: str, out: np.ndarray, result: np.ndarray | np.generic) -> None:
+    """Writes a kernel result computed out of place into `out`, as `run_kernel` casts it:
+    KernelError if its shape is not `out`'s (numpy would broadcast it silently)."""
+    if np.shape(result) != out.shape:
+        raise KernelError(
+            f"kernel '{ge_type}' produced shape {list(np.shape(result))}, "
+            f"its result type says {list(out.shape)}"
+        )
+    np.copyto(out, result, casting="unsafe")
+
+
+def check_broadcast_into(ge_type: str, out: np.ndarray, *inputs: np.ndarray) -> None:
+    """KernelError unless `inputs` broadcast to exactly `out`'s shape: a ufunc given `out=`
+    would also broadcast inputs up to a larger output, where `run_kernel` reports a mismatch."""
+    shape = out.shape
+    for x in inputs:
+        if x.shape == shape:
+            return  # the ufunc checks that the others broadcast to it
+    try:
+        got = np.broadcast_shapes(*(x.shape for x in inputs))
+    except ValueError:
+        return  # the ufunc raises numpy's message, which `known_failure` words for users
+    if got != shape:
+        shapes = " and ".join(str(list(x.shape)) for x in inputs)
+        raise KernelError(f"{ge_type}: inputs {shapes} do not broadcast to {list(shape)}")
 
 
 BROADCAST_ERROR = re.compile(

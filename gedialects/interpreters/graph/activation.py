@@ -19,7 +19,13 @@ from gedialects.graph import (
     ThresholdedReluOp,
 )
 from gedialects.interpreters.graph.common import Arrays, compute, float_, str_
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, get_kernel, kernel
+from gedialects.interpreters.kernels import (
+    KernelAttrs,
+    KernelError,
+    get_kernel,
+    kernel,
+    kernel_into,
+)
 
 
 def _float_input(name: str, x: np.ndarray) -> np.ndarray:
@@ -39,6 +45,25 @@ def relu(
 ) -> Arrays:
     x = inputs[0]
     return (np.maximum(x, x.dtype.type(0)),)
+
+
+def _same_shape(ge_type: str, x: np.ndarray, out: np.ndarray) -> None:
+    if x.shape != out.shape:
+        raise KernelError(
+            f"{ge_type}: input {list(x.shape)} does not match output {list(out.shape)}"
+        )
+
+
+@kernel_into("Relu")
+def relu_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    x, out = inputs[0], outputs[0]
+    _same_shape("Relu", x, out)
+    np.maximum(x, x.dtype.type(0), out=out, casting="unsafe")
 
 
 @kernel("LeakyRelu")
@@ -163,11 +188,44 @@ def sigmoid(
         return (1 / (1 + np.exp(-x)),)
 
 
+@kernel_into("Sigmoid")
+def sigmoid_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    """The kernel's steps, each written over the output when it has the compute dtype (an
+    output aliasing x is fine: every step reads only the previous one)."""
+    x, out = _float_input("Sigmoid", inputs[0]), outputs[0]
+    _same_shape("Sigmoid", x, out)
+    t = out if out.dtype == x.dtype else np.empty_like(x)
+    with np.errstate(over="ignore"):
+        np.negative(x, out=t)
+        np.exp(t, out=t)
+        np.add(t, 1, out=t)
+        np.divide(1, t, out=t)
+    if t is not out:
+        np.copyto(out, t, casting="unsafe")
+
+
 @kernel("Tanh")
 def tanh(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
     return (np.tanh(_float_input("Tanh", inputs[0])),)
+
+
+@kernel_into("Tanh")
+def tanh_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    x, out = _float_input("Tanh", inputs[0]), outputs[0]
+    _same_shape("Tanh", x, out)
+    np.tanh(x, out=out, casting="unsafe")
 
 
 @kernel("ThresholdedRelu")

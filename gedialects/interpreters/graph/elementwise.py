@@ -13,7 +13,14 @@ from xdsl.ir import Attribute
 
 from gedialects.graph import ExpOp, LogOp, RoundOp
 from gedialects.interpreters.graph.common import Arrays, compute, float_, int_
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
+from gedialects.interpreters.kernels import (
+    KernelAttrs,
+    KernelError,
+    check_broadcast_into,
+    into,
+    kernel,
+    kernel_into,
+)
 
 # --------------------------------------------------------------------------------------------
 # erf without scipy
@@ -93,6 +100,31 @@ def sub(
     return (np.subtract(inputs[0], inputs[1]),)
 
 
+def _binary_into(ge_type: str, ufunc: np.ufunc) -> None:
+    """Registers `ufunc(x1, x2, out=y)` as the out-variant of `ge_type`: the loop of the inputs'
+    dtypes, then one cast into y, as the kernel's result is cast by `run_kernel`."""
+
+    def run_into(
+        inputs: Sequence[np.ndarray],
+        attrs: KernelAttrs,
+        result_types: Sequence[Attribute],
+        outputs: Sequence[np.ndarray],
+    ) -> None:
+        a, b = inputs[0], inputs[1]
+        check_broadcast_into(ge_type, outputs[0], a, b)
+        ufunc(a, b, out=outputs[0], casting="unsafe")
+
+    run_into.__name__ = f"{ge_type.lower()}_into"
+    kernel_into(ge_type)(run_into)
+
+
+_binary_into("Add", np.add)
+_binary_into("Mul", np.multiply)
+_binary_into("Sub", np.subtract)
+_binary_into("Maximum", np.maximum)
+_binary_into("Minimum", np.minimum)
+
+
 @kernel("Div")
 def div(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
@@ -105,6 +137,23 @@ def div(
             inexact = (np.remainder(a, b) != 0) & ((a < 0) ^ (b < 0))
             return (q + inexact.astype(q.dtype),)
         return (np.divide(compute(a), compute(b)),)
+
+
+@kernel_into("Div")
+def div_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    a, b = inputs[0], inputs[1]
+    if _is_int(a) and _is_int(b):
+        (q,) = div(inputs, attrs, result_types)
+        into("Div", outputs[0], q)
+        return
+    check_broadcast_into("Div", outputs[0], a, b)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        np.divide(compute(a), compute(b), out=outputs[0], casting="unsafe")
 
 
 @kernel("Maximum")
@@ -175,8 +224,28 @@ def _unary(ge_type: str, fn: Callable[[np.ndarray], np.ndarray], *, floats: bool
         with np.errstate(all="ignore"):
             return (fn(x),)
 
+    def run_into(
+        inputs: Sequence[np.ndarray],
+        attrs: KernelAttrs,
+        result_types: Sequence[Attribute],
+        outputs: Sequence[np.ndarray],
+    ) -> None:
+        x = compute(inputs[0]) if floats else inputs[0]
+        out = outputs[0]
+        if x.shape != out.shape:
+            raise KernelError(
+                f"{ge_type}: input {list(x.shape)} does not match output {list(out.shape)}"
+            )
+        with np.errstate(all="ignore"):
+            if isinstance(fn, np.ufunc):
+                fn(x, out=out, casting="unsafe")
+            else:
+                np.copyto(out, fn(x), casting="unsafe")
+
     run.__name__ = ge_type.lower()
+    run_into.__name__ = f"{ge_type.lower()}_into"
     kernel(ge_type)(run)
+    kernel_into(ge_type)(run_into)
 
 
 _unary("Abs", np.abs, floats=False)

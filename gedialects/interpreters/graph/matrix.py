@@ -13,17 +13,16 @@ from gedialects.graph import (
     MatMulOp,
 )
 from gedialects.interpreters.graph.common import Arrays, bool_, compute, str_
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
+from gedialects.interpreters.kernels import KernelAttrs, KernelError, into, kernel, kernel_into
 
 # --------------------------------------------------------------------------------------------
 # Matrix and NN
 # --------------------------------------------------------------------------------------------
 
 
-@kernel("MatMul")
-def matmul(
-    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
-) -> Arrays:
+def _matmul_operands(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs
+) -> tuple[np.ndarray, np.ndarray]:
     a, b = compute(inputs[0]), compute(inputs[1])
     if a.ndim != 2 or b.ndim != 2:
         raise KernelError(f"MatMul: operands must be 2-D, got shapes {a.shape} and {b.shape}")
@@ -33,10 +32,58 @@ def matmul(
         b = b.T
     if a.shape[1] != b.shape[0]:
         raise KernelError(f"MatMul: cannot multiply {a.shape} by {b.shape}")
+    return a, b
+
+
+@kernel("MatMul")
+def matmul(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    a, b = _matmul_operands(inputs, attrs)
     y = a @ b
     if len(inputs) > 2:
         y = y + compute(inputs[2])
     return (y,)
+
+
+def matmul_into(
+    ge_type: str, a: np.ndarray, b: np.ndarray, bias: np.ndarray | None, out: np.ndarray
+) -> None:
+    """`a @ b (+ bias)` written into `out`: straight into it when it has the product's dtype
+    and shape (numpy hands BLAS the output buffer), else computed and cast as `run_kernel`
+    would. An `out` overlapping an operand is safe: numpy's ufunc machinery copies."""
+    dtype = np.result_type(a, b)
+    shape = (
+        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        + ((a.shape[-2],) if a.ndim >= 2 else ())
+        + ((b.shape[-1],) if b.ndim >= 2 else ())
+    )
+    if out.dtype != dtype or out.shape != shape:
+        y = np.matmul(a, b)
+        if bias is not None:
+            y = y + bias
+        into(ge_type, out, y)
+        return
+    np.matmul(a, b, out=out)
+    if bias is not None:
+        y_bias = np.result_type(out, bias)
+        if y_bias != out.dtype or np.broadcast_shapes(out.shape, bias.shape) != out.shape:
+            into(
+                ge_type, out, out + bias
+            )  # the bias promotes or broadcasts the product: as the kernel
+        else:
+            np.add(out, bias, out=out)
+
+
+@kernel_into("MatMul")
+def matmul_into_kernel(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    a, b = _matmul_operands(inputs, attrs)
+    matmul_into("MatMul", a, b, compute(inputs[2]) if len(inputs) > 2 else None, outputs[0])
 
 
 @kernel("BatchMatMulV2")
@@ -44,13 +91,7 @@ def batch_matmul_v2(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
     """numpy.matmul after the adjoints (swaps of the last two dims), plus the optional bias."""
-    a, b = compute(inputs[0]), compute(inputs[1])
-    if a.ndim == 0 or b.ndim == 0:
-        raise KernelError(f"BatchMatMulV2: operands must have a dim, got {a.shape} and {b.shape}")
-    if a.ndim >= 2 and bool_(attrs, "adj_x1", BatchMatMulV2Op):
-        a = np.swapaxes(a, -1, -2)
-    if b.ndim >= 2 and bool_(attrs, "adj_x2", BatchMatMulV2Op):
-        b = np.swapaxes(b, -1, -2)
+    a, b = _batch_matmul_operands(inputs, attrs)
     try:
         y = np.matmul(a, b)
     except ValueError:
@@ -58,6 +99,36 @@ def batch_matmul_v2(
     if len(inputs) > 2:
         y = y + compute(inputs[2])
     return (y,)
+
+
+def _batch_matmul_operands(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs
+) -> tuple[np.ndarray, np.ndarray]:
+    a, b = compute(inputs[0]), compute(inputs[1])
+    if a.ndim == 0 or b.ndim == 0:
+        raise KernelError(f"BatchMatMulV2: operands must have a dim, got {a.shape} and {b.shape}")
+    if a.ndim >= 2 and bool_(attrs, "adj_x1", BatchMatMulV2Op):
+        a = np.swapaxes(a, -1, -2)
+    if b.ndim >= 2 and bool_(attrs, "adj_x2", BatchMatMulV2Op):
+        b = np.swapaxes(b, -1, -2)
+    return a, b
+
+
+@kernel_into("BatchMatMulV2")
+def batch_matmul_v2_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    a, b = _batch_matmul_operands(inputs, attrs)
+    bias = compute(inputs[2]) if len(inputs) > 2 else None
+    try:
+        matmul_into("BatchMatMulV2", a, b, bias, outputs[0])
+    except ValueError as e:
+        if isinstance(e, KernelError):
+            raise
+        raise KernelError(f"BatchMatMulV2: cannot multiply {a.shape} by {b.shape}") from None
 
 
 @kernel("Einsum")
