@@ -27,6 +27,11 @@ except a kernel that reads one value for the last time and writes the other (in 
 reads all inputs before it writes). Dynamic slots (`dyn[k]`) are placed at run time and share
 no arena bytes; the arena values a dynamic kernel reads are checked as any other.
 
+Reads across streams: the write that last set a read's bytes (program order) must happen before
+the read under every schedule (same stream, or ordered by events and stream activations), unless
+the two lie in different branches of one case; otherwise the value read depends on the
+interleaving, which neither GE's runtime nor `--schedule-seed` would reliably show.
+
 Weights: a task reads a weight whole or as its prefix, in its element type (a read across two
 weights or into the padding after one takes bytes no weight holds).
 
@@ -37,6 +42,7 @@ and liveness are two sweeps, and only pairs live at once are compared by bytes.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -108,6 +114,11 @@ class _LastWrites:
             at = max(at, self.ends[k])
         return (at, end) if at < end else None
 
+    def writers(self, start: int, end: int) -> Iterator[int]:
+        """The tasks whose writes last set some byte of `[start, end)`."""
+        for k in range(bisect_right(self.ends, start), bisect_left(self.starts, end)):
+            yield self.writes[k][2]
+
     def mismatch(self, start: int, end: int) -> tuple[int, int, int] | None:
         """A last write that `[start, end)` neither coincides with nor is a prefix of."""
         lo = bisect_right(self.ends, start)
@@ -176,6 +187,7 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
     values: list[_Value] = []
     last = _LastWrites()
     weights = _Weights(model, sizes)
+    multi = graph.multi_stream
     for pos in range(len(graph.tasks)):
         for written, buffers in ((False, graph.reads[pos]), (True, graph.writes[pos])):
             for buffer in buffers:
@@ -196,6 +208,19 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
                             f"(bytes [{offset}, {offset + nbytes})), bytes no single value "
                             f"holds: it straddles or only partly covers bytes [{ws}, {we}) "
                             f"written by {graph.tasks[by].describe()}"
+                        )
+                    racer = (
+                        None
+                        if bad or not multi
+                        else _unordered(graph, last, offset, offset + nbytes, pos)
+                    )
+                    if racer is not None:
+                        bad.append(
+                            f"{graph.tasks[pos].describe()} reads {buffer} : {buffer.type} "
+                            f"(bytes [{offset}, {offset + nbytes})) written by "
+                            f"{graph.tasks[racer].describe()} on stream {graph.stream[racer]}, "
+                            "but no event orders the write before the read: which value it "
+                            "reads depends on the schedule"
                         )
                     gap = None if bad else last.unwritten(offset, offset + nbytes)
                     if gap is not None:
@@ -227,6 +252,31 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
                     value.reads_at.add(pos)
                     value.read_since_write = True
     return values
+
+
+def _unordered(graph: TaskGraph, last: _LastWrites, start: int, end: int, pos: int) -> int | None:
+    """A task whose write last set bytes that the read at `pos` takes but that may run after
+    it: on another stream, with no event (or stream activation) ordering it first. Writes in
+    another branch of a case the read is in never run with it (only one branch runs)."""
+    for by in last.writers(start, end):
+        if by == pos or graph.stream[by] == graph.stream[pos]:
+            continue
+        if _exclusive(graph, by, pos) or graph.happens_before(by, pos):
+            continue
+        return by
+    return None
+
+
+def _exclusive(graph: TaskGraph, a: int, b: int) -> bool:
+    """Whether `a` and `b` lie in different branches of one case."""
+    for c in {graph.case_of.get(a, -1), graph.case_of.get(b, -1)} - {-1}:
+        while c >= 0:
+            case = graph.cases[c]
+            i, j = case.branch_of(a), case.branch_of(b)
+            if i >= 0 and j >= 0 and i != j:
+                return True
+            c = case.parent
+    return False
 
 
 def _iteration_local(graph: TaskGraph, value: _Value, loop: Span | None) -> bool:

@@ -35,3 +35,18 @@ ascend.model @unordered_streams arena_size 2048 weight_size 0 {
   ascend.kernel "Abs" "t" engine "AIcoreEngine" stream 1 ins(arena[0] : tensor<8xf32>) outs(arena[1024] : tensor<8xf32>)
   ascend.kernel "Exp" "v" engine "AIcoreEngine" stream 1 ins(arena[1024] : tensor<8xf32>) outs(arena[768] : tensor<8xf32>)
 }
+
+// -----
+
+// Tests that a read of bytes another stream writes, with no event ordering the write first, is
+// refused: whether "u" reads "s"'s value or the bytes before it depends on the schedule
+// (make fuzz's unordered cross-stream read).
+// CHECK-LABEL: ge-verify-model: 'ascend.model' @read_races_write: 'ascend.kernel' "u" reads arena[1024] : tensor<8xf32> (bytes [1024, 1056)) written by 'ascend.kernel' "s" on stream 1, but no event orders the write before the read: which value it reads depends on the schedule
+ascend.model @read_races_write arena_size 2048 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.stream 1 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<8xf32>
+  ascend.output "y" arena[512] : tensor<8xf32>
+  ascend.kernel "Relu" "s" engine "AIcoreEngine" stream 1 ins(arena[0] : tensor<8xf32>) outs(arena[1024] : tensor<8xf32>)
+  ascend.kernel "Neg" "u" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<8xf32>) outs(arena[512] : tensor<8xf32>)
+}

@@ -32,6 +32,24 @@ ascend.model @in_place arena_size 2048 weight_size 0 {
   ascend.kernel "Abs" "o" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<8xf32>) outs(arena[512] : tensor<8xf32>)
 }
 
+// -----
+
+// Tests that a read of bytes another stream writes is proved when an event orders the write
+// first (the same model without the event is refused in ge-verify-model-invalid.mlir).
+// CHECK-LABEL: ascend.model @read_after_event
+// CHECK:         ascend.event_wait 0 stream 0
+ascend.model @read_after_event arena_size 2048 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.stream 1 engine "AIcoreEngine"
+  ascend.event 0
+  ascend.input "x" arena[0] : tensor<8xf32>
+  ascend.output "y" arena[512] : tensor<8xf32>
+  ascend.kernel "Relu" "s" engine "AIcoreEngine" stream 1 ins(arena[0] : tensor<8xf32>) outs(arena[1024] : tensor<8xf32>)
+  ascend.event_record 0 stream 1
+  ascend.event_wait 0 stream 0
+  ascend.kernel "Neg" "u" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<8xf32>) outs(arena[512] : tensor<8xf32>)
+}
+
 // Tests that a model straight from ge-compile (reuse, in-place and two streams) is proved.
 // COMPILED-LABEL: ascend.model @conv_block
 // COMPILED:         ascend.stream 1
