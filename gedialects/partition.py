@@ -32,13 +32,10 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
-    TensorType,
-    UnrankedTensorType,
     i64,
 )
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
-    base,
     irdl_op_definition,
     operand_def,
     prop_def,
@@ -47,50 +44,19 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import SymbolTable, SymbolUserOpInterface
+from xdsl.traits import SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from gedialects.base import GEOp, NodeSyntax, types_compatible
+from gedialects.base import GEOp, NodeSyntax
 from gedialects.graph import GraphOp
+from gedialects.graph.control import GE_TENSOR, check_signature, lookup_graph
 from gedialects.graph.structure import module_rule
 
-GE_TENSOR = base(TensorType) | base(UnrankedTensorType)
-"""A ranked or unranked tensor (GE's -2, unknown rank, is `tensor<*xT>`)."""
+__all__ = ["GE_TENSOR", "check_signature", "lookup_graph"]
 
 
 def _i64(value: int) -> IntegerAttr:
     return IntegerAttr(value, i64)
-
-
-def lookup_graph(op: Operation, symbol: SymbolRefAttr, what: str) -> GraphOp:
-    """The `graph.graph` that `symbol` names, or a VerifyException naming `op` and `what`."""
-    target = SymbolTable.lookup_symbol(op, symbol)
-    if target is None:
-        raise VerifyException(f"'{op.name}' {what} {symbol} does not exist")
-    if not isinstance(target, GraphOp):
-        raise VerifyException(
-            f"'{op.name}' {what} {symbol} is a '{target.name}', not a graph.graph"
-        )
-    return target
-
-
-def check_signature(
-    op: Operation,
-    callee: str,
-    kind: str,
-    values: Sequence[Attribute],
-    expected: Sequence[Attribute],
-) -> None:
-    """Same count, and each of `values` (the op's) `types_compatible` with `expected`."""
-    if len(values) != len(expected):
-        raise VerifyException(
-            f"'{op.name}' has {len(values)} {kind}s but {callee} has {len(expected)}"
-        )
-    for i, (mine, theirs) in enumerate(zip(values, expected, strict=True)):
-        if not types_compatible(mine, theirs):
-            raise VerifyException(
-                f"'{op.name}' {kind} {i} has type {mine}, incompatible with {theirs} of {callee}"
-            )
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,6 +13,18 @@ Discardable GE node attributes (`_stream_label`, `_stage_level`, `_force_unknown
 
 Ops appear in a graph in topological order (the verifier checks it): passes and the interpreter
 rely on it.
+
+Functional control flow (`graph.if`, `graph.while`, `graph.for`: GE's If, While, For) names
+its subgraphs by symbol, with GE's IR names as properties (`then_branch`/`else_branch`,
+`cond`/`body`, `body`); each subgraph is a `graph.graph` of the module, as GE keeps a node's
+subgraphs beside the root graph and as `partition.partitioned_call` and `multibatch.case`
+already call theirs. Regions were the alternative MLIR users know, but every graph pass walks
+the ops of one `graph.graph` and the interpreter, the call-cycle rule, entry selection and the
+lowering already follow graph calls by symbol; nested regions would need all of them taught a
+second way to reach a subgraph. Subgraph inputs carry GE's `_parent_node_index` (If d+1,
+While d, For 0 then d+2) and the verifier checks any that is given. GE's Case stays
+`multibatch.case`: one op per GE type (the op map, placement and lowering key on the type), its
+gear attributes optional, so the gear Case is the general Case.
 """
 
 from xdsl.ir import Dialect
@@ -21,6 +33,7 @@ from gedialects.graph import (
     activation,
     array,
     broadcast,
+    control,
     elementwise,
     fused,
     indexing,
@@ -47,6 +60,7 @@ from gedialects.graph.common import (
     tensor_of,
     window_output_size,
 )
+from gedialects.graph.control import *  # noqa: F403
 from gedialects.graph.elementwise import *  # noqa: F403
 from gedialects.graph.fused import *  # noqa: F403
 from gedialects.graph.indexing import *  # noqa: F403
@@ -76,6 +90,7 @@ Graph = Dialect(
         *indexing.OPS,
         *reduction.OPS,
         *fused.OPS,
+        *control.OPS,
     ],
     [],
 )
@@ -98,6 +113,7 @@ __all__ = [
 __all__ += activation.__all__
 __all__ += array.__all__
 __all__ += broadcast.__all__
+__all__ += control.__all__
 __all__ += elementwise.__all__
 __all__ += fused.__all__
 __all__ += indexing.__all__

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 def register_all_implementations(interpreter: Interpreter) -> None:
     from gedialects.interpreters.ascend import AscendFunctions
+    from gedialects.interpreters.control import ControlFunctions
     from gedialects.interpreters.graph import GraphFunctions
     from gedialects.interpreters.multibatch import MultibatchFunctions
     from gedialects.interpreters.partition import PartitionFunctions
@@ -25,6 +26,7 @@ def register_all_implementations(interpreter: Interpreter) -> None:
         GraphFunctions(),
         PartitionFunctions(),
         MultibatchFunctions(),
+        ControlFunctions(),
         AscendFunctions(),
     ):
         interpreter.register_implementations(functions)

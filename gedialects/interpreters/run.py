@@ -144,6 +144,7 @@ def run_entry(
     check_uninitialized: bool = False,
     timing: bool = False,
     max_steps: int | None = None,
+    max_loop_iterations: int | None = None,
 ) -> RunResult:
     """Runs the entry point of `module` on named inputs, optionally instrumented.
 
@@ -151,12 +152,14 @@ def run_entry(
     and hybrid fallback (`Signature.route`), the same interpreter call; the instruments
     (`schedule_seed`, `check_uninitialized`, `timing`, see `interpreters.ascend`) only
     configure how the `ascend.model` that runs is scheduled and watched; `max_steps` bounds
-    its scheduler steps (None: the interpreter's default)."""
+    its scheduler steps (None: the interpreter's default), `max_loop_iterations` the
+    iterations of each graph-level While/For (None: `control.DEFAULT_MAX_LOOP_ITERATIONS`)."""
     from xdsl.utils.exceptions import InterpretationError
 
     from gedialects.ascend import ModelOp
     from gedialects.interpreters import make_interpreter
     from gedialects.interpreters.ascend import configure, last_stats
+    from gedialects.interpreters.control import configure_loops
     from gedialects.interpreters.kernels import KernelError, known_failure
 
     op = find_entry(module, entry)
@@ -174,6 +177,7 @@ def run_entry(
             f"runs; @{symbol_name(op)} is a '{op.name}' (compile it with ge-compile)"
         )
     interpreter = make_interpreter(module)
+    configure_loops(interpreter, max_loop_iterations)
     limits = {} if max_steps is None else {"max_steps": max_steps}
     configure(
         interpreter,
@@ -205,6 +209,7 @@ def run(
     check_uninitialized: bool = False,
     timing: bool = False,
     max_steps: int | None = None,
+    max_loop_iterations: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Runs the entry point of `module` on named inputs and returns named outputs
     (`run_entry` for the instruments and the statistics)."""
@@ -216,4 +221,5 @@ def run(
         check_uninitialized=check_uninitialized,
         timing=timing,
         max_steps=max_steps,
+        max_loop_iterations=max_loop_iterations,
     ).outputs

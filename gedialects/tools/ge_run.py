@@ -67,6 +67,12 @@ def _parser() -> argparse.ArgumentParser:
         help="run both programs on the same inputs (--random-inputs, --inputs, --input) and "
         "compare their outputs with --rtol/--atol; exit 1 if they differ",
     )
+    p.add_argument(
+        "--max-loop-iterations",
+        type=cli.ascii_int,
+        metavar="N",
+        help="stop a graph-level While or For after N iterations with an error (default 10^6)",
+    )
     model = p.add_argument_group("ascend.model runs")
     model.add_argument(
         "--trace",
@@ -105,6 +111,14 @@ def _max_steps(args: argparse.Namespace) -> int | None:
     return args.max_steps
 
 
+def _max_loop_iterations(args: argparse.Namespace) -> int | None:
+    if args.max_loop_iterations is not None and args.max_loop_iterations < 0:
+        raise UsageError(
+            f"--max-loop-iterations must be a non-negative integer, got {args.max_loop_iterations}"
+        )
+    return args.max_loop_iterations
+
+
 def _model_options(args: argparse.Namespace) -> bool:
     return bool(
         args.trace or args.profile or args.check_uninitialized or args.schedule_seed is not None
@@ -131,6 +145,7 @@ def _run(module, inputs: dict, args: argparse.Namespace) -> tuple[dict, str | No
         schedule_seed=args.schedule_seed,
         check_uninitialized=args.check_uninitialized,
         max_steps=_max_steps(args),
+        max_loop_iterations=_max_loop_iterations(args),
         timing=bool(args.trace or args.profile),
     )
     timeline = result.stats.timeline if result.stats is not None else None
@@ -300,6 +315,7 @@ def _run_cli(args: argparse.Namespace) -> int:
     from gedialects.interpreters.run import find_entry, random_inputs, signature
 
     _max_steps(args)  # a bad --max-steps is refused before the file is read
+    _max_loop_iterations(args)
     module = _parse_module(args.file)
     sig = signature(find_entry(module, args.entry))
     inputs = _load_inputs(args, sig)

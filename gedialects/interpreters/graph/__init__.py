@@ -24,6 +24,7 @@ from xdsl.interpreter import (
 from gedialects.base import NODE_NAME, GEOp
 from gedialects.budget import MemoryBudgetError
 from gedialects.graph import ConstOp, Graph, GraphOp, NetOutputOp
+from gedialects.graph.control import ControlFlowOp
 from gedialects.interpreters.graph import (  # noqa: F401 - the modules register kernels
     activation,
     array,
@@ -74,8 +75,13 @@ def _dispatch_to_kernels(cls: type[InterpreterFunctions]) -> type[InterpreterFun
 
 
 def kernel_ops() -> tuple[type[GEOp], ...]:
-    """The graph ops interpreted by their kernel."""
-    return tuple(op for op in Graph.operations if issubclass(op, GEOp) and op not in _OWN_IMPLS)
+    """The graph ops interpreted by their kernel (control flow runs its subgraphs instead,
+    `interpreters/control.py`)."""
+    return tuple(
+        op
+        for op in Graph.operations
+        if issubclass(op, GEOp) and op not in _OWN_IMPLS and not issubclass(op, ControlFlowOp)
+    )
 
 
 @register_impls
