@@ -64,6 +64,7 @@ from gedialects.base import (
     tensor_nbytes,
 )
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
+from gedialects.graph.control import ControlFlowOp
 from gedialects.multibatch import (
     BATCH_NUM,
     DYNAMIC_OUTPUT_DIMS,
@@ -302,6 +303,14 @@ class _Lowering:
                 if dynamic:
                     raise _fail(op, "inside an unknown-shape partition has no task lowering")
                 self.lower_case(op, env)
+            elif isinstance(op, ControlFlowOp):
+                # Until the label makers (IfOpLabelMaker, WhileOpLabelMaker) are modelled, a
+                # kernel task of type If/While/For would run nothing: refuse instead.
+                raise _fail(
+                    op,
+                    f"in @{graph.sym_name.data}: GE {op.GE_TYPE} has no task lowering yet "
+                    "(GE's label makers are not modelled); run the graph level with ge-run",
+                )
             elif isinstance(op, EndOp):
                 self.peers[op.peerIndex.value.data] = env[op.x]
             elif isinstance(op, PlaceHolderOp):
@@ -568,4 +577,6 @@ def _called_symbols(module: ModuleOp) -> set[str]:
             called.add(op.callee.root_reference.data)
         elif isinstance(op, CaseOp):
             called.update(ref.root_reference.data for ref in op.branches.data)
+        elif isinstance(op, ControlFlowOp):
+            called.update(op.called_graphs())
     return called

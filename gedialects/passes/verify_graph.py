@@ -8,8 +8,8 @@ Three checks, in GE's order (graph preparation, "graph validation"), each linear
    Graphs that call themselves through `partitioned_call`/`case` are a cycle too.
 2. Ops. Every op of a graph body must be a GE node type (`test.op` and other foreign ops are
    unsupported) with an implementation (a kernel, or a structural op: Const, NetOutput,
-   PartitionedCall, Case, End, PlaceHolder), and pass its verifier (operand counts, dtypes,
-   formats); the diagnostic names the graph and the node.
+   PartitionedCall, Case, End, PlaceHolder, If, While, For), and pass its verifier (operand
+   counts, dtypes, formats); the diagnostic names the graph and the node.
 3. Memory (only with `device-memory=BYTES`). The graph's block order is a topological schedule;
    the estimate is every weight (`graph.const`) plus the peak of the bytes live across one op
    (operands still needed, the op's results, and the working set of a called subgraph). When it
@@ -32,6 +32,7 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from gedialects.base import NODE_NAME, GEOp, element_nbytes, static_element_count
 from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.graph.control import ControlFlowOp, ForOp, IfOp, WhileOp
 from gedialects.graph.structure import find_call_cycle
 from gedialects.multibatch import CaseOp
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
@@ -45,6 +46,9 @@ STRUCTURAL_OPS: tuple[type[GEOp], ...] = (
     CaseOp,
     EndOp,
     PlaceHolderOp,
+    IfOp,
+    WhileOp,
+    ForOp,
 )
 """GE ops the interpreter runs without a kernel (besides constants)."""
 
@@ -63,6 +67,8 @@ def _called(op: Operation) -> list[str]:
         return [op.callee.root_reference.data]
     if isinstance(op, CaseOp):
         return [b.root_reference.data for b in op.branches.data]
+    if isinstance(op, ControlFlowOp):
+        return op.called_graphs()
     return []
 
 
