@@ -13,7 +13,10 @@ its callers' operands (the join of all callers when there are several: dims that
 `?`, ranks that differ unranked), meet its declared input types; a `partition.partitioned_call`
 takes its callee's output types and a `multibatch.case` the join of its branches' output types
 (differing dtypes are an error). Graph function types follow their block arguments and
-`graph.net_output`.
+`graph.net_output`. A `graph.if` is a call of both branches (the inputs after the cond, result
+= join). A `graph.while` / `graph.for` passes its carried values to cond and body (For's body
+gets the int32 loop variable first) and reaches GE's fixed point (`loop_fixed_point`): the
+carried types start from the operands' and widen where an iteration changes them.
 
 Shape arithmetic works through chains where values are constant: Shape/Size of a static tensor
 and any op with a small integer result (at most `SMALL_CONSTANT_LIMIT` elements) whose operands
@@ -42,6 +45,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
     UnrankedTensorType,
+    i32,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -60,6 +64,7 @@ from gedialects.base import (
 )
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.graph.common import tensor_of
+from gedialects.graph.control import ControlFlowOp, ForOp
 from gedialects.multibatch import CaseOp
 from gedialects.partition import PartitionedCallOp
 
@@ -248,18 +253,40 @@ def _callees(op: Operation) -> list[str]:
         return [op.callee.root_reference.data]
     if isinstance(op, CaseOp):
         return [b.root_reference.data for b in op.branches.data if isinstance(b, SymbolRefAttr)]
+    if isinstance(op, ControlFlowOp):
+        return op.called_graphs()
     return []
 
 
 def _call_args(op: Operation) -> Sequence[SSAValue]:
-    """The operands a call passes to its callee (a Case's branch index is not passed)."""
-    return op.inputs if isinstance(op, CaseOp) else op.operands
+    """The operands a call passes to its callee (a Case's branch index, an If's cond and a
+    For's start/limit/delta are not passed)."""
+    if isinstance(op, CaseOp):
+        return op.inputs
+    if isinstance(op, ControlFlowOp):
+        return op.subgraph_args(0)
+    return op.operands
+
+
+LOOP_VARIABLE = TensorType(i32, [])
+"""The type of a For body's first input (GE's For loop variable)."""
+
+Widening = dict[tuple[int, int], Attribute]
+"""Carried types of loops widened by earlier attempts: (loop number in module walk order,
+carried index) -> the type its cond/body inputs start from."""
 
 
 class ShapeInference:
     """One run of the fixed point over a module; `run()` raises ValueError naming the op."""
 
-    def __init__(self, module: ModuleOp) -> None:
+    def __init__(self, module: ModuleOp, widening: Widening | None = None) -> None:
+        self.widening: Widening = {} if widening is None else widening
+        self.loops: dict[Operation, int] = {
+            op: k
+            for k, op in enumerate(
+                o for o in module.walk() if isinstance(o, ControlFlowOp) and o.IS_LOOP
+            )
+        }
         self.graphs: dict[str, GraphOp] = {
             g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)
         }
@@ -357,7 +384,9 @@ class ShapeInference:
     def visit(self, op: Operation) -> None:
         if isinstance(op, NetOutputOp):
             self.visit_net_output(op)
-        elif isinstance(op, PartitionedCallOp | CaseOp):
+        elif isinstance(op, ControlFlowOp) and op.IS_LOOP:
+            self.visit_loop(op)
+        elif isinstance(op, PartitionedCallOp | CaseOp | ControlFlowOp):
             self.visit_call(op)
         elif isinstance(op, GEOp):
             self.visit_node(op)
@@ -374,7 +403,71 @@ class ShapeInference:
         for caller in self.callers.get(graph.sym_name.data, ()):
             self.push(caller)
 
-    def visit_call(self, op: PartitionedCallOp | CaseOp) -> None:
+    def passed_types(self, caller: Operation) -> list[Attribute]:
+        """The types `caller` gives its callee's inputs: a loop's carried values start from
+        their operand's type (GE pushes the parent's descs into the subgraph Data), widened
+        by what earlier attempts found (`Widening`); a For body gets its loop variable first."""
+        types = [v.type for v in _call_args(caller)]
+        k = self.loops.get(caller)
+        if k is not None:
+            for i, t in enumerate(types):
+                wide = self.widening.get((k, i))
+                if wide is not None:
+                    types[i] = join_types(t, wide)
+            if isinstance(caller, ForOp):
+                types.insert(0, LOOP_VARIABLE)
+        return types
+
+    def visit_loop(self, op: ControlFlowOp) -> None:
+        """While/For: inputs flow into cond and body; result i = join(body input i, body
+        output i), which is body input i once the carried types are a fixed point."""
+        callees = [self.graphs.get(c) for c in _callees(op)]
+        if any(c is None for c in callees):
+            return  # a subgraph outside this module: the verifier reports it
+        for callee in callees:
+            assert callee is not None
+            self.propagate_into(callee)
+        body = callees[-1]
+        assert body is not None
+        offset = 1 if isinstance(op, ForOp) else 0
+        args = body.body.block.args
+        outs = body.function_type.outputs.data
+        for i, result in enumerate(op.results):
+            if i + offset >= len(args) or i >= len(outs):
+                return  # arity mismatch: the verifier reports it
+            try:
+                joined = join_types(args[i + offset].type, outs[i])
+            except TypeConflict:
+                raise ValueError(
+                    f"{self.where(op)}: body @{body.sym_name.data} output {i} is "
+                    f"{outs[i]}, its loop-carried input {args[i + offset].type}: the element "
+                    "type changes between iterations"
+                ) from None
+            self.refine(result, joined, op, f"result {i}")
+
+    def widenings(self) -> Widening:
+        """After a run: carried values whose body output is not described by the body input
+        (a dim changed between iterations), with the join to start the next attempt from;
+        empty when every loop is at its fixed point."""
+        found: Widening = {}
+        for op, k in self.loops.items():
+            names = _callees(op)
+            body = self.graphs.get(names[-1]) if names else None
+            if body is None:
+                continue
+            offset = 1 if isinstance(op, ForOp) else 0
+            args = body.body.block.args
+            for i, out in enumerate(body.function_type.outputs.data):
+                if i + offset >= len(args):
+                    break
+                arg = args[i + offset].type
+                joined = join_types(arg, out)
+                if joined != arg:
+                    previous = self.widening.get((k, i))
+                    found[(k, i)] = joined if previous is None else join_types(previous, joined)
+        return found
+
+    def visit_call(self, op: PartitionedCallOp | CaseOp | ControlFlowOp) -> None:
         callees = [self.graphs[c] for c in _callees(op) if c in self.graphs]
         if len(callees) != len(_callees(op)):
             return  # a callee outside this module: the verifier reports it
@@ -400,10 +493,10 @@ class ShapeInference:
     def propagate_into(self, callee: GraphOp) -> None:
         """Callee inputs = meet(declared, join of every caller's operand types)."""
         callers = self.callers[callee.sym_name.data]
-        passed = [_call_args(c) for c in callers]  # once per caller, not per input
+        passed = [self.passed_types(c) for c in callers]  # once per caller, not per input
         args = callee.body.block.args
         for index in range(len(args)):
-            types = [operands[index].type for operands in passed if index < len(operands)]
+            types = [operands[index] for operands in passed if index < len(operands)]
             if not types:
                 continue
             joined = types[0]
@@ -481,6 +574,32 @@ def _is_index_like(t: Attribute) -> bool:
     return isinstance(t, TensorType) and isinstance(t.element_type, IntegerType | IndexType)
 
 
+def loop_fixed_point(module: ModuleOp, shapes: dict[str, tuple[int, ...]]) -> Widening:
+    """GE's While fixed point (WhileInferImpl, re-queued by GRAPH_NODE_NEED_REPASS): runs the
+    inference on copies of `module`, each loop's cond and body starting from its operand
+    types, and widens each carried value whose body output differs (a dim that changes
+    becomes `?`, a rank unranked) until every loop's body gives back what it takes. Inference
+    only refines, so a widened start needs a fresh copy; each attempt widens at least one dim
+    or rank, which bounds the attempts. Modules without loops take no attempt."""
+    widening: Widening = {}
+    if not any(isinstance(o, ControlFlowOp) and o.IS_LOOP for o in module.walk()):
+        return widening
+    carried = sum(
+        len(o.carried()) for o in module.walk() if isinstance(o, ControlFlowOp) and o.IS_LOOP
+    )
+    for _ in range(3 * carried + 2):  # each carried value widens dims, then rank, at most
+        trial = module.clone()
+        inference = ShapeInference(trial, widening)
+        if shapes:
+            pin_input_shapes(inference.roots, shapes)
+        inference.run()
+        found = inference.widenings()
+        if not found:
+            return widening
+        widening.update(found)
+    raise ValueError("loop-carried types reach no fixed point (a loop keeps widening)")
+
+
 @dataclass(frozen=True)
 class InferShapesPass(ModulePass):
     """Refines every result type to what GE's InferShape gives (see the module docstring).
@@ -497,9 +616,11 @@ class InferShapesPass(ModulePass):
 
         with paused_gc():
             try:
-                inference = ShapeInference(op)
-                if self.input_shape.strip():
-                    pin_input_shapes(inference.roots, parse_input_shape(self.input_shape))
+                shapes = parse_input_shape(self.input_shape) if self.input_shape.strip() else {}
+                widening = loop_fixed_point(op, shapes)
+                inference = ShapeInference(op, widening)
+                if shapes:
+                    pin_input_shapes(inference.roots, shapes)
                 inference.run()
             except ValueError as e:
                 raise PassFailedException(f"{_NAME}: {e}") from None
