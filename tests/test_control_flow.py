@@ -160,3 +160,28 @@ def test_ge_run_runs_control_flow_and_refuses_a_runaway_loop(tmp_path: Path) -> 
     assert "Traceback" not in bad.stderr
     neg = run_tool("ge-run", str(src), "--entry", "main", "--max-loop-iterations", "-1")
     assert neg.returncode == 1 and "--max-loop-iterations must be" in neg.stderr
+
+
+@pytest.mark.parametrize("cond", [0.5, 0.0, float("nan"), -3.0])
+def test_normalize_conds_keeps_the_branch_taken(cond: float) -> None:
+    """GE's CondPass casts a float cond to int32 (0.5 -> 0, else); ge-normalize-conds keeps
+    the interpreter's truthiness, so the numbers before and after the pass are the same."""
+    from xdsl.passes import PassPipeline
+
+    from gedialects import make_context
+    from gedialects.passes.normalize_conds import NormalizeCondsPass
+
+    text = IF_WHILE.replace("%c: tensor<i1>", "%c: tensor<f32>").replace(
+        "(tensor<i1>, tensor<2xf32>) -> tensor<2xf32>",
+        "(tensor<f32>, tensor<2xf32>) -> tensor<2xf32>",
+    )
+    inputs = {"i": np.array(0, np.int32), "x": X, "c": np.array(cond, np.float32)}
+    module = parse(text)
+    before = run(module, inputs, "main")
+    PassPipeline((NormalizeCondsPass(),)).apply(make_context(), module)
+    module.verify()
+    assert "graph.logical_not" in str(module) and "graph.cast" in str(module)
+    after = run(module, inputs, "main")
+    np.testing.assert_array_equal(before["w"], after["w"])
+    expected = [8.0, 0.0] if cond != 0.0 else [-8.0, 16.0]
+    np.testing.assert_array_equal(after["w"], expected)

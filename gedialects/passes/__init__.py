@@ -25,6 +25,7 @@ PASS_VERBS: tuple[str, ...] = (
     "infer",
     "inline",
     "merge",
+    "normalize",
     "partition",
     "place",
     "plan",
@@ -82,6 +83,7 @@ PASSES: dict[str, tuple[str, str]] = {
         "gedialects.passes.partition.merge_engine_partitions",
         "MergeEnginePartitionsPass",
     ),
+    "ge-normalize-conds": ("gedialects.passes.normalize_conds", "NormalizeCondsPass"),
     "ge-partition-dynamic-shape": (
         "gedialects.passes.partition.dynamic_shape",
         "PartitionDynamicShapePass",

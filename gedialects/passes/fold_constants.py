@@ -10,6 +10,10 @@ the kernel runs): huge constants are not materialised. A kernel that rejects
 its constant inputs leaves the op in place for the runtime to report. All-equal results are
 stored as splats (`dense<0.0> : tensor<64x64xf32>`).
 
+An If whose cond is a constant becomes a PartitionedCall of the branch it takes (GE's
+CondRemovePass; the interpreter's truthiness decides, where GE truncates a float cond), and
+the branch it no longer takes goes when nothing else calls it.
+
 Common subexpression elimination merges `Pure` ops with the same name, operands, properties,
 result types and discardable attributes other than `node_name` (xDSL's `cse` compares every
 attribute, so two GE nodes that differ only by name would never merge); the first op in the
@@ -37,6 +41,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 from xdsl.traits import ConstantLike, Pure
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.hints import isa
@@ -286,18 +291,96 @@ def eliminate_dead_nodes(graph: GraphOp) -> int:
     return before - len(graph.body.block.ops)
 
 
+def fold_constant_ifs(graph: GraphOp, branches: set[str]) -> int:
+    """GE's CondRemovePass: an If whose cond is a constant becomes a PartitionedCall of the
+    branch it takes (the interpreter's truthiness), its inputs shifted by the cond (a branch
+    only this If calls gets its `_parent_node_index` d+1 -> d). The names of both branches go
+    into `branches` (the caller erases those no longer called)."""
+    from gedialects.graph.control import IfOp
+    from gedialects.interpreters.control import truth
+    from gedialects.partition import PartitionedCallOp
+
+    count = 0
+    for op in list(graph.body.block.ops):
+        if not isinstance(op, IfOp):
+            continue
+        cond = _const_array(op.cond)
+        if cond is None:
+            continue
+        chosen = op.then_branch if truth(cond) else op.else_branch
+        call = PartitionedCallOp(chosen, list(op.inputs), op.result_types)
+        call.attributes.update(op.attributes)
+        Rewriter.replace_op(op, call)
+        branches.update(op.called_graphs())
+        count += 1
+    return count
+
+
+def _shift_parent_indices(graph: GraphOp) -> None:
+    """A former If branch called by one PartitionedCall: Data d+1 -> d (GE's CondRemove)."""
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, i64
+
+    from gedialects.base import PARENT_NODE_INDEX
+
+    if graph.arg_attrs is None:
+        return
+    shifted: list[DictionaryAttr] = []
+    for attrs in graph.arg_attrs.data:
+        index = attrs.data.get(PARENT_NODE_INDEX)
+        entries = dict(attrs.data)
+        if isinstance(index, IntegerAttr):
+            entries[PARENT_NODE_INDEX] = IntegerAttr(index.value.data - 1, i64)
+        shifted.append(DictionaryAttr(entries))
+    graph.arg_attrs = ArrayAttr(shifted)
+
+
+def _drop_unused_branches(module: ModuleOp, branches: set[str]) -> None:
+    """Erases the folded Ifs' branches nothing calls any more (and, in turn, the subgraphs
+    only they called); re-numbers the inputs of a branch one PartitionedCall now calls."""
+    from gedialects.partition import PartitionedCallOp
+
+    candidates = set(branches)
+    while candidates:
+        calls: dict[str, list[Operation]] = {}
+        for op in module.walk():
+            callees = getattr(op, "called_graphs", None)
+            if callees is not None:
+                for name in callees():
+                    calls.setdefault(name, []).append(op)
+        erased: set[str] = set()
+        for graph in [g for g in module.ops if isinstance(g, GraphOp)]:
+            name = graph.sym_name.data
+            if name not in candidates:
+                continue
+            users = calls.get(name, [])
+            if not users:
+                erased.update(
+                    c for op in graph.walk() for c in getattr(op, "called_graphs", list)()
+                )
+                Rewriter.erase_op(graph)
+            elif name in branches and all(isinstance(u, PartitionedCallOp) for u in users):
+                _shift_parent_indices(graph)
+                branches.discard(name)
+        candidates = erased
+
+
 def fold_module(
     module: ModuleOp, max_size: int = DEFAULT_MAX_SIZE, cse: bool = True, dce: bool = True
 ) -> FoldStats:
-    """Folding, then CSE, then DCE on every graph of `module`."""
+    """Folding (with constant Ifs, `fold_constant_ifs`), then CSE, then DCE on every graph
+    of `module`."""
     stats = FoldStats()
+    branches: set[str] = set()
     for graph in [op for op in module.ops if isinstance(op, GraphOp)]:
         block = graph.body.block
         stats.folded += fold_block(block, max_size)
+        stats.folded += fold_constant_ifs(graph, branches)
         if cse:
             stats.merged += eliminate_common_subexpressions(block)
         if dce:
             stats.dead += eliminate_dead_nodes(graph)
+    if branches:
+        _drop_unused_branches(module, branches)
     return stats
 
 
