@@ -18,7 +18,7 @@ start, limit, delta). The verifier checks an index where one is given. Outputs m
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -67,6 +67,10 @@ def lookup_graph(op: Operation, symbol: SymbolRefAttr, what: str) -> GraphOp:
     return target
 
 
+GraphLookup = Callable[[Operation, SymbolRefAttr, str], GraphOp]
+"""Finds the graph a control-flow op names (op, symbol, what it is for the message)."""
+
+
 def check_signature(
     op: Operation,
     callee: str,
@@ -101,6 +105,23 @@ def _check_parent_indices(op: Operation, graph: GraphOp, parent: Sequence[int]) 
             )
 
 
+def join_types(a: Attribute, b: Attribute) -> Attribute | None:
+    """The most precise tensor type describing both (differing dims `?`, differing ranks
+    unranked); None when the element types differ. A loop's carried type after an iteration
+    that changed it (GE's WhileInferImpl widening)."""
+    if a == b:
+        return a
+    if element_type(a) != element_type(b):
+        return None
+    da = a.get_shape() if isinstance(a, TensorType) else None
+    db = b.get_shape() if isinstance(b, TensorType) else None
+    if da is None or db is None or len(da) != len(db):
+        return UnrankedTensorType(element_type(a))
+    return TensorType(
+        element_type(a), [x if x == y and x >= 0 else -1 for x, y in zip(da, db, strict=True)]
+    )
+
+
 def _is_int32_scalar(t: Attribute) -> bool:
     return isinstance(t, TensorType) and t.element_type == i32 and t.get_num_dims() == 0
 
@@ -130,16 +151,25 @@ class ControlFlowOp(GEOp):
     def verify_local(self) -> None:
         """Checks of the op alone, run before the subgraphs' (so they are reported first)."""
 
-    def verify_subgraphs(self) -> None:
-        """Subgraph signatures against the operands and results (needs the symbol table)."""
+    def verify_subgraphs(self, lookup: GraphLookup = lookup_graph) -> None:
+        """Subgraph signatures against the operands and results; `lookup` finds each one
+        (the symbol table by default)."""
         raise NotImplementedError
 
 
 class ControlFlowSymbolUser(SymbolUserOpInterface):
+    """Checks the subgraphs once the op sits under a symbol table (a module): a front end
+    building a graph op by op verifies each new op before the module exists, and checks the
+    subgraphs itself (`verify_subgraphs(lookup)`)."""
+
     def verify(self, op: Operation) -> None:
         assert isinstance(op, ControlFlowOp)
         op.verify_local()
-        op.verify_subgraphs()
+        parent = op.parent_op()
+        while parent is not None and not parent.has_trait(SymbolTable):
+            parent = parent.parent_op()
+        if parent is not None:
+            op.verify_subgraphs()
 
 
 @irdl_op_definition
@@ -188,9 +218,9 @@ class IfOp(NodeSyntax, ControlFlowOp):
     def verify_local(self) -> None:
         _check_cond_type(self, "cond", self.cond.type)
 
-    def verify_subgraphs(self) -> None:
+    def verify_subgraphs(self, lookup: GraphLookup = lookup_graph) -> None:
         for what, ref in (("then_branch", self.then_branch), ("else_branch", self.else_branch)):
-            graph = lookup_graph(self, ref, what)
+            graph = lookup(self, ref, what)
             ftype = graph.function_type
             check_signature(self, f"{what} {ref}", "input", self.inputs.types, ftype.inputs.data)
             check_signature(self, f"{what} {ref}", "result", self.output.types, ftype.outputs.data)
@@ -267,9 +297,9 @@ class WhileOp(NodeSyntax, ControlFlowOp):
                 f"{len(self.output)} results; GE's While needs as many of each"
             )
 
-    def verify_subgraphs(self) -> None:
+    def verify_subgraphs(self, lookup: GraphLookup = lookup_graph) -> None:
         carried = self.inputs.types
-        cond = lookup_graph(self, self.cond, "cond")
+        cond = lookup(self, self.cond, "cond")
         check_signature(self, f"cond {self.cond}", "input", carried, cond.function_type.inputs.data)
         _check_parent_indices(self, cond, range(len(carried)))
         outs = cond.function_type.outputs.data
@@ -279,7 +309,7 @@ class WhileOp(NodeSyntax, ControlFlowOp):
                 "graph gives exactly one"
             )
         _check_cond_type(self, f"cond {self.cond} output", outs[0])
-        body = lookup_graph(self, self.body, "body")
+        body = lookup(self, self.body, "body")
         check_signature(self, f"body {self.body}", "input", carried, body.function_type.inputs.data)
         _check_parent_indices(self, body, range(len(carried)))
         check_body_outputs(self, body, body.function_type.inputs.data)
@@ -375,8 +405,8 @@ class ForOp(NodeSyntax, ControlFlowOp):
                 f"{len(self.output)} results; GE's For needs as many of each"
             )
 
-    def verify_subgraphs(self) -> None:
-        body = lookup_graph(self, self.body, "body")
+    def verify_subgraphs(self, lookup: GraphLookup = lookup_graph) -> None:
+        body = lookup(self, self.body, "body")
         ins = body.function_type.inputs.data
         if not ins or not _is_int32_scalar(ins[0]):
             raise VerifyException(
@@ -396,6 +426,7 @@ __all__ = [
     "IfOp",
     "WhileOp",
     "check_signature",
+    "join_types",
     "lookup_graph",
 ]
 

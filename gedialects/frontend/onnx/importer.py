@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 import onnx
@@ -19,6 +20,9 @@ import onnx.external_data_helper
 from onnx import numpy_helper
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     Signedness,
@@ -38,7 +42,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import budget
-from gedialects.base import NODE_NAME, shapes_compatible
+from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, shapes_compatible
 from gedialects.frontend.onnx.registry import (
     ImportState,
     NodeContext,
@@ -383,8 +387,27 @@ def _bound_value(
     return array
 
 
+def free_names(graph: onnx.GraphProto) -> set[str]:
+    """Names `graph` (and the subgraphs of its nodes, at any depth) reads from outer scope:
+    used, and neither its input, initializer nor node output."""
+    defined = {v.name for v in graph.input}
+    defined.update(t.name for t in graph.initializer)
+    defined.update(s.values.name for s in graph.sparse_initializer)
+    used: set[str] = {v.name for v in graph.output}
+    for node in graph.node:
+        defined.update(node.output)
+        used.update(name for name in node.input if name)
+        for a in node.attribute:
+            if a.HasField("g"):
+                used |= free_names(a.g)
+            for g in a.graphs:
+                used |= free_names(g)
+    return used - defined
+
+
 class _Importer:
-    """Fills one `graph.graph` from an ONNX GraphProto."""
+    """Fills one `graph.graph` from an ONNX GraphProto (the model's, or a node's subgraph:
+    then `root` is the importer of the model, which keeps every subgraph and their names)."""
 
     def __init__(
         self,
@@ -392,9 +415,11 @@ class _Importer:
         opset: int,
         name: str,
         constants: Mapping[str, np.ndarray] | None = None,
+        graph: onnx.GraphProto | None = None,
+        root: _Importer | None = None,
     ) -> None:
         self.model = model
-        self.graph = model.graph
+        self.graph = model.graph if graph is None else graph
         self.opset = opset
         self.name = name
         self.constants = dict(constants or {})
@@ -402,6 +427,112 @@ class _Importer:
         self.pending: dict[str, onnx.TensorProto | onnx.SparseTensorProto | np.ndarray] = {}
         self.absent: dict[str, str] = {}
         """Output names a converter did not produce -> node name."""
+        self.root = self if root is None else root
+        self.used_names: set[str] = {name}
+        """(root) Symbols given to graphs so far."""
+        self.kept: list[GraphOp] = []
+        """(root) The subgraphs of the module, in the order they were built."""
+
+    # The SubgraphHost of converters (registry.SubgraphHost) ---------------------------------
+
+    def free_names(self, graphs: Sequence[onnx.GraphProto]) -> list[str]:
+        """The outer-scope names the subgraphs read, sorted (GE's if adapter keeps a
+        std::set): each becomes an extra input of the node and of every subgraph."""
+        names: set[str] = set()
+        for g in graphs:
+            names |= free_names(g)
+        return sorted(names)
+
+    def graph_name(self, node: str, index: int, attr: str) -> str:
+        """GE's subgraph name `<node>_<index>_<attr>` as a symbol, unique in the module."""
+        base = symbol_name(f"{node}_{index}_{attr}")
+        name, n = base, 1
+        while name in self.root.used_names:
+            name, n = f"{base}_{n}", n + 1
+        self.root.used_names.add(name)
+        return name
+
+    def keep(self, graphs: Sequence[Operation]) -> None:
+        self.root.kept.extend(g for g in graphs if isinstance(g, GraphOp))
+
+    @contextmanager
+    def trial(self) -> Iterator[None]:
+        """Subgraphs built inside are thrown away: names and kept graphs are restored (the
+        loop converters build bodies until their carried types are a fixed point)."""
+        root = self.root
+        names, count = set(root.used_names), len(root.kept)
+        try:
+            yield
+        finally:
+            root.used_names = names
+            del root.kept[count:]
+
+    def subgraph(
+        self,
+        proto: onnx.GraphProto,
+        name: str,
+        inputs: Sequence[tuple[str | None, Attribute]],
+        parent_index: Sequence[int],
+        finish: Callable[[NodeContext, list[SSAValue], list[SSAValue]], list[SSAValue]]
+        | None = None,
+        node: onnx.NodeProto | None = None,
+        prologue: Callable[[NodeContext, list[SSAValue]], dict[str, SSAValue]] | None = None,
+    ) -> GraphOp:
+        """`proto` as graph `name` with inputs `inputs` (ONNX name or None for an input of
+        the caller's own, and type); `parent_index[i]` is input i's `_parent_node_index`.
+        `prologue(ctx, args)` (ctx on the subgraph, for `node`) may emit ops first and bind
+        ONNX names to them; `finish(ctx, args, outputs)` may append ops and returns the
+        graph's outputs. The graph is not kept (`keep`)."""
+        sub = _Importer(self.model, self.opset, name, graph=proto, root=self.root)
+        return sub.build_subgraph(inputs, parent_index, finish, node, prologue)
+
+    def build_subgraph(
+        self,
+        inputs: Sequence[tuple[str | None, Attribute]],
+        parent_index: Sequence[int],
+        finish: Callable[[NodeContext, list[SSAValue], list[SSAValue]], list[SSAValue]] | None,
+        node: onnx.NodeProto | None,
+        prologue: Callable[[NodeContext, list[SSAValue]], dict[str, SSAValue]] | None = None,
+    ) -> GraphOp:
+        graph = self.graph
+        for t in graph.initializer:
+            self.pending[t.name] = t
+        for s in graph.sparse_initializer:
+            self.pending[s.values.name] = s
+        block = Block(arg_types=[t for _, t in inputs])
+        arg_names: list[str] = []
+        for i, (arg, (onnx_name, _)) in enumerate(zip(block.args, inputs, strict=True)):
+            if onnx_name is not None:
+                self.values[onnx_name] = arg
+                _set_hint(arg, onnx_name)
+            arg_names.append(onnx_name or f"{self.name}_input_{i}")
+        self.state = ImportState(block, host=self)
+        if prologue is not None:
+            assert node is not None
+            self.values.update(
+                prologue(NodeContext(node, [], self.opset, self.state), list(block.args))
+            )
+        self.produced_later = {out for n in graph.node for out in n.output if out}
+        for n in graph.node:
+            self.convert(n)
+        outputs = [self.lookup(v.name, f"subgraph @{self.name} output") for v in graph.output]
+        names = [v.name for v in graph.output]
+        if finish is not None:
+            assert node is not None
+            outputs = finish(
+                NodeContext(node, [], self.opset, self.state), list(block.args), outputs
+            )
+            names = [f"{self.name}_output_{i}" for i in range(len(outputs))]
+        block.add_op(NetOutputOp(outputs))
+        op = GraphOp(self.name, [t for _, t in inputs], [v.type for v in outputs], Region(block))
+        arg_attrs = [
+            {NODE_NAME: StringAttr(n), PARENT_NODE_INDEX: IntegerAttr(p, i64)}
+            for n, p in zip(arg_names, parent_index, strict=True)
+        ]
+        op.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in arg_attrs])
+        if len(set(names)) == len(names):
+            op.res_attrs = ArrayAttr([DictionaryAttr({NODE_NAME: StringAttr(n)}) for n in names])
+        return op
 
     def build(self) -> ModuleOp:
         graph = self.graph
@@ -436,7 +567,7 @@ class _Importer:
         for arg, name in zip(block.args, arg_names, strict=True):
             self.values[name] = arg
             _set_hint(arg, name)
-        self.state = ImportState(block)
+        self.state = ImportState(block, host=self)
         self.produced_later = {out for node in graph.node for out in node.output if out}
 
         for node in graph.node:
@@ -464,7 +595,13 @@ class _Importer:
                 terminator.verify()
         except VerifyException as e:
             raise OnnxImportError(_first_line(e)) from None
-        return ModuleOp([op])
+        module = ModuleOp([op, *self.kept])
+        if self.kept:  # the control-flow ops' subgraphs, now that symbols resolve
+            try:
+                module.verify()
+            except VerifyException as e:
+                raise OnnxImportError(_first_line(e)) from None
+        return module
 
     def lookup(self, name: str, what: str | None) -> SSAValue:
         """The value named `name`: a graph input, an initializer or an earlier node's output.

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 from xdsl.dialects.builtin import StringAttr, TensorType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from gedialects.base import NODE_NAME, GEOp
 from gedialects.budget import MemoryBudgetError
@@ -43,6 +44,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.array",
     "gedialects.frontend.onnx.ops.indexing",
     "gedialects.frontend.onnx.ops.reduction",
+    "gedialects.frontend.onnx.ops.control",
 )
 _loaded = False
 
@@ -91,6 +93,33 @@ def supported_ops() -> tuple[str, ...]:
 _REQUIRED = object()
 
 
+class SubgraphHost(Protocol):
+    """What the importer of one graph offers converters of nodes with subgraphs (If, Loop,
+    Scan): names of outer scope, values of its scope, and building subgraphs."""
+
+    def lookup(self, name: str, what: str | None) -> SSAValue: ...
+
+    def free_names(self, graphs: Sequence[onnx.GraphProto]) -> list[str]: ...
+
+    def graph_name(self, node: str, index: int, attr: str) -> str: ...
+
+    def subgraph(
+        self,
+        proto: onnx.GraphProto,
+        name: str,
+        inputs: Sequence[tuple[str | None, Attribute]],
+        parent_index: Sequence[int],
+        finish: Callable[[NodeContext, list[SSAValue], list[SSAValue]], list[SSAValue]]
+        | None = None,
+        node: onnx.NodeProto | None = None,
+        prologue: Callable[[NodeContext, list[SSAValue]], dict[str, SSAValue]] | None = None,
+    ) -> Operation: ...
+
+    def keep(self, graphs: Sequence[Operation]) -> None: ...
+
+    def trial(self) -> AbstractContextManager[None]: ...
+
+
 @dataclass
 class ImportState:
     """What the importer shares across nodes: the block being filled and known values."""
@@ -98,6 +127,8 @@ class ImportState:
     block: Block
     known_values: dict[SSAValue, np.ndarray | None] = field(default_factory=dict)
     counter: int = 0
+    host: SubgraphHost | None = None
+    """The importer filling `block` (for converters of nodes with subgraphs)."""
 
 
 @dataclass
@@ -155,6 +186,12 @@ class NodeContext:
         if default is _REQUIRED:
             self.fail(f"attribute '{name}' is required")
         return default
+
+    @property
+    def host(self) -> SubgraphHost:
+        host = self.state.host
+        assert host is not None, "every ImportState of the importer has its host"
+        return host
 
     # Building ---------------------------------------------------------------------------------
 
