@@ -46,6 +46,7 @@ from xdsl.traits import SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects.base import PARENT_NODE_INDEX, GEOp, NodeSyntax, element_type, types_compatible
+from gedialects.graph.common import tensor_of
 from gedialects.graph.structure import GraphOp
 
 GE_TENSOR = base(TensorType) | base(UnrankedTensorType)
@@ -116,8 +117,8 @@ def join_types(a: Attribute, b: Attribute) -> Attribute | None:
     da = a.get_shape() if isinstance(a, TensorType) else None
     db = b.get_shape() if isinstance(b, TensorType) else None
     if da is None or db is None or len(da) != len(db):
-        return UnrankedTensorType(element_type(a))
-    return TensorType(
+        return tensor_of(element_type(a), None)
+    return tensor_of(
         element_type(a), [x if x == y and x >= 0 else -1 for x, y in zip(da, db, strict=True)]
     )
 

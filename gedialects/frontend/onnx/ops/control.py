@@ -61,10 +61,16 @@ MAX_FIXED_POINT_ROUNDS = 64
 
 
 def _graph_attr(ctx: NodeContext, name: str) -> onnx.GraphProto:
+    """The subgraph attribute `name`; its declared inputs and outputs must be tensors (a
+    sequence or optional is refused here, naming the value and its kind)."""
     for a in ctx.node.attribute:
         if a.name == name:
             if a.type != onnx.AttributeProto.GRAPH:
                 ctx.fail(f"attribute '{name}' is not a graph")
+            for kind, values in (("input", a.g.input), ("output", a.g.output)):
+                for v in values:
+                    if v.type.WhichOneof("value") not in (None, "tensor_type"):
+                        tensor_type(v.type, f"{name} {kind} '{v.name}'")
             return a.g
     ctx.fail(f"attribute '{name}' is required")
 
