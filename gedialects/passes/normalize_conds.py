@@ -8,6 +8,8 @@ output of a While's cond graph so that the label switch can read an int32 index 
 - bool scalar: `Cast` to int32 (`<consumer>_Cast`);
 - unknown rank: left as it is (GE too).
 
+A cond graph that something else also calls (another op's body or branch) is left alone.
+
 Other numeric scalars GE casts to int32 directly, which truncates a float 0.5 to 0 (so a
 sunk If takes `else` where GE's own hybrid executor takes `then`) and wraps an int64 2^32 to
 0. Here they become `Cast(LogicalNot(Equal(x, 0)))`: the same int32 scalar, with the
@@ -102,7 +104,17 @@ class NormalizeCondsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         graphs = {g.sym_name.data: g for g in op.ops if isinstance(g, GraphOp)}
+        # A graph called other than as a While's cond keeps its output type (its other
+        # callers expect it): GE's CondPass rewrites cond graphs only.
         done: set[str] = set()
+        for node in op.walk():
+            callees = getattr(node, "called_graphs", None)
+            if callees is None:
+                continue
+            names = list(callees())
+            if isinstance(node, WhileOp):
+                names.remove(node.cond.root_reference.data)
+            done.update(names)
         for graph in list(graphs.values()):
             for node in list(graph.body.block.ops):
                 if isinstance(node, IfOp):

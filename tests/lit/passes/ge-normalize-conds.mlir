@@ -51,3 +51,18 @@ graph.graph @while_main(%i: tensor<i32>) -> tensor<i32> {
   %r = graph.while %i cond @cond body @body {node_name = "loop"} : (tensor<i32>) -> tensor<i32>
   graph.net_output %r : tensor<i32>
 }
+
+// -----
+
+// Tests that a cond graph also called as a body is left alone (its output type is the carried
+// value's there).
+
+// CHECK-LABEL: graph.graph @both(%{{.*}}: tensor<i1>) -> tensor<i1>
+// CHECK-NEXT:    graph.net_output
+graph.graph @both(%c: tensor<i1>) -> tensor<i1> {
+  graph.net_output %c : tensor<i1>
+}
+graph.graph @shared_main(%c: tensor<i1>) -> tensor<i1> {
+  %r = graph.while %c cond @both body @both : (tensor<i1>) -> tensor<i1>
+  graph.net_output %r : tensor<i1>
+}
