@@ -349,3 +349,59 @@ def test_loop_through_the_tools(tmp_path: Path) -> None:
     assert refused.returncode == 1
     assert "GE While has no task lowering yet" in refused.stderr
     assert refused.stderr.count("\n") == 1
+
+
+def test_loop_body_if_reads_outer_scope_two_levels_up() -> None:
+    """A Loop body whose If branches read `w`, a main-graph input: captured through the Loop
+    and the If (outer-scope capture at any depth)."""
+    then = helper.make_graph(
+        [helper.make_node("Mul", ["acc_in", "w"], ["t"])],
+        "then",
+        [],
+        [helper.make_tensor_value_info("t", F, [2])],
+    )
+    els = helper.make_graph(
+        [helper.make_node("Add", ["acc_in", "w"], ["e"])],
+        "else",
+        [],
+        [helper.make_tensor_value_info("e", F, [2])],
+    )
+    body = helper.make_graph(
+        [
+            helper.make_node("Mod", ["i", "two"], ["odd"]),
+            helper.make_node("Cast", ["odd"], ["is_odd"], to=TensorProto.BOOL),
+            helper.make_node("If", ["is_odd"], ["acc_out"], then_branch=then, else_branch=els),
+            helper.make_node("Identity", ["c"], ["c_out"]),
+        ],
+        "body",
+        [
+            helper.make_tensor_value_info("i", TensorProto.INT64, []),
+            helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+            helper.make_tensor_value_info("acc_in", F, [2]),
+        ],
+        [
+            helper.make_tensor_value_info("c_out", TensorProto.BOOL, []),
+            helper.make_tensor_value_info("acc_out", F, [2]),
+        ],
+    )
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["M", "", "acc0"], ["acc"], body=body)],
+        "nested",
+        [
+            helper.make_tensor_value_info("M", TensorProto.INT64, []),
+            helper.make_tensor_value_info("acc0", F, [2]),
+            helper.make_tensor_value_info("w", F, [2]),
+        ],
+        [helper.make_tensor_value_info("acc", F, [2])],
+        initializer=[helper.make_tensor("two", TensorProto.INT64, [], [2])],
+    )
+    model = _model(graph)
+    feeds = {
+        "M": np.array(5, np.int64),
+        "acc0": np.array([1.0, -1.0], np.float32),
+        "w": np.array([2.0, 0.5], np.float32),
+    }
+    module = import_model(model)
+    inner = [op for op in module.walk() if isinstance(op, IfOp)]
+    assert len(inner) == 1 and [v.name_hint for v in inner[0].inputs] == ["acc_in", "w"]
+    np.testing.assert_array_equal(run(module, feeds)["acc"], _ort(model, feeds)[0])
