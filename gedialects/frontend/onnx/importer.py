@@ -452,8 +452,8 @@ class _Importer:
         self.root.used_names.add(name)
         return name
 
-    def keep(self, graphs: Sequence[Operation]) -> None:
-        self.root.kept.extend(g for g in graphs if isinstance(g, GraphOp))
+    def keep(self, graphs: Sequence[GraphOp]) -> None:
+        self.root.kept.extend(graphs)
 
     @contextmanager
     def trial(self) -> Iterator[None]:

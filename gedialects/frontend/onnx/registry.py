@@ -28,7 +28,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from gedialects.base import NODE_NAME, GEOp
 from gedialects.budget import MemoryBudgetError
-from gedialects.graph import ConstOp
+from gedialects.graph import ConstOp, GraphOp
 from gedialects.interpreters.kernels import KernelError, get_kernel, run_kernel
 from gedialects.tensors import dense_from_numpy, numpy_from_dense
 
@@ -113,9 +113,9 @@ class SubgraphHost(Protocol):
         | None = None,
         node: onnx.NodeProto | None = None,
         prologue: Callable[[NodeContext, list[SSAValue]], dict[str, SSAValue]] | None = None,
-    ) -> Operation: ...
+    ) -> GraphOp: ...
 
-    def keep(self, graphs: Sequence[Operation]) -> None: ...
+    def keep(self, graphs: Sequence[GraphOp]) -> None: ...
 
     def trial(self) -> AbstractContextManager[None]: ...
 

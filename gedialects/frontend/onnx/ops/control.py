@@ -27,7 +27,7 @@ accumulator is a constant).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import onnx
@@ -35,12 +35,13 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     IntegerAttr,
+    StringAttr,
     TensorType,
     UnrankedTensorType,
     i1,
     i64,
 )
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, element_type
@@ -129,7 +130,7 @@ def if_(ctx: NodeContext) -> Outputs:
     graphs: list[GraphOp] = []
     for index, (attr, g) in enumerate(zip(("then_branch", "else_branch"), branches, strict=True)):
         name = host.graph_name(ctx.name, index, attr)
-        graphs.append(host.subgraph(g, name, inputs, parents))  # type: ignore[arg-type]
+        graphs.append(host.subgraph(g, name, inputs, parents))
     then_outs = graphs[0].function_type.outputs.data
     else_outs = graphs[1].function_type.outputs.data
     if len(then_outs) != len(else_outs) or len(then_outs) != len(ctx.node.output):
@@ -159,27 +160,20 @@ def _const(array: np.ndarray) -> ConstOp:
     return ConstOp(dense_from_numpy(np.asarray(array)))
 
 
-def _named(op: ConstOp | object, name: str) -> None:
-    from xdsl.dialects.builtin import StringAttr
-
-    attributes = op.attributes
-    attributes[NODE_NAME] = StringAttr(name)
+def _named(op: Operation, name: str) -> None:
+    op.attributes[NODE_NAME] = StringAttr(name)
 
 
-def _cond_graph(name: str, types: Sequence[Attribute], build) -> GraphOp:
+def _cond_graph(
+    name: str, types: Sequence[Attribute], build: Callable[[Block, list[SSAValue]], SSAValue]
+) -> GraphOp:
     """A cond graph over the carried `types`; `build(block, args)` appends ops and returns
     the one output."""
     block = Block(arg_types=list(types))
     out = build(block, list(block.args))
     block.add_op(NetOutputOp([out]))
     graph = GraphOp(name, list(types), [out.type], Region(block))
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
-
-    from gedialects.base import PARENT_NODE_INDEX
-
-    graph.arg_attrs = ArrayAttr(
-        [DictionaryAttr({PARENT_NODE_INDEX: IntegerAttr(i, i64)}) for i in range(len(types))]
-    )
+    graph.arg_attrs = _parent_attrs(range(len(types)))
     return graph
 
 
@@ -281,107 +275,6 @@ def _parent_attrs(indices: Sequence[int]) -> ArrayAttr[DictionaryAttr]:
 
 
 # --------------------------------------------------------------------------------------------
-# Loops: the shared While construction
-# --------------------------------------------------------------------------------------------
-
-
-def _const(array: np.ndarray) -> ConstOp:
-    return ConstOp(dense_from_numpy(np.asarray(array)))
-
-
-def _named(op: ConstOp | object, name: str) -> None:
-    from xdsl.dialects.builtin import StringAttr
-
-    attributes = op.attributes
-    attributes[NODE_NAME] = StringAttr(name)
-
-
-def _cond_graph(name: str, types: Sequence[Attribute], build) -> GraphOp:
-    """A cond graph over the carried `types`; `build(block, args)` appends ops and returns
-    the one output."""
-    block = Block(arg_types=list(types))
-    out = build(block, list(block.args))
-    block.add_op(NetOutputOp([out]))
-    graph = GraphOp(name, list(types), [out.type], Region(block))
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
-
-    from gedialects.base import PARENT_NODE_INDEX
-
-    graph.arg_attrs = ArrayAttr(
-        [DictionaryAttr({PARENT_NODE_INDEX: IntegerAttr(i, i64)}) for i in range(len(types))]
-    )
-    return graph
-
-
-def _fixed_point(
-    ctx: NodeContext,
-    start: list[Attribute],
-    build,
-) -> tuple[list[Attribute], GraphOp]:
-    """GE's While fixed point on the carried types: rebuild the body from the join of what it
-    takes and gives until they agree; returns the types and the kept, final body."""
-    types = list(start)
-    for _ in range(MAX_FIXED_POINT_ROUNDS):
-        with ctx.host.trial():
-            body = build(types)
-        outs = body.function_type.outputs.data
-        joined: list[Attribute] = []
-        for i, (t, o) in enumerate(zip(types, outs, strict=True)):
-            j = join_types(t, o)
-            if j is None:
-                ctx.fail(
-                    f"body output for loop-carried value {i} is {o} but the value is {t}; "
-                    "a loop-carried value keeps its element type"
-                )
-            joined.append(j)
-        if joined == types:
-            return types, build(types)
-        types = joined
-    ctx.fail(f"the loop-carried types reach no fixed point in {MAX_FIXED_POINT_ROUNDS} rounds")
-
-
-def _stack(
-    sub: NodeContext, acc: SSAValue, value: SSAValue, axis: int, prepend: bool, what: str
-) -> SSAValue:
-    """`acc` with `value` appended (prepended) as a new slice on `axis`."""
-    axes = sub.const(np.array([axis], np.int64), f"{what}_axes")
-    piece = sub.emit(UnsqueezeV3Op(value, axes), f"{what}_unsqueeze").results[0]
-    parts = [piece, acc] if prepend else [acc, piece]
-    return sub.emit(ConcatDOp(parts, axis), f"{what}_concat").results[0]
-
-
-def _empty_stack(ctx: NodeContext, t: Attribute, axis: int, what: str) -> SSAValue:
-    """The empty accumulator of a scan output of per-iteration type `t` (static)."""
-    if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
-        ctx.fail(
-            f"{what} has type {t} per iteration; stacking it needs a static shape (its empty "
-            "accumulator is a constant)"
-        )
-    from gedialects.tensors import numpy_dtype
-
-    shape = list(t.get_shape())
-    rank = len(shape) + 1
-    if not -rank <= axis < rank:
-        ctx.fail(f"{what}: axis {axis} is out of range for rank {rank}")
-    shape.insert(axis % rank, 0)
-    return ctx.const(np.zeros(shape, numpy_dtype(t.element_type)), f"{what}_init")
-
-
-def _scan_output_types(
-    ctx: NodeContext, body: onnx.GraphProto, first: int, count: int
-) -> list[Attribute]:
-    """Element types of the body's scan outputs as declared (for the probing build)."""
-    out: list[Attribute] = []
-    for k in range(count):
-        v = body.output[first + k]
-        t = tensor_type(v.type, f"scan output '{v.name}'") if v.type.ByteSize() else None
-        if t is None:
-            ctx.fail(f"scan output '{v.name}' of the body has no type")
-        out.append(UnrankedTensorType(t.element_type))
-    return out
-
-
-# --------------------------------------------------------------------------------------------
 # Loop
 # --------------------------------------------------------------------------------------------
 
@@ -425,7 +318,7 @@ def loop(ctx: NodeContext) -> Outputs:
 
         def finish(sub: NodeContext, args: list[SSAValue], outs: list[SSAValue]) -> list[SSAValue]:
             one = sub.const(np.array(1, np.int64), "iter_one")
-            following = [sub.emit(AddOp(args[0], one), "iter_next").results[0]]
+            following: list[SSAValue] = [sub.emit(AddOp(args[0], one), "iter_next").results[0]]
             if cond is not None:
                 _check_elem(sub, outs[0], i1, "body cond output")
                 following.append(_scalar(sub, outs[0], "body_cond"))
@@ -443,7 +336,7 @@ def loop(ctx: NodeContext) -> Outputs:
             return following + args[h + n + k :]
 
         name = host.graph_name(ctx.name, 0, "body")
-        return host.subgraph(body_proto, name, inputs, range(len(types)), finish, ctx.node)  # type: ignore[arg-type]
+        return host.subgraph(body_proto, name, inputs, range(len(types)), finish, ctx.node)
 
     # Probe once for the scan outputs' per-iteration types, then the fixed point.
     v_types = [v.type for v in initial]
@@ -551,7 +444,7 @@ def scan(ctx: NodeContext) -> Outputs:
     def prologue(sub: NodeContext, args: list[SSAValue]) -> dict[str, SSAValue]:
         """Element i of each scan input (T-1-i when reversed), bound to the body's inputs."""
         bound: dict[str, SSAValue] = {}
-        index = args[0]
+        index = reverse = args[0]
         if any(in_dirs):
             one = sub.const(np.array(1, np.int64), "i_one_rev")
             last = sub.emit(SubOp(args[1], one), "last").results[0]
@@ -571,11 +464,11 @@ def scan(ctx: NodeContext) -> Outputs:
         name = host.graph_name(ctx.name, 0, "body")
         return host.subgraph(
             body_proto, name, inputs, range(len(types)), finish, ctx.node, prologue
-        )  # type: ignore[arg-type]
+        )
 
     def finish(sub: NodeContext, args: list[SSAValue], outs: list[SSAValue]) -> list[SSAValue]:
         one = sub.const(np.array(1, np.int64), "i_one")
-        following = [sub.emit(AddOp(args[0], one), "i_next").results[0], args[1]]
+        following: list[SSAValue] = [sub.emit(AddOp(args[0], one), "i_next").results[0], args[1]]
         following += outs[:n]
         scans = outs[n:]
         if probing is not None:
