@@ -52,6 +52,18 @@ def static(ctx: NodeContext, value: SSAValue, suffix: str) -> SSAValue:
     return value if known is None else ctx.const(np.asarray(known), suffix)
 
 
+def one_element_scalar(ctx: NodeContext, value: SSAValue, what: str) -> SSAValue:
+    """`value` as a rank-0 tensor: ONNX asks for scalars (conds, trip counts, Range's bounds)
+    where onnxruntime also takes a one-element tensor, and exported graphs rely on it."""
+    t = value.type
+    if isinstance(t, TensorType) and t.get_num_dims() == 0:
+        return value
+    if isinstance(t, TensorType) and any(d > 1 for d in t.get_shape()):
+        ctx.fail(f"{what} has type {t}; it must hold one element")
+    shape = ctx.const(np.zeros((0,), np.int64), f"{what}_shape")
+    return ctx.emit(ReshapeOp(value, shape), f"{what}_scalar").results[0]
+
+
 def ints_const(ctx: NodeContext, values: object, suffix: str) -> SSAValue:
     return ctx.const(np.asarray(values, dtype=np.int64).reshape(-1), suffix)
 
@@ -63,7 +75,17 @@ def axes_operand(ctx: NodeContext, index: int, since: int, suffix: str = "axes")
         axes = ctx.attr("axes", None)
         return None if axes is None else ints_const(ctx, axes, suffix)
     value = ctx.optional_input(index)
-    return None if value is None else static(ctx, value, suffix)
+    if value is None:
+        return None
+    known = ctx.known(value)
+    if known is not None and np.ndim(known) == 0:
+        return ints_const(ctx, known, suffix)  # a scalar axis (ONNX's reference takes one)
+    if known is not None:
+        return static(ctx, value, suffix)
+    if isinstance(value.type, TensorType) and value.type.get_num_dims() == 0:
+        shape = ints_const(ctx, [1], f"{suffix}_shape")
+        return ctx.emit(ReshapeOp(value, shape), f"{suffix}_1d").results[0]
+    return value
 
 
 def rank_of(ctx: NodeContext, value: SSAValue) -> int:
@@ -248,7 +270,9 @@ def constant_of_shape(ctx: NodeContext) -> Outputs:
 @converter("Range")
 def range_(ctx: NodeContext) -> Outputs:
     names = ("start", "limit", "delta")
-    start, limit, delta = (static(ctx, ctx.input(i), n) for i, n in enumerate(names))
+    start, limit, delta = (
+        one_element_scalar(ctx, static(ctx, ctx.input(i), n), n) for i, n in enumerate(names)
+    )
     return _one(ctx, RangeOp(start, limit, delta))
 
 

@@ -46,9 +46,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, element_type
 from gedialects.frontend.onnx.importer import tensor_type
+from gedialects.frontend.onnx.ops.array import one_element_scalar
 from gedialects.frontend.onnx.registry import ImportState, NodeContext, Outputs, converter
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
-from gedialects.graph.array import ConcatDOp, ReshapeOp, ShapeOp, UnsqueezeV3Op
+from gedialects.graph.array import ConcatDOp, ShapeOp, UnsqueezeV3Op
 from gedialects.graph.control import IfOp, WhileOp, join_types
 from gedialects.graph.elementwise import AddOp, SubOp
 from gedialects.graph.indexing import GatherV2DOp
@@ -74,17 +75,6 @@ def _graph_attr(ctx: NodeContext, name: str) -> onnx.GraphProto:
                         tensor_type(v.type, f"{name} {kind} '{v.name}'")
             return a.g
     ctx.fail(f"attribute '{name}' is required")
-
-
-def _scalar(ctx: NodeContext, value: SSAValue, what: str) -> SSAValue:
-    """`value` as a rank-0 tensor (ONNX allows a one-element tensor for conds and counts)."""
-    t = value.type
-    if isinstance(t, TensorType) and t.get_num_dims() == 0:
-        return value
-    if isinstance(t, TensorType) and any(d > 1 for d in t.get_shape()):
-        ctx.fail(f"{what} has type {t}; it must hold one element")
-    shape = ctx.const(np.zeros((0,), np.int64), f"{what}_shape")
-    return ctx.emit(ReshapeOp(value, shape), f"{what}_scalar").results[0]
 
 
 def _check_elem(ctx: NodeContext, value: SSAValue, want: Attribute, what: str) -> None:
@@ -124,7 +114,7 @@ def if_(ctx: NodeContext) -> Outputs:
     values = [host.lookup(name, label) for name in captured]
     cond = ctx.input(0)
     _check_elem(ctx, cond, i1, "cond")
-    cond = _scalar(ctx, cond, "cond")
+    cond = one_element_scalar(ctx, cond, "cond")
     inputs = [(name, v.type) for name, v in zip(captured, values, strict=True)]
     parents = [d + 1 for d in range(len(values))]
     graphs: list[GraphOp] = []
@@ -298,10 +288,10 @@ def loop(ctx: NodeContext) -> Outputs:
         ctx.fail(f"body gives {len(body_proto.output)} outputs; it gives at least {n + 1}")
     if trip is not None:
         _check_elem(ctx, trip, i64, "M (trip count)")
-        trip = _scalar(ctx, trip, "M")
+        trip = one_element_scalar(ctx, trip, "M")
     if cond is not None:
         _check_elem(ctx, cond, i1, "cond")
-        cond = _scalar(ctx, cond, "cond")
+        cond = one_element_scalar(ctx, cond, "cond")
     label = f"node '{ctx.name}' (Loop)"
     captured = host.free_names([body_proto])
     cap_values = [host.lookup(name, label) for name in captured]
@@ -321,7 +311,7 @@ def loop(ctx: NodeContext) -> Outputs:
             following: list[SSAValue] = [sub.emit(AddOp(args[0], one), "iter_next").results[0]]
             if cond is not None:
                 _check_elem(sub, outs[0], i1, "body cond output")
-                following.append(_scalar(sub, outs[0], "body_cond"))
+                following.append(one_element_scalar(sub, outs[0], "body_cond"))
             else:
                 following.append(args[1])  # ONNX ignores the body's cond without a cond input
             following += args[2:h] + outs[1 : n + 1]
