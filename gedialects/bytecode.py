@@ -27,7 +27,7 @@ import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from xdsl.dialects.builtin import UNKNOWN_LOC, UnknownLoc
 from xdsl.ir import Attribute, Block, Data, Operation, ParametrizedAttribute, Region, SSAValue
@@ -69,6 +69,10 @@ KIND_NAMES = {
     ENUM: "enum",
     BIGINT: "big integer",
 }
+
+
+def _article(kind: int) -> str:
+    return "an" if KIND_NAMES.get(kind, "x")[0] in "aeiou" else "a"
 
 
 class BinaryFormatError(ValueError):
@@ -284,11 +288,11 @@ class _Writer:
             offset = self.weight(data)
             return (BYTES, name, (offset, len(data)))
         if isinstance(data, tuple):
-            return (ARRAY, name, tuple(self.attr(x) for x in data))  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+            return (ARRAY, name, tuple(self.attr(x) for x in data))
         if isinstance(data, Mapping):
             refs: list[int] = []
-            for k, v in data.items():  # pyright: ignore[reportUnknownVariableType]
-                refs += (self.string(str(k)), self.attr(v))  # pyright: ignore[reportUnknownArgumentType]
+            for k, v in data.items():
+                refs += (self.string(str(k)), self.attr(v))
             return (DICT, name, tuple(refs))
         raise ValueError(f"attribute {a.name} has no binary form (a {type(data).__name__} payload)")
 
@@ -535,7 +539,7 @@ class _Loader:
         self.op_classes: dict[int, type[Operation]] = {}
         self.attrs = self.load_attributes(msg.attributes, weights)
 
-    def fail(self, reason: str) -> Any:
+    def fail(self, reason: str) -> NoReturn:
         raise BinaryFormatError(self.path, reason)
 
     def string(self, i: int, what: str) -> str:
@@ -543,7 +547,7 @@ class _Loader:
             self.fail(f"{what}: string index {i} out of range ({len(self.strings)} strings)")
         return self.strings[i]
 
-    def plan(self, name_id: int, kind: int, i: int) -> tuple[type[Attribute], int, Any]:
+    def plan(self, name_id: int, kind: int, i: int) -> tuple[type[Any], int, Any]:
         """(class, parameter count or -1 for a Data, its enum) of a record's name and kind;
         a kind the class cannot hold is refused here (an IntAttr never gets a string)."""
         name = self.string(name_id, f"attribute #{i}")
@@ -551,16 +555,17 @@ class _Loader:
         if cls is None:
             self.fail(f"attribute #{i}: unknown attribute or type '{name}'")
         where = f"attribute #{i} ({cls.name})"
+        held = f"{_article(kind)} {KIND_NAMES.get(kind, kind)} record"
         if issubclass(cls, ParametrizedAttribute):
             if kind != PARAMS:
-                self.fail(f"{where}: a {KIND_NAMES.get(kind, kind)} record")
+                self.fail(f"{where} cannot hold {held}")
             return cls, len(cls.get_irdl_definition().parameters), None
         if not issubclass(cls, Data):
             self.fail(f"{where}: not a Data or parametrized attribute")
         enum = _enum_class(cls)
         allowed = _DATA_KINDS.get(cls) or ((ENUM,) if enum is not None else ())
         if kind not in allowed:
-            self.fail(f"{where}: a {KIND_NAMES.get(kind, kind)} record")
+            self.fail(f"{where} cannot hold {held}")
         return cls, -1, enum
 
     def load_attributes(self, records: Any, weights: memoryview) -> list[Attribute]:
@@ -568,11 +573,10 @@ class _Loader:
         from xdsl.utils.exceptions import VerifyException
 
         out: list[Attribute] = []
-        plans: dict[tuple[int, int], tuple[type[Attribute], int, Any]] = {}
+        plans: dict[tuple[int, int], tuple[type[Any], int, Any]] = {}
         strings = self.strings
         nstrings = len(strings)
         wsize = len(weights)
-        new_param = ParametrizedAttribute.new
         for i, rec in enumerate(records):
             kind = rec.kind
             plan = plans.get((rec.name, kind))
@@ -589,7 +593,7 @@ class _Loader:
                         )
                     if refs and max(refs) >= i:
                         self.fail(f"attribute #{i} ({cls.name}): a reference does not point back")
-                    out.append(new_param.__func__(cls, [out[r] for r in refs]))  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+                    out.append(cls.new([out[r] for r in refs]))
                     continue
                 payload: object
                 if kind == STRING:
@@ -858,7 +862,7 @@ def load(data: bytes, ctx: Context, path: str = "<binary>") -> ModuleOp:
     loader = _Loader(ctx, msg, header.weights, path)
     records = iter(loader.code)
     try:
-        module = loader.op(records.__next__, 0)
+        module: Operation = loader.op(records.__next__, 0)
     except StopIteration:
         loader.fail("truncated op records (they end inside an op)")
     rest = sum(1 for _ in records)
