@@ -740,16 +740,20 @@ class _Loader:
             if hint > nstrings:
                 self.fail(f"op '{cls.name}': result name index {hint - 1} out of range")
             hints.append(hint)
-        tables: list[dict[str, Attribute]] = []
-        for what in ("property", "attribute"):
-            table: dict[str, Attribute] = {}
-            for _ in range(read()):
-                k = read()
-                v = read()
-                if k >= nstrings or v >= nattrs:
-                    self.fail(f"op '{cls.name}': {what} index ({k}, {v}) out of range")
-                table[strings[k]] = attrs[v]
-            tables.append(table)
+        properties: dict[str, Attribute] = {}
+        for _ in range(read()):
+            k = read()
+            v = read()
+            if k >= nstrings or v >= nattrs:
+                self.fail(f"op '{cls.name}': property index ({k}, {v}) out of range")
+            properties[strings[k]] = attrs[v]
+        attributes: dict[str, Attribute] = {}
+        for _ in range(read()):
+            k = read()
+            v = read()
+            if k >= nstrings or v >= nattrs:
+                self.fail(f"op '{cls.name}': attribute index ({k}, {v}) out of range")
+            attributes[strings[k]] = attrs[v]
         successors: list[Block] = []
         for _ in range(read()):
             b = read()
@@ -759,16 +763,24 @@ class _Loader:
         op = cls.create(
             operands=operands,
             result_types=result_types,
-            properties=tables[0],
-            attributes=tables[1],
+            properties=properties,
+            attributes=attributes,
             location=location or UNKNOWN_LOC,  # pyright: ignore[reportArgumentType]
             successors=successors,
         )
-        define = self.define
-        for r, hint in zip(op.results, hints, strict=True):
-            if hint:
-                r.name_hint = strings[hint - 1]
-            define(r)
+        if hints:
+            n = self.nvalues
+            if n + len(hints) > self.value_count:
+                self.fail(f"more values than the declared {self.value_count}")
+            forward = self.forward
+            for r, hint in zip(op.results, hints, strict=True):
+                if hint:
+                    r.name_hint = strings[hint - 1]
+                values[n] = r
+                if forward and n in forward:
+                    forward.pop(n).replace_all_uses_with(r)
+                n += 1
+            self.nvalues = n
         for _ in range(read()):
             op.add_region(self.region(read, depth, cls.name))
         return op
