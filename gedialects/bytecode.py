@@ -115,7 +115,7 @@ def _schema() -> dict[str, Any]:
     from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
     fdp = descriptor_pb2.FileDescriptorProto(
-        name="gedialects/gebc.proto", package="gedialects.gebc", syntax="proto3"
+        name="gebc.proto", package="gebc", syntax="proto3"
     )
     F = descriptor_pb2.FieldDescriptorProto
     optional, repeated = F.LABEL_OPTIONAL, F.LABEL_REPEATED
@@ -125,7 +125,7 @@ def _schema() -> dict[str, Any]:
         for fname, number, ftype, label, type_name in fields:
             f = m.field.add(name=fname, number=number, type=ftype, label=label)
             if type_name:
-                f.type_name = f".gedialects.gebc.{type_name}"
+                f.type_name = f".gebc.{type_name}"
 
     message(
         "Attribute",
@@ -162,7 +162,7 @@ def _schema() -> dict[str, Any]:
     pool = descriptor_pool.DescriptorPool()
     pool.Add(fdp)
     for name in ("Module", "Attribute", "Entry"):
-        desc = pool.FindMessageTypeByName(f"gedialects.gebc.{name}")
+        desc = pool.FindMessageTypeByName(f"gebc.{name}")
         _MESSAGES[name] = message_factory.GetMessageClass(desc)
     _MESSAGES["file"] = fdp
     return _MESSAGES
