@@ -114,9 +114,7 @@ def _schema() -> dict[str, Any]:
         return _MESSAGES
     from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
-    fdp = descriptor_pb2.FileDescriptorProto(
-        name="gebc.proto", package="gebc", syntax="proto3"
-    )
+    fdp = descriptor_pb2.FileDescriptorProto(name="gebc.proto", package="gebc", syntax="proto3")
     F = descriptor_pb2.FieldDescriptorProto
     optional, repeated = F.LABEL_OPTIONAL, F.LABEL_REPEATED
 
