@@ -11,8 +11,10 @@ figures.
 
     python bench/bench_scale.py --sizes 10000,100000 --baseline /work/main
 
-The table is a list of rows (`Row`) so that further columns (binary write and load, executor
-overhead, onnxruntime session creation and run) can be added as more `measure_*` steps.
+The table is a list of rows (`Row`) so that further columns (executor overhead, onnxruntime
+session creation and run) can be added as more `measure_*` steps; `measure_binary` gives the
+binary IR's write and load per op and its weights in MB/s, next to a text parse of the same
+file in the same run.
 """
 
 from __future__ import annotations
@@ -224,6 +226,73 @@ def dense_values(ctx: object, module: object) -> tuple[int, float, float]:
     return len(values), t_parse, t_print
 
 
+def measure_binary(path: Path, repeat: int = 1) -> dict[str, float]:
+    """Seconds to write and load `path`'s module in the binary IR (`gedialects.bytecode`), next
+    to parsing its text in this same run, and the weights' share: bytes and the seconds the
+    loader spends on them (the CRC-32 of the section and one copy per tensor)."""
+    from xdsl.parser import Parser
+
+    from gedialects import DIALECTS, bytecode, make_context
+
+    ctx = make_context()
+    for name in DIALECTS:
+        ctx.get_dialect(name)
+    text = path.read_text()
+    best = [float("inf")] * 5
+    for _ in range(repeat):
+        module, t_parse = timed(lambda: Parser(ctx, text, str(path)).parse_module())
+        data, t_write = timed(lambda m=module: bytecode.dump(m))
+        loaded, t_load = timed(lambda d=data: bytecode.load(d, ctx, str(path)))
+        _, t_verify = timed(loaded.verify)
+        header = bytecode.read_header(data, str(path))
+        msg = bytecode._schema()["Module"]()  # pyright: ignore[reportPrivateUsage]
+        msg.ParseFromString(bytes(header.ir))
+        blobs = [(a.weight_offset, a.weight_size) for a in msg.attributes if a.in_weights]
+
+        def weights(h: bytecode.Header = header, b: list[tuple[int, int]] = blobs) -> int:
+            import zlib
+
+            zlib.crc32(h.weights)
+            return sum(len(bytes(h.weights[o : o + n])) for o, n in b)
+
+        nbytes, t_weights = timed(weights)
+        now = (t_parse, t_write, t_load, t_verify, t_weights)
+        best = [min(a, b) for a, b in zip(best, now, strict=True)]
+    t_parse, t_write, t_load, t_verify, t_weights = best
+    return {
+        "ops": count_ops(module),
+        "text_parse": t_parse,
+        "write": t_write,
+        "load": t_load,
+        "verify": t_verify,
+        "same_text": float(to_text(loaded) == text),
+        "file_bytes": len(data),
+        "text_bytes": len(text.encode()),
+        "weights": len(blobs),
+        "weight_bytes": nbytes,
+        "weight_seconds": t_weights,
+    }
+
+
+def binary_rows(level: str, path: Path, repeat: int) -> list[Row]:
+    """The `measure_binary` rows of one file (issue 14 part 2: write and load <= 20 us/op)."""
+    m = measure_binary(path, repeat)
+    if not m["same_text"]:
+        print(f"warning: {path.name} does not survive the binary round trip", file=sys.stderr)
+    ops = int(m["ops"])
+    mb = m["weight_bytes"] / 1e6
+    rate = mb / m["weight_seconds"] if m["weight_seconds"] > 0 else float("inf")
+    size = f"{m['file_bytes'] / 1e6:.1f} MB vs text {m['text_bytes'] / 1e6:.1f} MB"
+    return [
+        Row(f"{level} text parse (binary run)", ops, m["text_parse"]),
+        Row(f"{level} binary write ({size})", ops, m["write"]),
+        Row(f"{level} binary load", ops, m["load"]),
+        Row(f"{level} binary load + verify", ops, m["load"] + m["verify"]),
+        Row(f"{level} binary weights ({mb:.2f} MB, {rate:.0f} MB/s)", int(m["weights"]),
+            m["weight_seconds"]),
+    ]  # fmt: skip
+
+
 @dataclass
 class Row:
     what: str
@@ -265,6 +334,8 @@ def bench(nodes: int, workdir: Path, baseline: Path | None, repeat: int) -> list
                 Row(f"{level} {step} w/o dense", rest, m[step] - m[f"dense_{step}"], before)
             )
         rows.append(Row(f"{level} verify", int(m["ops"]), m["verify"], old.get("verify")))
+    for level, path in (("graph", graph_path), ("ascend", ascend_path)):
+        rows += binary_rows(level, path, repeat)
     graph_ops = rows[0].ops
     for name, seconds in passes.items():
         rows.append(Row(name, graph_ops, seconds))

@@ -81,7 +81,8 @@ class Session:
     def add_graph(
         self, graph_id: int, graph: Any, options: Mapping[str, str] | None = None
     ) -> None:
-        """Adds `graph` (ONNX path/ModelProto, .mlir path, IR text or ModuleOp) under `graph_id`;
+        """Adds `graph` (ONNX path/ModelProto, .mlir path, binary .gebc/.om path, IR text or
+        ModuleOp) under `graph_id`;
         graph options override the session's."""
         self._check_id(graph_id)
         if graph_id in self._graphs:

@@ -68,23 +68,56 @@ def parse_ir(text: str, label: str) -> ModuleOp:
     return module
 
 
+def load_binary(path: str) -> ModuleOp:
+    """A binary IR file (.gebc, or an offline model .om), verified as `parse_ir` verifies."""
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from gedialects import make_context
+    from gedialects.bytecode import BinaryFormatError, load
+
+    try:
+        data = budget.read_file(path)
+    except OSError as e:
+        raise GraphError(f"cannot read {path}: {e}") from None
+    except budget.MemoryBudgetError as e:
+        raise GraphError(str(e)) from None
+    try:
+        module = load(data, make_context(), path)
+        module.verify()
+        from gedialects.passes.verify_model import verify_models
+
+        verify_models(module)
+    except BinaryFormatError as e:
+        raise GraphError(f"{path}: {e}") from None
+    except budget.MemoryBudgetError as e:
+        raise GraphError(f"{path}: {e}") from None
+    except DiagnosticException as e:
+        raise GraphError(f"{path}: {first_line(e)}") from None
+    return module
+
+
 def first_line(error: BaseException) -> str:
     lines = [line for line in str(error).strip().splitlines() if line.strip()]
     return lines[0] if lines else type(error).__name__
 
 
 def load_graph(graph: Any) -> ModuleOp:
-    """An ONNX path or ModelProto, an IR file path, IR text, or a ModuleOp (copied) -> module."""
+    """An ONNX path or ModelProto, an IR file path (text .mlir, binary .gebc or .om), IR text,
+    or a ModuleOp (copied) -> module."""
     from xdsl.dialects.builtin import ModuleOp
 
     if isinstance(graph, ModuleOp):
         return graph.clone()
     if isinstance(graph, os.PathLike) or (
-        isinstance(graph, str) and "\n" not in graph and graph.endswith((".onnx", ".mlir"))
+        isinstance(graph, str)
+        and "\n" not in graph
+        and graph.endswith((".onnx", ".mlir", ".gebc", ".om"))
     ):
         path = os.fspath(graph)
         if path.endswith(".onnx"):
             return import_onnx(path)
+        if path.endswith((".gebc", ".om")):
+            return load_binary(path)
         try:
             text = budget.read_file(path).decode("utf-8")
         except (OSError, UnicodeDecodeError) as e:
@@ -97,7 +130,8 @@ def load_graph(graph: Any) -> ModuleOp:
     if type(graph).__name__ == "ModelProto":
         return import_onnx(graph)
     raise GraphError(
-        f"add_graph takes an ONNX path or ModelProto, an .mlir path, IR text or a ModuleOp, "
+        f"add_graph takes an ONNX path or ModelProto, an .mlir, .gebc or .om path, IR text or a "
+        f"ModuleOp, "
         f"not {type(graph).__name__}"
     )
 

@@ -4,7 +4,8 @@ One place for how a tool fails, so that the four behave the same:
 
 - a usage error (unknown flag, missing or bad value) is one line naming the flag, with a pointer
   to `--help`, exit code 1 (argparse's default is seven lines of usage and exit 2);
-- a user error is one `error:` line (with `file:line:col` for parse errors), exit code 1;
+- a user error is one `error:` line (with `file:line:col` for parse errors, `file:` for a
+  corrupt binary IR file), exit code 1;
 - an internal error is one line plus the `GE_DEBUG=1` hint (which re-raises it);
 - output paths that are empty or folders are refused before anything runs, and a write that
   fails is `cannot write OUT: reason`;
@@ -115,9 +116,13 @@ def run_main(
     (the input file) goes before `error:` for those, as xdsl-opt prints diagnostics."""
     from xdsl.utils.exceptions import ParseError
 
+    from gedialects.bytecode import BinaryFormatError
+
     where = f"{prefix}: " if prefix else ""
     try:
         return body()
+    except BinaryFormatError as e:
+        print(f"{e.path}: error: {one_line(e)}", file=sys.stderr)
     except UsageError as e:
         print(f"error: {one_line(e)} (see '{prog} --help')", file=sys.stderr)
     except ParseError as e:

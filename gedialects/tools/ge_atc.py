@@ -2,11 +2,14 @@
 
     ge-atc --model=cnn.onnx --output=cnn --input_shape="image:-1,3,16,16" \\
            --dynamic_batch_size="1,4,8" [--hybrid] [--framework=5] [--soc_version=Ascend310]
-    ge-run cnn.mlir --inputs in.npz
+    ge-run cnn.om --inputs in.npz
 
 One command for import (`ge-import`) and `ge-compile` with atc's options (gears through
-`ge-expand-multibatch`, its first stage, when a dynamic option is given); writes `OUT.mlir`,
-the self-contained `ascend` module (weights included, large ones as `dense<"0x...">` hex).
+`ge-expand-multibatch`, its first stage, when a dynamic option is given); writes the offline
+model `OUT.om`, as atc does (the binary IR holding the compiled `ascend` module, weights as raw
+bytes, and the compile options: docs/binary-format.md), and next to it `OUT.mlir`, the same
+module as text (large weights as `dense<"0x...">` hex). `--emit=om` or `--emit=mlir` writes
+only one of them.
 atc's spelling: `--flag=value` (or `--flag value`); `--soc_version` is accepted and ignored
 with a note (the interpreter is the device). Every user error is one `error:` line, exit 1,
 and nothing is written. `GE_DEBUG=1` gives the traceback of an internal error.
@@ -41,7 +44,16 @@ def _parser() -> argparse.ArgumentParser:
     p = cli.ArgumentParser(prog="ge-atc", description=DESCRIPTION, allow_abbrev=False)
     p.add_argument("--model", required=True, metavar="M.onnx", help="the ONNX model")
     p.add_argument(
-        "--output", required=True, metavar="OUT", help="writes OUT.mlir (OUT may end in .mlir)"
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="writes OUT.om and OUT.mlir (OUT may end in .om or .mlir)",
+    )
+    p.add_argument(
+        "--emit",
+        default="both",
+        choices=["both", "om", "mlir"],
+        help="which files to write: the offline model OUT.om, the text OUT.mlir, or both",
     )
     p.add_argument("--framework", default=ONNX_FRAMEWORK, help="5 (ONNX), the only one read")
     p.add_argument("--input_shape", default="", help='"name:d0,d1,...;name2:..." (-1: gear dim)')
@@ -64,14 +76,47 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def output_path(output: str) -> str:
-    """`OUT.mlir` for `--output=OUT`; an empty OUT or a folder is refused (`--output=` would
-    write `./.mlir`)."""
+    """`OUT.mlir` for `--output=OUT` (or `OUT.mlir`, `OUT.om`); an empty OUT or a folder is
+    refused (`--output=` would write `./.mlir`)."""
     cli.check_output(output, "--output")
-    path = output if output.endswith(".mlir") else output + ".mlir"
-    if not os.path.basename(path).removesuffix(".mlir"):
-        raise cli.UsageError(f"--output: '{output}' names no file; give OUT or OUT.mlir")
+    stem = output.removesuffix(".om") if output.endswith(".om") else output.removesuffix(".mlir")
+    path = stem + ".mlir"
+    if not os.path.basename(stem):
+        raise cli.UsageError(f"--output: '{output}' names no file; give OUT, OUT.om or OUT.mlir")
     cli.check_output(path, "--output")
+    cli.check_output(om_path(path), "--output")
     return path
+
+
+def om_path(mlir_path: str) -> str:
+    """The offline model written next to `OUT.mlir`."""
+    return mlir_path.removesuffix(".mlir") + ".om"
+
+
+def compile_options(args: argparse.Namespace) -> dict[str, str]:
+    """What the .om records of how it was made: atc's options as given (GE keeps them in the
+    model's attributes too) and the producer."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        producer = f"gedialects {version('gedialects')}"
+    except PackageNotFoundError:
+        producer = "gedialects"
+    options = {
+        "producer": f"{producer} ge-atc",
+        "model": os.path.basename(args.model),
+        "framework": args.framework,
+        "input_shape": args.input_shape,
+        "dynamic_batch_size": args.dynamic_batch_size,
+        "dynamic_image_size": args.dynamic_image_size,
+        "dynamic_dims": args.dynamic_dims,
+        "input_format": args.input_format,
+        "hybrid": args.hybrid,
+        "soc_version": args.soc_version,
+    }
+    if args.graph_name is not None:
+        options["graph_name"] = args.graph_name
+    return options
 
 
 def compile_model(args: argparse.Namespace) -> ModuleOp:
@@ -131,7 +176,16 @@ def run_cli(argv: Sequence[str] | None) -> int:
 
     with max_memory_set(cli.max_memory(args)):
         module = compile_model(args)
-    write_atomically(path, render(module, generic=False))
+        om = None
+        if args.emit in ("both", "om"):
+            from gedialects.bytecode import KIND_OFFLINE_MODEL, dump
+
+            om = dump(module, KIND_OFFLINE_MODEL, compile_options(args))
+        text = render(module, generic=False) if args.emit in ("both", "mlir") else None
+    if om is not None:
+        write_atomically(om_path(path), om)
+    if text is not None:
+        write_atomically(path, text)
     return 0
 
 

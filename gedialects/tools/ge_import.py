@@ -2,6 +2,7 @@
 
     ge-import model.onnx                 # prints the module
     ge-import model.onnx -o model.mlir --graph-name net
+    ge-import model.onnx -o model.gebc   # the binary IR (docs/binary-format.md)
 
 Every user error (unreadable or invalid model, unsupported op or dtype) is one `error:` line and
 exit code 1; `-o` is written only on success (through a temporary file in the same folder).
@@ -29,7 +30,12 @@ DESCRIPTION = "Import an ONNX model as gedialects graph IR."
 def _parser() -> argparse.ArgumentParser:
     p = cli.ArgumentParser(prog="ge-import", description=DESCRIPTION)
     p.add_argument("model", help="the ONNX model (.onnx; external data is read next to it)")
-    p.add_argument("-o", "--output", metavar="OUT.mlir", help="write the IR here (default: stdout)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT.mlir",
+        help="write the IR here (default: stdout); OUT.gebc writes the binary IR",
+    )
     p.add_argument("--graph-name", metavar="NAME", help="graph symbol (default: from the model)")
     p.add_argument(
         "--print-op-generic", action="store_true", help="print the generic op form instead"
@@ -49,17 +55,22 @@ def render(module: Operation, generic: bool) -> str:
     return out.getvalue()
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Writes `text` to `path` via a temporary file and a rename: no partial output on failure
-    (`cannot write PATH: reason` when the folder cannot be written)."""
+def write_atomically(path: str, text: str | bytes) -> None:
+    """Writes `text` (or the bytes of a binary file) to `path` via a temporary file and a
+    rename: no partial output on failure (`cannot write PATH: reason` when the folder cannot
+    be written)."""
     folder = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(prefix=".ge-import-", suffix=".mlir", dir=folder)
     except OSError as e:
         raise cli.cannot_write(path, e) from None
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as out:
+                out.write(text)
+        else:
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give what open() would
@@ -76,10 +87,14 @@ def run_cli(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     cli.check_output(args.output, "-o/--output")
     from gedialects.budget import max_memory_set
+    from gedialects.bytecode import dump, is_binary_path, kind_for_path
     from gedialects.frontend.onnx import import_model
 
     with max_memory_set(cli.max_memory(args)):
         module = import_model(args.model, graph_name=args.graph_name)
+    if args.output and is_binary_path(args.output):
+        write_atomically(args.output, dump(module, kind_for_path(args.output)))
+        return 0
     text = render(module, args.print_op_generic)
     if args.output:
         write_atomically(args.output, text)

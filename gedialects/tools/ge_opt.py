@@ -6,6 +6,9 @@ Every user error (parse, verify, unknown pass, bad option, pass failure, unreada
 printed as one `error:` line, with `file:line:col` where the parser knows it, and exits 1.
 Set `GE_DEBUG=1` to get the Python traceback of an internal error instead.
 
+Files ending in `.gebc` or `.om` are the binary IR (`gedialects.bytecode`, docs/binary-format.md),
+as input (`ge-opt m.gebc`, `-f gebc` on stdin) and as output (`-o m.gebc`, one module).
+
 Named pipelines (`ge-compile`) are expanded into their stages before running, so that
 `--print-between-passes` prints after each stage and `--time-passes` reports each stage: a
 table of wall times and percentages on stderr, after the output, as MLIR's `-mlir-timing`.
@@ -51,6 +54,8 @@ class GeOptMain(xDSLOptMain):
     timer: PassTimer | None = None
     deferred_output: _DeferredOutput | None = None
     """The text for `-o FILE`, written by `run` after the last pass succeeded."""
+    binary_output: ModuleOp | None = None
+    """The module for `-o FILE.gebc` / `FILE.om`, written in binary by `run`."""
     """`--time-passes`: the wall times of parsing, each stage and printing."""
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
@@ -65,8 +70,12 @@ class GeOptMain(xDSLOptMain):
     def run(self) -> None:
         self.timer = PassTimer() if self.args.time_passes else None
         self.deferred_output = None
+        self.binary_output = None
         with budget.max_memory_set(cli.max_memory(self.args)):
             super().run()
+            if self.binary_output is not None:
+                self.write_binary(self.args.output_file, self.binary_output)
+                self.deferred_output = None
         if self.deferred_output is not None:
             try:
                 with open(self.args.output_file, "w", encoding="utf-8") as out:
@@ -106,7 +115,29 @@ class GeOptMain(xDSLOptMain):
 
         PassPipeline(tuple(stage for _, stage in groups), callback).apply(self.ctx, prog)
 
+    def write_binary(self, path: str, module: ModuleOp) -> None:
+        from gedialects.bytecode import dump, kind_for_path
+        from gedialects.tools.ge_import import write_atomically
+
+        if self.timer is not None:
+            self.timer.start()
+        data = dump(module, kind_for_path(path))
+        if self.timer is not None:
+            self.timer.stop("", "Output")
+        write_atomically(path, data)
+
     def output_resulting_program(self, prog: ModuleOp) -> str:
+        from gedialects.bytecode import is_binary_path
+
+        path = self.args.output_file
+        if path is not None and is_binary_path(path):
+            if self.binary_output is not None:
+                raise cli.UserError(
+                    f"-o {path}: a binary IR file holds one module; --split-input-file gave "
+                    "several (write text, or one file per module)"
+                )
+            self.binary_output = prog
+            return ""
         if self.timer is None:
             return super().output_resulting_program(prog)
         self.timer.start()
@@ -136,6 +167,14 @@ class GeOptMain(xDSLOptMain):
             return parse_mlir(BytesIO(text))
 
         self.available_frontends["mlir"] = parse_checked
+
+        def parse_binary(io: IO[bytes]) -> ModuleOp:
+            from gedialects.bytecode import load
+
+            return load(io.read(), self.ctx, self.get_input_name())
+
+        self.available_frontends["gebc"] = parse_binary
+        self.available_frontends["om"] = parse_binary
 
     def prepare_output(self) -> IO[str]:
         """`-o FILE` is written only once every pass has succeeded: xDSL opens it before the

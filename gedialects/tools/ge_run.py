@@ -35,7 +35,9 @@ InputFileError = cli.UserError
 def _parser() -> argparse.ArgumentParser:
     p = cli.ArgumentParser(prog="ge-run", description=DESCRIPTION)
     p.add_argument(
-        "file", nargs="?", help="textual IR (.mlir) holding graph.graph or ascend.model ops"
+        "file",
+        nargs="?",
+        help="IR holding graph.graph or ascend.model ops: text (.mlir) or binary (.gebc, .om)",
     )
     p.add_argument("--entry", help="graph or model symbol to run (default: the only root)")
     p.add_argument("--inputs", metavar="IN.npz", help="inputs keyed by input name")
@@ -195,22 +197,36 @@ def _load_inputs(args: argparse.Namespace, sig: Signature | None = None) -> dict
 
 
 def _parse_module(path: str):
+    """The verified module of a text (.mlir) or binary (.gebc, .om) IR file."""
     from xdsl.parser import Parser
 
     from gedialects import make_context
     from gedialects.budget import read_file
+    from gedialects.bytecode import is_binary_path, load
     from gedialects.nesting import check_nesting
 
     ctx = make_context()
+    if is_binary_path(path):
+        try:
+            data = read_file(path)
+        except OSError as e:
+            raise InputFileError(f"cannot read {path}: {e}") from None
+        module = load(data, ctx, path)
+        return _verified(module)
     try:
         text = read_file(path).decode()
     except (OSError, UnicodeDecodeError) as e:
         raise InputFileError(f"cannot read {path}: {e}") from None
     check_nesting(text, path)
     module = Parser(ctx, text, path).parse_module()
-    module.verify()
+    return _verified(module)
+
+
+def _verified(module):
+    """As after a parse, the module verified and its models' memory plans proved."""
     from gedialects.passes.verify_model import verify_models
 
+    module.verify()
     verify_models(module)
     return module
 
