@@ -235,6 +235,8 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
                     loop = graph.in_loop(pos)
                     if loop is None or _iteration_local(graph, value, loop):
                         value = None
+                elif value is not None and written and _overwrites_unread(graph, value, pos):
+                    value = None
                 if value is None:
                     value = _Value(buffer, key, nbytes, [], reads_at=set())
                     value.writes_at = set()
@@ -277,6 +279,18 @@ def _exclusive(graph: TaskGraph, a: int, b: int) -> bool:
                 return True
             c = case.parent
     return False
+
+
+def _overwrites_unread(graph: TaskGraph, value: _Value, pos: int) -> bool:
+    """Whether the write at `pos` ends `value`, which no task read since its last write: that
+    write was a dead store (an output nothing reads, such as LayerNorm's mean) when it happens
+    before `pos` on the same path. Writes in different branches of one case are one value (each
+    branch writes the case's result); in loops and between unordered streams they stay one
+    value too (a conservative live range)."""
+    last = value.positions[-1]
+    if last == pos or graph.in_loop(pos) is not None or graph.in_loop(last) is not None:
+        return False
+    return not _exclusive(graph, last, pos) and graph.happens_before(last, pos)
 
 
 def _iteration_local(graph: TaskGraph, value: _Value, loop: Span | None) -> bool:

@@ -50,6 +50,23 @@ ascend.model @read_after_event arena_size 2048 weight_size 0 {
   ascend.kernel "Neg" "u" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<8xf32>) outs(arena[512] : tensor<8xf32>)
 }
 
+// -----
+
+// Tests that an output nothing reads (LayerNorm's mean) ends at its write: a later tensor may
+// take its bytes even though a third task writes the same buffer again (the bench encoder's
+// compiled plan was refused: the two dead writes were taken for one value).
+// CHECK-LABEL: ascend.model @dead_store_reused
+// CHECK:         ascend.kernel "Abs" "d" {{.*}} outs(arena[1024] : tensor<4xf32>)
+ascend.model @dead_store_reused arena_size 2048 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<8xf32>
+  ascend.output "y" arena[512] : tensor<8xf32>
+  ascend.kernel "Relu" "a" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<8xf32>) outs(arena[1024] : tensor<4xf32>)
+  ascend.kernel "Neg" "b" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<8xf32>) outs(arena[1024] : tensor<8xf32>)
+  ascend.kernel "Exp" "c" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<8xf32>) outs(arena[512] : tensor<8xf32>)
+  ascend.kernel "Abs" "d" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<8xf32>) outs(arena[1024] : tensor<4xf32>)
+}
+
 // Tests that a model straight from ge-compile (reuse, in-place and two streams) is proved.
 // COMPILED-LABEL: ascend.model @conv_block
 // COMPILED:         ascend.stream 1
