@@ -144,6 +144,8 @@ def run_entry(
     check_uninitialized: bool = False,
     timing: bool = False,
     max_steps: int | None = None,
+    interpreter: Interpreter | None = None,
+    compiled: bool = True,
 ) -> RunResult:
     """Runs the entry point of `module` on named inputs, optionally instrumented.
 
@@ -151,7 +153,10 @@ def run_entry(
     and hybrid fallback (`Signature.route`), the same interpreter call; the instruments
     (`schedule_seed`, `check_uninitialized`, `timing`, see `interpreters.ascend`) only
     configure how the `ascend.model` that runs is scheduled and watched; `max_steps` bounds
-    its scheduler steps (None: the interpreter's default)."""
+    its scheduler steps (None: the interpreter's default). Pass the `interpreter` of an
+    earlier run of `module` (`make_interpreter(module)`) to reuse the programs it compiled
+    (the module must not have changed); `compiled` False dispatches every op through xDSL's
+    interpreter, the reference of the compiled executors."""
     from xdsl.utils.exceptions import InterpretationError
 
     from gedialects.ascend import ModelOp
@@ -173,15 +178,19 @@ def run_entry(
             "schedule seeds, uninitialised-memory checks and timing instrument ascend.model "
             f"runs; @{symbol_name(op)} is a '{op.name}' (compile it with ge-compile)"
         )
-    interpreter = make_interpreter(module)
+    from gedialects.interpreters.graph import COMPILED, GraphFunctions
+
+    interpreter = interpreter if interpreter is not None else make_interpreter(module)
     limits = {} if max_steps is None else {"max_steps": max_steps}
     configure(
         interpreter,
         schedule_seed=schedule_seed,
         check_uninitialized=check_uninitialized,
         timing=timing,
+        compiled=compiled,
         **limits,
     )
+    interpreter.set_data(GraphFunctions, COMPILED, compiled)
     try:
         results = interpreter.call_op(op, args)
     except (InterpretationError, KernelError, budget.MemoryBudgetError) as e:

@@ -38,6 +38,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     pooling,
     reduction,
 )
+from gedialects.interpreters.graph.program import GraphProgram, compile_graph
 from gedialects.interpreters.kernels import run_kernel
 from gedialects.tensors import numpy_from_dense
 
@@ -83,7 +84,10 @@ def kernel_ops() -> tuple[type[GEOp], ...]:
 class GraphFunctions(InterpreterFunctions):
     @impl_callable(GraphOp)
     def call_graph(self, interpreter: Interpreter, op: GraphOp, args: PythonValues) -> PythonValues:
-        return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
+        program = program_for(interpreter, op)
+        if program is None or len(args) != len(program.block_args):
+            return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
+        return program.run(interpreter, args, _label)
 
     @impl_terminator(NetOutputOp)
     def run_net_output(
@@ -94,3 +98,25 @@ class GraphFunctions(InterpreterFunctions):
     @impl(ConstOp)
     def run_const(self, interpreter: Interpreter, op: ConstOp, args: PythonValues) -> PythonValues:
         return (numpy_from_dense(op.value),)
+
+
+COMPILED = "compiled"
+"""Interpreter data of `GraphFunctions`: False runs every graph through xDSL's walk (the
+reference of the compiled graph program)."""
+
+_PROGRAMS = "programs"
+
+
+def program_for(interpreter: Interpreter, graph: GraphOp) -> GraphProgram | None:
+    """The graph's program, decoded once per interpreter (the IR must not change between runs
+    on one interpreter); None when it runs through xDSL's walk."""
+    if not interpreter.get_data(GraphFunctions, COMPILED, lambda: True):
+        return None
+    programs: dict[GraphOp, GraphProgram | None] = interpreter.get_data(
+        GraphFunctions, _PROGRAMS, dict
+    )
+    if graph not in programs:
+        from gedialects.interpreters import OpTracker
+
+        programs[graph] = compile_graph(interpreter, graph, GraphFunctions, _run_node, OpTracker)
+    return programs[graph]
