@@ -214,9 +214,10 @@ def run(
     check_uninitialized: bool = False,
     timing: bool = False,
     max_steps: int | None = None,
+    interpreter: Interpreter | None = None,
 ) -> dict[str, np.ndarray]:
     """Runs the entry point of `module` on named inputs and returns named outputs
-    (`run_entry` for the instruments and the statistics)."""
+    (`run_entry` for the instruments, the statistics and reusing an `interpreter`)."""
     return run_entry(
         module,
         inputs,
@@ -225,4 +226,5 @@ def run(
         check_uninitialized=check_uninitialized,
         timing=timing,
         max_steps=max_steps,
+        interpreter=interpreter,
     ).outputs

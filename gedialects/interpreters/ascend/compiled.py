@@ -31,7 +31,7 @@ from array import array as code_array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn, TypeVar, cast
 
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions
@@ -97,14 +97,17 @@ class BindContext:
 
 
 Binder = Callable[[TaskOp, BindContext], Decoded]
+T = TypeVar("T", bound=TaskOp)
 
 BINDERS: dict[type[TaskOp], Binder] = {}
 """Task op type -> its binder (registered by `functions` with `@binds`)."""
 
 
-def binds(op_type: type[TaskOp]) -> Callable[[Binder], Binder]:
-    def register(fn: Binder) -> Binder:
-        BINDERS[op_type] = fn
+def binds(op_type: type[T]) -> Callable[[Callable[[T, BindContext], Decoded]], Any]:
+    """Registers the decorated function as the binder of task type `op_type`."""
+
+    def register(fn: Callable[[T, BindContext], Decoded]) -> Callable[[T, BindContext], Decoded]:
+        BINDERS[op_type] = cast(Binder, fn)
         return fn
 
     return register
@@ -281,7 +284,7 @@ def overlaps(a: Sequence[Slot], b: Sequence[Slot]) -> bool:
     )
 
 
-def raise_as_xdsl(interpreter: Interpreter, task: TaskOp, error: Exception) -> None:
+def raise_as_xdsl(interpreter: Interpreter, task: TaskOp, error: Exception) -> NoReturn:
     """An unexpected error of a task, raised as xDSL's interpreter raises it from `run_op`
     (listeners told the task ran, the error attached to the task): the same message and
     `failing_op` as the step-by-step dispatch gives."""

@@ -60,6 +60,7 @@ from gedialects.interpreters.kernels import (
     SMALL_OUTPUTS,
     Kernel,
     KernelError,
+    KernelInto,
     known_failure,
     run_kernel,
 )
@@ -344,20 +345,8 @@ def program_for(interpreter: Interpreter, model: ModelOp) -> Program:
 # --------------------------------------------------------------------------------------------
 
 
-KernelInto = Callable[
-    [list[np.ndarray], kernels.KernelAttrs, tuple[TensorType, ...], list[np.ndarray]], None
-]
-"""`kernels.KernelInto`: (inputs, attrs, result types, outputs) writes every output."""
-
-
-def _into_of(ge_type: str) -> KernelInto | None:
-    """The kernel's out-variant (`kernels.get_kernel_into`), where the library has them."""
-    get = getattr(kernels, "get_kernel_into", None)
-    return get(ge_type) if get is not None else None
-
-
 @binds(KernelOp)
-def _bind_kernel(op: KernelOp, context: BindContext) -> Decoded:  # pyright: ignore[reportUnusedFunction]
+def _bind_kernel(op: KernelOp, context: BindContext) -> Decoded:
     spec = context.plan.kernels.get(op)
     if spec is None:
         return context.impl(op)  # no planned buffers: its impl fails as it always did
@@ -374,7 +363,8 @@ def _bind_kernel(op: KernelOp, context: BindContext) -> Decoded:  # pyright: ign
         kernel = kernels.get_kernel(ge_type)
     except KernelError:
         return context.impl(op)  # fails when it runs, as it always did
-    into = None if overlaps(ins, outs) else _into_of(ge_type)
+    # An out-variant writes while it reads: only into outputs that share no byte with inputs.
+    into = None if overlaps(ins, outs) else kernels.get_kernel_into(ge_type)
     attrs = op.attrs.data
 
     def ranges() -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
@@ -486,7 +476,7 @@ def _multi_step(
 
 
 @binds(MemcpyAsyncOp)
-def _bind_memcpy(op: MemcpyAsyncOp, context: BindContext) -> Decoded:  # pyright: ignore[reportUnusedFunction]
+def _bind_memcpy(op: MemcpyAsyncOp, context: BindContext) -> Decoded:
     if isinstance(op.src, DynBufferAttr) or isinstance(op.dst, DynBufferAttr):
         return context.impl(op)  # the value is placed at run time
     src, dst, size = op.src.offset_value, op.dst.offset_value, op.src.nbytes
@@ -511,28 +501,28 @@ def _bind_memcpy(op: MemcpyAsyncOp, context: BindContext) -> Decoded:  # pyright
 
 
 @binds(EventRecordOp)
-def _bind_record(op: EventRecordOp, context: BindContext) -> Decoded:  # pyright: ignore[reportUnusedFunction]
+def _bind_record(op: EventRecordOp, context: BindContext) -> Decoded:
     return Decoded(RECORD, op.event.value.data)
 
 
 @binds(EventWaitOp)
-def _bind_wait(op: EventWaitOp, context: BindContext) -> Decoded:  # pyright: ignore[reportUnusedFunction]
+def _bind_wait(op: EventWaitOp, context: BindContext) -> Decoded:
     return Decoded(WAIT, op.event.value.data)
 
 
 @binds(LabelSetOp)
-def _bind_label_set(op: LabelSetOp, context: BindContext) -> Decoded:  # pyright: ignore[reportUnusedFunction]
+def _bind_label_set(op: LabelSetOp, context: BindContext) -> Decoded:
     return Decoded(NOP)
 
 
 @binds(LabelGotoOp)
-def _bind_goto(op: LabelGotoOp, context: BindContext) -> Decoded:  # pyright: ignore[reportUnusedFunction]
+def _bind_goto(op: LabelGotoOp, context: BindContext) -> Decoded:
     target = context.plan.labels[context.stream].get(op.label.value.data)
     return context.impl(op) if target is None else Decoded(GOTO, target)
 
 
 @binds(LabelSwitchByIndexOp)
-def _bind_switch(op: LabelSwitchByIndexOp, context: BindContext) -> Decoded:  # pyright: ignore[reportUnusedFunction]
+def _bind_switch(op: LabelSwitchByIndexOp, context: BindContext) -> Decoded:
     labels = int_array_values(op.labels)
     stream_labels = context.plan.labels[context.stream]
     targets = [stream_labels.get(label) for label in labels]
@@ -563,11 +553,11 @@ def _bind_switch(op: LabelSwitchByIndexOp, context: BindContext) -> Decoded:  # 
 
 
 @binds(StreamActiveOp)
-def _bind_active(op: StreamActiveOp, context: BindContext) -> Decoded:  # pyright: ignore[reportUnusedFunction]
+def _bind_active(op: StreamActiveOp, context: BindContext) -> Decoded:
     target = context.plan.activates.get(op)
     return context.impl(op) if target is None else Decoded(ACTIVATE, target)
 
 
 @binds(EndGraphOp)
-def _bind_end(op: EndGraphOp, context: BindContext) -> Decoded:  # pyright: ignore[reportUnusedFunction]
+def _bind_end(op: EndGraphOp, context: BindContext) -> Decoded:
     return Decoded(END)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.ir import Block, Operation, SSAValue
@@ -97,7 +97,7 @@ def _const(op: Operation, found: Any, own: type[InterpreterFunctions]) -> Any:
 
 def _raise_as_xdsl(
     interpreter: Interpreter, op: Operation, ins: list[Any], error: Exception
-) -> None:
+) -> NoReturn:
     for listener in interpreter.listeners:
         listener.will_interpret_op(op, tuple(ins))
     op.emit_error("Error while interpreting op", error)
