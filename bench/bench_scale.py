@@ -13,6 +13,8 @@ figures.
 
 The table is a list of rows (`Row`) so that further columns (binary write and load, executor
 overhead, onnxruntime session creation and run) can be added as more `measure_*` steps.
+`measure_exec` gives the executor's rows: per-task overhead (static and dynamic tasks) and
+per-node overhead at the graph level, kernels excluded, against the step-by-step dispatch.
 """
 
 from __future__ import annotations
@@ -231,10 +233,11 @@ def measure_exec(graph_path: Path, ascend_path: Path, repeat: int = 3) -> dict[s
 
     Kernel compute is taken out by memoised kernels: a first run records each kernel call's
     results in call order, later runs return them (the runs are deterministic), so a run then
-    costs the executor's own work plus a call that returns a tuple. Dynamic tasks are timed
-    one by one within those runs. Times are the fastest of `repeat` runs, wall clock (the
-    per-task timers need it); `ms ...` are whole runs with the real kernels. Decoding and
-    binding happen in a first run, not timed.
+    costs the executor's own work plus a call that returns a tuple; an out-variant kernel
+    (`get_kernel_into`) becomes a call that does nothing. Dynamic tasks are timed
+    one by one within those runs. Times are CPU time (as `timed`), the fastest of `repeat`
+    runs; `ms ...` are whole runs with the real kernels. Decoding and binding happen in a
+    first run, not timed.
     """
     import numpy as np
     from xdsl.parser import Parser
@@ -246,7 +249,7 @@ def measure_exec(graph_path: Path, ascend_path: Path, repeat: int = 3) -> dict[s
     from gedialects.interpreters.run import check_inputs, find_entry, random_inputs, signature
 
     ctx = make_context()
-    clock = time.perf_counter
+    clock = time.process_time
     memo: list[object] = []
     calls = [0, 0]  # next call index, recording (1) or replaying (0)
     real_get = kernels.get_kernel
@@ -260,6 +263,21 @@ def measure_exec(graph_path: Path, ascend_path: Path, repeat: int = 3) -> dict[s
             if calls[1]:  # copies: a result may view the arena, which must stay resizable
                 memo.append(tuple(np.array(r) for r in fn(*args)))  # type: ignore[arg-type]
             return memo[k]
+
+        return call
+
+    real_into = kernels.get_kernel_into
+
+    def noop_into(ge_type: str) -> Callable[..., None] | None:
+        """Out-variants run while recording, then do nothing: the outputs they would write
+        feed only memoised kernels, which ignore their inputs."""
+        fn = real_into(ge_type)
+        if fn is None:
+            return None
+
+        def call(*args: object) -> None:
+            if calls[1]:
+                fn(*args)  # type: ignore[arg-type]
 
         return call
 
@@ -299,6 +317,7 @@ def measure_exec(graph_path: Path, ascend_path: Path, repeat: int = 3) -> dict[s
 
             out[f"ms {name}"] = fastest(fresh(), [0.0, 0])[0] * 1e3
             kernels.get_kernel = memo_get  # type: ignore[assignment]
+            kernels.get_kernel_into = noop_into  # type: ignore[assignment]
             try:
                 memo.clear()
                 calls[:] = [0, 1]
@@ -309,6 +328,7 @@ def measure_exec(graph_path: Path, ascend_path: Path, repeat: int = 3) -> dict[s
                 total, dynamic = fastest(interpreter, dyn)
             finally:
                 kernels.get_kernel = real_get  # type: ignore[assignment]
+                kernels.get_kernel_into = real_into  # type: ignore[assignment]
             if level == "graph":
                 nodes = len(list(entry.body.block.ops))  # type: ignore[union-attr]
                 out["graph nodes"] = nodes
@@ -417,6 +437,28 @@ def bench(nodes: int, workdir: Path, baseline: Path | None, repeat: int) -> list
     graph_ops = rows[0].ops
     for name, seconds in passes.items():
         rows.append(Row(name, graph_ops, seconds))
+    rows.extend(exec_rows(measure_exec(graph_path, ascend_path)))
+    return rows
+
+
+def exec_rows(m: dict[str, float]) -> list[Row]:
+    """`measure_exec`'s figures as rows: us/op is the overhead per task or node (kernels
+    excluded), "before" the step-by-step dispatch's; the run rows include the kernels."""
+    tasks, dynamic = int(m["ascend tasks run"]), int(m["ascend dynamic tasks run"])
+    nodes = int(m["graph nodes"])
+    rows = []
+    for what, count, key in (
+        ("exec static task overhead", tasks - dynamic, "us/static task ascend"),
+        ("exec dynamic task overhead", dynamic, "us/dynamic task ascend"),
+        ("exec graph node overhead", nodes, "us/node graph"),
+    ):
+        scale = count / 1e6
+        rows.append(Row(what, count, m[f"{key} exec"] * scale, m[f"{key} ref"] * scale))
+    for what, count, level in (
+        ("exec ascend run", tasks, "ascend"),
+        ("exec graph run", nodes, "graph"),
+    ):
+        rows.append(Row(what, count, m[f"ms {level} exec"] / 1e3, m[f"ms {level} ref"] / 1e3))
     return rows
 
 

@@ -475,6 +475,51 @@ def _multi_step(
     return step
 
 
+@binds(DynamicKernelOp)
+def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
+    """`run_dynamic_kernel` with the kernel bound (`kernels.bind_kernel`) and the task's
+    buffers and name resolved once; the values are placed at run time, as there."""
+    spec = context.plan.dynamic.get(op)
+    if spec is None or not all(isinstance(r, DynRef) for r in spec.outputs):
+        return context.impl(op)
+    run = kernels.bind_kernel(op.kernel.data, spec.result_types)
+    attrs = op.attrs.data
+    what = op.describe()
+    ins, reads = spec.inputs, spec.reads
+    outs = [r for r in spec.outputs if isinstance(r, DynRef)]
+    interpreter = context.interpreter
+
+    def step() -> None:
+        state = _state(interpreter)
+        memory = state.memory
+        slots: list[Slot] = []
+        for ref in ins:
+            found = state.resolve(ref, what)
+            if isinstance(found, AscendRuntimeError):
+                raise found
+            if memory is not None:
+                name = slot_name(found, ref.slot if isinstance(ref, DynRef) else None)
+                error = memory.read(found.offset, found.nbytes, name, what)
+                if error is not None:
+                    raise error
+            slots.append(found)
+        inputs = [slot.view(state.arena) for slot in slots]
+        try:
+            results = run(inputs, attrs)
+            # Copies: results may view the arena, which placing the outputs may grow.
+            arrays = [np.array(r, dtype=ref.dtype) for r, ref in zip(results, outs, strict=True)]
+        except CAUGHT as e:
+            raise _kernel_failure(op, e) from None
+        del inputs, results
+        state.consumed(reads)
+        for ref, array in zip(outs, arrays, strict=True):
+            error = state.place(ref, array, what)
+            if error is not None:
+                raise error
+
+    return Decoded(PLAIN, bind=lambda _: step)
+
+
 @binds(MemcpyAsyncOp)
 def _bind_memcpy(op: MemcpyAsyncOp, context: BindContext) -> Decoded:
     if isinstance(op.src, DynBufferAttr) or isinstance(op.dst, DynBufferAttr):
