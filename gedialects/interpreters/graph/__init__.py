@@ -118,5 +118,8 @@ def program_for(interpreter: Interpreter, graph: GraphOp) -> GraphProgram | None
     if graph not in programs:
         from gedialects.interpreters import OpTracker
 
-        programs[graph] = compile_graph(interpreter, graph, GraphFunctions, _run_node, OpTracker)
+        impls = {
+            t: getattr(GraphFunctions, f"run_{t.name.removeprefix('graph.')}") for t in kernel_ops()
+        }
+        programs[graph] = compile_graph(interpreter, graph, GraphFunctions, impls, OpTracker)
     return programs[graph]

@@ -107,11 +107,12 @@ def compile_graph(
     interpreter: Interpreter,
     graph: GraphOp,
     own: type[InterpreterFunctions],
-    kernel_impl: Callable[..., Any],
+    kernel_impls: dict[type[Operation], Any],
     tracker: type,
 ) -> GraphProgram | None:
     """The graph's program, or None where xDSL's walk must run it (several blocks, a listener
-    other than `tracker`)."""
+    other than `tracker`). `kernel_impls`: op type -> `own`'s `@impl` that runs its kernel
+    (an op whose registered impl is another runs that impl)."""
     if any(not isinstance(listener, tracker) for listener in interpreter.listeners):
         return None
     blocks = list(graph.body.blocks)
@@ -144,7 +145,7 @@ def compile_graph(
         if (
             found is not None
             and isinstance(found[0], own)
-            and found[1] is kernel_impl
+            and found[1] is kernel_impls.get(type(op))
             and isinstance(op, GEOp)
         ):
             fn = bind_kernel(op.GE_TYPE, op.result_types)
