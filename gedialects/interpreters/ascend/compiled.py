@@ -24,7 +24,6 @@ stream may be waiting for (the lowest runnable stream then runs next, as each st
 
 from __future__ import annotations
 
-import bisect
 import gc
 import random
 from array import array as code_array
@@ -498,7 +497,3 @@ def _burst(loop: Loop, live: list[int], pcs: list[int], where: list[int]) -> Non
         pcs[i] = pc
         if pc >= end:
             live.remove(i)
-
-
-def insort(live: list[int], target: int) -> None:
-    bisect.insort(live, target)
