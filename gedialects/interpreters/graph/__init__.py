@@ -20,6 +20,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
+from xdsl.ir import Operation
 
 from gedialects.base import NODE_NAME, GEOp
 from gedialects.budget import MemoryBudgetError
@@ -118,7 +119,7 @@ def program_for(interpreter: Interpreter, graph: GraphOp) -> GraphProgram | None
     if graph not in programs:
         from gedialects.interpreters import OpTracker
 
-        impls = {
+        impls: dict[type[Operation], object] = {
             t: getattr(GraphFunctions, f"run_{t.name.removeprefix('graph.')}") for t in kernel_ops()
         }
         programs[graph] = compile_graph(interpreter, graph, GraphFunctions, impls, OpTracker)

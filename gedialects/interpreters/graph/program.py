@@ -13,7 +13,7 @@ step-by-step dispatch's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -107,7 +107,7 @@ def compile_graph(
     interpreter: Interpreter,
     graph: GraphOp,
     own: type[InterpreterFunctions],
-    kernel_impls: dict[type[Operation], Any],
+    kernel_impls: Mapping[type[Operation], Any],
     tracker: type,
 ) -> GraphProgram | None:
     """The graph's program, or None where xDSL's walk must run it (several blocks, a listener
