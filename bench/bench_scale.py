@@ -11,10 +11,11 @@ figures.
 
     python bench/bench_scale.py --sizes 10000,100000 --baseline /work/main
 
-The table is a list of rows (`Row`) so that further columns (executor overhead, onnxruntime
-session creation and run) can be added as more `measure_*` steps; `measure_binary` gives the
-binary IR's write and load per op and its weights in MB/s, next to a text parse of the same
-file in the same run.
+The table is a list of rows (`Row`) so that further columns (onnxruntime session creation
+and run) can be added as more `measure_*` steps; `measure_binary` gives the binary IR's write
+and load per op and its weights in MB/s, next to a text parse of the same file in the same run;
+`measure_exec` gives the executor's rows: per-task overhead (static and dynamic tasks) and
+per-node overhead at the graph level, kernels excluded, against the step-by-step dispatch.
 """
 
 from __future__ import annotations
@@ -293,6 +294,173 @@ def binary_rows(level: str, path: Path, repeat: int) -> list[Row]:
     ]  # fmt: skip
 
 
+def measure_exec(graph_path: Path, ascend_path: Path, repeat: int = 3) -> dict[str, float]:
+    """Execution overhead per task (ascend: static and dynamic tasks) and per node (graph),
+    kernels excluded, of the compiled executor ("exec") and of the step-by-step dispatch
+    through xDSL's interpreter ("ref", what every run did before).
+
+    Kernel compute is taken out by memoised kernels: a first run records each kernel call's
+    results in call order, later runs return them (the runs are deterministic), so a run then
+    costs the executor's own work plus a call that returns a tuple; an out-variant kernel
+    (`get_kernel_into`) becomes a call that does nothing. Dynamic tasks are timed
+    one by one within those runs. Times are CPU time (as `timed`), the fastest of `repeat`
+    runs; `ms ...` are whole runs with the real kernels. Decoding and binding happen in a
+    first run, not timed.
+    """
+    import numpy as np
+    from xdsl.parser import Parser
+
+    from gedialects import make_context
+    from gedialects.interpreters import kernels, make_interpreter
+    from gedialects.interpreters.ascend import configure, last_stats
+    from gedialects.interpreters.graph import COMPILED, GraphFunctions
+    from gedialects.interpreters.run import check_inputs, find_entry, random_inputs, signature
+
+    ctx = make_context()
+    clock = time.process_time
+    memo: list[object] = []
+    calls = [0, 0]  # next call index, recording (1) or replaying (0)
+    real_get = kernels.get_kernel
+
+    def memo_get(ge_type: str) -> Callable[..., object]:
+        fn = real_get(ge_type)
+
+        def call(*args: object) -> object:
+            k = calls[0]
+            calls[0] += 1
+            if calls[1]:  # copies: a result may view the arena, which must stay resizable
+                memo.append(tuple(np.array(r) for r in fn(*args)))  # type: ignore[arg-type]
+            return memo[k]
+
+        return call
+
+    real_into = kernels.get_kernel_into
+
+    def noop_into(ge_type: str) -> Callable[..., None] | None:
+        """Out-variants run while recording, then do nothing: the outputs they would write
+        feed only memoised kernels, which ignore their inputs."""
+        fn = real_into(ge_type)
+        if fn is None:
+            return None
+
+        def call(*args: object) -> None:
+            if calls[1]:
+                fn(*args)  # type: ignore[arg-type]
+
+        return call
+
+    out: dict[str, float] = {}
+    for level, path in (("graph", graph_path), ("ascend", ascend_path)):
+        module = Parser(ctx, path.read_text(), str(path)).parse_module()
+        entry = find_entry(module)
+        sig = signature(entry)
+        args = check_inputs(sig, random_inputs(sig, 0))
+        for compiled in (True, False):
+            name = f"{level} {'exec' if compiled else 'ref'}"
+
+            def fresh(
+                compiled: bool = compiled,
+                module: object = module,
+                entry: object = entry,
+                args: tuple = args,
+            ) -> object:
+                interpreter = make_interpreter(module)  # type: ignore[arg-type]
+                configure(interpreter, compiled=compiled)
+                interpreter.set_data(GraphFunctions, COMPILED, compiled)
+                interpreter.call_op(entry, args)  # type: ignore[arg-type]  # decodes, binds
+                return interpreter
+
+            def fastest(
+                interpreter: object, dyn: list[float], entry: object = entry, args: tuple = args
+            ) -> tuple[float, float]:
+                best = (float("inf"), 0.0)
+                for _ in range(repeat):
+                    calls[0] = 0
+                    dyn[:] = [0.0, 0]
+                    gc.collect()
+                    start = clock()
+                    interpreter.call_op(entry, args)  # type: ignore[attr-defined]
+                    best = min(best, (clock() - start, dyn[0]))
+                return best
+
+            out[f"ms {name}"] = fastest(fresh(), [0.0, 0])[0] * 1e3
+            kernels.get_kernel = memo_get  # type: ignore[assignment]
+            kernels.get_kernel_into = noop_into  # type: ignore[assignment]
+            try:
+                memo.clear()
+                calls[:] = [0, 1]
+                interpreter = fresh()  # records every kernel call
+                calls[1] = 0
+                dyn: list[float] = [0.0, 0]
+                wrapped = _time_dynamic(interpreter, entry, compiled, dyn, clock)
+                total, dynamic = fastest(interpreter, dyn)
+            finally:
+                kernels.get_kernel = real_get  # type: ignore[assignment]
+                kernels.get_kernel_into = real_into  # type: ignore[assignment]
+            if level == "graph":
+                nodes = len(list(entry.body.block.ops))  # type: ignore[union-attr]
+                out["graph nodes"] = nodes
+                out[f"us/node {name}"] = total / nodes * 1e6
+                continue
+            stats = last_stats(interpreter)  # type: ignore[arg-type]
+            assert stats is not None
+            steps = stats.steps
+            n_dyn = sum(1 for code in stats.trace if code in wrapped)
+            out["ascend tasks run"] = steps
+            out["ascend dynamic tasks run"] = n_dyn
+            out[f"us/static task {name}"] = (total - dynamic) / max(steps - n_dyn, 1) * 1e6
+            out[f"us/dynamic task {name}"] = dynamic / max(n_dyn, 1) * 1e6
+    return out
+
+
+def _time_dynamic(
+    interpreter: object, entry: object, compiled: bool, acc: list[float], clock: Callable[[], float]
+) -> set[tuple[int, int]]:
+    """Wraps the dynamic tasks of `entry` (an ascend model) so that each adds its time to
+    `acc[0]`; returns their (stream id, task index) (empty for a graph)."""
+    from gedialects.ascend import ModelOp
+    from gedialects.interpreters.ascend.functions import plan_for, program_for
+
+    if not isinstance(entry, ModelOp):
+        return set()
+    plan = plan_for(interpreter, entry)  # type: ignore[arg-type]
+    where = {
+        (plan.stream_ids[i], pc)
+        for i, tasks in enumerate(plan.tasks)
+        for pc, task in enumerate(tasks)
+        if task in plan.dynamic
+    }
+
+    def timed(fn: Callable[[], object]) -> Callable[[], object]:
+        def run() -> object:
+            start = clock()
+            try:
+                return fn()
+            finally:
+                acc[0] += clock() - start
+
+        return run
+
+    if compiled:
+        for arena in program_for(interpreter, entry).spare:  # type: ignore[arg-type]
+            for i, steps in enumerate(arena.steps):
+                for pc, (fn, kind, arg, code) in enumerate(steps):
+                    if (plan.stream_ids[i], pc) in where and fn is not None:
+                        steps[pc] = (timed(fn), kind, arg, code)
+        return where
+    table = interpreter._impls._impl_dict  # type: ignore[attr-defined]
+    for op_type in {type(t) for t in plan.dynamic}:
+        ft, fn = table[op_type]
+
+        def run_one(ft_: object, interp: object, op: object, a: object, fn: object = fn) -> object:
+            if op not in plan.dynamic:
+                return fn(ft_, interp, op, a)  # type: ignore[operator]
+            return timed(lambda: fn(ft_, interp, op, a))()  # type: ignore[operator]
+
+        table[op_type] = (ft, run_one)
+    return where
+
+
 @dataclass
 class Row:
     what: str
@@ -339,6 +507,28 @@ def bench(nodes: int, workdir: Path, baseline: Path | None, repeat: int) -> list
     graph_ops = rows[0].ops
     for name, seconds in passes.items():
         rows.append(Row(name, graph_ops, seconds))
+    rows.extend(exec_rows(measure_exec(graph_path, ascend_path)))
+    return rows
+
+
+def exec_rows(m: dict[str, float]) -> list[Row]:
+    """`measure_exec`'s figures as rows: us/op is the overhead per task or node (kernels
+    excluded), "before" the step-by-step dispatch's; the run rows include the kernels."""
+    tasks, dynamic = int(m["ascend tasks run"]), int(m["ascend dynamic tasks run"])
+    nodes = int(m["graph nodes"])
+    rows = []
+    for what, count, key in (
+        ("exec static task overhead", tasks - dynamic, "us/static task ascend"),
+        ("exec dynamic task overhead", dynamic, "us/dynamic task ascend"),
+        ("exec graph node overhead", nodes, "us/node graph"),
+    ):
+        scale = count / 1e6
+        rows.append(Row(what, count, m[f"{key} exec"] * scale, m[f"{key} ref"] * scale))
+    for what, count, level in (
+        ("exec ascend run", tasks, "ascend"),
+        ("exec graph run", nodes, "graph"),
+    ):
+        rows.append(Row(what, count, m[f"ms {level} exec"] / 1e3, m[f"ms {level} ref"] / 1e3))
     return rows
 
 

@@ -294,3 +294,46 @@ def known_failure(error: BaseException) -> str | None:
             a, b = (_shape_text(s) for s in shapes.groups())
             return f"broadcast of {a} and {b}"
     return None
+
+
+def bind_kernel(
+    ge_type: str, result_types: Sequence[Attribute]
+) -> Callable[[Sequence[np.ndarray], KernelAttrs], tuple[np.ndarray, ...]]:
+    """`run_kernel` of one op, with what depends only on the op decided once: the kernel
+    function, the budget check of its static outputs, whether a broadcast is sized first and
+    each result's dtype and shape (the compiled executors call this per op, once per module).
+    The bound function gives what `run_kernel` gives and raises what it raises, at the same
+    point (an unknown kernel when it runs)."""
+    types = tuple(result_types)
+    total = sum(_static_nbytes(t) for t in types)
+    broadcast = ge_type in _broadcasting_types() and not all(_static_nbytes(t) for t in types)
+    if total > SMALL_OUTPUTS or broadcast:
+        return lambda inputs, attrs: run_kernel(ge_type, inputs, attrs, types)
+    try:
+        fn = get_kernel(ge_type)
+    except KernelError:
+        return lambda inputs, attrs: run_kernel(ge_type, inputs, attrs, types)
+    specs = tuple(_result_spec(t) for t in types)
+    count = len(types)
+
+    def bound(inputs: Sequence[np.ndarray], attrs: KernelAttrs) -> tuple[np.ndarray, ...]:
+        outputs = fn(inputs, attrs, types)
+        if len(outputs) != count:
+            raise KernelError(
+                f"kernel '{ge_type}' returned {len(outputs)} outputs, expected {count}"
+            )
+        cast: list[np.ndarray] = []
+        for out, spec in zip(outputs, specs, strict=True):
+            arr = np.asarray(out)
+            if spec is not None:
+                dtype, shape = spec
+                arr = arr.astype(dtype, copy=False)
+                if shape is not None and arr.shape != shape:
+                    raise KernelError(
+                        f"kernel '{ge_type}' produced shape {list(arr.shape)}, "
+                        f"its result type says {list(shape)}"
+                    )
+            cast.append(arr)
+        return tuple(cast)
+
+    return bound

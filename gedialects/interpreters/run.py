@@ -145,6 +145,8 @@ def run_entry(
     timing: bool = False,
     max_steps: int | None = None,
     max_loop_iterations: int | None = None,
+    interpreter: Interpreter | None = None,
+    compiled: bool = True,
 ) -> RunResult:
     """Runs the entry point of `module` on named inputs, optionally instrumented.
 
@@ -153,7 +155,10 @@ def run_entry(
     (`schedule_seed`, `check_uninitialized`, `timing`, see `interpreters.ascend`) only
     configure how the `ascend.model` that runs is scheduled and watched; `max_steps` bounds
     its scheduler steps (None: the interpreter's default), `max_loop_iterations` the
-    iterations of each graph-level While/For (None: `control.DEFAULT_MAX_LOOP_ITERATIONS`)."""
+    iterations of each graph-level While/For (None: `control.DEFAULT_MAX_LOOP_ITERATIONS`).
+    Pass the `interpreter` of an earlier run of `module` (`make_interpreter(module)`) to reuse
+    the programs it compiled (the module must not have changed); `compiled` False dispatches
+    every op through xDSL's interpreter, the reference of the compiled executors."""
     from xdsl.utils.exceptions import InterpretationError
 
     from gedialects.ascend import ModelOp
@@ -176,7 +181,9 @@ def run_entry(
             "schedule seeds, uninitialised-memory checks and timing instrument ascend.model "
             f"runs; @{symbol_name(op)} is a '{op.name}' (compile it with ge-compile)"
         )
-    interpreter = make_interpreter(module)
+    from gedialects.interpreters.graph import COMPILED, GraphFunctions
+
+    interpreter = interpreter if interpreter is not None else make_interpreter(module)
     configure_loops(interpreter, max_loop_iterations)
     limits = {} if max_steps is None else {"max_steps": max_steps}
     configure(
@@ -184,8 +191,10 @@ def run_entry(
         schedule_seed=schedule_seed,
         check_uninitialized=check_uninitialized,
         timing=timing,
+        compiled=compiled,
         **limits,
     )
+    interpreter.set_data(GraphFunctions, COMPILED, compiled)
     try:
         results = interpreter.call_op(op, args)
     except (InterpretationError, KernelError, budget.MemoryBudgetError) as e:
@@ -210,9 +219,10 @@ def run(
     timing: bool = False,
     max_steps: int | None = None,
     max_loop_iterations: int | None = None,
+    interpreter: Interpreter | None = None,
 ) -> dict[str, np.ndarray]:
     """Runs the entry point of `module` on named inputs and returns named outputs
-    (`run_entry` for the instruments and the statistics)."""
+    (`run_entry` for the instruments, the statistics and reusing an `interpreter`)."""
     return run_entry(
         module,
         inputs,
@@ -222,4 +232,5 @@ def run(
         timing=timing,
         max_steps=max_steps,
         max_loop_iterations=max_loop_iterations,
+        interpreter=interpreter,
     ).outputs

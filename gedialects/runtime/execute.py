@@ -13,6 +13,8 @@ from gedialects.runtime.session_options import max_steps
 
 if TYPE_CHECKING:
     import numpy as np
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.interpreter import Interpreter
 
     from gedialects.interpreters.run import Signature
 
@@ -42,12 +44,30 @@ def run_graph(
         except GearMismatchError:
             if hybrid_graph(find_entry(module)) is None:
                 raise
+    interpreter = _take_interpreter(graph, module)
     try:
-        return run(module, named, max_steps=max_steps(graph.options))
+        outputs = run(module, named, max_steps=max_steps(graph.options), interpreter=interpreter)
     except RunError as e:
         if any(key in str(e) for key in ("input '", "unknown input", "missing input")):
             raise InputError(str(e)) from None
         raise ExecutionError(str(e)) from None
+    graph.interpreters.append((module, interpreter))
+    return outputs
+
+
+def _take_interpreter(graph: GraphState, module: ModuleOp) -> Interpreter:
+    """An idle interpreter of `module` (its compiled programs reused), or a new one: runs on
+    several threads each get their own."""
+    from gedialects.interpreters import make_interpreter
+
+    while graph.interpreters:
+        try:
+            ran, interpreter = graph.interpreters.pop()
+        except IndexError:  # another thread took the last one
+            break
+        if ran is module:
+            return interpreter
+    return make_interpreter(module)
 
 
 def named_inputs(

@@ -34,6 +34,9 @@ class GraphState:
     jit: Any = None
     """JIT mode: the slice chain and its caches (a `runtime.jit.Jit`; `Any` here because
     jit.py builds on this module, and the import contracts forbid the cycle)."""
+    interpreters: list[tuple[ModuleOp, Any]] = field(default_factory=list)
+    """Idle interpreters of `compiled` (`interpreters.make_interpreter`), each with the
+    executor's programs decoded once: a run takes one (or makes one) and gives it back."""
 
 
 def print_module(module: ModuleOp) -> str:

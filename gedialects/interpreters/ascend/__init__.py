@@ -26,17 +26,25 @@ ran. `RunStats.dynamic_peak` is the most bytes they held at once. A value that r
 planned buffer or a dynamic buffer whose type fixes a dim must have that shape, or the run
 fails naming the task.
 
-Tasks are dispatched through xDSL's interpreter (`@impl(KernelOp)` ...); the state of the
-current run is kept in the interpreter's data for `AscendFunctions` and reached by the impls.
-What a task reads, writes, waits on or jumps to comes from its effects (`TaskOp.effects`).
+A run executes a compiled program (`compiled`): the model decoded once per interpreter into
+per-stream step lists, each task's kernel, attributes and buffers resolved and bound to numpy
+views of one arena, which later runs reuse (zeroed, then weights and inputs written). Every
+instrument above is an option of that engine. A task type's semantics stay its xDSL `@impl`
+(`@impl(KernelOp)` ...): a binder (`compiled.binds`) compiles the built-in ones; a task type
+without one, or an `@impl` another `InterpreterFunctions` overrides, runs its impl with the
+run's state in the interpreter's data for `AscendFunctions`. `compiled=False` dispatches every
+task through xDSL's interpreter instead: the reference the executor is tested against. What a
+task reads, writes, waits on or jumps to comes from its effects (`TaskOp.effects`).
 
 The package, one concern per module (dependencies go down the list):
 
 - `plan`: the per-model plan, computed once per model and interpreter;
 - `memory`: the run state, the dynamic heap and the `check_uninitialized` byte ownership;
 - `timing`: the timing simulator (`timing=True`; the timeline itself is `..timeline`);
-- `scheduler`: loading, the stream scheduler and its step budget, the run statistics;
-- `functions`: `AscendFunctions`, the `@impl` of every task op and the model call;
+- `compiled`: the executor's decoded program, its arenas and its scheduler loops;
+- `scheduler`: loading, the step-by-step reference scheduler and the step budget, the run
+  statistics;
+- `functions`: `AscendFunctions`, the `@impl` and the binder of every task op, the model call;
 - `entry`: the Python entry, `execute_model`, `run_model`, `configure`, `last_stats`.
 """
 

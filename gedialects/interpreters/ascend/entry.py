@@ -37,15 +37,18 @@ def configure(
     max_steps: int | None = None,
     check_uninitialized: bool = False,
     timing: bool = False,
+    compiled: bool = True,
 ) -> None:
     """Scheduling and instrumentation options for models run through `interpreter.call_op`.
 
-    `max_steps` None gives each model its step budget (STEP_MARGIN)."""
+    `max_steps` None gives each model its step budget (STEP_MARGIN). `compiled` False
+    dispatches every task through the interpreter instead of the compiled executor (the
+    reference the executor is tested against)."""
     check_max_steps(max_steps)
     interpreter.set_data(
         AscendFunctions,
         OPTIONS,
-        Options(schedule_seed, max_steps, check_uninitialized, timing),
+        Options(schedule_seed, max_steps, check_uninitialized, timing, compiled),
     )
 
 
@@ -80,17 +83,20 @@ def execute_model(
     interpreter: Interpreter | None = None,
     check_uninitialized: bool = False,
     timing: bool = False,
+    compiled: bool = True,
 ) -> ModelRun:
     """Runs `model` on named inputs; returns its outputs by name and the run statistics.
 
     Pass an `interpreter` to reuse its cached per-model plan across runs. `check_uninitialized`
     fails any read of bytes nobody wrote or another buffer overwrote; `timing` adds the
     simulated timeline to the statistics. `max_steps` (default: the model's step budget,
-    STEP_MARGIN) stops a label loop that never exits.
+    STEP_MARGIN) stops a label loop that never exits; `compiled` False runs the reference
+    dispatch (see `configure`).
     """
     interpreter = interpreter or interpreter_for(model)
     model, inputs = _hybrid(model, interpreter, inputs)
-    names = list(model.input_names)
+    plan = plan_for(interpreter, model)
+    names = [op.input_name.data for op in plan.input_ops]
     inputs = _with_shape_data(model, interpreter, inputs)
     missing = [n for n in names if n not in inputs]
     unknown = [n for n in inputs if n not in names]
@@ -105,11 +111,12 @@ def execute_model(
         max_steps=max_steps,
         check_uninitialized=check_uninitialized,
         timing=timing,
+        compiled=compiled,
     )
     results = interpreter.call_op(model, tuple(inputs[n] for n in names))
     stats = last_stats(interpreter)
     assert stats is not None
-    outputs = {o.output_name.data: r for o, r in zip(model.outputs(), results, strict=True)}
+    outputs = {o.output_name.data: r for o, r in zip(plan.output_ops, results, strict=True)}
     return ModelRun(outputs, stats)
 
 

@@ -4,7 +4,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -29,10 +32,38 @@ from gedialects.ascend import (
     StreamActiveOp,
 )
 from gedialects.base import int_array_values
+from gedialects.interpreters import kernels
+from gedialects.interpreters.ascend.compiled import (
+    ACTIVATE,
+    CAUGHT,
+    END,
+    GOTO,
+    NOP,
+    PLAIN,
+    RECORD,
+    SWITCH,
+    WAIT,
+    BindContext,
+    ByteRange,
+    Decoded,
+    Program,
+    binds,
+    gc_paused,
+    overlaps,
+    slot_range,
+    view,
+)
 from gedialects.interpreters.ascend.memory import RunState
 from gedialects.interpreters.ascend.plan import AscendRuntimeError, DynRef, Plan, Slot, slot_name
 from gedialects.interpreters.ascend.scheduler import Options, execute
-from gedialects.interpreters.kernels import known_failure, run_kernel
+from gedialects.interpreters.kernels import (
+    SMALL_OUTPUTS,
+    Kernel,
+    KernelError,
+    KernelInto,
+    known_failure,
+    run_kernel,
+)
 
 _STATE = "run"
 
@@ -41,6 +72,9 @@ OPTIONS = "options"
 
 
 _PLANS = "plans"
+
+
+_PROGRAMS = "programs"
 
 
 STATS = "last_stats"
@@ -75,14 +109,21 @@ class AscendFunctions(InterpreterFunctions):
     @impl_callable(ModelOp)
     def call_model(self, interpreter: Interpreter, op: ModelOp, args: PythonValues) -> PythonValues:
         options = interpreter.get_data(AscendFunctions, OPTIONS, Options)
+        with gc_paused():
+            return self._call_model(interpreter, op, args, options)
+
+    def _call_model(
+        self, interpreter: Interpreter, op: ModelOp, args: PythonValues, options: Options
+    ) -> PythonValues:
         plan = plan_for(interpreter, op)
         if len(args) != len(plan.inputs):
             raise AscendRuntimeError(
                 f"'ascend.model' @{op.sym_name.data} takes {len(plan.inputs)} inputs, "
                 f"got {len(args)}"
             )
+        program = program_for(interpreter, op) if options.compiled else None
         outputs, stats = execute(
-            interpreter, op, plan, args, options, lambda state: _bind(interpreter, state)
+            interpreter, op, plan, args, options, lambda state: _bind(interpreter, state), program
         )
         interpreter.set_data(AscendFunctions, STATS, stats)
         return outputs
@@ -101,7 +142,7 @@ class AscendFunctions(InterpreterFunctions):
         inputs = [slot.view(arena) for slot in spec.inputs]
         try:
             results = run_kernel(op.kernel.data, inputs, op.attrs.data, spec.result_types)
-        except (ValueError, TypeError, ArithmeticError, IndexError) as e:
+        except CAUGHT as e:
             state.error = _kernel_failure(op, e)
             return ()
         # Results may be views of the inputs (of the arena): take all bytes before writing any.
@@ -146,7 +187,7 @@ class AscendFunctions(InterpreterFunctions):
             arrays = [
                 np.array(r, dtype=ref.dtype) for r, ref in zip(results, spec.outputs, strict=True)
             ]
-        except (ValueError, TypeError, ArithmeticError, IndexError) as e:
+        except CAUGHT as e:
             state.error = _kernel_failure(op, e)
             return ()
         del inputs, results
@@ -256,8 +297,8 @@ def _copy_dynamic(state: RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | No
     source = state.resolve(src_ref, op.describe())
     if isinstance(source, AscendRuntimeError):
         return source
-    text = f"{op.src} : {op.src.type}"
     if state.memory is not None:
+        text = f"{op.src} : {op.src.type}"  # prints attributes: only when it is needed
         error = state.memory.read(source.offset, source.nbytes, text, op.describe())
         if error is not None:
             return error
@@ -269,7 +310,8 @@ def _copy_dynamic(state: RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | No
     target = dst_ref
     if value.shape != target.shape:
         return AscendRuntimeError(
-            f"{op.describe()} copies {text} of shape {value.shape} into {op.dst} : "
+            f"{op.describe()} copies {op.src} : {op.src.type} of shape {value.shape} into "
+            f"{op.dst} : "
             f"{op.dst.type}; the known partition that reads it was compiled for that shape"
         )
     state.arena[target.offset : target.offset + target.nbytes] = value.tobytes()
@@ -285,3 +327,282 @@ def plan_for(interpreter: Interpreter, model: ModelOp) -> Plan:
     if plan is None:
         plan = plans[model] = Plan.of(model)
     return plan
+
+
+def program_for(interpreter: Interpreter, model: ModelOp) -> Program:
+    """The cached compiled program of `model` (decoded once per model and interpreter)."""
+    programs: dict[ModelOp, Program] = interpreter.get_data(AscendFunctions, _PROGRAMS, dict)
+    program = programs.get(model)
+    if program is None:
+        plan = plan_for(interpreter, model)
+        program = programs[model] = Program.of(model, plan, interpreter, AscendFunctions)
+    return program
+
+
+# --------------------------------------------------------------------------------------------
+# Binders: each task type's step, compiled once (see `compiled`); the `@impl` above stays the
+# semantics and the fallback.
+# --------------------------------------------------------------------------------------------
+
+
+@binds(KernelOp)
+def _bind_kernel(op: KernelOp, context: BindContext) -> Decoded:
+    spec = context.plan.kernels.get(op)
+    if spec is None:
+        return context.impl(op)  # no planned buffers: its impl fails as it always did
+    ins, outs, rtypes = spec.inputs, spec.outputs, spec.result_types
+    ge_type = op.kernel.data
+    if (
+        sum(s.nbytes for s in outs) > SMALL_OUTPUTS  # run_kernel asks the budget each time
+        or any(s.nbytes == 0 for s in outs)  # run_kernel sizes a broadcast first
+        or len(rtypes) != len(outs)
+        or any(t is not s.type for t, s in zip(rtypes, outs, strict=True))
+    ):
+        return context.impl(op)
+    try:
+        kernel = kernels.get_kernel(ge_type)
+    except KernelError:
+        return context.impl(op)  # fails when it runs, as it always did
+    # An out-variant writes while it reads: only into outputs that share no byte with inputs.
+    into = None if overlaps(ins, outs) else kernels.get_kernel_into(ge_type)
+    attrs = op.attrs.data
+
+    def ranges() -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
+        return tuple(map(slot_range, ins)), tuple(map(slot_range, outs))
+
+    def bind(u8: np.ndarray) -> Callable[[], None]:
+        in_views = [view(u8, s, False) for s in ins]
+        out_views = [view(u8, s, True) for s in outs]
+        if into is not None:
+            return _into_step(op, into, in_views, attrs, rtypes, out_views)
+        if len(outs) == 1:
+            return _single_step(op, kernel, in_views, attrs, rtypes, out_views[0], outs[0])
+        return _multi_step(op, kernel, in_views, attrs, rtypes, out_views, outs, u8)
+
+    return Decoded(PLAIN, bind=bind, ranges=ranges)
+
+
+def _into_step(
+    op: KernelOp,
+    into: KernelInto,
+    ins: list[np.ndarray],
+    attrs: kernels.KernelAttrs,
+    rtypes: tuple[TensorType, ...],
+    outs: list[np.ndarray],
+) -> Callable[[], None]:
+    def step() -> None:
+        try:
+            into(ins, attrs, rtypes, outs)
+        except CAUGHT as e:
+            raise _kernel_failure(op, e) from None
+
+    return step
+
+
+def _single_step(
+    op: KernelOp,
+    kernel: Kernel,
+    ins: list[np.ndarray],
+    attrs: kernels.KernelAttrs,
+    rtypes: tuple[TensorType, ...],
+    out: np.ndarray,
+    slot: Slot,
+) -> Callable[[], None]:
+    """The kernel and `run_kernel`'s checks of its one result, copied into its view."""
+    ge_type, dtype, shape = op.kernel.data, slot.dtype, slot.shape
+    asarray = np.asarray
+
+    def step() -> None:
+        try:
+            results = kernel(ins, attrs, rtypes)
+            if len(results) != 1:
+                raise KernelError(f"kernel '{ge_type}' returned {len(results)} outputs, expected 1")
+            result = asarray(results[0])
+            if result.dtype != dtype:
+                result = result.astype(dtype, copy=False)
+            if result.shape != shape:
+                raise KernelError(
+                    f"kernel '{ge_type}' produced shape {list(result.shape)}, "
+                    f"its result type says {list(shape)}"
+                )
+        except CAUGHT as e:
+            raise _kernel_failure(op, e) from None
+        out[...] = result
+
+    return step
+
+
+def _multi_step(
+    op: KernelOp,
+    kernel: Kernel,
+    ins: list[np.ndarray],
+    attrs: kernels.KernelAttrs,
+    rtypes: tuple[TensorType, ...],
+    outs: list[np.ndarray],
+    slots: tuple[Slot, ...],
+    u8: np.ndarray,
+) -> Callable[[], None]:
+    """As `_single_step` for several results: each taken whole before any is written (a
+    result may view the arena bytes an earlier output overwrites)."""
+    ge_type = op.kernel.data
+    specs = [(s.dtype, s.shape) for s in slots]
+    count = len(slots)
+
+    def step() -> None:
+        try:
+            results = kernel(ins, attrs, rtypes)
+            if len(results) != count:
+                raise KernelError(
+                    f"kernel '{ge_type}' returned {len(results)} outputs, expected {count}"
+                )
+            arrays: list[np.ndarray] = []
+            for result, (dtype, shape) in zip(results, specs, strict=True):
+                array = np.asarray(result).astype(dtype, copy=False)
+                if array.shape != shape:
+                    raise KernelError(
+                        f"kernel '{ge_type}' produced shape {list(array.shape)}, "
+                        f"its result type says {list(shape)}"
+                    )
+                arrays.append(array)
+        except CAUGHT as e:
+            raise _kernel_failure(op, e) from None
+        for k in range(count):
+            if np.may_share_memory(arrays[k], u8):
+                arrays[k] = arrays[k].copy()
+        for out, array in zip(outs, arrays, strict=True):
+            out[...] = array
+
+    return step
+
+
+@binds(DynamicKernelOp)
+def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
+    """`run_dynamic_kernel` with the kernel bound (`kernels.bind_kernel`) and the task's
+    buffers and name resolved once; the values are placed at run time, as there."""
+    spec = context.plan.dynamic.get(op)
+    if spec is None or not all(isinstance(r, DynRef) for r in spec.outputs):
+        return context.impl(op)
+    run = kernels.bind_kernel(op.kernel.data, spec.result_types)
+    attrs = op.attrs.data
+    what = op.describe()
+    ins, reads = spec.inputs, spec.reads
+    outs = [r for r in spec.outputs if isinstance(r, DynRef)]
+    interpreter = context.interpreter
+
+    def step() -> None:
+        state = _state(interpreter)
+        memory = state.memory
+        slots: list[Slot] = []
+        for ref in ins:
+            found = state.resolve(ref, what)
+            if isinstance(found, AscendRuntimeError):
+                raise found
+            if memory is not None:
+                name = slot_name(found, ref.slot if isinstance(ref, DynRef) else None)
+                error = memory.read(found.offset, found.nbytes, name, what)
+                if error is not None:
+                    raise error
+            slots.append(found)
+        inputs = [slot.view(state.arena) for slot in slots]
+        try:
+            results = run(inputs, attrs)
+            # Copies: results may view the arena, which placing the outputs may grow.
+            arrays = [np.array(r, dtype=ref.dtype) for r, ref in zip(results, outs, strict=True)]
+        except CAUGHT as e:
+            raise _kernel_failure(op, e) from None
+        del inputs, results
+        state.consumed(reads)
+        for ref, array in zip(outs, arrays, strict=True):
+            error = state.place(ref, array, what)
+            if error is not None:
+                raise error
+
+    return Decoded(PLAIN, bind=lambda _: step)
+
+
+@binds(MemcpyAsyncOp)
+def _bind_memcpy(op: MemcpyAsyncOp, context: BindContext) -> Decoded:
+    if isinstance(op.src, DynBufferAttr) or isinstance(op.dst, DynBufferAttr):
+        return context.impl(op)  # the value is placed at run time
+    src, dst, size = op.src.offset_value, op.dst.offset_value, op.src.nbytes
+    if max(src, dst) + size > context.plan.arena_size:
+        return context.impl(op)
+    source, target = op.src, op.dst
+
+    def ranges() -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
+        return ((src, size, f"{source} : {source.type}"),), (
+            (dst, size, f"{target} : {target.type}"),
+        )
+
+    def bind(u8: np.ndarray) -> Callable[[], None]:
+        s, d = u8[src : src + size], u8[dst : dst + size]
+
+        def step() -> None:
+            d[...] = s
+
+        return step
+
+    return Decoded(PLAIN, bind=bind, ranges=ranges)
+
+
+@binds(EventRecordOp)
+def _bind_record(op: EventRecordOp, context: BindContext) -> Decoded:
+    return Decoded(RECORD, op.event.value.data)
+
+
+@binds(EventWaitOp)
+def _bind_wait(op: EventWaitOp, context: BindContext) -> Decoded:
+    return Decoded(WAIT, op.event.value.data)
+
+
+@binds(LabelSetOp)
+def _bind_label_set(op: LabelSetOp, context: BindContext) -> Decoded:
+    return Decoded(NOP)
+
+
+@binds(LabelGotoOp)
+def _bind_goto(op: LabelGotoOp, context: BindContext) -> Decoded:
+    target = context.plan.labels[context.stream].get(op.label.value.data)
+    return context.impl(op) if target is None else Decoded(GOTO, target)
+
+
+@binds(LabelSwitchByIndexOp)
+def _bind_switch(op: LabelSwitchByIndexOp, context: BindContext) -> Decoded:
+    labels = int_array_values(op.labels)
+    stream_labels = context.plan.labels[context.stream]
+    targets = [stream_labels.get(label) for label in labels]
+    offset = op.index.offset_value
+    if offset + 4 > context.plan.arena_size or any(t is None for t in targets):
+        return context.impl(op)
+    index_buffer = op.index
+    count = len(targets)
+
+    def ranges() -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
+        return ((offset, index_buffer.nbytes, f"{index_buffer} : {index_buffer.type}"),), ()
+
+    def bind(u8: np.ndarray) -> Callable[[], int]:
+        word = u8[offset : offset + 4].view("<i4")
+
+        def step() -> int:
+            index = int(word[0])
+            if not 0 <= index < count:
+                raise AscendRuntimeError(
+                    f"{op.describe()}: index {index} read from {index_buffer} is out of range "
+                    f"for {count} labels"
+                )
+            return targets[index]  # pyright: ignore[reportReturnType]
+
+        return step
+
+    return Decoded(SWITCH, bind=bind, ranges=ranges)
+
+
+@binds(StreamActiveOp)
+def _bind_active(op: StreamActiveOp, context: BindContext) -> Decoded:
+    target = context.plan.activates.get(op)
+    return context.impl(op) if target is None else Decoded(ACTIVATE, target)
+
+
+@binds(EndGraphOp)
+def _bind_end(op: EndGraphOp, context: BindContext) -> Decoded:
+    return Decoded(END)

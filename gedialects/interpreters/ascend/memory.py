@@ -5,7 +5,7 @@ executor allocates at run time too), and the `check_uninitialized` byte ownershi
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,6 +46,15 @@ class RunState:
     pending: dict[int, int] = field(default_factory=dict)
     """Dynamic slot -> readers that have not run yet."""
     heap: DynamicHeap | None = None
+    size: int = -1
+    """The bytes of the arena the run uses (-1: all of `arena`); the compiled executor's arena
+    may be larger (it is reused), the dynamic heap grows `size` as a fresh arena would grow."""
+    grow: Callable[[int], None] | None = None
+    """Makes `arena` hold at least that many bytes, the new ones zero (None: extend it)."""
+
+    def __post_init__(self) -> None:
+        if self.size < 0:
+            self.size = len(self.arena)
 
     def place(self, ref: DynRef, array: np.ndarray, writer: str) -> AscendRuntimeError | None:
         """Stores `array` as the value of `ref`'s slot, at an offset chosen now."""
@@ -62,15 +71,21 @@ class RunState:
         if old is not None:  # written again (a sunk loop): the old value is dead
             heap.release(old.offset, old.nbytes)
         offset = heap.allocate(data.nbytes)
-        if heap.top > len(self.arena):
-            budget.check(
-                heap.top * bytes_per_arena_byte(self.memory is not None, False),
-                f"{writer}: the dynamic heap, placing {ref.describe()} of shape {list(shape)} "
-                f"({data.nbytes} bytes) at arena[{offset}]",
-            )
-            self.arena.extend(bytes(heap.top - len(self.arena)))
+        if heap.top > self.size:
+            need = heap.top * bytes_per_arena_byte(self.memory is not None, False)
+            if need > budget.max_memory():  # the message prints a type: only when it fails
+                budget.check(
+                    need,
+                    f"{writer}: the dynamic heap, placing {ref.describe()} of shape "
+                    f"{list(shape)} ({data.nbytes} bytes) at arena[{offset}]",
+                )
+            if self.grow is not None:
+                self.grow(heap.top)
+            else:
+                self.arena.extend(bytes(heap.top - len(self.arena)))
+            self.size = heap.top
             if self.memory is not None:
-                self.memory.grow(len(self.arena))
+                self.memory.grow(self.size)
         self.arena[offset : offset + data.nbytes] = data.tobytes()
         slot = Slot(offset, data.nbytes, ref.dtype, data.size, shape, ref.type)
         self.dyn[ref.slot] = slot

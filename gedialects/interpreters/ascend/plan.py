@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from gedialects.ascend import (
@@ -16,8 +17,12 @@ from gedialects.ascend import (
     BufferAttr,
     DeclarationOp,
     DynBufferAttr,
+    InputOp,
     ModelOp,
+    OutputOp,
+    StreamOp,
     TaskOp,
+    WeightOp,
 )
 from gedialects.base import element_count
 from gedialects.interpreters.gears import GearInfo
@@ -152,6 +157,8 @@ class Plan:
     """Dynamic slot -> how many tasks read it: it is freed when that many have run."""
     kept: frozenset[int] = frozenset()
     """Dynamic slots that are model outputs: never freed during the run."""
+    arena_size: int = 0
+    """The planned arena's bytes (the model's `arena_size`)."""
     arena_top: int = 0
     """Where dynamic buffers start: the arena size rounded up to the alignment."""
     engines: dict[int, str] = field(default_factory=dict)
@@ -162,6 +169,10 @@ class Plan:
     outputs come out with the selected gear's `_dynamic_output_dims`."""
     iterations: int = 1
     """The iterations the model declares (`iterations_per_loop`, 1 if it sank none)."""
+    input_ops: tuple[InputOp, ...] = ()
+    output_ops: tuple[OutputOp, ...] = ()
+    weight_ops: tuple[WeightOp, ...] = ()
+    """The model's declarations, found once (each `ModelOp.inputs()` walks the whole body)."""
 
     @property
     def task_count(self) -> int:
@@ -182,10 +193,21 @@ class Plan:
     @staticmethod
     def of(model: ModelOp) -> Plan:
         slot = _Slots()
-        stream_ids = tuple(sorted(s.id.value.data for s in model.streams()))
+        kinds: dict[type, list[Operation]] = {}
+        all_tasks: list[TaskOp] = []
+        for op in model.body.block.ops:
+            if isinstance(op, TaskOp):
+                all_tasks.append(op)
+            else:
+                kinds.setdefault(type(op), []).append(op)
+        streams = [op for op in kinds.get(StreamOp, ()) if isinstance(op, StreamOp)]
+        input_ops = tuple(op for op in kinds.get(InputOp, ()) if isinstance(op, InputOp))
+        output_ops = tuple(op for op in kinds.get(OutputOp, ()) if isinstance(op, OutputOp))
+        weight_ops = tuple(op for op in kinds.get(WeightOp, ()) if isinstance(op, WeightOp))
+        stream_ids = tuple(sorted(s.id.value.data for s in streams))
         position = {sid: i for i, sid in enumerate(stream_ids)}
         tasks: list[list[TaskOp]] = [[] for _ in stream_ids]
-        for task in model.tasks():
+        for task in all_tasks:
             stream = task.stream.value.data
             if stream not in position:
                 raise AscendRuntimeError(f"{task.describe()}: stream {stream} is not declared")
@@ -227,7 +249,7 @@ class Plan:
             for r in reads:
                 readers[r] = readers.get(r, 0) + 1
         weights = []
-        for weight in model.weights():
+        for weight in weight_ops:
             data = np.ascontiguousarray(numpy_from_dense(weight.value)).tobytes()
             weights.append((weight.buffer.offset_value, data))
         return Plan(
@@ -238,18 +260,22 @@ class Plan:
             activates=activates,
             activated=frozenset(activates.values()),
             weights=tuple(weights),
-            inputs=tuple((i.input_name.data, slot.any(i.buffer, i)) for i in model.inputs()),
-            outputs=tuple((o.output_name.data, slot.any(o.buffer, o)) for o in model.outputs()),
+            inputs=tuple((i.input_name.data, slot.any(i.buffer, i)) for i in input_ops),
+            outputs=tuple((o.output_name.data, slot.any(o.buffer, o)) for o in output_ops),
             kernels=kernels,
             dynamic=dynamic,
             readers=readers,
             kept=frozenset(
-                o.buffer.slot.data for o in model.outputs() if isinstance(o.buffer, DynBufferAttr)
+                o.buffer.slot.data for o in output_ops if isinstance(o.buffer, DynBufferAttr)
             ),
+            arena_size=model.arena_size.value.data,
             arena_top=align(model.arena_size.value.data),
-            engines={s.id.value.data: s.engine.data for s in model.streams()},
+            engines={s.id.value.data: s.engine.data for s in streams},
             gears=_gears(model),
             iterations=_iterations(model),
+            input_ops=input_ops,
+            output_ops=output_ops,
+            weight_ops=weight_ops,
         )
 
     def control_spans(self) -> tuple[tuple[int, ...], ...]:

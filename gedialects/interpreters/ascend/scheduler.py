@@ -23,6 +23,7 @@ from gedialects.ascend import (
     TaskOp,
 )
 from gedialects.errors import GearMismatchError
+from gedialects.interpreters.ascend.compiled import Arena, Loop, Program, run_loop
 from gedialects.interpreters.ascend.memory import (
     DynamicHeap,
     MemoryCheck,
@@ -85,6 +86,8 @@ class Options:
     """None: the model's step budget (STEP_MARGIN)."""
     check_uninitialized: bool = False
     timing: bool = False
+    compiled: bool = True
+    """False: every task dispatched through the interpreter (the reference of the executor)."""
 
 
 def _check_input(name: str, slot: Slot | DynRef, value: Any, shape: tuple[int, ...]) -> np.ndarray:
@@ -112,9 +115,13 @@ def execute(
     args: Sequence[Any],
     options: Options,
     bind: Callable[[RunState | None], RunState | None],
+    program: Program | None = None,
 ) -> tuple[tuple[np.ndarray, ...], RunStats]:
     """One run: weights and inputs in, the streams run with `state` bound for the impls
-    (`bind` makes a run state current and returns the one it replaces), outputs out."""
+    (`bind` makes a run state current and returns the one it replaces), outputs out.
+
+    With a `program` the compiled executor runs the steps (`compiled`) in an arena it reuses;
+    without, each task is dispatched through the interpreter (`run_op`), as a reference."""
     size = model.arena_size.value.data
     tables = [
         *(["the writer of each byte (check-uninitialized)"] * options.check_uninitialized),
@@ -125,19 +132,49 @@ def execute(
         f"'ascend.model' @{model.sym_name.data}: its arena (arena_size {size})"
         + (f" with {' and '.join(tables)}" if tables else ""),
     )
-    arena = bytearray(size)
+    gear, shapes = _select_gear(model, plan, args)
+    memory = MemoryCheck(size) if options.check_uninitialized else None
+    held = program.take(size, memory) if program is not None else None
+    arena = held.data if held is not None else bytearray(size)
+    state = RunState(plan, arena, heap=DynamicHeap(plan.arena_top), memory=memory, size=size)
+    if program is not None and held is not None:
+        state.grow = lambda top: program.grow(held, state, top)
+    try:
+        _load(model, plan, state, args, shapes)
+        previous = bind(state)
+        try:
+            if program is not None and held is not None:
+                stats = _run_compiled(interpreter, model, state, options, held)
+            else:
+                stats = _schedule(interpreter, model, state, options)
+        finally:
+            bind(previous)
+        outputs = _outputs(model, plan, state, gear)
+    finally:
+        if program is not None and held is not None:
+            program.give_back(held, state.size)
+    stats.dynamic_peak = state.heap.peak if state.heap is not None else 0
+    return outputs, stats
+
+
+def _load(
+    model: ModelOp,
+    plan: Plan,
+    state: RunState,
+    args: Sequence[Any],
+    shapes: list[tuple[int, ...]],
+) -> None:
+    """Weights and inputs into the (zero) arena, tagged when checking uninitialised memory."""
+    arena, memory = state.arena, state.memory
     for offset, data in plan.weights:
         arena[offset : offset + len(data)] = data
-    gear, shapes = _select_gear(model, plan, args)
-    state = RunState(plan, arena, heap=DynamicHeap(plan.arena_top))
-    if options.check_uninitialized:
-        memory = state.memory = MemoryCheck(len(arena))
-        for weight in model.weights():
+    if memory is not None:
+        for weight in plan.weight_ops:
             buffer = weight.buffer
             text = f"{buffer} : {buffer.type}"
             memory.write(buffer.offset_value, buffer.nbytes, text, weight.describe())
     for (name, slot), value, shape, op in zip(
-        plan.inputs, args, shapes, model.inputs(), strict=True
+        plan.inputs, args, shapes, plan.input_ops, strict=True
     ):
         array = _check_input(name, slot, value, shape)
         if isinstance(slot, DynRef):
@@ -146,16 +183,16 @@ def execute(
                 raise error
             continue
         arena[slot.offset : slot.offset + array.nbytes] = np.ascontiguousarray(array).tobytes()
-        if state.memory is not None:
-            state.memory.write(slot.offset, _nbytes(slot, shape), slot_name(slot), op.describe())
-    previous = bind(state)
-    try:
-        stats = _schedule(interpreter, model, state, options)
-    finally:
-        bind(previous)
-    stats.dynamic_peak = state.heap.peak if state.heap is not None else 0
+        if memory is not None:
+            memory.write(slot.offset, _nbytes(slot, shape), slot_name(slot), op.describe())
+
+
+def _outputs(
+    model: ModelOp, plan: Plan, state: RunState, gear: int | None
+) -> tuple[np.ndarray, ...]:
+    """Copies of the outputs, with the selected gear's dims (checked when checking memory)."""
     slots: list[Slot] = []
-    for (_, ref), op in zip(plan.outputs, model.outputs(), strict=True):
+    for (_, ref), op in zip(plan.outputs, plan.output_ops, strict=True):
         found = state.resolve(ref, op.describe())
         if isinstance(found, AscendRuntimeError):
             raise found
@@ -168,17 +205,45 @@ def execute(
         ]
     if state.memory is not None:
         for (_, ref), slot, op, shape in zip(
-            plan.outputs, slots, model.outputs(), out_shapes, strict=True
+            plan.outputs, slots, plan.output_ops, out_shapes, strict=True
         ):
             name = slot_name(slot, ref.slot if isinstance(ref, DynRef) else None)
             error = state.memory.read(slot.offset, _nbytes(slot, shape), name, op.describe())
             if error is not None:
                 raise error
-    outputs = tuple(
+    return tuple(
         np.frombuffer(state.arena, slot.dtype, math.prod(shape), slot.offset).reshape(shape).copy()
         for slot, shape in zip(slots, out_shapes, strict=True)
     )
-    return outputs, stats
+
+
+def _run_compiled(
+    interpreter: Interpreter, model: ModelOp, state: RunState, options: Options, held: Arena
+) -> RunStats:
+    """The compiled executor's loop (`compiled.run_loop`) under the options' instruments."""
+    plan = state.plan
+    clock = Clock(model, plan, state.size) if options.timing else None
+    step_bytes = 8 + (SPAN_BYTES if clock is not None else 0)
+    loop = Loop(
+        model,
+        plan,
+        state,
+        held,
+        options.max_steps if options.max_steps is not None else plan.step_budget,
+        random.Random(options.schedule_seed) if options.schedule_seed is not None else None,
+        clock,
+        lambda steps: _check_records(model, steps, step_bytes),
+        lambda repeat, i, pc: _over_budget(model, plan, options, loop.max_steps, repeat, i, pc),
+        lambda task, target, live, pcs: _activate(task, target, live, pcs, plan),
+        MEMORY_CHECK_STEPS,
+    )
+    run_loop(loop, interpreter)
+    stats = RunStats(
+        dict(zip(plan.stream_ids, loop.executed, strict=True)), loop.codes, plan.stream_ids
+    )
+    if clock is not None:
+        stats.timeline = clock.finish()
+    return stats
 
 
 def _nbytes(slot: Slot, shape: tuple[int, ...]) -> int:
@@ -235,7 +300,7 @@ def _schedule(
     record = codes.append
     max_steps = options.max_steps if options.max_steps is not None else plan.step_budget
     stream_ids = plan.stream_ids
-    clock = Clock(model, plan, len(state.arena)) if options.timing else None
+    clock = Clock(model, plan, state.size) if options.timing else None
     step_bytes = codes.itemsize + (SPAN_BYTES if clock is not None else 0)
     checkpoint = MEMORY_CHECK_STEPS
     repeat: tuple[int, int] | None = None

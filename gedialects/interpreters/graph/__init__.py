@@ -20,6 +20,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
+from xdsl.ir import Operation
 
 from gedialects.base import NODE_NAME, GEOp
 from gedialects.budget import MemoryBudgetError
@@ -39,6 +40,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     pooling,
     reduction,
 )
+from gedialects.interpreters.graph.program import GraphProgram, compile_graph
 from gedialects.interpreters.kernels import run_kernel
 from gedialects.tensors import numpy_from_dense
 
@@ -89,7 +91,10 @@ def kernel_ops() -> tuple[type[GEOp], ...]:
 class GraphFunctions(InterpreterFunctions):
     @impl_callable(GraphOp)
     def call_graph(self, interpreter: Interpreter, op: GraphOp, args: PythonValues) -> PythonValues:
-        return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
+        program = program_for(interpreter, op)
+        if program is None or len(args) != len(program.block_args):
+            return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
+        return program.run(interpreter, args, _label)
 
     @impl_terminator(NetOutputOp)
     def run_net_output(
@@ -100,3 +105,28 @@ class GraphFunctions(InterpreterFunctions):
     @impl(ConstOp)
     def run_const(self, interpreter: Interpreter, op: ConstOp, args: PythonValues) -> PythonValues:
         return (numpy_from_dense(op.value),)
+
+
+COMPILED = "compiled"
+"""Interpreter data of `GraphFunctions`: False runs every graph through xDSL's walk (the
+reference of the compiled graph program)."""
+
+_PROGRAMS = "programs"
+
+
+def program_for(interpreter: Interpreter, graph: GraphOp) -> GraphProgram | None:
+    """The graph's program, decoded once per interpreter (the IR must not change between runs
+    on one interpreter); None when it runs through xDSL's walk."""
+    if not interpreter.get_data(GraphFunctions, COMPILED, lambda: True):
+        return None
+    programs: dict[GraphOp, GraphProgram | None] = interpreter.get_data(
+        GraphFunctions, _PROGRAMS, dict
+    )
+    if graph not in programs:
+        from gedialects.interpreters import OpTracker
+
+        impls: dict[type[Operation], object] = {
+            t: getattr(GraphFunctions, f"run_{t.name.removeprefix('graph.')}") for t in kernel_ops()
+        }
+        programs[graph] = compile_graph(interpreter, graph, GraphFunctions, impls, OpTracker)
+    return programs[graph]
