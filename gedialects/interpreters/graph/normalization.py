@@ -39,8 +39,10 @@ from gedialects.interpreters.kernels import (
 def _batch_norm(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, out: np.ndarray | None
 ) -> np.ndarray:
-    """Inference: `scale * (x - mean) / sqrt(variance + epsilon) + offset` along C, step by
-    step over one array (`out` when it has the result's shape and dtype)."""
+    """Inference: `scale * (x - mean) / sqrt(variance + epsilon) + offset` along C, folded per
+    channel into `x * a + b` (a = scale / sqrt(variance + epsilon), b = offset - mean * a) as
+    GE folds an inference BatchNorm: two passes over x instead of four, into `out` when it has
+    the result's shape and dtype. Rounds differently from the formula by an ulp or two."""
     if bool_(attrs, "is_training", BatchNormOp):
         raise KernelError("BatchNorm: only inference (is_training = false) is supported")
     x = compute(inputs[0])
@@ -49,14 +51,12 @@ def _batch_norm(
     shape[axis] = -1
     scale, offset, mean, variance = (compute(p).reshape(shape) for p in inputs[1:5])
     epsilon = np.asarray(float_(attrs, "epsilon", BatchNormOp), dtype=variance.dtype)
-    std = np.sqrt(variance + epsilon)
-    dtype = np.result_type(x, scale, offset, mean, std)
-    full = np.broadcast_shapes(x.shape, scale.shape, offset.shape, mean.shape, std.shape)
-    y = in_place_target(out, full, dtype)
-    np.subtract(x, mean, out=y)
-    np.multiply(scale, y, out=y)
-    np.divide(y, std, out=y)
-    np.add(y, offset, out=y)
+    a = scale / np.sqrt(variance + epsilon)
+    b = offset - mean * a
+    dtype = np.result_type(x, a, b)
+    y = in_place_target(out, np.broadcast_shapes(x.shape, a.shape, b.shape), dtype)
+    np.multiply(x, a, out=y)
+    np.add(y, b, out=y)
     return y
 
 
