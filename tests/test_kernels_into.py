@@ -283,14 +283,29 @@ def test_every_out_variant_has_a_case() -> None:
     assert set(kernel_into_types()) <= covered, set(kernel_into_types()) - covered
 
 
-@pytest.mark.parametrize("ge_type", ["Relu", "Add", "MatMul", "Sigmoid"])
-def test_out_variant_over_its_own_input(ge_type: str) -> None:
-    """The arena may give a result the buffer of an input that dies at the op."""
+ALIASING = [
+    ("Relu", {}),
+    ("Add", {}),
+    ("MatMul", {}),
+    ("Sigmoid", {}),
+    ("Tanh", {}),
+    ("Erf", {}),
+    ("Gelu", {"approximate": StringAttr("none")}),
+    ("Gelu", {"approximate": StringAttr("tanh")}),
+    ("FusedMatMul", {"activation": StringAttr("gelu")}),
+]
+
+
+@pytest.mark.parametrize(("ge_type", "attrs"), ALIASING)
+def test_out_variant_over_its_own_input(ge_type: str, attrs: dict[str, Attribute]) -> None:
+    """The arena may give a result the buffer of an input that dies at the op (the memory
+    plan does so for the elementwise kernels), or the first step's output may be read later:
+    the result is still the kernel's."""
     x = _x((4, 4), np.float32)
-    inputs = [x, x.copy()] if ge_type in ("Add", "MatMul") else [x]
+    inputs = [x, x.copy()] if ge_type in ("Add", "MatMul", "FusedMatMul") else [x]
     rtype = tensor_type_of(x)
-    (want,) = run_kernel(ge_type, inputs, {}, [rtype])
-    run_kernel_into(ge_type, inputs, {}, [rtype], [x])
+    (want,) = run_kernel(ge_type, inputs, attrs, [rtype])
+    run_kernel_into(ge_type, inputs, attrs, [rtype], [x])
     assert x.tobytes() == want.tobytes()
 
 
@@ -471,3 +486,39 @@ def test_scipy_is_imported_only_when_an_erf_runs() -> None:
         ]
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_scratch_is_checked_against_the_memory_budget() -> None:
+    from gedialects import budget
+    from gedialects.interpreters.kernels import scratch
+
+    with (
+        budget.max_memory_set("2M"),
+        pytest.raises(budget.MemoryBudgetError, match="im2col scratch float32"),
+    ):
+        scratch("im2col", (1 << 20,), np.float32)
+
+
+def test_scratch_is_reused_per_key_and_kept_apart_between_keys() -> None:
+    from gedialects.interpreters.kernels import scratch
+
+    a = scratch("test-a", (4, 4), np.float32)
+    again = scratch("test-a", (2, 3), np.float64)
+    other = scratch("test-b", (4, 4), np.float32)
+    assert np.shares_memory(a, again)
+    assert not np.shares_memory(a, other)
+    assert again.shape == (2, 3) and again.dtype == np.float64
+
+
+def test_conv_with_a_budget_too_small_for_its_columns_is_refused() -> None:
+    """Conv's columns (C*K times x) are sized from the input: the budget check names them."""
+    from gedialects import budget
+
+    x, w = np.ones((1, 64, 64, 64), np.float32), np.ones((8, 64, 3, 3), np.float32)
+    attrs = _conv_attrs((1, 1), (1, 1, 1, 1), (1, 1), 1)
+    out = np.empty((1, 8, 64, 64), np.float32)
+    with (
+        budget.max_memory_set("8M"),
+        pytest.raises(budget.MemoryBudgetError, match="im2col scratch"),
+    ):
+        run_kernel_into("Conv2D", [x, w], attrs, [tensor_type_of(out)], [out])

@@ -153,10 +153,10 @@ def _gelu_as_exported(x: np.ndarray, approximate: str) -> np.ndarray:
     return op("Mul", op("Mul", x, op("Add", inner, t(1))), t(0.5))
 
 
-def _gelu_in_place(x: np.ndarray, approximate: str, t: np.ndarray) -> None:
-    """`_gelu_as_exported` for x of float32 or float64, each step a ufunc writing `t` (of x's
-    shape and dtype, not overlapping x): the same operations on the same dtypes, so the same
-    numbers, without the six temporaries."""
+def _gelu_in_place(x: np.ndarray, approximate: str, t: np.ndarray, out: np.ndarray) -> None:
+    """`_gelu_as_exported` for x of float32 or float64, each step a ufunc over `t` (of x's
+    shape and dtype, not overlapping x) and the last one into `out` (x's dtype; it may be x):
+    the same operations on the same dtypes, so the same numbers, without six temporaries."""
     c = x.dtype.type
     if approximate == "tanh":
         np.multiply(x, x, out=t)
@@ -170,7 +170,7 @@ def _gelu_in_place(x: np.ndarray, approximate: str, t: np.ndarray) -> None:
         erf_ufunc()(t, out=t)
     np.add(t, c(1), out=t)
     np.multiply(x, t, out=t)
-    np.multiply(t, c(0.5), out=t)
+    np.multiply(t, c(0.5), out=out)  # x is read for the last time above
 
 
 def _gelu_approximate(x: np.ndarray, attrs: KernelAttrs) -> str:
@@ -189,11 +189,11 @@ def gelu_into(x: np.ndarray, approximate: str, out: np.ndarray) -> None:
     if x.dtype not in (np.float32, np.float64):  # float16: each step rounds to float16
         np.copyto(out, _gelu_as_exported(x, approximate), casting="unsafe")
         return
-    direct = out.dtype == x.dtype and not np.may_share_memory(x, out)
-    t = out if direct else scratch("gelu", x.shape, x.dtype)
+    same = out.dtype == x.dtype
+    t = out if same and not np.may_share_memory(x, out) else scratch("gelu", x.shape, x.dtype)
     with np.errstate(over="ignore", invalid="ignore"):
-        _gelu_in_place(x, approximate, t)
-    if t is not out:
+        _gelu_in_place(x, approximate, t, out if same else t)
+    if not same:
         np.copyto(out, t, casting="unsafe")
 
 
