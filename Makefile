@@ -69,6 +69,7 @@ typecheck: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_pipeline.py --sizes 1000,10000
+	$(BIN)/python bench/bench_exec.py
 
 bench-full: $(VENV)/.installed
 	$(BIN)/python bench/bench_pipeline.py --sizes 1000,10000,100000

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -141,6 +142,35 @@ SMALL_OUTPUTS = 1 << 20
 """Outputs up to this many bytes in all skip the budget look-up (it reads the environment)."""
 
 
+SCRATCH_KEEP = 256 << 20
+"""Scratch buffers up to this many bytes are kept between kernel calls (see `scratch`)."""
+
+_scratch = threading.local()
+
+
+def scratch(key: str, shape: Sequence[int], dtype: np.dtype | type) -> np.ndarray:
+    """A temporary array of `shape` for a kernel's intermediate (Conv2D's columns), kept per
+    `key` and thread between calls: a fresh large array costs a page fault per 4 KiB on first
+    touch, more than the copy that fills it. Its contents are undefined and it is valid until
+    the next `scratch(key, ...)` on the thread, so two live intermediates need two keys.
+    Checked against the memory budget like an output; above `SCRATCH_KEEP` bytes it is not
+    kept."""
+    dtype = np.dtype(dtype)
+    dims = [int(d) for d in shape]
+    nbytes = budget.shape_nbytes(dims, dtype.itemsize)
+    if nbytes > SMALL_OUTPUTS:
+        budget.check(nbytes, f"{key} scratch {dtype}{dims}")
+    if nbytes > SCRATCH_KEEP:
+        return np.empty(dims, dtype)
+    buffers: dict[str, np.ndarray] | None = getattr(_scratch, "buffers", None)
+    if buffers is None:
+        buffers = _scratch.buffers = {}
+    buf = buffers.get(key)
+    if buf is None or buf.nbytes < nbytes:
+        buf = buffers[key] = np.empty(max(nbytes, 64), np.uint8)
+    return buf[:nbytes].view(dtype).reshape(dims)
+
+
 def check_output(
     ge_type: str, shape: Sequence[int], dtype: np.dtype, scratch_per_element: int = 0
 ) -> None:
@@ -252,6 +282,24 @@ def into(ge_type: str, out: np.ndarray, result: np.ndarray | np.generic) -> None
             f"its result type says {list(out.shape)}"
         )
     np.copyto(out, result, casting="unsafe")
+
+
+def in_place_target(
+    out: np.ndarray | None, shape: Sequence[int], dtype: np.dtype | type
+) -> np.ndarray:
+    """`out` if a kernel can compute in it step by step (it has the result's shape and the
+    dtype the kernel computes in, so no step rounds differently), else a new array: the
+    kernel then ends with `finish_into`."""
+    if out is not None and out.shape == tuple(shape) and out.dtype == dtype:
+        return out
+    return np.empty(shape, dtype)
+
+
+def finish_into(ge_type: str, out: np.ndarray, result: np.ndarray) -> None:
+    """The end of an out-variant that computed via `in_place_target`: nothing if it computed
+    in `out`, else the cast copy (KernelError if the shapes differ)."""
+    if result is not out:
+        into(ge_type, out, result)
 
 
 def check_broadcast_into(ge_type: str, out: np.ndarray, *inputs: np.ndarray) -> None:

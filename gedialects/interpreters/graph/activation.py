@@ -19,12 +19,14 @@ from gedialects.graph import (
     ThresholdedReluOp,
 )
 from gedialects.interpreters.graph.common import Arrays, compute, float_, str_
+from gedialects.interpreters.graph.elementwise import erf_ufunc
 from gedialects.interpreters.kernels import (
     KernelAttrs,
     KernelError,
     get_kernel,
     kernel,
     kernel_into,
+    scratch,
 )
 
 
@@ -151,17 +153,72 @@ def _gelu_as_exported(x: np.ndarray, approximate: str) -> np.ndarray:
     return op("Mul", op("Mul", x, op("Add", inner, t(1))), t(0.5))
 
 
-@kernel("Gelu")
-def gelu(
-    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
-) -> Arrays:
-    x = inputs[0]
+def _gelu_in_place(x: np.ndarray, approximate: str, t: np.ndarray, out: np.ndarray) -> None:
+    """`_gelu_as_exported` for x of float32 or float64, each step a ufunc over `t` (of x's
+    shape and dtype, not overlapping x) and the last one into `out` (x's dtype; it may be x):
+    the same operations on the same dtypes, so the same numbers, without six temporaries."""
+    c = x.dtype.type
+    if approximate == "tanh":
+        np.multiply(x, x, out=t)
+        np.multiply(x, t, out=t)
+        np.multiply(t, c(0.044715), out=t)
+        np.add(x, t, out=t)
+        np.multiply(t, c(math.sqrt(2 / math.pi)), out=t)
+        np.tanh(t, out=t)
+    else:
+        np.divide(x, c(math.sqrt(2)), out=t)
+        erf_ufunc()(t, out=t)
+    np.add(t, c(1), out=t)
+    np.multiply(x, t, out=t)
+    np.multiply(t, c(0.5), out=out)  # x is read for the last time above
+
+
+def _gelu_approximate(x: np.ndarray, attrs: KernelAttrs) -> str:
     if x.dtype.kind != "f":
         raise KernelError(f"Gelu: x must be floating-point, got {x.dtype}")
     approximate = str_(attrs, "approximate", GeluOp)
     if approximate not in ("none", "tanh"):
         raise KernelError(f'Gelu: approximate must be "none" or "tanh", got "{approximate}"')
-    return (_gelu_as_exported(x, approximate),)
+    return approximate
+
+
+def gelu_into(x: np.ndarray, approximate: str, out: np.ndarray) -> None:
+    """Gelu of `x` written into `out` (which may be x itself)."""
+    if x.shape != out.shape:
+        raise KernelError(f"Gelu: input {list(x.shape)} does not match output {list(out.shape)}")
+    if x.dtype not in (np.float32, np.float64):  # float16: each step rounds to float16
+        np.copyto(out, _gelu_as_exported(x, approximate), casting="unsafe")
+        return
+    same = out.dtype == x.dtype
+    t = out if same and not np.may_share_memory(x, out) else scratch("gelu", x.shape, x.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        _gelu_in_place(x, approximate, t, out if same else t)
+    if not same:
+        np.copyto(out, t, casting="unsafe")
+
+
+@kernel("Gelu")
+def gelu(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = inputs[0]
+    approximate = _gelu_approximate(x, attrs)
+    if x.dtype not in (np.float32, np.float64):
+        return (_gelu_as_exported(x, approximate),)
+    y = np.empty_like(x)
+    gelu_into(x, approximate, y)
+    return (y,)
+
+
+@kernel_into("Gelu")
+def gelu_into_kernel(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    x = inputs[0]
+    gelu_into(x, _gelu_approximate(x, attrs), outputs[0])
 
 
 @kernel("Softplus")

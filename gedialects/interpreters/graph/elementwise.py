@@ -23,51 +23,22 @@ from gedialects.interpreters.kernels import (
 )
 
 # --------------------------------------------------------------------------------------------
-# erf without scipy
+# erf: scipy.special's
 # --------------------------------------------------------------------------------------------
 
-_ERF_SERIES_TERMS = 24
-_TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
-_ERFC_COEFFS = (
-    -1.26551223,
-    1.00002368,
-    0.37409196,
-    0.09678418,
-    -0.18628806,
-    0.27886807,
-    -1.13520398,
-    1.48851587,
-    -0.82215223,
-    0.17087277,
-)
+
+def erf_ufunc() -> np.ufunc:
+    """scipy.special.erf (Cephes; its float32 loop computes in double and rounds once),
+    imported on first use so that `ge-opt` and importing the dialects never load scipy."""
+    from scipy.special import erf as scipy_erf
+
+    return scipy_erf
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    """The error function in float64, vectorised.
-
-    |x| < 2: the Maclaurin series (24 terms, error < 1e-15); beyond: 1 - erfc with the
-    Numerical Recipes Chebyshev fit of erfc (relative error < 1.2e-7 of erfc < 0.005).
-    """
-    x = np.asarray(x, dtype=np.float64)
-    ax = np.abs(x)
-    small = ax < 2.0
-    # Series: erf(x) = 2/sqrt(pi) * sum_n (-1)^n x^(2n+1) / (n! (2n+1)).
-    xs = np.where(small, x, 0.0)
-    x2 = xs * xs
-    term = xs.copy()
-    total = xs.copy()
-    for n in range(1, _ERF_SERIES_TERMS):
-        term = term * (-x2) / n
-        total = total + term / (2 * n + 1)
-    series = _TWO_OVER_SQRT_PI * total
-    # Tail: erfc(z) = t * exp(-z^2 + poly(t)), t = 1 / (1 + z/2).
-    t = 1.0 / (1.0 + 0.5 * ax)
-    poly = np.zeros_like(t)
-    for c in reversed(_ERFC_COEFFS[1:]):
-        poly = (poly + c) * t
-    erfc = t * np.exp(-ax * ax + _ERFC_COEFFS[0] + poly)
-    tail = np.sign(x) * (1.0 - erfc)
-    return np.where(small, series, tail)
+    """The error function, elementwise; integers are computed in float64."""
+    x = np.asarray(x)
+    return erf_ufunc()(x if x.dtype.kind == "f" else x.astype(np.float64))
 
 
 # --------------------------------------------------------------------------------------------
@@ -253,7 +224,28 @@ _unary("Neg", np.negative, floats=False)
 _unary("Sign", np.sign, floats=False)
 _unary("Reciprocal", np.reciprocal)
 _unary("Sqrt", np.sqrt)
-_unary("Erf", erf)
+
+
+@kernel("Erf")
+def erf_kernel(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    return (erf(compute(inputs[0])),)
+
+
+@kernel_into("Erf")
+def erf_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    x, out = compute(inputs[0]), outputs[0]
+    if x.shape != out.shape:
+        raise KernelError(f"Erf: input {list(x.shape)} does not match output {list(out.shape)}")
+    erf_ufunc()(x if x.dtype.kind == "f" else x.astype(np.float64), out=out, casting="unsafe")
+
+
 _unary("Ceil", np.ceil)
 _unary("Floor", np.floor)
 _unary("Sin", np.sin)

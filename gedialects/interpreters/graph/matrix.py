@@ -46,6 +46,21 @@ def matmul(
     return (y,)
 
 
+def product(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """`np.matmul(a, b, out=out)`; a stack of C-contiguous matrices times one matrix is one
+    GEMM of the stack's rows ([8, 128, 256] @ [256, 1024] as [1024, 256] @ [256, 1024]):
+    numpy would call BLAS once per matrix of the stack, each call smaller and, with threaded
+    BLAS, each paying the threads' start-up."""
+    if b.ndim == 2 and a.ndim > 2 and a.flags.c_contiguous and a.shape[-1] == b.shape[0]:
+        shape = (*a.shape[:-1], b.shape[1])
+        if out is None:
+            return np.matmul(a.reshape(-1, a.shape[-1]), b).reshape(shape)
+        if out.shape == shape and out.flags.c_contiguous:
+            np.matmul(a.reshape(-1, a.shape[-1]), b, out=out.reshape(-1, b.shape[1]))
+            return out
+    return np.matmul(a, b) if out is None else np.matmul(a, b, out=out)
+
+
 def matmul_into(
     ge_type: str, a: np.ndarray, b: np.ndarray, bias: np.ndarray | None, out: np.ndarray
 ) -> None:
@@ -59,18 +74,16 @@ def matmul_into(
         + ((b.shape[-1],) if b.ndim >= 2 else ())
     )
     if out.dtype != dtype or out.shape != shape:
-        y = np.matmul(a, b)
+        y = product(a, b)
         if bias is not None:
             y = y + bias
         into(ge_type, out, y)
         return
-    np.matmul(a, b, out=out)
+    product(a, b, out)
     if bias is not None:
         y_bias = np.result_type(out, bias)
         if y_bias != out.dtype or np.broadcast_shapes(out.shape, bias.shape) != out.shape:
-            into(
-                ge_type, out, out + bias
-            )  # the bias promotes or broadcasts the product: as the kernel
+            into(ge_type, out, out + bias)  # the bias promotes or broadcasts the product
         else:
             np.add(out, bias, out=out)
 
@@ -93,7 +106,7 @@ def batch_matmul_v2(
     """numpy.matmul after the adjoints (swaps of the last two dims), plus the optional bias."""
     a, b = _batch_matmul_operands(inputs, attrs)
     try:
-        y = np.matmul(a, b)
+        y = product(a, b)
     except ValueError:
         raise KernelError(f"BatchMatMulV2: cannot multiply {a.shape} by {b.shape}") from None
     if len(inputs) > 2:

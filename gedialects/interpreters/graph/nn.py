@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.ir import Attribute
 
 from gedialects.graph import (
@@ -31,7 +30,15 @@ from gedialects.interpreters.graph.common import (
     ints,
     str_,
 )
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, check_output, kernel
+from gedialects.interpreters.kernels import (
+    KernelAttrs,
+    KernelError,
+    check_output,
+    into,
+    kernel,
+    kernel_into,
+    scratch,
+)
 
 # --------------------------------------------------------------------------------------------
 # Layout: every kernel works channels-first and transposes channels-last views around it
@@ -58,6 +65,78 @@ def filter_to_channels_first(w: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
+TapRegion = tuple[
+    tuple[int, ...], tuple[slice, ...], tuple[slice, ...], tuple[tuple[int, int], ...]
+]
+"""(tap, source slices in x, destination slices in the output, (lo, hi) per spatial dim)."""
+
+
+def tap_regions(
+    sizes: Sequence[int],
+    taps: Sequence[int],
+    *,
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads_begin: Sequence[int],
+    out_sizes: Sequence[int],
+) -> Iterator[TapRegion]:
+    """For each kernel tap (row-major), the output positions [lo, hi) per spatial dim whose
+    window reads that tap inside x (not in padding), and the strided slices of x they read:
+    what a convolution or pooling window computes, one strided array operation per tap,
+    with no padded copy of x. Taps that read only padding have an empty range."""
+    for tap in itertools.product(*(range(k) for k in taps)):
+        src: list[slice] = []
+        dst: list[slice] = []
+        ranges: list[tuple[int, int]] = []
+        for t, size, st, d, pb, o in zip(
+            tap, sizes, strides, dilations, pads_begin, out_sizes, strict=True
+        ):
+            offset = t * d - pb  # the input index read at output position 0
+            lo = min(o, max(0, -(offset // st)))  # ceil(-offset / st): the first inside x
+            hi = max(lo, min(o, (size - 1 - offset) // st + 1)) if size - 1 >= offset else lo
+            first = lo * st + offset
+            src.append(slice(first, first + (hi - lo - 1) * st + 1, st) if hi > lo else slice(0, 0))
+            dst.append(slice(lo, hi))
+            ranges.append((lo, hi))
+        yield tap, tuple(src), tuple(dst), tuple(ranges)
+
+
+def _im2col(
+    x: np.ndarray,
+    taps: Sequence[int],
+    *,
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    out_sizes: Sequence[int],
+) -> np.ndarray:
+    """[N, C, *S] -> [N, C, *K, *out] columns (a scratch buffer): one strided copy per kernel
+    tap of the part of x that tap reads, zeros where it reads padding."""
+    n, c = x.shape[:2]
+    cols = scratch("im2col", (n, c, *taps, *out_sizes), x.dtype)
+    lead = (slice(None), slice(None))
+    regions = tap_regions(
+        x.shape[2:],
+        taps,
+        strides=strides,
+        dilations=dilations,
+        pads_begin=pads[0::2],
+        out_sizes=out_sizes,
+    )
+    for tap, src, dst, ranges in regions:
+        plane = cols[(*lead, *tap)]
+        if any(hi <= lo for lo, hi in ranges):
+            plane.fill(0)
+            continue
+        for axis, (lo, hi) in enumerate(ranges):
+            if lo > 0:
+                plane[(*lead, *(slice(None),) * axis, slice(0, lo))] = 0
+            if hi < out_sizes[axis]:
+                plane[(*lead, *(slice(None),) * axis, slice(hi, None))] = 0
+        plane[(*lead, *dst)] = x[(*lead, *src)]
+    return cols
+
+
 def conv_nd(
     x: np.ndarray,
     w: np.ndarray,
@@ -67,13 +146,16 @@ def conv_nd(
     dilations: Sequence[int],
     groups: int,
     name: str = "Conv",
+    bias: np.ndarray | None = None,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Grouped, dilated, strided, padded convolution of [N, C, *S] `x` with [O, C/G, *K] `w`.
-
-    im2col through a strided window view, then one batched matmul over the groups:
-    [G, N*P, C/G*prod(K)] @ [G, C/G*prod(K), O/G] with P the number of output positions.
-    `strides`/`dilations` are per spatial dim, `pads` [begin, end] per spatial dim.
-    """
+    """Grouped, dilated, strided, padded convolution of [N, C, *S] `x` with [O, C/G, *K] `w`,
+    plus the optional per-channel `bias`, as one GEMM per image and group (BLAS):
+    [G, O/G, C/G*prod(K)] @ [N, G, C/G*prod(K), P] -> [N, O, P], P the output positions, which
+    is NCHW with no transpose. The columns come from `_im2col` (a 1x1 stride-1 unpadded
+    convolution reads x itself). `out`, when given, is a C-contiguous [N, O, *out] array of the
+    product's dtype that the GEMM writes into; `strides`/`dilations` are per spatial dim, `pads`
+    [begin, end] per spatial dim."""
     n, c = x.shape[:2]
     o, cg = w.shape[:2]
     taps = w.shape[2:]
@@ -82,25 +164,46 @@ def conv_nd(
         raise KernelError(
             f"{name}: x has {c} channels, filter {tuple(w.shape)} (OI...), groups = {groups}"
         )
-    if any(pads):
-        x = np.pad(x, ((0, 0), (0, 0), *((pads[2 * i], pads[2 * i + 1]) for i in range(sp))))
-    extents = tuple(d * (k - 1) + 1 for d, k in zip(dilations, taps, strict=True))
-    if any(x.shape[2 + i] < e for i, e in enumerate(extents)):
-        raise KernelError(f"{name}: dilated kernel {extents} exceeds padded input {x.shape[2:]}")
-    windows = sliding_window_view(x, extents, axis=tuple(range(2, 2 + sp)))
-    windows = windows[(slice(None), slice(None), *(slice(None, None, s) for s in strides))]
-    windows = windows[(..., *(slice(None, None, d) for d in dilations))]
-    out = windows.shape[2 : 2 + sp]
-    positions = int(np.prod(out))
+    extents = [d * (k - 1) + 1 for d, k in zip(dilations, taps, strict=True)]
+    padded = [x.shape[2 + i] + pads[2 * i] + pads[2 * i + 1] for i in range(sp)]
+    if any(p < e for p, e in zip(padded, extents, strict=True)):
+        raise KernelError(
+            f"{name}: dilated kernel {tuple(extents)} exceeds padded input {tuple(padded)}"
+        )
+    out_sizes = [(p - e) // st + 1 for p, e, st in zip(padded, extents, strides, strict=True)]
+    positions = int(np.prod(out_sizes))
     og, k = o // groups, cg * int(np.prod(taps))
-    # [N, G, Cg, *out, *K] -> [G, N, *out, Cg, *K]
-    perm = (1, 0, *range(3, 3 + sp), 2, *range(3 + sp, 3 + 2 * sp))
-    cols = windows.reshape(n, groups, cg, *out, *taps).transpose(perm)
-    cols = cols.reshape(groups, n * positions, k)
-    weights = w.reshape(groups, og, k).transpose(0, 2, 1)
-    y = cols @ weights
-    y = y.reshape(groups, n, *out, og)
-    return y.transpose(1, 0, 2 + sp, *range(2, 2 + sp)).reshape(n, o, *out)
+    if all(t == 1 for t in taps) and all(st == 1 for st in strides) and not any(pads):
+        cols = x
+    else:
+        cols = _im2col(
+            x, taps, strides=strides, pads=pads, dilations=dilations, out_sizes=out_sizes
+        )
+    cols = cols.reshape(n, groups, k, positions)
+    weights = w.reshape(groups, og, k)
+    dtype = np.result_type(cols, weights)
+    shape = (n, o, *out_sizes)
+    if out is None or out.shape != shape or out.dtype != dtype or not out.flags.c_contiguous:
+        y = np.empty(shape, dtype=dtype)
+    else:
+        y = out
+    np.matmul(weights, cols, out=y.reshape(n, groups, og, positions))
+    if bias is not None:
+        b = bias.reshape(1, o, 1)
+        if np.result_type(y, b) != y.dtype:
+            y = y.reshape(n, o, positions) + b  # the bias promotes the product, as before
+        else:
+            np.add(y.reshape(n, o, positions), b, out=y.reshape(n, o, positions))
+        y = y.reshape(shape)
+    if out is not None and y is not out:
+        if out.shape != shape:
+            raise KernelError(
+                f"kernel '{name}' produced shape {list(shape)}, its result type says "
+                f"{list(out.shape)}"
+            )
+        np.copyto(out, y, casting="unsafe")
+        return out
+    return y
 
 
 def conv2d_nchw(
@@ -118,7 +221,14 @@ def conv2d_nchw(
     )
 
 
-def _conv(ge_type: str, op: type, inputs: Sequence[np.ndarray], attrs: KernelAttrs) -> np.ndarray:
+def _conv(
+    ge_type: str,
+    op: type,
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    out: np.ndarray | None = None,
+) -> np.ndarray:
+    """The convolution of `inputs`, written into `out` when it is given (then returned)."""
     x, w = compute(inputs[0]), compute(inputs[1])
     rank = op.SPATIAL + 2
     if x.ndim != rank or w.ndim != rank:
@@ -138,10 +248,16 @@ def _conv(ge_type: str, op: type, inputs: Sequence[np.ndarray], attrs: KernelAtt
         dilations=[dilations[a] for a in axes],
         groups=int_(attrs, "groups", op),
         name=ge_type,
+        bias=compute(inputs[2]) if len(inputs) > 2 else None,
+        out=None if last else out,
     )
-    if len(inputs) > 2:
-        y = y + compute(inputs[2]).reshape(1, -1, *(1,) * op.SPATIAL)
-    return to_channels_last(y) if last else y
+    if not last:
+        return y
+    y = to_channels_last(y)
+    if out is None:
+        return y
+    into(ge_type, out, y)
+    return out
 
 
 @kernel("Conv2D")
@@ -150,6 +266,16 @@ def conv2d(
 ) -> Arrays:
     """NHWC/HWIO is transposed (as views) to NCHW/OIHW and back around `conv_nd`."""
     return (_conv("Conv2D", Conv2DOp, inputs, attrs),)
+
+
+@kernel_into("Conv2D")
+def conv2d_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    _conv("Conv2D", Conv2DOp, inputs, attrs, outputs[0])
 
 
 @kernel("Conv3D")

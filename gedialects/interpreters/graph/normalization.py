@@ -21,18 +21,28 @@ from gedialects.graph import (
     channel_axis,
 )
 from gedialects.interpreters.graph.common import Arrays, bool_, compute, float_, int_, ints, str_
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
+from gedialects.interpreters.kernels import (
+    KernelAttrs,
+    KernelError,
+    finish_into,
+    in_place_target,
+    kernel,
+    kernel_into,
+    scratch,
+)
 
 # --------------------------------------------------------------------------------------------
 # Normalisation
 # --------------------------------------------------------------------------------------------
 
 
-@kernel("BatchNorm")
-def batch_norm(
-    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
-) -> Arrays:
-    """Inference: `scale * (x - mean) / sqrt(variance + epsilon) + offset` along C."""
+def _batch_norm(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, out: np.ndarray | None
+) -> np.ndarray:
+    """Inference: `scale * (x - mean) / sqrt(variance + epsilon) + offset` along C, folded per
+    channel into `x * a + b` (a = scale / sqrt(variance + epsilon), b = offset - mean * a) as
+    GE folds an inference BatchNorm: two passes over x instead of four, into `out` when it has
+    the result's shape and dtype. Rounds differently from the formula by an ulp or two."""
     if bool_(attrs, "is_training", BatchNormOp):
         raise KernelError("BatchNorm: only inference (is_training = false) is supported")
     x = compute(inputs[0])
@@ -41,7 +51,30 @@ def batch_norm(
     shape[axis] = -1
     scale, offset, mean, variance = (compute(p).reshape(shape) for p in inputs[1:5])
     epsilon = np.asarray(float_(attrs, "epsilon", BatchNormOp), dtype=variance.dtype)
-    return (scale * (x - mean) / np.sqrt(variance + epsilon) + offset,)
+    a = scale / np.sqrt(variance + epsilon)
+    b = offset - mean * a
+    dtype = np.result_type(x, a, b)
+    y = in_place_target(out, np.broadcast_shapes(x.shape, a.shape, b.shape), dtype)
+    np.multiply(x, a, out=y)
+    np.add(y, b, out=y)
+    return y
+
+
+@kernel("BatchNorm")
+def batch_norm(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    return (_batch_norm(inputs, attrs, None),)
+
+
+@kernel_into("BatchNorm")
+def batch_norm_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    finish_into("BatchNorm", outputs[0], _batch_norm(inputs, attrs, outputs[0]))
 
 
 def _normalise(x: np.ndarray, axes: tuple[int, ...], epsilon: float) -> np.ndarray:
@@ -78,21 +111,49 @@ def group_norm(
     return (y * _per_channel(inputs[1], x.ndim) + _per_channel(inputs[2], x.ndim),)
 
 
-@kernel("LayerNormV3")
-def layer_norm_v3(
-    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
-) -> Arrays:
+def _layer_norm_v3(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, out: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`(x - mean) * rstd * gamma + beta` over the axes from `begin_norm_axis`, statistics in
+    float32 at least (ONNX stash_type), step by step over one array (`out` when it fits)."""
     x = inputs[0]
     stats = x.astype(np.float64 if x.dtype == np.float64 else np.float32)  # ONNX stash_type
     axis = int_(attrs, "begin_norm_axis", LayerNormV3Op)
     if not -x.ndim <= axis < x.ndim:
         raise KernelError(f"LayerNormV3: begin_norm_axis {axis} is out of range for {x.shape}")
     axes = tuple(range(axis % x.ndim, x.ndim))
+    gamma, beta = compute(inputs[1]), compute(inputs[2])
     mean = stats.mean(axis=axes, keepdims=True)
-    var = np.square(stats - mean).mean(axis=axes, keepdims=True)
+    centred = scratch("layer_norm", stats.shape, stats.dtype)
+    np.subtract(stats, mean, out=centred)
+    var = np.square(centred).mean(axis=axes, keepdims=True)
     rstd = 1 / np.sqrt(var + stats.dtype.type(float_(attrs, "epsilon", LayerNormV3Op)))
-    y = (stats - mean) * rstd * compute(inputs[1]) + compute(inputs[2])
-    return (y, mean, rstd)
+    dtype = np.result_type(stats, rstd, gamma, beta)
+    full = np.broadcast_shapes(stats.shape, gamma.shape, beta.shape)
+    y = in_place_target(out, full, dtype)
+    np.multiply(centred, rstd, out=y)
+    np.multiply(y, gamma, out=y)
+    np.add(y, beta, out=y)
+    return y, mean, rstd
+
+
+@kernel("LayerNormV3")
+def layer_norm_v3(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    return _layer_norm_v3(inputs, attrs, None)
+
+
+@kernel_into("LayerNormV3")
+def layer_norm_v3_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    results = _layer_norm_v3(inputs, attrs, outputs[0])
+    for out, result in zip(outputs, results, strict=True):
+        finish_into("LayerNormV3", out, result)
 
 
 # --------------------------------------------------------------------------------------------
@@ -108,14 +169,34 @@ def _axes(name: str, op: type[IRDLOperation], x: np.ndarray, attrs: KernelAttrs)
     return tuple(a % rank for a in axes)
 
 
+def _softmax_v2(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, out: np.ndarray | None
+) -> np.ndarray:
+    """`exp(x - max) / sum`, over one array (`out` when it fits)."""
+    x = compute(inputs[0])
+    axes = _axes("SoftmaxV2", SoftmaxV2Op, x, attrs)
+    e = in_place_target(out, x.shape, x.dtype)
+    np.subtract(x, x.max(axis=axes, keepdims=True), out=e)
+    np.exp(e, out=e)
+    np.divide(e, e.sum(axis=axes, keepdims=True), out=e)
+    return e
+
+
 @kernel("SoftmaxV2")
 def softmax_v2(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
-    x = compute(inputs[0])
-    axes = _axes("SoftmaxV2", SoftmaxV2Op, x, attrs)
-    e = np.exp(x - x.max(axis=axes, keepdims=True))
-    return (e / e.sum(axis=axes, keepdims=True),)
+    return (_softmax_v2(inputs, attrs, None),)
+
+
+@kernel_into("SoftmaxV2")
+def softmax_v2_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    finish_into("SoftmaxV2", outputs[0], _softmax_v2(inputs, attrs, outputs[0]))
 
 
 @kernel("LogSoftmaxV2")

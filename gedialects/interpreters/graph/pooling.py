@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -18,8 +18,13 @@ from gedialects.graph import (
     window_output_size,
 )
 from gedialects.interpreters.graph.common import Arrays, bool_, compute, float_, int_, ints, str_
-from gedialects.interpreters.graph.nn import to_channels_first, to_channels_last
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
+from gedialects.interpreters.graph.nn import (
+    TapRegion,
+    tap_regions,
+    to_channels_first,
+    to_channels_last,
+)
+from gedialects.interpreters.kernels import KernelAttrs, KernelError, into, kernel, kernel_into
 
 
 class Windows:
@@ -75,6 +80,31 @@ class Windows:
         taps = tuple(slice(None, None, d) for d in self.dilations)
         return windows[(*lead, *positions, *taps)]
 
+    def regions(self) -> Iterator[TapRegion]:
+        """Each window tap's output positions and the slices of x they read (no padding)."""
+        return tap_regions(
+            self.sizes,
+            self.ksize,
+            strides=self.strides,
+            dilations=self.dilations,
+            pads_begin=self.pads[0::2],
+            out_sizes=self.out,
+        )
+
+    def counts(self, exclusive: bool, dtype: np.dtype) -> np.ndarray:
+        """Per output position, how many window taps fall inside x (`exclusive`) or inside the
+        explicitly padded x; never the extra end padding of ceil_mode. [*out], an outer
+        product of one count per spatial dim."""
+        total = np.ones((), dtype=dtype)
+        for i, (size, k, st, d, o) in enumerate(
+            zip(self.sizes, self.ksize, self.strides, self.dilations, self.out, strict=True)
+        ):
+            lo, hi = (0, size) if exclusive else (-self.pads[2 * i], size + self.pads[2 * i + 1])
+            start = np.arange(o)[:, None] * st - self.pads[2 * i] + np.arange(k)[None, :] * d
+            per_dim = ((start >= lo) & (start < hi)).sum(axis=1).astype(dtype)
+            total = np.multiply.outer(total, per_dim)
+        return total
+
     def reduce_axes(self) -> tuple[int, ...]:
         sp = len(self.sizes)
         return tuple(range(2 + sp, 2 + 2 * sp))
@@ -89,13 +119,40 @@ def _lowest(dtype: np.dtype) -> float | int:
     return -np.inf
 
 
+def _max_pool(w: Windows, out: np.ndarray | None) -> np.ndarray:
+    """The running maximum over the window taps, one strided np.maximum per tap, written into
+    `out` (an NCHW output of x's dtype) or a new array; positions that see only padding keep
+    the lowest value, as a window of padding does."""
+    x = w.x
+    shape = (*x.shape[:2], *w.out)
+    nchw_out = out is not None and not w.nhwc and out.shape == shape and out.dtype == x.dtype
+    y = out if nchw_out and out is not None else np.empty(shape, x.dtype)
+    y.fill(_lowest(x.dtype))
+    lead = (slice(None), slice(None))
+    for _, src, dst, ranges in w.regions():
+        if all(hi > lo for lo, hi in ranges):
+            view = y[(*lead, *dst)]
+            np.maximum(view, x[(*lead, *src)], out=view)
+    return w.finish(y)
+
+
 @kernel("MaxPoolV3")
 def max_pool_v3(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
-    w = Windows("MaxPoolV3", MaxPoolV3Op, inputs[0], attrs)
-    y = w.view(w.x, _lowest(w.x.dtype)).max(axis=w.reduce_axes())
-    return (w.finish(y),)
+    return (_max_pool(Windows("MaxPoolV3", MaxPoolV3Op, inputs[0], attrs), None),)
+
+
+@kernel_into("MaxPoolV3")
+def max_pool_v3_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    y = _max_pool(Windows("MaxPoolV3", MaxPoolV3Op, inputs[0], attrs), outputs[0])
+    if y is not outputs[0]:
+        into("MaxPoolV3", outputs[0], y)
 
 
 @kernel("MaxPoolWithArgmax")
@@ -124,21 +181,21 @@ def max_pool_with_argmax(
 
 
 def _average(name: str, x: np.ndarray, attrs: KernelAttrs) -> np.ndarray:
+    """The window sums, one strided add per tap in tap order (padding adds nothing), divided
+    by `divisor_override` or by the count of taps inside x (`exclusive`) or inside the
+    explicitly padded x."""
     w = Windows(name, AvgPoolV2Op, x, attrs)
     xc = compute(w.x)
-    total = w.view(xc, 0).sum(axis=w.reduce_axes())
+    total = np.zeros((*xc.shape[:2], *w.out), xc.dtype)
+    lead = (slice(None), slice(None))
+    for _, src, dst, ranges in w.regions():
+        if all(hi > lo for lo, hi in ranges):
+            view = total[(*lead, *dst)]
+            np.add(view, xc[(*lead, *src)], out=view)
     divisor_override = int_(attrs, "divisor_override", AvgPoolV2Op)
     if divisor_override > 0:
         return w.finish(total / xc.dtype.type(divisor_override))
-    # the divisor counts the input (exclusive) or the explicitly padded input, never the
-    # extra end padding of ceil_mode: the windows of a mask that is 1 where counted
-    sp = len(w.sizes)
-    mask = np.ones(w.sizes, dtype=xc.dtype)
-    if not bool_(attrs, "exclusive", AvgPoolV2Op):
-        explicit = [(w.pads[2 * i], w.pads[2 * i + 1]) for i in range(sp)]
-        mask = np.pad(mask, explicit, constant_values=1)
-        w.widths = [(0, after - e) for (_, after), (_, e) in zip(w.widths, explicit, strict=True)]
-    count = w.view(mask, 0).sum(axis=tuple(range(sp, 2 * sp)))
+    count = w.counts(bool_(attrs, "exclusive", AvgPoolV2Op), xc.dtype)
     return w.finish(total / count)
 
 
