@@ -503,3 +503,28 @@ def test_upsample_and_depth_space_models() -> None:
     for mode in ("DCR", "CRD"):
         check(node("DepthToSpace", ["x"], blocksize=2, mode=mode), {"x": x}, opset=13)
     check(node("SpaceToDepth", ["x"], blocksize=2), {"x": rand(1, 2, 4, 6)}, opset=13)
+
+
+def test_resize_scale_inf_is_an_error_not_an_overflow() -> None:
+    """make fuzz (seed 2026120119): `graph.resize_d` with a scale of inf made ge-opt and ge-run
+    end in `internal error (OverflowError: cannot convert float infinity to integer)`."""
+    from onnx import TensorProto, numpy_helper
+
+    from gedialects.graph import resize_plan
+
+    inf = np.float32(np.inf)
+    graph = helper.make_graph(
+        [helper.make_node("Upsample", ["x", "s"], ["y"], mode="nearest")],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [numpy_helper.from_array(np.array([1, 1, 2, inf], np.float32), "s")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 9)])
+    with pytest.raises(OnnxImportError, match="scale inf is not finite"):
+        import_model(model)
+    # graph.resize's run-time scales
+    with pytest.raises(ValueError, match="scale inf is not finite"):
+        resize_plan([1, 1, 2, 2], [], [1.0, 1.0, 2.0, float("inf")], [], [], "stretch")
+    with pytest.raises(ValueError, match="scale nan is not finite"):
+        resize_plan([1, 1, 2, 2], [], [1.0, float("nan")], [], [2, 3], "stretch")

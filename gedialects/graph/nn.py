@@ -3,6 +3,7 @@ transformation_ops.h)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
@@ -581,7 +582,14 @@ def resize_output_shape(
     """`sizes` when given, else `floor(in * scale)` per dim (-1 where `in` is unknown)."""
     if sizes:
         return tuple(sizes)
-    return tuple(-1 if d < 0 else int(d * s) for d, s in zip(x, scales, strict=True))
+    return tuple(-1 if d < 0 else scaled_dim(d, s) for d, s in zip(x, scales, strict=True))
+
+
+def scaled_dim(d: int, s: float) -> int:
+    """`floor(d * s)`; ValueError for a scale of inf or NaN (no dim is that size)."""
+    if not math.isfinite(s):
+        raise ValueError(f"scale {s} is not finite")
+    return int(d * s)
 
 
 def _verify_resize_modes(op: ResizeDOp | ResizeOp) -> None:
@@ -696,6 +704,8 @@ class ResizeDOp(GEOp, NodeSyntax):
         sizes = int_array_values(self.sizes)
         scales = [float(s) for s in self.scales.get_values()]
         roi = [float(r) for r in self.roi.get_values()]
+        if any(not math.isfinite(s) for s in scales):
+            fail(self, f"scales must be finite, got {scales}")
         if any(not s > 0 for s in scales):
             fail(self, f"scales must be positive, got {scales}")
         if roi and len(roi) != 2 * len(sizes or scales):
@@ -736,7 +746,9 @@ def resize_plan(
         full_scales = [1.0] * rank
         for a, s in zip(axes, scales, strict=True):
             full_scales[a] = float(s)
-        full_sizes = [-1 if d < 0 else int(d * s) for d, s in zip(shape, full_scales, strict=True)]
+        full_sizes = [
+            -1 if d < 0 else scaled_dim(d, s) for d, s in zip(shape, full_scales, strict=True)
+        ]
         return full_sizes, full_scales, full_roi
     full_sizes = [d if d >= 0 else -1 for d in shape]
     for a, s in zip(axes, sizes, strict=True):

@@ -30,7 +30,7 @@ import zlib
 from collections.abc import Callable
 from functools import cache
 
-from tests.fuzz.harness import ROOT, Case
+from tests.fuzz.harness import ROOT, Case, arena_refs
 
 UNTERMINATED_STRINGS = True
 """True once string literals without a closing quote get their error in milliseconds (the
@@ -1212,15 +1212,41 @@ def ascend_seeds() -> tuple[tuple[str, str], ...]:
     return tuple(seeds)
 
 
+def _relocatable(text: str) -> list[tuple[int, int]]:
+    """(offset, bytes) of the offsets whose references form whole buffers (no reference at
+    another offset inside their bytes) and are not weights: relocating one of them past the
+    arena keeps what the model computes."""
+    refs = arena_refs(text) or []
+    weights = {int(w) for w in re.findall(r"ascend\.weight arena\[(\d+)\]", text)}
+    out = []
+    for offset in sorted({o for o, _ in refs} - weights):
+        size = max(n for o, n in refs if o == offset)
+        if not any(o != offset and o < offset + size and offset < o + n for o, n in refs):
+            out.append((offset, size))
+    return out
+
+
 def ascend_case(rng: random.Random) -> Case:
-    """A compiled model with one edit of its layout or synchronisation. Accepted, it must give
-    the numbers of the unedited model (a relocated buffer computes the same); an edit that
-    breaks the model must be rejected by the verifier, not run into other numbers."""
+    """A compiled model with one edit of its layout or synchronisation. An edit that keeps
+    what it computes by construction (`harness.relocation_keeps_numbers`: a whole buffer
+    relocated to free memory, `relocate` grows the arena for it; dropped events, other
+    streams, another arena size) must, if accepted, give the unedited model's numbers; an
+    edit that breaks the model must be rejected by the verifier; a rewiring (most single
+    moved references) must keep the other promises."""
     name, text = rng.choice(ascend_seeds())
     offsets = sorted(set(re.findall(r"arena\[(\d+)\]", text)), key=int)
-    kind = rng.choice(("move-all", "move-one", "move-all", "drop-sync", "stream", "arena-size"))
+    kind = rng.choice(("move-all", "move-one", "relocate", "drop-sync", "stream", "arena-size"))
     edited, note = text, kind
-    if kind in ("move-all", "move-one") and offsets:
+    size = re.search(r"arena_size (\d+)", text)
+    movable = _relocatable(text)
+    if kind == "relocate" and movable and size is not None:
+        old, nbytes = rng.choice(movable)
+        end = -(-int(size.group(1)) // 512) * 512
+        grown = end + -(-nbytes // 512) * 512
+        edited = text.replace(f"arena[{old}]", f"arena[{end}]")
+        edited = edited.replace(f"arena_size {size.group(1)}", f"arena_size {grown}", 1)
+        note += f":{old}->{end}"
+    elif kind in ("move-all", "move-one") and offsets:
         old = rng.choice(offsets)
         new = rng.choice([*offsets, str(int(offsets[-1]) + 512), str(int(old) + 4), "0"])
         if kind == "move-all":
@@ -1229,10 +1255,12 @@ def ascend_case(rng: random.Random) -> Case:
             hits = [m.start() for m in re.finditer(re.escape(f"arena[{old}]"), text)]
             at = rng.choice(hits)
             weights = set(re.findall(r"ascend\.weight arena\[(\d+)\]", text))
-            if old in weights and new in weights and new != old:
-                # One reference moved onto another weight is a rewired model, well-formed
-                # and computing other numbers by design (no verifier can tell): move it
-                # off the weight's start instead, bytes no weight holds as a whole.
+            inputs = set(re.findall(r"ascend\.input \"[^\"]*\" arena\[(\d+)\]", text))
+            if ((old in weights and new in weights) or new in inputs) and new != old:
+                # One reference moved onto another weight or onto an input is a rewired
+                # model, well-formed (a read of its prefix) and computing other numbers by
+                # design (no verifier can tell): move it off the start instead, bytes no
+                # weight or input holds as a whole.
                 new = str(int(old) + 4)
             edited = text[:at] + f"arena[{new}]" + text[at + len(f"arena[{old}]") :]
         note += f":{old}->{new}"

@@ -27,7 +27,7 @@ def _unterminated(f: Finding) -> bool:
 class Known:
     id: str
     owner: str
-    """The issue-13 helper whose part fixes it: exact, verify, hangs, memory, errors."""
+    """The helper whose part fixes it (text, binary, exec, kernels, compile, cflow)."""
     what: str
     classes: tuple[str, ...]
     text: str = ""
@@ -49,7 +49,22 @@ class Known:
         return not (self.note and not re.search(self.note, f.case.note))
 
 
-OPEN: tuple[Known, ...] = ()
+def _lrn(f: Finding) -> bool:
+    return any(b"graph.lrn" in data for data in f.case.files.values())
+
+
+OPEN: tuple[Known, ...] = (
+    Known(
+        id="lrn-radius-memory",
+        owner="kernels",
+        what="the LRN kernel pads the channel axis by depth_radius before its window sum "
+        "(depth_radius 1e11: MemoryError for 11.6 TiB); a radius past the channel count adds "
+        "only zeros, so min(depth_radius, C) keeps the numbers",
+        classes=("memory",),
+        text=r"MemoryError",
+        predicate=_lrn,
+    ),
+)
 
 BY_ID = {k.id: k for k in OPEN}
 

@@ -189,3 +189,87 @@ def test_level_checks_see_a_compiled_model_that_gives_other_numbers(tmp_path: Pa
     outcome = harness.run_forked("ge-run", argv, tmp_path)
     assert outcome.rc == 1 and "MISMATCH" in outcome.stdout
     assert harness.check(case, outcome) == []  # a verdict, judged by level_checks
+
+
+def _conv_block_model() -> str:
+    return dict(corpora.ascend_seeds())["conv_block"]
+
+
+def test_relocation_keeps_numbers_only_for_whole_buffers_moved_to_free_memory() -> None:
+    """The oracle of edited ascend models demands the unedited numbers only where the edit
+    keeps them by construction; a rewiring gets the other checks only."""
+    model = _conv_block_model()
+    keeps = harness.relocation_keeps_numbers
+    assert keeps(model, model)
+    # no reference moved: a dropped event keeps the dataflow
+    assert keeps(model, model.replace("    ascend.event_wait 0 stream 1\n", "", 1))
+    # 40448 (bn1 -> relu1 -> merge) relocated past the arena: the same program
+    grown = model.replace("arena_size 56832", "arena_size 65024")
+    assert keeps(model, grown.replace("arena[40448]", "arena[56832]"))
+    # ... onto 32256, where conv1's output and later buffers live: another program
+    assert not keeps(model, model.replace("arena[40448]", "arena[32256]"))
+    # 32256 holds 34304 (to_nhwc's output) inside its bytes: moving 32256 leaves it behind
+    assert not keeps(model, grown.replace("arena[32256]", "arena[56832]"))
+    # one of several references moved: a rewiring, even into free memory
+    at = model.index("arena[40448]", model.index('"merge"'))
+    one = model[:at] + "arena[56832]" + model[at + len("arena[40448]") :]
+    assert not keeps(model, one)
+    # a reference the checker cannot size (dynamic shape) is never assumed to keep numbers
+    assert not keeps(
+        model, model.replace("arena[31744] : tensor<1x10xf32>", "arena[31744] : tensor<?x10xf32>")
+    )
+
+
+def test_output_checks_compare_a_relocated_model_and_not_a_rewired_one(tmp_path: Path) -> None:
+    model = _conv_block_model()
+    grown = model.replace("arena_size 56832", "arena_size 65024")
+    relocated = grown.replace("arena[40448]", "arena[56832]")
+    # a relocated model that computes other numbers (one bias changed) is a level mismatch
+    wrong = relocated.replace("0.0498820581", "0.5", 1)
+    assert wrong != relocated
+    for name, edited, want in (
+        ("same", relocated, []),
+        ("wrong", wrong, ["level-mismatch"]),
+        ("rewired", model.replace("arena[40448]", "arena[32256]"), []),
+    ):
+        files = {"input.mlir": model.encode(), "out.mlir": edited.encode()}
+        argv = ["out.mlir", "--random-inputs", "0", "-q"]
+        case = harness.Case("ascend", "ge-run", argv, files, check_output=True)
+        harness.write_files(case, tmp_path / name)
+        assert [f.cls for f in harness.output_checks(case, tmp_path / name)] == want, name
+
+
+def test_budget_refusal_is_one_line_of_the_memory_budget() -> None:
+    o = harness.Outcome
+    line = (
+        "error: 'ascend.model' @conv_block: its arena (arena_size 9600000000) needs 8.9 GiB, "
+        "over the memory limit of 256.0 MiB (raise it with --max-memory or GE_MAX_MEMORY)\n"
+    )
+    assert harness.budget_refusal(o(1, "", line, 0.1))
+    assert not harness.budget_refusal(o(0, "", line, 0.1))
+    assert not harness.budget_refusal(o(1, "", "error: arena[3] overlaps arena[0]\n", 0.1))
+    assert not harness.budget_refusal(o(1, "", line + line, 0.1))
+
+
+def test_conv_bn_overflow_excuses_only_differences_at_inf_or_nan(tmp_path: Path) -> None:
+    import numpy as np
+
+    inf, nan = np.inf, np.nan
+
+    def differ(a: list[float], b: list[float]) -> bool:
+        np.savez(tmp_path / "a.npz", y=np.asarray(a, np.float32))
+        np.savez(tmp_path / "b.npz", y=np.asarray(b, np.float32))
+        return harness.differs_only_where_non_finite(tmp_path / "a.npz", tmp_path / "b.npz")
+
+    assert differ([nan, nan, 1.0], [-inf, inf, 1.0])
+    assert differ([inf, 2.0], [nan, 2.0000001])
+    assert not differ([nan, 1.0], [-inf, 1.5])  # a finite difference stays a finding
+    assert not differ([1.0, 2.0], [1.0, 3.0])
+    # only models holding constants near the float limit qualify
+    model = (harness.ROOT / "examples" / "conv_block.mlir").read_text()
+    (tmp_path / "plain.mlir").write_text(model)
+    (tmp_path / "big.mlir").write_text(model.replace("0.56001538", "3.0e+38", 1))
+    assert "3.0e+38" in (tmp_path / "big.mlir").read_text()
+    plain = harness.run_forked(harness.extreme_constants, ["plain.mlir"], tmp_path)
+    big = harness.run_forked(harness.extreme_constants, ["big.mlir"], tmp_path)
+    assert (plain.rc, big.rc) == (1, 0), plain.stderr + big.stderr

@@ -211,6 +211,26 @@ graph.graph @g(%x: tensor<1x1x2x2xf32>) {
 
 // -----
 
+// Tests an infinite scale (make fuzz seed 2026120119: an internal OverflowError before).
+
+graph.graph @g(%x: tensor<1x1x3x3xf32>) {
+  %y = graph.resize_d %x scales [1.0, 1.0, 1.5, 0x7F800000] : (tensor<1x1x3x3xf32>) -> tensor<1x1x4x4xf32>
+  // CHECK: 'graph.resize_d' scales must be finite, got [1.0, 1.0, 1.5, inf]
+  graph.net_output
+}
+
+// -----
+
+// Tests a NaN scale.
+
+graph.graph @g(%x: tensor<1x1x3x3xf32>) {
+  %y = graph.resize_d %x scales [1.0, 1.0, 0x7FC00000, 1.0] : (tensor<1x1x3x3xf32>) -> tensor<1x1x4x3xf32>
+  // CHECK: 'graph.resize_d' scales must be finite, got [1.0, 1.0, nan, 1.0]
+  graph.net_output
+}
+
+// -----
+
 // Tests sizes and scales of different lengths.
 
 graph.graph @g(%x: tensor<1x1x2x2xf32>) {
