@@ -49,22 +49,7 @@ class Known:
         return not (self.note and not re.search(self.note, f.case.note))
 
 
-def _lrn(f: Finding) -> bool:
-    return any(b"graph.lrn" in data for data in f.case.files.values())
-
-
-OPEN: tuple[Known, ...] = (
-    Known(
-        id="lrn-radius-memory",
-        owner="kernels",
-        what="the LRN kernel pads the channel axis by depth_radius before its window sum "
-        "(depth_radius 1e11: MemoryError for 11.6 TiB); a radius past the channel count adds "
-        "only zeros, so min(depth_radius, C) keeps the numbers",
-        classes=("memory",),
-        text=r"MemoryError",
-        predicate=_lrn,
-    ),
-)
+OPEN: tuple[Known, ...] = ()
 
 BY_ID = {k.id: k for k in OPEN}
 
