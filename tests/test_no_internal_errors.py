@@ -344,7 +344,9 @@ def test_output_into_unwritable_folder(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"cannot write {bad}: Not a directory" in _one_error(capsys)
     assert ge_import.main([str(CNN), "-o", str(bad)]) == 1
     assert _one_error(capsys) == f"error: cannot write {bad}: Not a directory"
-    assert ge_atc.main([f"--model={CNN}", f"--output={bad}"]) == 1
+    assert ge_atc.main([f"--model={CNN}", f"--output={bad}"]) == 1  # writes OUT.om first
+    assert _one_error(capsys) == f"error: cannot write {bad}.om: Not a directory"
+    assert ge_atc.main([f"--model={CNN}", f"--output={bad}", "--emit=mlir"]) == 1
     assert _one_error(capsys) == f"error: cannot write {bad}.mlir: Not a directory"
 
 
