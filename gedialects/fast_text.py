@@ -59,7 +59,7 @@ _type_texts: dict[int, tuple[Attribute, str]] = {}
 _texts_by_value: dict[Attribute, str] = {}
 
 
-def _remember(table: dict, key: object, value: T) -> T:
+def remember(table: dict, key: object, value: T) -> T:
     if len(table) >= CACHE_LIMIT:
         table.clear()
     table[key] = value
@@ -70,7 +70,7 @@ def string_attr(text: str) -> StringAttr:
     """An interned `StringAttr` (kernel, engine and node names repeat across tasks)."""
     attr = _strings.get(text)
     if attr is None:
-        attr = _remember(_strings, text, StringAttr(text))
+        attr = remember(_strings, text, StringAttr(text))
     return attr
 
 
@@ -184,7 +184,7 @@ class Scan:
             except Exception:  # the ordinary path reports it, with its location
                 self.pos = start
                 return None
-            _remember(_buffers, key, attr)
+            remember(_buffers, key, attr)
         self.pos = t.end()
         return attr
 
@@ -311,7 +311,7 @@ def _parse_type_text(text: str) -> Attribute | None:
         return None
     if not isinstance(t, TensorType | UnrankedTensorType):
         return None
-    return _remember(_types, text, t)
+    return remember(_types, text, t)
 
 
 def parse_tensor_type(parser: Parser) -> Attribute:
@@ -361,8 +361,8 @@ def type_text(t: Attribute) -> str:
     if text is None:
         out = io.StringIO()
         Printer(stream=out).print_attribute(t)
-        text = _remember(_texts_by_value, t, out.getvalue())
-    _remember(_type_texts, id(t), (t, text))
+        text = remember(_texts_by_value, t, out.getvalue())
+    remember(_type_texts, id(t), (t, text))
     return text
 
 

@@ -340,8 +340,13 @@ class ConstOp(GEOp):
         value = parser.parse_attribute()
         if not isinstance(value, DenseIntOrFPElementsAttr):
             parser.raise_error("'graph.const' expects a dense<...> : tensor<...> value", pos)
+        attributes = fast_text.parse_optional_attr_dict(parser)
+        if isinstance(value.type, TensorType):  # what __init__ builds, without its checks
+            return cls.create(
+                properties={"value": value}, result_types=[value.type], attributes=attributes
+            )
         op = cls(value)
-        op.attributes |= fast_text.parse_optional_attr_dict(parser)
+        op.attributes |= attributes
         return op
 
     def print(self, printer: Printer) -> None:
