@@ -54,7 +54,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
 )
-from xdsl.parser import AttrParser, BaseParser
+from xdsl.parser import AttrParser, BaseParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
@@ -187,6 +187,21 @@ def scan_dense(parser: AttrParser) -> DenseIntOrFPElementsAttr | None:
     scan = fast_text.Scan(parser)
     if not scan.ok or not scan.punct("<"):
         return None
+    return _scan_dense_from(scan)
+
+
+def parse_dense_value(parser: Parser) -> DenseIntOrFPElementsAttr | None:
+    """`scan_dense` for a value that starts at the current token (`graph.const`'s and
+    `ascend.weight`'s): `dense<...> : tensor<...>` without xDSL's dispatch over every
+    attribute kind; None, having consumed nothing, for any other text."""
+    scan = fast_text.Scan(parser)
+    if not scan.ok or not scan.keyword("dense") or not scan.text.startswith("<", scan.pos):
+        return None
+    scan.pos += 1
+    return _scan_dense_from(scan)
+
+
+def _scan_dense_from(scan: fast_text.Scan) -> DenseIntOrFPElementsAttr | None:
     text = scan.text
     body = _BODY.match(text, scan.pos)
     end = body.end() if body is not None else scan.pos
@@ -399,12 +414,10 @@ def print_dense_without_type(self: DenseIntOrFPElementsAttr, printer: Printer) -
     size = element.compile_time_size
     length = len(data) // size
     shape = self.get_shape() if self.shape_is_complete else (length,)
-    if 0 < length <= 100 and fast_text.enabled():
-        splat = is_splat(data, size)
-        text = _elements_text(element, data[:size] if splat else data, () if splat else shape)
-        if text is not None:
-            printer.print_string(f"dense<{text}>")
-            return
+    text = _dense_text(element, data, size, length, shape)
+    if text is not None:
+        printer.print_string(text)
+        return
     printer.print_string("dense")
     with printer.in_angle_brackets():
         if length == 0:
@@ -415,6 +428,28 @@ def print_dense_without_type(self: DenseIntOrFPElementsAttr, printer: Printer) -
             printer.print_string(f'"0x{data.hex().upper()}"')
         else:
             _print_elements(printer, element, data, tuple(shape), bracket=True)
+
+
+def dense_text(value: DenseIntOrFPElementsAttr) -> str | None:
+    """`dense<...> : tensor<...>` as `Printer.print_attribute` writes it, built as one string
+    (decimal literals of finite floats and integers), else None."""
+    element = value.get_element_type()
+    data = value.data.data
+    size = element.compile_time_size
+    length = len(data) // size
+    shape = value.get_shape() if value.shape_is_complete else (length,)
+    text = _dense_text(element, data, size, length, shape)
+    return None if text is None else f"{text} : {fast_text.type_text(value.type)}"
+
+
+def _dense_text(
+    element: Any, data: bytes, size: int, length: int, shape: Sequence[int]
+) -> str | None:
+    if not 0 < length <= 100 or not fast_text.enabled():
+        return None
+    splat = is_splat(data, size)
+    text = _elements_text(element, data[:size] if splat else data, () if splat else shape)
+    return None if text is None else f"dense<{text}>"
 
 
 def _elements_text(element: Any, data: bytes, shape: Sequence[int]) -> str | None:
