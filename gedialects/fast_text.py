@@ -190,9 +190,10 @@ class Scan:
     def operands(self) -> list[UnresolvedOperand] | None:
         """`%a, %b` (possibly none): SSA names without a `#n` result index."""
         out: list[UnresolvedOperand] = []
-        m = _OPERAND.match(self.text, self._skip())
-        if m is None:
-            return out
+        start = self._skip()
+        m = _OPERAND.match(self.text, start)
+        if m is None:  # no operand, or one this scan does not read (`%x#1`): the parser's
+            return None if self.text.startswith("%", start) else out
         source = self.parser.lexer.input
         while True:
             out.append(UnresolvedOperand(Span(m.start(), m.end(), source), 0))
