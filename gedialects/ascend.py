@@ -513,7 +513,7 @@ class _Syntax:
             if value is None:
                 continue
             if classes is not None and (
-                all(isinstance(b, classes) for b in value.data)  # pyright: ignore[reportAttributeAccessIssue]
+                all(isinstance(b, classes) for b in value.data)
                 if array and isinstance(value, ArrayAttr)
                 else not array and isinstance(value, classes)
             ):

@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import FunctionType, StringAttr, TensorType, Unranked
 from xdsl.ir import Attribute
 from xdsl.irdl import AttrConstraint
 from xdsl.irdl import base as _xdsl_base
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -85,7 +85,7 @@ class Scan:
 
     __slots__ = ("parser", "pos", "text")
 
-    def __init__(self, parser: Parser) -> None:
+    def __init__(self, parser: AttrParser) -> None:
         self.parser = parser
         token = parser._current_token  # pyright: ignore[reportPrivateUsage]
         text = parser.lexer.input.content
@@ -410,7 +410,7 @@ def unresolved_operands(parser: Parser, start: int, end: int) -> list[Unresolved
     source = parser.lexer.input
     return [
         UnresolvedOperand(Span(m.start(), m.end(), source), 0)
-        for m in _SSA_ITEM.finditer(source.content, start, end)  # pyright: ignore[reportArgumentType]
+        for m in _SSA_ITEM.finditer(source.content, start, end)
     ]
 
 
@@ -429,7 +429,7 @@ def match_after_name(parser: Parser, pattern: re.Pattern[str]) -> re.Match[str] 
     return m if m is not None and m.end() > token.span.start else None
 
 
-def commit_at(parser: Parser, pos: int) -> None:
+def commit_at(parser: AttrParser, pos: int) -> None:
     """Moves the parser to `pos`: its next call reads what follows."""
     lexer = parser.lexer
     lexer.pos = pos
