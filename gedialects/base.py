@@ -404,21 +404,15 @@ _INT_ARRAYS: dict[tuple[int, ...], DenseArrayBase] = {}
 
 _I64_TEXT = r"-?(?:0|[1-9][0-9]{0,18})"
 _KEY_TEXT = r"[a-zA-Z_][a-zA-Z0-9_$.]*"
-_T, _S = fast_text.TENSOR, fast_text.PLAIN_STRING
-_PROP_VALUE = rf"\[(?:{_I64_TEXT}(?:, {_I64_TEXT})*)?\]|{_I64_TEXT}|true|false|{_S}"
 _NODE = re.compile(
-    rf"(?: (?P<ops>{fast_text.SSA_NAME}(?:, {fast_text.SSA_NAME})*))?"
-    rf"(?P<props>(?: {_KEY_TEXT} (?:{_PROP_VALUE}))*)"
-    rf"(?: \{{(?P<attrs>{_KEY_TEXT} = {_S}(?:, {_KEY_TEXT} = {_S})*)\}})?"
-    rf" : \((?P<ins>(?:{_T}(?:, {_T})*)?)\) -> (?P<outs>{_T}|\((?:{_T}(?:, {_T})*)?\))"
+    '(?: (?P<ops>%(?:[0-9]+|[a-zA-Z_$.-][a-zA-Z0-9_$.-]*)(?:, %(?:[0-9]+|[a-zA-Z_$.-][a-zA-Z0-9_$.-]*))*))?(?P<props>(?: [a-zA-Z_][a-zA-Z0-9_$.]* (?:\\[(?:-?(?:0|[1-9][0-9]{0,18})(?:, -?(?:0|[1-9][0-9]{0,18}))*)?\\]|-?(?:0|[1-9][0-9]{0,18})|true|false|"([ !#-\\[\\]-~]*)"))*)(?: \\{(?P<attrs>[a-zA-Z_][a-zA-Z0-9_$.]* = "([ !#-\\[\\]-~]*)"(?:, [a-zA-Z_][a-zA-Z0-9_$.]* = "([ !#-\\[\\]-~]*)")*)\\})? : \\((?P<ins>(?:tensor<(?:\\*x|(?:(?:[0-9]+|\\?)x)*)[a-z][a-z0-9]*>(?:, tensor<(?:\\*x|(?:(?:[0-9]+|\\?)x)*)[a-z][a-z0-9]*>)*)?)\\) -> (?P<outs>tensor<(?:\\*x|(?:(?:[0-9]+|\\?)x)*)[a-z][a-z0-9]*>|\\((?:tensor<(?:\\*x|(?:(?:[0-9]+|\\?)x)*)[a-z][a-z0-9]*>(?:, tensor<(?:\\*x|(?:(?:[0-9]+|\\?)x)*)[a-z][a-z0-9]*>)*)?\\))'  # noqa: E501
 )
 """The node syntax as the printer writes it: single spaces, i64 / i64-list / bool / plain
 string properties, a dict of plain strings, canonical tensor types."""
 _PROP = re.compile(
-    rf" ({_KEY_TEXT}) (?:\[(?P<list>[-0-9, ]*)\]|(?P<int>{_I64_TEXT})|(?P<bool>true|false)|"
-    rf"(?P<str>{_S}))"
+    ' ([a-zA-Z_][a-zA-Z0-9_$.]*) (?:\\[(?P<list>[-0-9, ]*)\\]|(?P<int>-?(?:0|[1-9][0-9]{0,18}))|(?P<bool>true|false)|(?P<str>"([ !#-\\[\\]-~]*)"))'  # noqa: E501
 )
-_ENTRY = re.compile(rf"({_KEY_TEXT}) = ({_S})")
+_ENTRY = re.compile('([a-zA-Z_][a-zA-Z0-9_$.]*) = ("([ !#-\\[\\]-~]*)")')
 
 
 _I64_ATTRS: dict[int, IntegerAttr] = {}

@@ -386,7 +386,7 @@ TENSOR = _SIMPLE_TENSOR.pattern
 """The canonical tensor type as a pattern, for the one-expression op scanners."""
 SSA_NAME = r"%(?:[0-9]+|[a-zA-Z_$.-][a-zA-Z0-9_$.-]*)"
 PLAIN_STRING = _PLAIN_STRING.pattern
-_TENSOR_ITEM = re.compile(TENSOR)
+_TENSOR_ITEM = re.compile(r"tensor<(?:\*x|(?:(?:[0-9]+|\?)x)*)[a-z][a-z0-9]*>")
 _SSA_ITEM = re.compile(SSA_NAME)
 
 
