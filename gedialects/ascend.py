@@ -50,11 +50,12 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
+    ArrayOfConstraint,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
@@ -75,7 +76,7 @@ from xdsl.irdl import (
     region_def,
     traits_def,
 )
-from xdsl.irdl.constraints import VerificationContext
+from xdsl.irdl.constraints import AnyOf, AttrConstraint, BaseAttr, RangeOf, VerificationContext
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
     CustomDirective,
@@ -100,7 +101,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
-from gedialects import fast_text
+from gedialects import exact_text, fast_text
 from gedialects.base import (
     GEOp,
     IntList,
@@ -312,7 +313,7 @@ def _parse_weight_value(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Tenso
     """A weight's value after `arena[N] =` and its tensor type: the large-hex fast path, else
     xDSL's attribute."""
     pos = parser.pos
-    value: Attribute | None = parse_large_hex_dense(parser)
+    value: Attribute | None = parse_large_hex_dense(parser) or exact_text.parse_dense_value(parser)
     if value is None:
         value = parser.parse_attribute()
     if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(value.type, TensorType):
@@ -376,6 +377,21 @@ def _buffer_text(buffer: Attribute) -> str:
     return f"{buffer} : {fast_text.type_text(buffer.type)}"
 
 
+def _class_check(
+    constr: AttrConstraint[Any],
+) -> tuple[tuple[type[Attribute], ...] | None, bool]:
+    """(classes, is_array) when `constr` checks only the class of a value or of an array's
+    elements (`BufferAttr`, `ArrayAttr[BufferAttr | DynBufferAttr]`): then `isinstance` is its
+    whole verification (`BaseAttr.verify`); (None, False) for any other constraint."""
+    array = False
+    if isinstance(constr, ArrayOfConstraint) and isinstance(constr.elem_range_constraint, RangeOf):
+        constr, array = constr.elem_range_constraint.constr, True
+    members = constr.attr_constrs if isinstance(constr, AnyOf) else (constr,)
+    if all(type(c) is BaseAttr for c in members):
+        return tuple(c.attr for c in members if isinstance(c, BaseAttr)), array
+    return None, False
+
+
 _FORMAT_ITEM = re.compile(
     r"\s*(?:`(?P<kw>\w+)`|\$(?P<var>\w+)|custom<(?P<custom>\w+)>\((?P<args>[$\w, ]+)\)"
     r"|\(`(?P<optkw>\w+)` \$(?P<optvar>\w+)\^\)\?|(?P<attrdict>attr-dict))"
@@ -417,7 +433,12 @@ class _Syntax:
                 self.steps.append(("opt", m["optkw"], m["optvar"]))
             else:
                 self.steps.append(("attr-dict",))
-        self.buffer_props = [n for s in self.steps if s[0] in ("buf", "bufs") for n in s[1:]]
+        names = [s[2] for s in self.steps if s[0] == "opt"] + [
+            n for s in self.steps if s[0] in ("buf", "bufs") for n in s[1:]
+        ]
+        self.checked_props = [
+            (n, c := self.op_def.properties[n].constr, *_class_check(c)) for n in names
+        ]
         self._program: FormatProgram | None = None
 
     def fallback(self, parser: Parser) -> IRDLOperation:
@@ -431,15 +452,26 @@ class _Syntax:
         if not scan.ok:
             return self.fallback(parser)
         props: dict[str, Attribute] = {}
+        attributes: dict[str, Attribute] = {}
         steps = self.steps
         i, committed = 0, False
         # Steps read from the text; a mismatch leaves the parser untouched for the fallback.
         while i < len(steps):
             kind, name = steps[i][0], steps[i][-1]
-            if kind in ("opt", "attr-dict"):
-                break
             i += 1
-            if kind == "kw":
+            if kind == "opt":
+                if not scan.keyword(steps[i - 1][1]):
+                    continue
+                items = scan.attr_dict()
+                value = None if items is None else DictionaryAttr(items)
+            elif kind == "attr-dict":
+                if scan.text.startswith("{", scan._skip()):  # pyright: ignore[reportPrivateUsage]
+                    found = scan.string_dict()
+                    if found is None:
+                        return self.fallback(parser)
+                    attributes = found
+                continue
+            elif kind == "kw":
                 value: Attribute | None = None if not scan.keyword(name) else _PRESENT
             elif kind == "str":
                 value = scan.string_attr()
@@ -466,19 +498,27 @@ class _Syntax:
                 props[name] = value
         if not committed:
             scan.commit()
-        # Steps read by the parser, with the primitives the declarative format uses.
-        attributes: dict[str, Attribute] = {}
+        # Steps after a weight's value, read by the parser with the declarative primitives.
         for step in steps[i:]:
             if step[0] == "opt":
                 if parser.parse_optional_keyword(step[1]) is not None:
-                    props[step[2]] = value = parser.parse_attribute()
-                    self.op_def.properties[step[2]].constr.verify(value, VerificationContext())
+                    props[step[2]] = parser.parse_attribute()
             else:
                 # the format binds properties only: xDSL reserves no attribute name
                 attributes = parser.parse_optional_attr_dict()
-        # As the declarative parser: the buffer kinds an op takes are its constraints'.
-        for name in self.buffer_props:
-            self.op_def.properties[name].constr.verify(props[name], VerificationContext())
+        # As the declarative parser: the buffer kinds an op takes are its constraints', and
+        # an optional group's value is checked against its property's constraint.
+        for name, constr, classes, array in self.checked_props:
+            value = props.get(name)
+            if value is None:
+                continue
+            if classes is not None and (
+                all(isinstance(b, classes) for b in value.data)
+                if array and isinstance(value, ArrayAttr)
+                else not array and isinstance(value, classes)
+            ):
+                continue  # what the constraint's verify checks, without walking it
+            constr.verify(value, VerificationContext())
         return self.op_type.create(properties=props, attributes=attributes)
 
     @staticmethod
@@ -600,6 +640,9 @@ def _i64(value: int) -> IntegerAttr:
 # --------------------------------------------------------------------------------------------
 
 
+_MODEL_FORMAT: dict[type, FormatProgram] = {}
+
+
 class ModelCallable(CallableOpInterface):
     """Lets `Interpreter.call_op` run a model: arguments and results in InputOp/OutputOp order."""
 
@@ -663,9 +706,31 @@ class ModelOp(GEOp):
 
     traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), NoTerminator(), ModelCallable())
 
-    assembly_format = (
+    TEXT_FORMAT: ClassVar[str] = (
         "$sym_name `arena_size` $arena_size `weight_size` $weight_size attr-dict-with-keyword $body"
     )
+    """A declarative assembly format, compiled by `_format()`: kept out of `assembly_format`
+    (which would make it the op's `parse`) so that the body's ops are read with
+    `fast_text.parse_block_body`."""
+
+    @classmethod
+    def _format(cls) -> FormatProgram:
+        program = _MODEL_FORMAT.get(cls)
+        if program is None:
+            program = _MODEL_FORMAT[cls] = FormatProgram.from_str(
+                cls.TEXT_FORMAT, cls.get_irdl_definition()
+            )
+        return program
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ModelOp:
+        with fast_text.fast_block_bodies(parser):
+            op = cls._format().parse(parser, cls)
+        assert isinstance(op, ModelOp)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        self._format().print(printer, self)
 
     def __init__(
         self, name: str, arena_size: int, weight_size: int, ops: Sequence[Operation] = ()

@@ -6,12 +6,14 @@ Kept free of numpy so that importing a dialect stays cheap (every lit RUN line s
 from __future__ import annotations
 
 import math
+import re
 import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
+    UNKNOWN_LOC,
     BFloat16Type,
     BoolAttr,
     DenseArrayBase,
@@ -368,18 +370,29 @@ def _wants_f32(prop: PropertyDef) -> bool:
     return wants
 
 
-def _print_prop_value(printer: Printer, value: Attribute) -> None:
+def _prop_value_text(value: Attribute) -> str | None:
+    """A property value's text in the node syntax, None for what the printer itself prints
+    (strings with escapes, any other attribute)."""
     if isinstance(value, DenseArrayBase) and value.elt_type == i64:
-        printer.print_string("[" + ", ".join(str(v) for v in value.get_values()) + "]")
-    elif isinstance(value, DenseArrayBase) and value.elt_type == f32 and len(value) > 0:
+        return "[" + ", ".join(str(v) for v in value.get_values()) + "]"
+    if isinstance(value, DenseArrayBase) and value.elt_type == f32 and len(value) > 0:
         items = ", ".join(f32_literal(float(v)) for v in value.get_values())
-        printer.print_string(f"[{items}]")
-    elif isinstance(value, IntegerAttr) and value.type == i1:
-        printer.print_string("true" if value.value.data else "false")
-    elif isinstance(value, IntegerAttr) and value.type == i64:
-        printer.print_string(str(value.value.data))
-    elif isinstance(value, FloatAttr) and value.type == f32:
-        printer.print_string(f32_literal(float(value.value.data)))
+        return f"[{items}]"
+    if isinstance(value, IntegerAttr) and value.type == i1:
+        return "true" if value.value.data else "false"
+    if isinstance(value, IntegerAttr) and value.type == i64:
+        return str(value.value.data)
+    if isinstance(value, FloatAttr) and value.type == f32:
+        return f32_literal(float(value.value.data))
+    if isinstance(value, StringAttr):
+        return fast_text.string_text(value.data)
+    return None
+
+
+def _print_prop_value(printer: Printer, value: Attribute) -> None:
+    text = _prop_value_text(value)
+    if text is not None:
+        printer.print_string(text)
     elif isinstance(value, StringAttr):
         printer.print_string_literal(value.data)
     else:
@@ -387,6 +400,30 @@ def _print_prop_value(printer: Printer, value: Attribute) -> None:
 
 
 _INT_ARRAYS: dict[tuple[int, ...], DenseArrayBase] = {}
+
+
+_I64_TEXT = r"-?(?:0|[1-9][0-9]{0,18})"
+_KEY_TEXT = r"[a-zA-Z_][a-zA-Z0-9_$.]*"
+_NODE = re.compile(
+    '(?: (?P<ops>%(?:[0-9]+|[a-zA-Z_$.-][a-zA-Z0-9_$.-]*)(?:, %(?:[0-9]+|[a-zA-Z_$.-][a-zA-Z0-9_$.-]*))*))?(?P<props>(?: [a-zA-Z_][a-zA-Z0-9_$.]* (?:\\[(?:-?(?:0|[1-9][0-9]{0,18})(?:, -?(?:0|[1-9][0-9]{0,18}))*)?\\]|-?(?:0|[1-9][0-9]{0,18})|true|false|"([ !#-\\[\\]-~]*)"))*)(?: \\{(?P<attrs>[a-zA-Z_][a-zA-Z0-9_$.]* = "([ !#-\\[\\]-~]*)"(?:, [a-zA-Z_][a-zA-Z0-9_$.]* = "([ !#-\\[\\]-~]*)")*)\\})? : \\((?P<ins>(?:tensor<(?:\\*x|(?:(?:[0-9]+|\\?)x)*)[a-z][a-z0-9]*>(?:, tensor<(?:\\*x|(?:(?:[0-9]+|\\?)x)*)[a-z][a-z0-9]*>)*)?)\\) -> (?P<outs>tensor<(?:\\*x|(?:(?:[0-9]+|\\?)x)*)[a-z][a-z0-9]*>|\\((?:tensor<(?:\\*x|(?:(?:[0-9]+|\\?)x)*)[a-z][a-z0-9]*>(?:, tensor<(?:\\*x|(?:(?:[0-9]+|\\?)x)*)[a-z][a-z0-9]*>)*)?\\))'  # noqa: E501
+)
+"""The node syntax as the printer writes it: single spaces, i64 / i64-list / bool / plain
+string properties, a dict of plain strings, canonical tensor types."""
+_PROP = re.compile(
+    ' ([a-zA-Z_][a-zA-Z0-9_$.]*) (?:\\[(?P<list>[-0-9, ]*)\\]|(?P<int>-?(?:0|[1-9][0-9]{0,18}))|(?P<bool>true|false)|(?P<str>"([ !#-\\[\\]-~]*)"))'  # noqa: E501
+)
+_ENTRY = re.compile('([a-zA-Z_][a-zA-Z0-9_$.]*) = ("([ !#-\\[\\]-~]*)")')
+
+
+_I64_ATTRS: dict[int, IntegerAttr] = {}
+
+
+def _i64_attr(value: int) -> IntegerAttr:
+    """`IntegerAttr(value, i64)`, interned (its verification costs as much as a node's scan)."""
+    attr = _I64_ATTRS.get(value)
+    if attr is None:
+        attr = fast_text.remember(_I64_ATTRS, value, IntegerAttr(value, i64))
+    return attr
 
 
 def _scan_node(
@@ -400,61 +437,86 @@ def _scan_node(
     ]
     | None
 ):
-    """The whole node syntax in one `fast_text.Scan` when it is spelled as printed (operands,
-    int/int-list/string/bool properties, a dict of strings, tensor types), else None with the
-    parser untouched: the ordinary path then reads (and reports on) the same text."""
-    scan = fast_text.Scan(parser)
-    if not scan.ok or (operands := scan.operands()) is None:
+    """The whole node syntax in one regular expression when it is spelled as printed, else
+    None with the parser untouched: the ordinary path then reads (and reports on) the same
+    text (other spacing, comments, f32 or other attribute values, an unknown or repeated
+    property, a value out of range, an invalid type, an operand count that differs)."""
+    m = fast_text.match_after_name(parser, _NODE)
+    if m is None:
         return None
+    text = m.string
     props: dict[str, Attribute] = {}
-    while (key := scan.identifier()) is not None:
-        if key not in properties or key in props:
-            return None
-        if (items := scan.int_list()) is not None:
-            value: Attribute | None = _INT_ARRAYS.get(tuple(items))
-            if value is None:
-                if not all(I64_MIN <= v <= I64_MAX for v in items):
-                    return None  # the ordinary path reports it at its line and column
-                if len(_INT_ARRAYS) >= fast_text.CACHE_LIMIT:
-                    _INT_ARRAYS.clear()
-                value = _INT_ARRAYS[tuple(items)] = int_array(items)
-        elif scan.keyword("true"):
-            value = BoolAttr.from_bool(True)
-        elif scan.keyword("false"):
-            value = BoolAttr.from_bool(False)
-        elif (n := scan.integer()) is not None:
-            if not I64_MIN <= n <= I64_MAX:
+    if m.start("props") != m.end("props"):
+        for p in _PROP.finditer(text, m.start("props"), m.end("props")):
+            key = p.group(1)
+            if key not in properties or key in props:
                 return None
-            value = IntegerAttr(n, i64)
-        else:
-            value = scan.string_attr()
-        if value is None:
-            return None
-        props[key] = value
-    attrs: dict[str, Attribute] | None = {}
-    if scan.text.startswith("{", scan._skip()):  # pyright: ignore[reportPrivateUsage]
-        attrs = scan.string_dict()
-    if attrs is None or not scan.punct(":") or (types := scan.function_type()) is None:
+            value: Attribute
+            if (items_text := p.group("list")) is not None:
+                items = tuple(int(s) for s in items_text.split(", ")) if items_text else ()
+                cached = _INT_ARRAYS.get(items)
+                if cached is None:
+                    if not all(I64_MIN <= v <= I64_MAX for v in items):
+                        return None  # the ordinary path reports it at its line and column
+                    if len(_INT_ARRAYS) >= fast_text.CACHE_LIMIT:
+                        _INT_ARRAYS.clear()
+                    cached = _INT_ARRAYS[items] = int_array(items)
+                value = cached
+            elif (n := p.group("int")) is not None:
+                number = int(n)
+                if not I64_MIN <= number <= I64_MAX:
+                    return None
+                value = _i64_attr(number)
+            elif (b := p.group("bool")) is not None:
+                value = BoolAttr.from_bool(b == "true")
+            else:
+                value = fast_text.string_attr(p.group("str")[1:-1])
+            props[key] = value
+    attrs: dict[str, Attribute] = {}
+    if m.group("attrs") is not None:
+        for e in _ENTRY.finditer(text, m.start("attrs"), m.end("attrs")):
+            if e.group(1) in attrs:
+                return None
+            attrs[e.group(1)] = fast_text.string_attr(e.group(2)[1:-1])
+    ins = fast_text.tensor_types(text, m.start("ins"), m.end("ins"))
+    outs = fast_text.tensor_types(text, m.start("outs"), m.end("outs"))
+    if ins is None or outs is None:
         return None
-    if len(types[0]) != len(operands):
+    operands = (
+        [] if m.group("ops") is None
+        else fast_text.unresolved_operands(parser, m.start("ops"), m.end("ops"))
+    )  # fmt: skip
+    if len(ins) != len(operands):
         return None
-    scan.commit()
-    return operands, props, attrs, types
+    fast_text.commit_at(parser, m.end())
+    return operands, props, attrs, (ins, outs)
 
 
-_SIMPLE_DEFS: dict[type, bool] = {}
+_FLAT_COUNTS: dict[type, tuple[int, bool, int, bool] | None] = {}
 
 
-def _one_value_per_def(op_type: type[IRDLOperation]) -> bool:
-    """No variadic or optional operand or result and no IRDL option (segment sizes): then
-    `create` with the flat lists is what `build` makes of the groups, minus its checks."""
-    simple = _SIMPLE_DEFS.get(op_type)
-    if simple is None:
-        op_def = op_type.get_irdl_definition()
-        simple = _SIMPLE_DEFS[op_type] = not op_def.options and not any(
-            isinstance(d, VariadicDef) for _, d in (*op_def.operands, *op_def.results)
-        )
-    return simple
+def _flat_counts(op_type: type[IRDLOperation]) -> tuple[int, bool, int, bool] | None:
+    """(operand defs, one is variadic, result defs, one is variadic) when `create` with the
+    flat lists is what `build` makes of the groups: no IRDL option (segment sizes), at most
+    one variadic and no optional def per list; None otherwise."""
+    if op_type in _FLAT_COUNTS:
+        return _FLAT_COUNTS[op_type]
+    op_def = op_type.get_irdl_definition()
+    out: tuple[int, bool, int, bool] | None = None
+    if not op_def.options:
+        kinds = [
+            [d for _, d in defs if isinstance(d, VariadicDef)]
+            for defs in (op_def.operands, op_def.results)
+        ]
+        if all(len(v) <= 1 and not any(isinstance(d, OptionalDef) for d in v) for v in kinds):
+            out = (len(op_def.operands), bool(kinds[0]), len(op_def.results), bool(kinds[1]))
+    _FLAT_COUNTS[op_type] = out
+    return out
+
+
+def _counts_fit(n: int, defs: int, variadic: bool) -> bool:
+    """`n` values fill `defs` defs: one each, and any number (0 or more) for a variadic."""
+    return n >= defs - 1 if variadic else n == defs
 
 
 class NodeSyntax(IRDLOperation):
@@ -491,10 +553,18 @@ class NodeSyntax(IRDLOperation):
             if len(inputs) != len(operands):
                 parser.raise_error(f"{len(operands)} operands but {len(inputs)} operand types", pos)
         resolved = parser.resolve_operands(operands, inputs, parser.pos)
-        counts_match = len(resolved) == len(op_def.operands) and len(outputs) == len(op_def.results)
-        if counts_match and _one_value_per_def(cls):
+        flat = _flat_counts(cls)
+        if (
+            flat is not None
+            and _counts_fit(len(resolved), flat[0], flat[1])
+            and _counts_fit(len(outputs), flat[2], flat[3])
+        ):
             return cls.create(
-                operands=resolved, result_types=outputs, properties=props, attributes=attrs
+                operands=resolved,
+                result_types=outputs,
+                properties=props,
+                attributes=attrs,
+                location=UNKNOWN_LOC,  # create's default, without its import per op
             )
         return cls.build(
             operands=_group_by_defs(resolved, op_def.operands, "operands", parser),
@@ -504,6 +574,10 @@ class NodeSyntax(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
+        text = self._text(printer) if fast_text.enabled() else None
+        if text is not None:
+            printer.print_string(text)
+            return
         op_def = self.get_irdl_definition()
         if self.operands:
             printer.print_string(" ")
@@ -521,6 +595,35 @@ class NodeSyntax(IRDLOperation):
         else:
             printer.print_string(" : ")
             printer.print_function_type(self.operand_types, self.result_types)
+
+    def _text(self, printer: Printer) -> str | None:
+        """The whole syntax as one string when every operand already has its name in this
+        printer (defined above, as in a graph printed in order) and every value has a plain
+        text; None otherwise (`print` then writes it piece by piece, naming operands)."""
+        names = printer._ssa_values  # pyright: ignore[reportPrivateUsage]
+        parts: list[str] = []
+        operands = self.operands
+        if operands:
+            try:
+                parts.append(" %" + ", %".join([names[v] for v in operands]))
+            except KeyError:
+                return None
+        props = self.properties
+        for key, prop_def in self.get_irdl_definition().properties.items():
+            value = props.get(key)
+            if value is None or value == prop_def.default_value:
+                continue
+            text = _prop_value_text(value)
+            if text is None:
+                return None
+            parts.append(f" {key} {text}")
+        attrs = fast_text.attr_dict_text(self.attributes)
+        if attrs is None:
+            return None
+        parts.append(attrs)
+        operand_types = [v.type for v in operands]
+        parts.append(" : " + fast_text.function_type_text(operand_types, self.result_types))
+        return "".join(parts)
 
 
 def element_nbytes(element_type: Attribute) -> int | None:

@@ -35,7 +35,9 @@ the same text.
 
 from __future__ import annotations
 
+import io
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,16 +47,20 @@ from xdsl.dialects.builtin import (
     ComplexType,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
     IndexType,
     IntegerType,
+    Signedness,
+    TensorType,
 )
-from xdsl.parser import AttrParser, BaseParser
+from xdsl.parser import AttrParser, BaseParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind, StringLiteral
 
-from gedialects import budget
+from gedialects import budget, fast_text
 
 _installed = False
 
@@ -82,6 +88,10 @@ def install() -> None:
 
 def parse_dense(self: AttrParser, type: Any | None) -> DenseIntOrFPElementsAttr:
     """`dense<...>` with its type (or with `type` given), straight to bytes."""
+    if type is None and fast_text.enabled():
+        fast = scan_dense(self)
+        if fast is not None:
+            return fast
     start = self.pos
     self.parse_punctuation("<", " in dense attribute")
     hex_string: str | None = None
@@ -138,6 +148,113 @@ def parse_dense(self: AttrParser, type: Any | None) -> DenseIntOrFPElementsAttr:
             span,
         )
     return DenseIntOrFPElementsAttr(type, BytesAttr(_pack(self, values, element)))
+
+
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]*(?:[eE][+-]?[0-9]+)?)?")
+"""A decimal literal as xDSL's lexer reads it (`1`, `-2.5`, `6.930560e-01`, `1.`); the minus
+sign joined to it, as the printer writes it."""
+_BODY = re.compile(r"[-+0-9.eE, \[\]]*")
+_SKELETONS: dict[tuple[int, ...], str] = {}
+
+
+def _skeleton(shape: tuple[int, ...]) -> str:
+    """The printer's spelling of a literal of `shape` with every number replaced by `x`:
+    `[[x, x], [x, x]]` for 2x2, `x` for a splat."""
+    text = _SKELETONS.get(shape)
+    if text is None:
+        text = "x"
+        for dim in reversed(shape):
+            text = "[" + ", ".join([text] * dim) + "]"
+        if len(text) <= 1 << 16:
+            fast_text.remember(_SKELETONS, shape, text)
+    return text
+
+
+def scan_dense(parser: AttrParser) -> DenseIntOrFPElementsAttr | None:
+    """`<[...]> : tensor<...>` after `dense`, read in a few regular-expression passes when it
+    is spelt as the printer writes decimal literals (xDSL's path: a `Token`, a `Span` and a
+    tensor-literal element per number, about 2 ms for an 8x8 f32 weight).
+
+    Canonical text only: numbers as `_NUMBER` with `, ` between them and brackets nested as
+    the type's shape (or one number, a splat), a static `tensor<>` of a float or an integer
+    type wider than i1. Anything else (hex, `true`, complex, spaces or comments elsewhere, a
+    value out of range, a shape mismatch, a splat over the memory budget) returns None
+    having consumed nothing: `parse_dense` then reads the same text the ordinary way and
+    reports any error exactly as before. The bytes are those that path packs: `float(text)`
+    per element (an integer among floats too) through `element.pack`, and for integers
+    `int(text)` checked by `get_normalized_value`.
+    """
+    scan = fast_text.Scan(parser)
+    if not scan.ok or not scan.punct("<"):
+        return None
+    return _scan_dense_from(scan)
+
+
+def parse_dense_value(parser: Parser) -> DenseIntOrFPElementsAttr | None:
+    """`scan_dense` for a value that starts at the current token (`graph.const`'s and
+    `ascend.weight`'s): `dense<...> : tensor<...>` without xDSL's dispatch over every
+    attribute kind; None, having consumed nothing, for any other text."""
+    scan = fast_text.Scan(parser)
+    if not scan.ok or not scan.keyword("dense") or not scan.text.startswith("<", scan.pos):
+        return None
+    scan.pos += 1
+    return _scan_dense_from(scan)
+
+
+def _scan_dense_from(scan: fast_text.Scan) -> DenseIntOrFPElementsAttr | None:
+    text = scan.text
+    body = _BODY.match(text, scan.pos)
+    end = body.end() if body is not None else scan.pos
+    if end == scan.pos or not text.startswith(">", end):
+        return None
+    literal = text[scan.pos : end]
+    scan.pos = end + 1
+    if not scan.punct(":"):
+        return None
+    type = scan.tensor_type()
+    if not isinstance(type, TensorType):
+        return None
+    element = type.element_type
+    shape = tuple(type.get_shape())
+    if any(d <= 0 for d in shape):  # dynamic, or empty (`dense<>`/`[]`: the ordinary path)
+        return None
+    numbers = _NUMBER.findall(literal)
+    splat = len(numbers) == 1
+    if _NUMBER.sub("x", literal) != ("x" if splat else _skeleton(shape)):
+        return None
+    try:
+        if isinstance(element, AnyFloat):
+            data = element.pack([float(n) for n in numbers])
+        elif isinstance(element, IntegerType) and element.bitwidth > 1:
+            if element.signedness.data == Signedness.UNSIGNED and "-" in literal:
+                return None
+            data = element.pack([element.get_normalized_value(int(n)) for n in numbers])
+        else:
+            return None
+    except (ValueError, OverflowError, NotImplementedError):
+        return None  # the ordinary path reports it at the element
+    if splat:
+        count = math.prod(shape)
+        if count != 1:
+            try:
+                within = len(data) * count <= budget.max_memory()
+            except Exception:  # e.g. a malformed GE_MAX_MEMORY: the ordinary path reports it
+                within = False
+            if not within:
+                return None  # the ordinary path raises it as a located DenseBudgetError
+            data *= count
+    scan.commit()
+    return _checked_dense(type, BytesAttr(data))
+
+
+def _checked_dense(type: TensorType, data: BytesAttr) -> DenseIntOrFPElementsAttr:
+    """`DenseIntOrFPElementsAttr(type, data)` without its IRDL verification (about 45 µs,
+    mostly the `RankedStructure[...]` constraint), for values `scan_dense` has checked: a
+    `TensorType` of an integer or float element and `data` of exactly its element count."""
+    attr = DenseIntOrFPElementsAttr.__new__(DenseIntOrFPElementsAttr)
+    object.__setattr__(attr, "type", type)
+    object.__setattr__(attr, "data", data)
+    return attr
 
 
 def _check_splat(parser: AttrParser, span: Span, nbytes: int, type: Any) -> None:
@@ -292,12 +409,16 @@ def is_splat(data: bytes, size: int) -> bool:
 
 def print_dense_without_type(self: DenseIntOrFPElementsAttr, printer: Printer) -> None:
     """xDSL's `dense<...>` text, taken from the bytes."""
-    printer.print_string("dense")
     element = self.get_element_type()
     data = self.data.data
     size = element.compile_time_size
     length = len(data) // size
     shape = self.get_shape() if self.shape_is_complete else (length,)
+    text = _dense_text(element, data, size, length, shape)
+    if text is not None:
+        printer.print_string(text)
+        return
+    printer.print_string("dense")
     with printer.in_angle_brackets():
         if length == 0:
             pass
@@ -307,6 +428,78 @@ def print_dense_without_type(self: DenseIntOrFPElementsAttr, printer: Printer) -
             printer.print_string(f'"0x{data.hex().upper()}"')
         else:
             _print_elements(printer, element, data, tuple(shape), bracket=True)
+
+
+def dense_text(value: DenseIntOrFPElementsAttr) -> str | None:
+    """`dense<...> : tensor<...>` as `Printer.print_attribute` writes it, built as one string
+    (decimal literals of finite floats and integers), else None."""
+    element = value.get_element_type()
+    data = value.data.data
+    size = element.compile_time_size
+    length = len(data) // size
+    shape = value.get_shape() if value.shape_is_complete else (length,)
+    text = _dense_text(element, data, size, length, shape)
+    return None if text is None else f"{text} : {fast_text.type_text(value.type)}"
+
+
+def _dense_text(
+    element: Any, data: bytes, size: int, length: int, shape: Sequence[int]
+) -> str | None:
+    if not 0 < length <= 100 or not fast_text.enabled():
+        return None
+    splat = is_splat(data, size)
+    text = _elements_text(element, data[:size] if splat else data, () if splat else shape)
+    return None if text is None else f"dense<{text}>"
+
+
+def _elements_text(element: Any, data: bytes, shape: Sequence[int]) -> str | None:
+    """The text `_print_elements` writes for finite floats or integers wider than i1, built
+    as one string (xDSL's `print_float` per element: 2 to 3 µs each, half the print time of
+    the bench graph); None for anything else (non-finite floats, i1, index, complex).
+
+    A float is `print_float`'s text: `{v:.5e}` with a `0` before the exponent where that
+    reads back to the same value of the element type (checked for all elements with one
+    `pack`/`unpack`), else what `print_float` itself writes for that element.
+    """
+    count = len(data) // element.compile_time_size
+    if isinstance(element, AnyFloat):
+        values = element.unpack(data, count)
+        joined = ", ".join([f"{v:.5e}" for v in values])
+        if joined.count("e") != count:  # inf or nan among them: their bits, elsewhere
+            return None
+        texts = joined.replace("e", "0e").split(", ")
+        try:
+            back = element.unpack(element.pack([float(t) for t in texts]), count)
+        except (ValueError, OverflowError, NotImplementedError):
+            return None
+        if back != values:
+            digits = _DIGITS.get(type(element))
+            for i, (a, b) in enumerate(zip(back, values, strict=True)):
+                if a != b:
+                    text = None if digits is None else f"{b:.{digits}g}"
+                    texts[i] = text if text and "." in text else _float_text(b, element)
+    elif isinstance(element, IntegerType) and element.bitwidth > 1:
+        texts = [str(v) for v in element.unpack(data, count)]
+    else:
+        return None
+    if not shape:
+        return texts[0]
+    for dim in reversed(shape[1:]):
+        texts = ["[" + ", ".join(texts[i : i + dim]) + "]" for i in range(0, len(texts), dim)]
+    return "[" + ", ".join(texts) + "]"
+
+
+_DIGITS = {Float32Type: 9, Float64Type: 17}
+"""Significant digits `print_float` writes when the short form is not exact (a result without
+a `.` is printed as hex bits instead)."""
+
+
+def _float_text(value: float, element: Any) -> str:
+    """What `Printer.print_float` writes for `value` (the rare element whose short form is not
+    exact: 9 or 17 significant digits, or hex bits)."""
+    out = io.StringIO()
+    Printer(stream=out).print_float(value, element)
+    return out.getvalue()
 
 
 def _print_elements(

@@ -32,7 +32,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
-from gedialects import budget, make_context
+from gedialects import budget, fast_text, make_context
 from gedialects.ascend import ModelOp, StreamOp, WeightOp
 from gedialects.dense_hex import FAST_MIN_CHARS
 from gedialects.exact_text import DenseBudgetError
@@ -317,6 +317,102 @@ def test_bad_dense_literals_are_parse_errors(literal: str, message: str) -> None
     with pytest.raises(ParseError) as info:
         parse(f"%c = graph.const {literal}")
     assert message in info.value.msg
+    with fast_text.disabled(), pytest.raises(ParseError) as slow:  # the same without scan_dense
+        parse(f"%c = graph.const {literal}")
+    assert str(info.value) == str(slow.value)
+
+
+def _const_text(literal: str) -> str:
+    return f"%c = graph.const {literal}\n"
+
+
+@pytest.mark.parametrize(
+    "literal",
+    [
+        # spellings `scan_dense` leaves to xDSL's path: the same value either way
+        "dense<[1.0,2.0]> : tensor<2xf32>",
+        "dense<[ 1.0, 2.0 ]> : tensor<2xf32>",
+        "dense<[- 1.0, 2.0]> : tensor<2xf32>",
+        "dense<[1, -2]> : tensor<2xf32>",
+        "dense<[1., 2.5e3, 007.5]> : tensor<3xf32>",
+        "dense<[0x7F800000, 1.0]> : tensor<2xf32>",
+        "dense<[true, false]> : tensor<2xi1>",
+        "dense<[1, 2]> : tensor<2xindex>",
+        "dense<[(1.0, 2.0)]> : tensor<1xcomplex<f32>>",
+        "dense<[1.0, 2.0]> : vector<2xf32>",
+        "dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>",
+        "dense<[1.0, // two\n 2.0]> : tensor<2xf32>",
+        "dense<[1.0, 2.0]>:tensor<2xf32>",
+        'dense<"0x0000803F"> : tensor<2xf32>',
+        "dense<-0.0> : tensor<3xf16>",
+        "dense<[255, 0]> : tensor<2xui8>",
+        "dense<[-128, 127]> : tensor<2xi8>",
+        "dense<[0.1, 0.2]> : tensor<2xbf16>",
+        "dense<3> : tensor<i64>",
+        "dense<1.0> : tensor<0xf32>",
+        "dense<[]> : tensor<0xf32>",
+    ],
+)
+def test_other_dense_spellings_parse_as_on_xdsls_path(literal: str) -> None:
+    with fast_text.disabled():
+        want = parse(_const_text(literal))
+        want_text = text_of(want)
+    got = parse(_const_text(literal))
+    assert const_bytes(got) == const_bytes(want)
+    assert text_of(got) == want_text
+
+
+def test_canonical_dense_literals_skip_xdsls_element_parser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The printer's decimal spelling is read by `scan_dense`, not element by element."""
+    from xdsl.parser import AttrParser
+
+    text = (
+        "%a = graph.const dense<[[0.0444523469, -6.930560e-01], [1.0, -0.0]]> : tensor<2x2xf32>\n"
+        "%b = graph.const dense<[-3, 9223372036854775807]> : tensor<2xi64>\n"
+        "%c = graph.const dense<5.000000e-01> : tensor<3xf32>\n"
+    )
+    with fast_text.disabled():
+        want = text_of(parse(text))
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("xDSL's tensor literal parser was used")
+
+    monkeypatch.setattr(AttrParser, "_parse_tensor_literal", refuse)
+    assert text_of(parse(text)) == want
+
+
+@pytest.mark.parametrize(
+    "literal",
+    [
+        # the canonical spelling, but not a value: xDSL's path reports it, at the same place
+        "dense<[1.0, 2.0]> : tensor<3xf32>",
+        "dense<[[1.0, 2.0], [3.0]]> : tensor<2x2xf32>",
+        "dense<[1.0, 2.0]> : tensor<2x1xf32>",
+        "dense<[1.0, 2.0]> : tensor<?xf32>",
+        "dense<[1.0, 2.0]> : tensor<*xf32>",
+        "dense<[1e5, 2.0]> : tensor<2xf32>",
+        "dense<[1.0, 2.0]> : tensor<2xui8>",
+        "dense<[-1, 2]> : tensor<2xui8>",
+        "dense<[1, 99999999999999999999]> : tensor<2xi64>",
+        "dense<[1.0, 3.5e38]> : tensor<2xf32>",
+        "dense<[1.0, 2.0]> : tensor<2xi32>",
+        "dense<[1.0, 2.0]> : tensor<2xfoo>",
+        "dense<[1.0, 2.0]> tensor<2xf32>",
+        "dense<[1.0, 2.0> : tensor<2xf32>",
+        "dense<[]> : tensor<1xf32>",
+        "dense<1.0> : tensor<4294967296x4294967296xf32>",
+    ],
+)
+def test_malformed_canonical_dense_literals_report_as_before(literal: str) -> None:
+    """Same exception, message and line:col with `scan_dense` and without it."""
+    with fast_text.disabled(), pytest.raises(Exception) as slow:
+        parse(_const_text(literal))
+    with pytest.raises(Exception) as fast:
+        parse(_const_text(literal))
+    assert type(fast.value) is type(slow.value)
+    assert str(fast.value) == str(slow.value)
 
 
 # --------------------------------------------------------------------------------------------
@@ -369,6 +465,38 @@ def dense_arrays(draw: st.DrawFn) -> np.ndarray:
 @given(dense_arrays())
 def test_random_dense_tensors_survive_print_and_parse_exactly(array: np.ndarray) -> None:
     round_trips(dense_from_numpy(array))
+
+
+@st.composite
+def decimal_arrays(draw: st.DrawFn) -> np.ndarray:
+    """Floats that need 6, 9 or 17 digits (or hex bits), and integers near their limits."""
+    dtype = np.dtype(draw(st.sampled_from(DTYPES)))
+    shape = tuple(draw(st.lists(st.integers(1, 4), max_size=3)))
+    count = int(np.prod(shape, dtype=np.int64))
+    if dtype.kind == "f":
+        width = dtype.itemsize * 8
+        values = draw(st.lists(st.floats(width=min(width, 64)), min_size=count, max_size=count))
+        values += [float(draw(st.sampled_from([0.5, 1e20, 123456792.0, 0.1, 3.0e38])))]
+        flat = np.array(values[:count], dtype) if width <= 64 else np.array(values[:count])
+    else:
+        return draw(dense_arrays())
+    return flat.reshape(shape)
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+@given(st.one_of(dense_arrays(), decimal_arrays()))
+def test_dense_fast_paths_print_and_parse_as_xdsls_paths(array: np.ndarray) -> None:
+    """`scan_dense` and `_elements_text` against the element-by-element paths: same text out,
+    same bytes back, for every dtype, special value and digit count."""
+    value = dense_from_numpy(array)
+    module = ModuleOp([ConstOp(value)])
+    text = text_of(module)
+    with fast_text.disabled():
+        assert text_of(module) == text
+        slow = const_bytes(parse(text))
+    assert const_bytes(parse(text)) == slow == value.data.data
 
 
 # --------------------------------------------------------------------------------------------

@@ -176,6 +176,21 @@ def test_types_and_buffers_are_interned() -> None:
         "ascend.memcpy_async stream 0 arena[0] : tensor<4xi8> to arena[4] : tensor<4xi8>",
         "ascend.event_record 0 stream 0 {a}",
         'ascend.kernel "Relu" "r" engine "AIcoreEngine" stream 0 ins() outs() {kernel = "x"}',
+        # kernel parameters: the scanned kinds, and kinds left to the attribute parser
+        'ascend.kernel "T" "t" engine "AIcoreEngine" stream 0 ins() outs() attrs {perm = '
+        'array<i64: 1, 0>, axis = -1 : i64, keep = true, mode = "x", e = array<i64>}',
+        'ascend.kernel "T" "t" engine "AIcoreEngine" stream 0 ins() outs() attrs {}',
+        'ascend.kernel "T" "t" engine "AIcoreEngine" stream 0 ins() outs() attrs '
+        "{a = 9223372036854775808 : i64}",
+        'ascend.kernel "T" "t" engine "AIcoreEngine" stream 0 ins() outs() attrs {a = 1 : i32}',
+        'ascend.kernel "T" "t" engine "AIcoreEngine" stream 0 ins() outs() attrs {"a b" = 1}',
+        'ascend.kernel "T" "t" engine "AIcoreEngine" stream 0 ins() outs() attrs {a = [1, 2]}',
+        'ascend.kernel "T" "t" engine "AIcoreEngine" stream 0 ins() outs() {n = "x", m = 1}',
+        'ascend.kernel "T" "t" engine "AIcoreEngine" stream 0 ins() outs() loc(unknown)',
+        '%0 = "test.op"() : () -> i32\n  ascend.stream 1 engine "AIcoreEngine"',
+        '"ascend.event"() <{id = 7 : i64}> : () -> ()',
+        "// a comment\n  ascend.event 8",
+        "ascend.event 9 // a comment",
     ],
 )
 def test_other_spellings_parse_as_before(op: str) -> None:
@@ -209,6 +224,14 @@ MALFORMED = [
     "ascend.memcpy_async stream 0 arena[0] : tensor<4xf32> arena[16] : tensor<4xf32>",
     "ascend.stream_active 1",
     "ascend.end_graph 0",
+    # kernel parameters the scan reads, but not as a valid op: the attribute parser reports
+    'ascend.kernel "T" "t" engine "E" stream 0 ins() outs() attrs {a = 1 : i64, a = 2 : i64}',
+    'ascend.kernel "T" "t" engine "E" stream 0 ins() outs() attrs {a = array<i64: 1, 2}',
+    'ascend.kernel "T" "t" engine "E" stream 0 ins() outs() attrs 3 : i64',
+    # op heads the block-body loop reads: the same errors as xDSL's parse_operation
+    '%a = ascend.kernel "T" "t" engine "E" stream 0 ins() outs()',
+    "ascend.foo 1",
+    "ascend.event 1 loc(",
 ]
 
 
@@ -235,6 +258,19 @@ def test_malformed_ascend_ops_report_as_the_declarative_format(op: str) -> None:
         "%y = graph.relu %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>",
         "%y = graph.relu %x : (tensor<2xf32>) tensor<2xf32>",
         "%y = graph.relu %x : (tensor<2xfoo>) -> tensor<2xf32>",
+        # the one-expression node scan and the block-body loop leave these to the parser
+        "%y = graph.relu %x nope 1 : (tensor<2xf32>) -> tensor<2xf32>",
+        "%y = graph.concat_d %x concat_dim 9223372036854775808 : (tensor<2xf32>) -> tensor<2xf32>",
+        "%y = graph.relu %x, %x : (tensor<2xf32>) -> tensor<2xf32>",
+        "%y = graph.relu %x : (tensor<2xf32>) -> tensor<2xi32>",
+        "%y, %w = graph.relu %x : (tensor<2xf32>) -> tensor<2xf32>",
+        "%x = graph.relu %x : (tensor<2xf32>) -> tensor<2xf32>",
+        "%y = graph.nope %x : (tensor<2xf32>) -> tensor<2xf32>",
+        "%y:2 = graph.relu %x : (tensor<2xf32>) -> tensor<2xf32>",
+        "%y = graph.relu %x#1 : (tensor<2xf32>) -> tensor<2xf32>",
+        '%y = graph.relu %x {node_name = "a"} : (tensor<2xf32>) -> tensor<2xf32> loc(',
+        "%y = graph.const dense<[1.0, 2.0]> : tensor<2xf32> {node_name = }",
+        "%y = graph.const dense<[1.0, 2.0]> : tensor<3xf32>",
     ],
 )
 def test_malformed_node_syntax_reports_as_before(op: str) -> None:
@@ -325,3 +361,108 @@ def test_dense_type_constraint_is_built_once() -> None:
         "tensor<2xf32>\n  graph.net_output %c : tensor<2xf32>\n}"
     )
     assert digest(printed(m))
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        # node syntax spellings the one-expression scan leaves to the step-by-step parser
+        "%y = graph.relu  %x : (tensor<2xf32>) -> tensor<2xf32>",
+        "%y = graph.relu %x\n      : (tensor<2xf32>) -> tensor<2xf32>",
+        '%y = graph.relu %x {node_name = "a\\22b"} : (tensor<2xf32>) -> tensor<2xf32>',
+        '%y = graph.relu %x {node_name = "a", k = 1 : i64} : (tensor<2xf32>) -> tensor<2xf32>',
+        "%y = graph.leaky_relu %x negative_slope 0.5 : (tensor<2xf32>) -> tensor<2xf32>",
+        "%y = graph.transpose %x perm [] : (tensor<2xf32>) -> tensor<2xf32>",
+        "%y = graph.transpose %x perm [1, 0] perm [0, 1] : (tensor<2xf32>) -> tensor<2xf32>",
+        "%y = graph.relu %x : (tensor<2xf32>) -> (tensor<2xf32>)",
+        "%y = graph.relu %x : (tensor<2xf32>) -> tensor<2xf32> loc(unknown)",
+        "%y = graph.relu %x : (tensor<2xf32>) -> tensor<2xf32> // comment",
+        '%y = "graph.relu"(%x) : (tensor<2xf32>) -> tensor<2xf32>',
+        "%y = graph.relu %x : (tensor<2xf32>) -> tensor<2xf32>\n  %z = graph.relu %y : "
+        "(tensor<2xf32>) -> tensor<2xf32>\n  %u = graph.add %y, %z : (tensor<2xf32>, "
+        "tensor<2xf32>) -> tensor<2xf32>\n  %c:2 = graph.split_v %u, %s, %a num_split 2 : ("
+        "tensor<2xf32>, tensor<2xi64>, tensor<i64>) -> (tensor<1xf32>, tensor<1xf32>)",
+    ],
+)
+def test_other_node_spellings_parse_as_before(op: str) -> None:
+    """Same op (generic form) and same custom print with and without the fast paths."""
+    text = (
+        "graph.graph @main(%x: tensor<2xf32>, %s: tensor<2xi64>, %a: tensor<i64>) -> "
+        "tensor<2xf32> {\n  " + op + "\n  graph.net_output %y : tensor<2xf32>\n}"
+    )
+    with fast_text.disabled():
+        want = printed(parse(text), generic=True)
+        want_custom = printed(parse(text))
+    assert printed(parse(text), generic=True) == want
+    assert printed(parse(text)) == want_custom
+
+
+def test_block_body_fast_path_is_scoped_to_our_containers() -> None:
+    """`fast_block_bodies` sets the loop on the one parser while our op reads its region, and
+    no module-level xDSL parsing is changed: a builtin.module of other dialects' ops parses
+    through xDSL's own `_parse_block_body`, and the attribute is gone after the parse."""
+    from xdsl.parser import Parser
+
+    from gedialects import make_context
+
+    text = (
+        "graph.graph @g(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+        "  graph.net_output %x : tensor<2xf32>\n}"
+    )
+    parser = Parser(make_context(), text)
+    parser.parse_module()
+    assert "_parse_block_body" not in vars(parser)
+    assert Parser._parse_block_body is not fast_text.parse_block_body
+
+
+def test_block_body_loop_takes_our_ops_and_leaves_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our ops' heads are read by the loop (no xDSL parse_operation for them); any other op
+    is parse_operation's, as before."""
+    from xdsl.parser import Parser
+
+    seen: list[str] = []
+    original = Parser.parse_operation
+
+    def spy(self: Parser) -> object:
+        seen.append(self._current_token.text)  # pyright: ignore[reportPrivateUsage]
+        return original(self)
+
+    monkeypatch.setattr(Parser, "parse_operation", spy)
+    text = (
+        "ascend.model @m arena_size 64 weight_size 0 {\n"
+        '  ascend.stream 0 engine "AIcoreEngine"\n  ascend.event 0\n'
+        '  "ascend.event"() <{id = 1 : i64}> : () -> ()\n}'
+    )
+    parse(text)
+    assert seen == ["ascend.model", '"ascend.event"'], seen
+
+
+def test_fast_lex_gives_xdsls_tokens_on_the_corpus() -> None:
+    """`fast_text.lex` against `MLIRLexer.lex` from every token start of every corpus chunk
+    (and from each blank before one): same kind, span and position after."""
+    from xdsl.utils.lexer import Input
+    from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+    checked = 0
+    for key, text in CORPUS[::3]:
+        source = Input(text, key)
+        walker = MLIRLexer(source)
+        starts: list[int] = []
+        try:
+            while (token := walker.lex()).kind != MLIRTokenKind.EOF:
+                starts += [token.span.start, max(token.span.start - 1, 0)]
+        except ParseError:
+            pass
+        for pos in starts:
+            a, b = MLIRLexer(source), MLIRLexer(source)
+            a.pos = b.pos = pos
+            try:
+                want = a.lex()
+            except ParseError:
+                continue
+            got = fast_text.lex(b)
+            assert (got.kind, got.span.start, got.span.end, b.pos) == (
+                want.kind, want.span.start, want.span.end, a.pos,
+            ), (key, pos)  # fmt: skip
+            checked += 1
+    assert checked > 10000

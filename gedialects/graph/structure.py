@@ -41,7 +41,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from gedialects import fast_text
+from gedialects import exact_text, fast_text
 from gedialects.base import (
     NODE_NAME,
     GEOp,
@@ -126,9 +126,10 @@ class GraphOp(GEOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> GraphOp:
-        name, ins, outs, region, extra, arg_attrs, res_attrs = parse_func_op_like(
-            parser, reserved_attr_names=("sym_name", "function_type", "arg_attrs", "res_attrs")
-        )
+        with fast_text.fast_block_bodies(parser):
+            name, ins, outs, region, extra, arg_attrs, res_attrs = parse_func_op_like(
+                parser, reserved_attr_names=("sym_name", "function_type", "arg_attrs", "res_attrs")
+            )
         op = cls(name, ins, outs, region)
         op.arg_attrs = arg_attrs
         op.res_attrs = res_attrs
@@ -337,14 +338,24 @@ class ConstOp(GEOp):
     @classmethod
     def parse(cls, parser: Parser) -> ConstOp:
         pos = parser.pos
-        value = parser.parse_attribute()
+        value = exact_text.parse_dense_value(parser) or parser.parse_attribute()
         if not isinstance(value, DenseIntOrFPElementsAttr):
             parser.raise_error("'graph.const' expects a dense<...> : tensor<...> value", pos)
+        attributes = fast_text.parse_optional_attr_dict(parser)
+        if isinstance(value.type, TensorType):  # what __init__ builds, without its checks
+            return cls.create(
+                properties={"value": value}, result_types=[value.type], attributes=attributes
+            )
         op = cls(value)
-        op.attributes |= fast_text.parse_optional_attr_dict(parser)
+        op.attributes |= attributes
         return op
 
     def print(self, printer: Printer) -> None:
+        text = exact_text.dense_text(self.value)
+        attrs = fast_text.attr_dict_text(self.attributes) if text is not None else None
+        if text is not None and attrs is not None:
+            printer.print_string(f" {text}{attrs}")
+            return
         printer.print_string(" ")
         printer.print_attribute(self.value)
         fast_text.print_attr_dict(printer, self.attributes)
