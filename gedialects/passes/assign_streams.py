@@ -422,6 +422,7 @@ class _Emitter:
         self.tasks: list[Operation] = []
         self.events = 0
         self._ids: dict[tuple[int, int], int] = {}
+        self._streams: dict[int, IntegerAttr] = {}
 
     def emit(
         self,
@@ -456,7 +457,10 @@ class _Emitter:
 
     def _task(self, pos: int, stream: int) -> None:
         task = self.graph.tasks[pos]
-        task.stream = IntegerAttr(stream, i64)
+        attr = self._streams.get(stream)
+        if attr is None:  # one attribute per stream, not one built and verified per task
+            attr = self._streams[stream] = IntegerAttr(stream, i64)
+        task.stream = attr
         self.tasks.append(task)
 
     def _syncs(self, plan: SyncPlan, syncs: list[Sync], ids: list[int] | None = None) -> None:
