@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.dialects.builtin import I64, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
@@ -422,7 +422,7 @@ class _Emitter:
         self.tasks: list[Operation] = []
         self.events = 0
         self._ids: dict[tuple[int, int], int] = {}
-        self._streams: dict[int, IntegerAttr] = {}
+        self._streams: dict[int, IntegerAttr[I64]] = {}
 
     def emit(
         self,
