@@ -557,7 +557,11 @@ class Row:
     def cells(self) -> list[str]:
         us = self.seconds / max(1, self.ops) * 1e6
         base = "" if self.baseline is None else f"{self.baseline / max(1, self.ops) * 1e6:.1f}"
-        ratio = "" if self.baseline is None else f"{self.baseline / self.seconds:.2f}x"
+        ratio = (
+            ""
+            if self.baseline is None or not self.seconds
+            else f"{self.baseline / self.seconds:.2f}x"
+        )
         return [self.what, str(self.ops), f"{self.seconds:.2f}", f"{us:.1f}", base, ratio]
 
 
