@@ -11,11 +11,17 @@ figures.
 
     python bench/bench_scale.py --sizes 10000,100000 --baseline /work/main
 
-The table is a list of rows (`Row`) so that further columns (onnxruntime session creation
-and run) can be added as more `measure_*` steps; `measure_binary` gives the binary IR's write
+The table is a list of rows (`Row`) so that further columns can be added as more
+`measure_*` steps; `measure_binary` gives the binary IR's write
 and load per op and its weights in MB/s, next to a text parse of the same file in the same run;
 `measure_exec` gives the executor's rows: per-task overhead (static and dynamic tasks) and
 per-node overhead at the graph level, kernels excluded, against the step-by-step dispatch.
+The ge-compile rows time each pass on the
+parsed `G.mlir` (and the total of the passes); next to them, onnxruntime's session creation
+and one run on the same ONNX model in this process (onnxruntime is a bench extra: without it
+those rows are left out), and `ge-atc --model=M.onnx` end to end (import, compile, write the
+text `OUT.mlir`) as a child process. Below each table: the passes and ge-atc over the session
+creation; after the last size, the growth of the passes from the first size to the last.
 """
 
 from __future__ import annotations
@@ -461,6 +467,86 @@ def _time_dynamic(
     return where
 
 
+def this_checkout() -> Path:
+    """The checkout whose `gedialects` this process imports."""
+    import gedialects
+
+    return Path(gedialects.__file__).resolve().parent.parent
+
+
+def measure_import(nodes: int) -> float:
+    """CPU seconds of `import_model` on the `nodes`-node model (building the proto is not
+    counted)."""
+    from gedialects.frontend.onnx import import_model
+
+    model = scale_model(nodes)
+    return timed(lambda: import_model(model))[1]  # type: ignore[arg-type]
+
+
+def measure_compile(path: Path) -> dict[str, float]:
+    """CPU seconds of each ge-compile pass on the parsed `path`, in pipeline order (parse and
+    print are the text rows')."""
+    from xdsl.parser import Parser
+
+    from gedialects import make_context
+    from gedialects.passes.pipelines import CompilePipelinePass
+
+    ctx = make_context()
+    module = Parser(ctx, path.read_text(), str(path)).parse_module()
+    return {
+        p.name: timed(lambda p=p: p.apply(ctx, module))[1] for p in CompilePipelinePass().passes()
+    }
+
+
+def measure_onnxruntime(nodes: int) -> dict[str, float]:
+    """CPU seconds of onnxruntime's session creation (CPU provider, default graph
+    optimisations) and of one run at batch BATCH on the same model, in this process; empty
+    when onnxruntime is not installed."""
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        return {}
+    import numpy as np
+
+    data = scale_model(nodes).SerializeToString()  # type: ignore[attr-defined]
+    session, t_session = timed(
+        lambda: ort.InferenceSession(data, ort.SessionOptions(), providers=["CPUExecutionProvider"])
+    )
+    rng = np.random.default_rng(0)
+    feeds = {
+        f"x{lane}": rng.standard_normal((BATCH, WIDTH)).astype(np.float32) for lane in range(LANES)
+    }
+    session.run(None, feeds)  # the first run allocates
+    _, t_run = timed(lambda: session.run(None, feeds))
+    return {"session": t_session, "run": t_run}
+
+
+def measure_atc(nodes: int, workdir: Path, checkout: Path | None = None) -> float:
+    """CPU seconds of `ge-atc --model=scale{nodes}.onnx` (import, compile, write the text
+    OUT.mlir) in a child process with `checkout`'s code (default: this process's)."""
+    import resource
+
+    onnx_path = workdir / f"scale{nodes}.onnx"
+    if not onnx_path.exists():
+        onnx_path.write_bytes(scale_model(nodes).SerializeToString())  # type: ignore[attr-defined]
+    tag = "base" if checkout else "new"
+    out = workdir / f"atc{nodes}-{tag}.mlir"
+    env = dict(os.environ, PYTHONPATH=str(checkout or this_checkout()))
+    cmd = [
+        sys.executable,
+        "-m",
+        "gedialects.tools.ge_atc",
+        f"--model={onnx_path}",
+        f"--output={out}",
+    ]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        sys.exit(f"bench_scale: ge-atc ({tag}) failed: {done.stderr.strip()}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 @dataclass
 class Row:
     what: str
@@ -471,18 +557,32 @@ class Row:
     def cells(self) -> list[str]:
         us = self.seconds / max(1, self.ops) * 1e6
         base = "" if self.baseline is None else f"{self.baseline / max(1, self.ops) * 1e6:.1f}"
-        ratio = "" if self.baseline is None else f"{self.baseline / self.seconds:.2f}x"
+        ratio = (
+            ""
+            if self.baseline is None or not self.seconds
+            else f"{self.baseline / self.seconds:.2f}x"
+        )
         return [self.what, str(self.ops), f"{self.seconds:.2f}", f"{us:.1f}", base, ratio]
 
 
-def baseline_text(checkout: Path, paths: list[Path], repeat: int) -> list[dict[str, float]]:
-    """`measure_text` of each path with `checkout`'s code, in a child process."""
+def in_child(checkout: Path, *args: str) -> object:
+    """What this script prints (JSON) when run with `args` on `checkout`'s code."""
     env = dict(os.environ, PYTHONPATH=str(checkout))
-    cmd = [sys.executable, __file__, "--repeat", str(repeat), "--measure-text", *map(str, paths)]
+    cmd = [sys.executable, __file__, *args]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit(f"bench_scale: baseline run in {checkout} failed: {done.stderr.strip()}")
     return json.loads(done.stdout)
+
+
+def baseline_text(checkout: Path, paths: list[Path], repeat: int) -> list[dict[str, float]]:
+    """`measure_text` of each path with `checkout`'s code, in a child process."""
+    return in_child(checkout, "--repeat", str(repeat), "--measure-text", *map(str, paths))  # type: ignore[return-value]
+
+
+COMPILE_TOTAL = "ge-compile passes"
+ORT_SESSION = "onnxruntime session"
+ATC = "ge-atc end to end (text out)"
 
 
 def bench(nodes: int, workdir: Path, baseline: Path | None, repeat: int) -> list[Row]:
@@ -505,8 +605,16 @@ def bench(nodes: int, workdir: Path, baseline: Path | None, repeat: int) -> list
     for level, path in (("graph", graph_path), ("ascend", ascend_path)):
         rows += binary_rows(level, path, repeat)
     graph_ops = rows[0].ops
-    for name, seconds in passes.items():
-        rows.append(Row(name, graph_ops, seconds))
+    rows += compile_rows(nodes, graph_path, graph_ops, passes, baseline)
+    rows += onnxruntime_rows(nodes, graph_ops)
+    atc = measure_atc(nodes, workdir)
+    rows.append(
+        Row(ATC, graph_ops, atc, measure_atc(nodes, workdir, baseline) if baseline else None)
+    )
+    if baseline:
+        new, old = (workdir / f"atc{nodes}-{t}.mlir" for t in ("new", "base"))
+        if new.read_bytes() != old.read_bytes():
+            print(f"warning: ge-atc's {new.name} differs from the baseline's", file=sys.stderr)
     rows.extend(exec_rows(measure_exec(graph_path, ascend_path)))
     return rows
 
@@ -532,6 +640,51 @@ def exec_rows(m: dict[str, float]) -> list[Row]:
     return rows
 
 
+def compile_rows(
+    nodes: int, graph_path: Path, ops: int, passes: dict[str, float], baseline: Path | None
+) -> list[Row]:
+    """ge-import and each ge-compile pass (timed again unless `prepare` just did), their total,
+    and the baseline's figures for each."""
+    if "ge-import" not in passes:
+        passes = {"ge-import": measure_import(nodes), **measure_compile(graph_path)}
+    old: dict[str, float] = {}
+    if baseline:
+        old = {"ge-import": in_child(baseline, "--measure-import", str(nodes))}  # type: ignore[dict-item]
+        old.update(in_child(baseline, "--measure-compile", str(graph_path)))  # type: ignore[arg-type]
+    rows = [Row(name, ops, seconds, old.get(name)) for name, seconds in passes.items()]
+    total = sum(seconds for name, seconds in passes.items() if name != "ge-import")
+    old_total = sum(v for k, v in old.items() if k != "ge-import") if old else None
+    rows.append(Row(COMPILE_TOTAL, ops, total, old_total))
+    return rows
+
+
+def onnxruntime_rows(nodes: int, ops: int) -> list[Row]:
+    ort = measure_onnxruntime(nodes)
+    if not ort:
+        print(
+            "note: onnxruntime is not installed (pip install '.[bench]'): no ratios",
+            file=sys.stderr,
+        )
+        return []
+    return [Row(ORT_SESSION, ops, ort["session"]), Row("onnxruntime run", ops, ort["run"])]
+
+
+def ratios(rows: list[Row]) -> list[str]:
+    """The issue-14 goals of one size: the passes and ge-atc over the session creation."""
+    by = {r.what: r for r in rows}
+    session = by.get(ORT_SESSION)
+    if session is None:
+        return []
+    lines = []
+    for what, goal in ((COMPILE_TOTAL, 1.0), (ATC, 2.0)):
+        row = by[what]
+        before = "" if row.baseline is None else f" (before {row.baseline / session.seconds:.2f}x)"
+        lines.append(
+            f"{what} / {ORT_SESSION}: {row.seconds / session.seconds:.2f}x{before}, goal <= {goal}"
+        )
+    return lines
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sizes", default="10000", help="comma-separated node counts (10000,100000)")
@@ -539,21 +692,38 @@ def main() -> None:
     p.add_argument("--baseline", type=Path, help="checkout whose code gives the 'before' column")
     p.add_argument("--repeat", type=int, default=1, help="text runs per file (the fastest counts)")
     p.add_argument("--measure-text", nargs="+", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--measure-compile", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--measure-import", type=int, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.measure_text:
         print(json.dumps([measure_text(path, args.repeat) for path in args.measure_text]))
         return
+    if args.measure_compile:
+        print(json.dumps(measure_compile(args.measure_compile)))
+        return
+    if args.measure_import:
+        print(json.dumps(measure_import(args.measure_import)))
+        return
     header = ["step", "ops", "s", "us/op", "before us/op", "speed-up"]
+    totals: dict[int, Row] = {}
     for size in (int(s) for s in args.sizes.split(",")):
         print(f"== {size} nodes ({LANES} lanes of {BLOCK_NODES}-node blocks)")
-        table = [
-            header,
-            *(row.cells() for row in bench(size, args.workdir, args.baseline, args.repeat)),
-        ]
+        rows = bench(size, args.workdir, args.baseline, args.repeat)
+        table = [header, *(row.cells() for row in rows)]
         widths = [max(len(r[i]) for r in table) for i in range(len(header))]
         for r in table:
             print(" | ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)))
+        for line in ratios(rows):
+            print(line)
+        totals[size] = next(r for r in rows if r.what == COMPILE_TOTAL)
         sys.stdout.flush()
+    if len(totals) > 1:
+        (small, first), (large, last) = min(totals.items()), max(totals.items())
+        growth = last.seconds / first.seconds
+        before = ""
+        if first.baseline and last.baseline:
+            before = f" (before {last.baseline / first.baseline:.2f}x)"
+        print(f"{COMPILE_TOTAL} growth {small} -> {large} nodes: {growth:.2f}x{before}, goal <= 11")
 
 
 if __name__ == "__main__":

@@ -632,7 +632,9 @@ def _count(t: TensorType) -> int:
 
 
 def _i64(value: int) -> IntegerAttr:
-    return IntegerAttr(value, i64)
+    """Interned: the builders make one per stream, event and id of every task, and a fresh
+    IntegerAttr verifies its value each time (most of `ge-assign-streams`' op building)."""
+    return _i64_interned(value)
 
 
 # --------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.dialects.builtin import I64, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
@@ -422,6 +422,7 @@ class _Emitter:
         self.tasks: list[Operation] = []
         self.events = 0
         self._ids: dict[tuple[int, int], int] = {}
+        self._streams: dict[int, IntegerAttr[I64]] = {}
 
     def emit(
         self,
@@ -456,7 +457,10 @@ class _Emitter:
 
     def _task(self, pos: int, stream: int) -> None:
         task = self.graph.tasks[pos]
-        task.stream = IntegerAttr(stream, i64)
+        attr = self._streams.get(stream)
+        if attr is None:  # one attribute per stream, not one built and verified per task
+            attr = self._streams[stream] = IntegerAttr(stream, i64)
+        task.stream = attr
         self.tasks.append(task)
 
     def _syncs(self, plan: SyncPlan, syncs: list[Sync], ids: list[int] | None = None) -> None:

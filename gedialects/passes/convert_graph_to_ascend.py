@@ -506,9 +506,18 @@ def _materialise(
     @overload
     def buf(slot: Value) -> BufferAttr | DynBufferAttr: ...
     def buf(slot: Value) -> BufferAttr | DynBufferAttr:
-        if isinstance(slot, DynValue):
-            return DynBufferAttr(slot.slot, slot.type)
-        return BufferAttr.get(plan.offset(lowering.views.get(slot, slot)), slot.type)
+        # one attribute per value (a value is written once and read by every consumer):
+        # building and verifying a fresh one per use was a third of the lowering
+        found = made.get(slot)
+        if found is None:
+            if isinstance(slot, DynValue):
+                found = DynBufferAttr(slot.slot, slot.type)
+            else:
+                found = BufferAttr.get(plan.offset(lowering.views.get(slot, slot)), slot.type)
+            made[slot] = found
+        return found
+
+    made: dict[Value, BufferAttr | DynBufferAttr] = {}
 
     ops: list[Operation] = [StreamOp(0, engine)]
     for slot in lowering.slots:

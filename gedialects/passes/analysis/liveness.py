@@ -28,9 +28,11 @@ The conflict graph is built by sweep lines, O(n log n + conflicting pairs).
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_right
+import operator
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from gedialects.ascend import BufferAttr
 from gedialects.passes.analysis import PlanError
@@ -308,14 +310,19 @@ class Conflicts:
                 f"{len(self.neighbours)}"
             )
         n = len(self.neighbours)
-        for a, adjacent in enumerate(self.neighbours):
-            for b in adjacent:
-                if b == a or not 0 <= b < n:
-                    raise PlanError(f"conflicts: block {a} conflicts with block {b}")
-                if a not in self.neighbours[b]:
-                    raise PlanError(
-                        f"conflicts: block {a} conflicts with block {b} but not {b} with {a}"
-                    )
+        neighbours = self.neighbours
+        for a, adjacent in enumerate(neighbours):
+            # whole-set tests first, in C; the pair at fault is looked for only on a failure
+            if not adjacent:
+                continue
+            if a in adjacent or min(adjacent) < 0 or max(adjacent) >= n:
+                b = next(b for b in adjacent if b == a or not 0 <= b < n)
+                raise PlanError(f"conflicts: block {a} conflicts with block {b}")
+            if not all(map(operator.contains, map(neighbours.__getitem__, adjacent), repeat(a))):
+                b = next(b for b in adjacent if a not in neighbours[b])
+                raise PlanError(
+                    f"conflicts: block {a} conflicts with block {b} but not {b} with {a}"
+                )
         for a, segs in enumerate(self.live):
             if not segs:
                 raise PlanError(f"conflicts: block {a} is live nowhere")
@@ -336,15 +343,60 @@ class Conflicts:
         return "\n".join(lines)
 
 
+def link_overlapping(intervals: list[tuple[int, int, int]], into: list[set[int]]) -> None:
+    """Adds both ends of every pair `overlapping(intervals)` yields to `into` (self pairs
+    included), as whole-set updates instead of one call per pair: an interval's partners are
+    the ones open when it starts (the sweep's active set) and the ones starting inside it (a
+    slice of the intervals sorted by start). The conflict graph has hundreds of pairs per
+    block on a multi-stream model, so per-pair Python was most of `ge-plan-memory`."""
+    ordered = sorted(intervals)
+    los = [lo for lo, _, _ in ordered]
+    ids = [ident for _, _, ident in ordered]
+    active: dict[int, int] = {}
+    expiry: list[tuple[int, int]] = []
+    for k, (lo, hi, ident) in enumerate(ordered):
+        while expiry and expiry[0][0] < lo:
+            _, gone = heapq.heappop(expiry)
+            active.pop(gone, None)
+        mine = into[ident]
+        mine.update(active)
+        mine.update(ids[k + 1 : bisect_right(los, hi, k + 1)])
+        active[ident] = hi
+        heapq.heappush(expiry, (hi, ident))
+
+
+def link_crossing(
+    xs: list[tuple[int, int, int]], ys: list[tuple[int, int, int]], into: list[set[int]]
+) -> None:
+    """Adds both ends of every pair `crossing(xs, ys)` yields to `into` (self pairs included),
+    with whole-set updates as `link_overlapping` does."""
+    events = sorted([(lo, 0, hi, i) for lo, hi, i in xs] + [(lo, 1, hi, i) for lo, hi, i in ys])
+    starts: tuple[list[int], list[int]] = ([], [])
+    members: tuple[list[int], list[int]] = ([], [])
+    for lo, family, _, ident in events:
+        starts[family].append(lo)
+        members[family].append(ident)
+    active: tuple[dict[int, int], dict[int, int]] = ({}, {})
+    expiry: list[tuple[int, int, int]] = []
+    for lo, family, hi, ident in events:
+        while expiry and expiry[0][0] < lo:
+            _, fam, gone = heapq.heappop(expiry)
+            active[fam].pop(gone, None)
+        other = 1 - family
+        mine = into[ident]
+        mine.update(active[other])
+        # the other family's intervals starting later in the sweep's order and inside this
+        # one: at the same start, family 1 sorts after family 0
+        los = starts[other]
+        first = bisect_left(los, lo) if family == 0 else bisect_right(los, lo)
+        mine.update(members[other][first : bisect_right(los, hi, first)])
+        active[family][ident] = hi
+        heapq.heappush(expiry, (hi, family, ident))
+
+
 def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Conflicts:
     n = len(blocks)
     neighbours: list[set[int]] = [set() for _ in range(n)]
-
-    def add(a: int, b: int) -> None:
-        if a != b:
-            neighbours[a].add(b)
-            neighbours[b].add(a)
-
     live: list[list[tuple[int, int]]] = []
     by_stream: dict[int, list[tuple[int, int, int]]] = {}
     starts: dict[int, list[int]] = {}
@@ -360,31 +412,30 @@ def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Co
             by_stream.setdefault(sid, []).extend((lo, hi, i) for lo, hi in live[-1])
         else:
             home.append(None)
-    if not graph.multi_stream:
-        for group in by_stream.values():
-            for a, b in overlapping(group):
-                add(a, b)
-        return Conflicts(neighbours, live)
-
-    def same_stream_pair(a: int, b: int) -> bool:
-        return home[a] is not None and home[a] == home[b]
-
+    # Blocks of one (home) stream conflict by their live segments, exactly; every other
+    # pair by the coarser tests below, from which pairs of one home stream are then removed.
     for group in by_stream.values():
-        for a, b in overlapping(group):
-            add(a, b)
-    intervals = [(b.first, b.last, i) for i, b in enumerate(blocks)]
-    for a, b in overlapping(intervals):
-        if not same_stream_pair(a, b):
-            add(a, b)
-    for sid in graph.stream_ids:
-        xs, ys = _stream_families(graph, blocks, sid)
-        for a, b in crossing(xs, ys):
-            if a != b and not same_stream_pair(a, b):
-                add(a, b)
-    if graph.activated_at:
-        for a, b in _branch_conflicts(graph, blocks, home):
-            if same_stream_pair(a, b):
-                add(a, b)
+        link_overlapping(group, neighbours)
+    if graph.multi_stream:
+        coarse: list[set[int]] = [set() for _ in range(n)]
+        link_overlapping([(b.first, b.last, i) for i, b in enumerate(blocks)], coarse)
+        for sid in graph.stream_ids:
+            xs, ys = _stream_families(graph, blocks, sid)
+            link_crossing(xs, ys, coarse)
+        at_home: dict[int, set[int]] = {}
+        for i, sid in enumerate(home):
+            if sid is not None:
+                at_home.setdefault(sid, set()).add(i)
+        for i, sid in enumerate(home):
+            neighbours[i] |= coarse[i] if sid is None else coarse[i] - at_home[sid]
+        del coarse
+        if graph.activated_at:
+            for a, b in _branch_conflicts(graph, blocks, home):
+                if home[a] is not None and home[a] == home[b]:
+                    neighbours[a].add(b)
+                    neighbours[b].add(a)
+    for i, adjacent in enumerate(neighbours):
+        adjacent.discard(i)
     return Conflicts(neighbours, live)
 
 

@@ -59,29 +59,46 @@ class MemoryPlan:
         """Raises PlanError naming the first inconsistency: a misaligned slot, a weight outside
         the weight region or another slot inside it, two slots sharing bytes, a slot past the
         arena, a feature byte count that is not the slots'."""
-        ranges = []
+
+        def what(slot: Slot, offset: int) -> str:
+            """Its description, made only for an error: printing every slot's type was most
+            of the check on a large model."""
+            return (
+                f"{slot.kind.value} slot {slot.type} at [{offset}, {offset + max(slot.nbytes, 1)})"
+            )
+
+        ranges: list[tuple[int, int, int, Slot]] = []
         features = 0
-        for slot, offset in self.offsets.items():
-            end = offset + max(slot.nbytes, 1)
-            what = f"{slot.kind.value} slot {slot.type} at [{offset}, {end})"
-            if offset < 0 or offset % self.alignment:
-                raise PlanError(f"memory plan: {what} is not aligned to {self.alignment}")
-            if (slot.kind is SlotKind.WEIGHT) != (end <= self.weight_size):
+        weight_size, arena_size, alignment = self.weight_size, self.arena_size, self.alignment
+        for number, (slot, offset) in enumerate(self.offsets.items()):
+            nbytes = slot.nbytes
+            end = offset + max(nbytes, 1)
+            if offset < 0 or offset % alignment:
+                raise PlanError(f"memory plan: {what(slot, offset)} is not aligned to {alignment}")
+            if (slot.kind is SlotKind.WEIGHT) != (end <= weight_size):
                 raise PlanError(
-                    f"memory plan: {what} is on the wrong side of the weight region "
-                    f"[0, {self.weight_size})"
+                    f"memory plan: {what(slot, offset)} is on the wrong side of the weight "
+                    f"region [0, {weight_size})"
                 )
-            if end > self.arena_size:
-                raise PlanError(f"memory plan: {what} ends past the arena ({self.arena_size} B)")
+            if end > arena_size:
+                raise PlanError(
+                    f"memory plan: {what(slot, offset)} ends past the arena ({arena_size} B)"
+                )
             if slot.kind is SlotKind.FEATURE:
-                features += slot.nbytes
-            ranges.append((offset, end, what))
-        ranges.sort()
-        reach, holder = 0, ""
-        for start, end, what in ranges:
+                features += nbytes
+            ranges.append((offset, end, number, slot))
+        ranges.sort(key=lambda r: r[:3])
+        reach = 0
+        for start, end, _, _ in ranges:
             if start < reach:
-                raise PlanError(f"memory plan: {holder} and {what} share bytes")
-            reach, holder = end, what
+                # the first pair in the order of the descriptions too, as named before
+                named = sorted((r[0], r[1], what(r[3], r[0])) for r in ranges)
+                reach, holder = 0, ""
+                for start, end, text in named:
+                    if start < reach:
+                        raise PlanError(f"memory plan: {holder} and {text} share bytes")
+                    reach, holder = end, text
+            reach = end
         if features != self.feature_bytes:
             raise PlanError(
                 f"memory plan: feature slots hold {features} B, the plan says {self.feature_bytes}"
@@ -136,11 +153,16 @@ def greedy_by_size(
     """
     order = sorted(range(len(sizes)), key=lambda i: (-sizes[i], firsts[i]))
     offsets = [-1] * len(sizes)
+    ends = [0] * len(sizes)
+    placed_ones: set[int] = set()
     top = 0
     for i in order:
         size = sizes[i]
+        # the placed neighbours by a set intersection, their ranges by C-level maps: the
+        # neighbour lists hold hundreds of blocks on a multi-stream model
+        near = neighbours[i] & placed_ones
         placed = sorted(
-            (offsets[j], offsets[j] + sizes[j]) for j in neighbours[i] if offsets[j] >= 0
+            zip(map(offsets.__getitem__, near), map(ends.__getitem__, near), strict=True)
         )
         best, best_gap, cursor = -1, -1, 0
         for start, end in placed:
@@ -149,10 +171,14 @@ def greedy_by_size(
                 best, best_gap = cursor, gap
                 if gap == size:
                     break
-            cursor = max(cursor, end)
+            if end > cursor:
+                cursor = end
         offset = best if best >= 0 else cursor
         offsets[i] = offset
-        top = max(top, offset + size)
+        ends[i] = offset + size
+        placed_ones.add(i)
+        if offset + size > top:
+            top = offset + size
     return offsets, top
 
 
@@ -271,8 +297,10 @@ def check_no_conflict(
     offsets: list[int], sizes: list[int], neighbours: list[set[int]]
 ) -> tuple[int, int] | None:
     """A pair of conflicting blocks whose ranges overlap, or None: the plan's invariant."""
+    ends = [o + s for o, s in zip(offsets, sizes, strict=True)]
     for i, adjacent in enumerate(neighbours):
-        for j in adjacent:
-            if i < j and offsets[i] < offsets[j] + sizes[j] and offsets[j] < offsets[i] + sizes[i]:
-                return i, j
+        lo, hi = offsets[i], ends[i]
+        clash = [j for j in adjacent if offsets[j] < hi and ends[j] > lo and j > i]
+        if clash:
+            return i, min(clash)
     return None

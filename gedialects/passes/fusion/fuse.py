@@ -77,6 +77,12 @@ class FusePass(ModulePass):
     disable: tuple[str, ...] = ()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from gedialects.passes.analysis.task_graph import paused_gc
+
+        with paused_gc():  # the IR's millions of objects: each collection would walk them all
+            self._apply(ctx, op)
+
+    def _apply(self, ctx: Context, op: ModuleOp) -> None:
         unknown = [kind for kind in self.disable if kind not in FUSIONS]
         if unknown:
             kinds = ", ".join(FUSIONS)

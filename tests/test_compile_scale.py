@@ -1,0 +1,103 @@
+"""ge-compile's speed work (issue 14 part 5) keeps its output: byte-identical text, checked
+against digests recorded with the code before it, and the set-based conflict graph equal to
+the pair-by-pair sweep it replaced."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import io
+import random
+import sys
+from pathlib import Path
+
+from xdsl.printer import Printer
+
+from gedialects import make_context
+from gedialects.frontend.onnx import import_model
+from gedialects.passes.analysis.liveness import (
+    crossing,
+    link_crossing,
+    link_overlapping,
+    overlapping,
+)
+from gedialects.passes.pipelines import CompilePipelinePass
+
+ROOT = Path(__file__).resolve().parent.parent
+
+GRAPH_SHA256 = "64945ef8c50f6815afd26771d71de1d73fc3851ae246c8010a4d36cbe591600a"
+"""`ge-import` of bench_scale's 2000-node model, printed (recorded with main at 601f79b)."""
+COMPILED_SHA256 = "44354eac8db83b25603eb5bbd6510e8a917609189f211e26022834f070801bc1"
+"""The same after `ge-compile`, printed (recorded with main at 601f79b, before the speed-ups).
+A pass that changes its output on purpose records the new digest here and says so."""
+
+
+def _bench_scale():
+    spec = importlib.util.spec_from_file_location("bench_scale", ROOT / "bench" / "bench_scale.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _text(module: object) -> str:
+    out = io.StringIO()
+    Printer(stream=out).print_op(module)  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+def test_compile_of_a_2k_node_scale_graph_is_byte_identical_to_before_the_speed_ups() -> None:
+    module = import_model(_bench_scale().scale_model(2000))
+    graph = _text(module)
+    assert hashlib.sha256(graph.encode()).hexdigest() == GRAPH_SHA256, "ge-import's output moved"
+    CompilePipelinePass().apply(make_context(), module)
+    compiled = _text(module)
+    assert hashlib.sha256(compiled.encode()).hexdigest() == COMPILED_SHA256, (
+        "ge-compile's output of the 2k-node scale graph changed"
+    )
+
+
+def _segments(rng: random.Random, blocks: int) -> list[tuple[int, int, int]]:
+    """Per block 1-3 closed ranges, sorted and apart (as `liveness.segments` makes them)."""
+    out = []
+    for i in range(blocks):
+        lo = rng.randint(0, 30)
+        for _ in range(rng.randint(1, 3)):
+            hi = lo + rng.randint(0, 8)
+            out.append((lo, hi, i))
+            lo = hi + rng.randint(2, 10)
+    return out
+
+
+def test_link_overlapping_adds_the_pairs_the_sweep_yields() -> None:
+    rng = random.Random(14)
+    for _ in range(500):
+        n = rng.randint(1, 40)
+        intervals = _segments(rng, n)
+        want: list[set[int]] = [set() for _ in range(n)]
+        for a, b in overlapping(intervals):
+            want[a].add(b)
+            want[b].add(a)
+        got: list[set[int]] = [set() for _ in range(n)]
+        link_overlapping(intervals, got)
+        assert got == want, intervals
+
+
+def test_link_crossing_adds_the_pairs_the_sweep_yields() -> None:
+    rng = random.Random(15)
+    for _ in range(500):
+        n = rng.randint(1, 40)
+
+        def family(n: int = n) -> list[tuple[int, int, int]]:
+            starts = [(i, rng.randint(0, 60)) for i in range(n) if rng.random() < 0.7]
+            return [(lo, lo + rng.randint(0, 8), i) for i, lo in starts]
+
+        xs, ys = family(), family()
+        want: list[set[int]] = [set() for _ in range(n)]
+        for a, b in crossing(xs, ys):
+            want[a].add(b)
+            want[b].add(a)
+        got: list[set[int]] = [set() for _ in range(n)]
+        link_crossing(xs, ys, got)
+        assert got == want, (xs, ys)
