@@ -67,7 +67,7 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/basedpyright
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/bench_pipeline.py --sizes 1000,10000
 	$(BIN)/python bench/bench_exec.py
 

@@ -61,10 +61,10 @@ ascend.model @dead_store_reused arena_size 2048 weight_size 0 {
   ascend.stream 0 engine "AIcoreEngine"
   ascend.input "x" arena[0] : tensor<8xf32>
   ascend.output "y" arena[512] : tensor<8xf32>
-  ascend.kernel "Relu" "a" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<8xf32>) outs(arena[1024] : tensor<4xf32>)
+  ascend.kernel "Relu" "a" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
   ascend.kernel "Neg" "b" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<8xf32>) outs(arena[1024] : tensor<8xf32>)
   ascend.kernel "Exp" "c" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<8xf32>) outs(arena[512] : tensor<8xf32>)
-  ascend.kernel "Abs" "d" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<8xf32>) outs(arena[1024] : tensor<4xf32>)
+  ascend.kernel "Abs" "d" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
 }
 
 // Tests that a model straight from ge-compile (reuse, in-place and two streams) is proved.
