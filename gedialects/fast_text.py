@@ -272,41 +272,30 @@ class Scan:
 
     def string_dict(self) -> dict[str, Attribute] | None:
         """`{name = "text", ...}` with bare-identifier keys and plain string values."""
-        pos = self.pos
-        if not self.punct("{"):
-            return None
-        out: dict[str, Attribute] = {}
-        while True:
-            m = _KEY.match(self.text, self._skip())
-            value = None
-            if m is not None:
-                self.pos = m.end()
-                value = self.string_attr()
-            if value is None or m is None or m.group(1) in out:
-                self.pos = pos
-                return None
-            out[m.group(1)] = value
-            if self.punct("}"):
-                return out
-            if not self.punct(","):
-                self.pos = pos
-                return None
+        return self._braced(self.string_attr, allow_empty=False)
 
     def attr_dict(self) -> dict[str, Attribute] | None:
         """`{k = v, ...}` (or `{}`) with bare keys and values of the kinds the printer writes
         for kernel parameters: plain strings, `N : i64`, `true`/`false`, `array<i64: ...>`."""
+        return self._braced(self.simple_attr, allow_empty=True)
+
+    def _braced(
+        self, value_of: Callable[[], Attribute | None], *, allow_empty: bool
+    ) -> dict[str, Attribute] | None:
+        """`{k = v, ...}` with bare keys, each value read by `value_of`; None (and the
+        position back) on anything else, a repeated key included."""
         pos = self.pos
         if not self.punct("{"):
             return None
         out: dict[str, Attribute] = {}
-        if self.punct("}"):
+        if allow_empty and self.punct("}"):
             return out
         while True:
             m = _KEY.match(self.text, self._skip())
             value = None
             if m is not None and m.group(1) not in out:
                 self.pos = m.end()
-                value = self.simple_attr()
+                value = value_of()
             if value is None or m is None:
                 self.pos = pos
                 return None

@@ -22,6 +22,7 @@ import importlib
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 import numpy as np
 from xdsl.ir import Attribute
@@ -39,6 +40,7 @@ of its static result type."""
 
 _KERNELS: dict[str, Kernel] = {}
 _KERNELS_INTO: dict[str, KernelInto] = {}
+_F = TypeVar("_F", Kernel, KernelInto)
 _KERNEL_MODULES = (
     "gedialects.interpreters.graph",
     "gedialects.interpreters.multibatch",
@@ -51,28 +53,24 @@ class KernelError(ValueError):
     """A kernel cannot run on the inputs it was given (bad shapes, unknown kernel)."""
 
 
-def kernel(ge_type: str) -> Callable[[Kernel], Kernel]:
-    """Registers the decorated function as the kernel of GE op type `ge_type`."""
-
-    def register(fn: Kernel) -> Kernel:
-        if ge_type in _KERNELS:
-            raise ValueError(f"kernel for GE type '{ge_type}' registered twice")
-        _KERNELS[ge_type] = fn
+def _registrar(table: dict[str, _F], what: str, ge_type: str) -> Callable[[_F], _F]:
+    def register(fn: _F) -> _F:
+        if ge_type in table:
+            raise ValueError(f"{what} for GE type '{ge_type}' registered twice")
+        table[ge_type] = fn
         return fn
 
     return register
+
+
+def kernel(ge_type: str) -> Callable[[Kernel], Kernel]:
+    """Registers the decorated function as the kernel of GE op type `ge_type`."""
+    return _registrar(_KERNELS, "kernel", ge_type)
 
 
 def kernel_into(ge_type: str) -> Callable[[KernelInto], KernelInto]:
     """Registers the decorated function as the out-variant of GE op type `ge_type`."""
-
-    def register(fn: KernelInto) -> KernelInto:
-        if ge_type in _KERNELS_INTO:
-            raise ValueError(f"out-variant kernel for GE type '{ge_type}' registered twice")
-        _KERNELS_INTO[ge_type] = fn
-        return fn
-
-    return register
+    return _registrar(_KERNELS_INTO, "out-variant kernel", ge_type)
 
 
 def _load_all() -> None:
