@@ -216,14 +216,23 @@ def run_kernel(
     if ge_type in _broadcasting_types() and not all(_static_nbytes(t) for t in result_types):
         _check_broadcast(ge_type, inputs)
     outputs = get_kernel(ge_type)(inputs, attrs, result_types)
-    if len(outputs) != len(result_types):
+    return _cast_outputs(ge_type, outputs, [_result_spec(t) for t in result_types])
+
+
+_Spec = tuple[np.dtype, tuple[int, ...] | None] | None
+
+
+def _cast_outputs(
+    ge_type: str, outputs: Sequence[np.ndarray], specs: Sequence[_Spec]
+) -> tuple[np.ndarray, ...]:
+    """A kernel's outputs in its result types' dtypes, their count and static shapes checked."""
+    if len(outputs) != len(specs):
         raise KernelError(
-            f"kernel '{ge_type}' returned {len(outputs)} outputs, expected {len(result_types)}"
+            f"kernel '{ge_type}' returned {len(outputs)} outputs, expected {len(specs)}"
         )
     cast: list[np.ndarray] = []
-    for out, rtype in zip(outputs, result_types, strict=True):
+    for out, spec in zip(outputs, specs, strict=True):
         arr = np.asarray(out)
-        spec = _result_spec(rtype)
         if spec is not None:
             dtype, shape = spec
             arr = arr.astype(dtype, copy=False)
@@ -360,26 +369,8 @@ def bind_kernel(
     except KernelError:
         return lambda inputs, attrs: run_kernel(ge_type, inputs, attrs, types)
     specs = tuple(_result_spec(t) for t in types)
-    count = len(types)
 
     def bound(inputs: Sequence[np.ndarray], attrs: KernelAttrs) -> tuple[np.ndarray, ...]:
-        outputs = fn(inputs, attrs, types)
-        if len(outputs) != count:
-            raise KernelError(
-                f"kernel '{ge_type}' returned {len(outputs)} outputs, expected {count}"
-            )
-        cast: list[np.ndarray] = []
-        for out, spec in zip(outputs, specs, strict=True):
-            arr = np.asarray(out)
-            if spec is not None:
-                dtype, shape = spec
-                arr = arr.astype(dtype, copy=False)
-                if shape is not None and arr.shape != shape:
-                    raise KernelError(
-                        f"kernel '{ge_type}' produced shape {list(arr.shape)}, "
-                        f"its result type says {list(shape)}"
-                    )
-            cast.append(arr)
-        return tuple(cast)
+        return _cast_outputs(ge_type, fn(inputs, attrs, types), specs)
 
     return bound
