@@ -162,6 +162,37 @@ def test_ge_run_runs_control_flow_and_refuses_a_runaway_loop(tmp_path: Path) -> 
     assert neg.returncode == 1 and "--max-loop-iterations must be" in neg.stderr
 
 
+GROWING_WHILE = """
+graph.graph @cond(%i: tensor<?xi32>) -> tensor<i1> {
+  %c = graph.const dense<true> : tensor<i1>
+  graph.net_output %c : tensor<i1>
+}
+graph.graph @body(%i: tensor<?xi32>) -> tensor<?xi32> {
+  %j = graph.concat_d %i, %i concat_dim 0 : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  graph.net_output %j : tensor<?xi32>
+}
+graph.graph @main(%i: tensor<1xi32>) -> tensor<?xi32> {
+  %r = graph.while %i cond @cond body @body : (tensor<1xi32>) -> tensor<?xi32>
+  graph.net_output %r : tensor<?xi32>
+}
+"""
+
+
+def test_while_doubling_its_carried_value_stops_at_the_memory_budget(tmp_path: Path) -> None:
+    """make fuzz seed 20261202: a While concatenating its value with itself ran until numpy's
+    MemoryError (1 GiB at iteration 28); the budget refuses it at the iteration that outgrows
+    the limit, before the body doubles it again."""
+    from gedialects import budget
+
+    with budget.max_memory_set("1M"), pytest.raises(RunError, match=r"loop-carried values of"):
+        run(parse(GROWING_WHILE), {"i": np.array([1], np.int32)}, "main")
+    src = tmp_path / "grow.mlir"
+    src.write_text(GROWING_WHILE)
+    bad = run_tool("ge-run", str(src), "--random-inputs", "0", "--max-memory", "1M")
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1, bad.stderr
+    assert "after iteration 18 needs 2.0 MiB, over the memory limit of 1.0 MiB" in bad.stderr
+
+
 @pytest.mark.parametrize("cond", [0.5, 0.0, float("nan"), -3.0])
 def test_normalize_conds_keeps_the_branch_taken(cond: float) -> None:
     """GE's CondPass casts a float cond to int32 (0.5 -> 0, else); ge-normalize-conds keeps

@@ -6,7 +6,9 @@ non-zero, a tensor of other rank when it has elements. A loop runs at most
 `max_loop_iterations` times (default `DEFAULT_MAX_LOOP_ITERATIONS`, `ge-run
 --max-loop-iterations`), and a While whose carried values come back unchanged while its cond
 still holds can never end (its subgraphs are functions of the carried values): both are
-one-line errors, never a hang.
+one-line errors, never a hang. A loop whose carried values grow every iteration (a Concat of a
+value with itself) is refused by the memory budget once they outgrow it, before the next
+iteration can double them again: the bound is on memory as well as on time.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
+from gedialects import budget
 from gedialects.graph.control import ForOp, IfOp, WhileOp
 from gedialects.interpreters.partition import call_graph
 
@@ -67,6 +70,15 @@ def _over_bound(op: Operation, bound: int) -> InterpretationError:
     )
 
 
+def _check_carried(op: Operation, values: Sequence[object], count: int) -> None:
+    """Refuses carried values above the memory budget (the next iteration would hold them twice)."""
+    nbytes = sum(np.asarray(v).nbytes for v in values)
+    try:
+        budget.check(nbytes, f"the loop-carried values of {_where(op)} after iteration {count}")
+    except budget.MemoryBudgetError as e:
+        raise InterpretationError(str(e)) from e
+
+
 def _same(a: Sequence[object], b: Sequence[object]) -> bool:
     for x, y in zip(a, b, strict=True):
         xa, ya = np.asarray(x), np.asarray(y)
@@ -99,6 +111,7 @@ class ControlFunctions(InterpreterFunctions):
                     "loop-carried values unchanged while its cond holds, so it never ends"
                 )
             values = following
+            _check_carried(op, values, count)
             count += 1
         return values
 
@@ -114,5 +127,6 @@ class ControlFunctions(InterpreterFunctions):
                 raise _over_bound(op, bound)
             variable = np.array(start + i * delta, dtype=np.int32)
             values = tuple(call_graph(interpreter, op, op.body, (variable, *values)))
+            _check_carried(op, values, i)
             i += 1
         return values
