@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -22,7 +23,7 @@ from gedialects import budget
 from gedialects.passes.assign_streams import AssignStreamsPass
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
 from gedialects.passes.fold_constants import DEFAULT_MAX_SIZE, FoldConstantsPass
-from gedialects.passes.fusion.fuse import FusePass
+from gedialects.passes.fusion.fuse import FUSIONS, FusePass
 from gedialects.passes.infer_shapes import InferShapesPass
 from gedialects.passes.multibatch.expand import MultibatchExpandPass
 from gedialects.passes.partition.dynamic_shape import (
@@ -68,6 +69,8 @@ class CompilePipelinePass(ModulePass):
     """
 
     name = "ge-compile"
+    OPTION_CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"disable_fusion": tuple(FUSIONS)}
+    """Checked by `ge-opt` when it reads the pipeline (`tools.pass_catalog`)."""
 
     input_shape: str = ""
     dynamic_batch_size: str = ""

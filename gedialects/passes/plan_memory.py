@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import overload
+from typing import ClassVar, overload
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
@@ -323,6 +323,8 @@ class PlanMemoryPass(ModulePass):
     """
 
     name = "ge-plan-memory"
+    OPTION_CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"strategy": STRATEGIES}
+    """Checked by `ge-opt` when it reads the pipeline (`tools.pass_catalog`)."""
 
     reuse: bool = True
     strategy: str = "greedy-by-size"

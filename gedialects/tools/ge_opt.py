@@ -33,7 +33,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gedialects import budget, dialect_factories, xdsl_dialect_factories
 from gedialects.passes import get_all_passes
-from gedialects.tools import cli
+from gedialects.tools import cli, pass_catalog, targets
 
 XDSL_PASSES = ("canonicalize", "cse", "dce")
 """Generic xDSL passes that are useful on our dialects."""
@@ -61,11 +61,15 @@ class GeOptMain(xDSLOptMain):
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         """The input read whole within the memory budget; only a regular file (or stdin)."""
         path = self.args.input_file
-        if path is None:
+        if path in (None, "-"):
             return BytesIO(budget.read_stream(sys.stdin.buffer, "reading stdin")), "mlir"
         stream = BytesIO(budget.read_file(path))
         stream.name = path  # parse_onnx finds external data by it
         return stream, os.path.splitext(path)[1].replace(".", "")
+
+    def get_input_name(self) -> str:
+        path = self.args.input_file
+        return "<stdin>" if path in (None, "-") else path
 
     def run(self) -> None:
         self.timer = PassTimer() if self.args.time_passes else None
@@ -151,7 +155,11 @@ class GeOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         cli.one_line_errors(arg_parser, "ge-opt")
-        super().register_all_arguments(arg_parser)
+        names = ",".join(self.available_passes)
+        helps = {"-p": pass_catalog.PASSES_HELP.format(names=names), "-t": targets.TARGET_HELP}
+        with pass_catalog.overriding_help(arg_parser, helps):
+            super().register_all_arguments(arg_parser)
+        pass_catalog.add_arguments(arg_parser, self.available_passes)
         arg_parser.add_argument("--max-memory", metavar="SIZE", help=budget.MAX_MEMORY_HELP)
 
     def register_all_frontends(self) -> None:
@@ -179,7 +187,7 @@ class GeOptMain(xDSLOptMain):
     def prepare_output(self) -> IO[str]:
         """`-o FILE` is written only once every pass has succeeded: xDSL opens it before the
         passes run, which left an empty or partial file behind a failed pass."""
-        if self.args.output_file is None:
+        if self.args.output_file in (None, "-"):
             return sys.stdout
         self.deferred_output = _DeferredOutput()
         return self.deferred_output
@@ -204,6 +212,18 @@ class GeOptMain(xDSLOptMain):
                 module.verify()
                 verify_models(module)
         return module
+
+    def register_all_targets(self) -> None:
+        self.available_targets.update(targets.TARGETS)
+
+    def setup_pipeline(self) -> None:
+        """xDSL's pipeline, each pass name and option checked first (`pass_catalog`); the
+        callback is `apply_passes`'s."""
+        try:
+            passes = pass_catalog.build_pipeline(self.available_passes, self.args.passes)
+        except pass_catalog.PipelineError as e:
+            raise cli.UserError(f"bad pass pipeline: {e}") from None
+        self.pipeline = PassPipeline(passes)
 
     def register_all_passes(self) -> None:
         from xdsl.transforms import get_all_passes as xdsl_passes

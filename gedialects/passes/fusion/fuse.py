@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -73,6 +74,8 @@ class FusePass(ModulePass):
     """
 
     name = "ge-fuse"
+    OPTION_CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"disable": tuple(FUSIONS)}
+    """Checked by `ge-opt` when it reads the pipeline (`tools.pass_catalog`)."""
 
     disable: tuple[str, ...] = ()
 

@@ -27,6 +27,7 @@ counter is per graph) so that the pairs of nested partitions never share a chann
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -369,6 +370,8 @@ class PartitionEnginePass(ModulePass):
     """
 
     name = "ge-partition-engine"
+    OPTION_CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"mode": MODES}
+    """Checked by `ge-opt` when it reads the pipeline (`tools.pass_catalog`)."""
 
     mode: str = "atomic"
 

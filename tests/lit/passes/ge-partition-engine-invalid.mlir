@@ -9,5 +9,5 @@ graph.graph @g(%x: tensor<4xf32>) -> tensor<4xf32> {
   graph.net_output %r : tensor<4xf32>
 }
 
-// MODE: error: ge-partition-engine: mode must be atomic or composite, got 'fused'
+// MODE: error: bad pass pipeline: ge-partition-engine{mode=fused}: option 'mode' takes one of atomic, composite; got 'fused'
 // TWICE: error: ge-partition-engine: @g is already engine-partitioned; run ge-merge-engine-partitions first

@@ -31,4 +31,4 @@ ascend.model @planned arena_size 2048 weight_size 0 {
 
 // CHECK: error: ge-plan-memory: @planned: is already planned: feature buffers arena[1024] : tensor<4xf32> (written by 'ascend.kernel' "a") and arena[1024] : tensor<2x2xf32> (written by 'ascend.kernel' "b") overlap; ge-plan-memory needs the one-buffer-per-tensor model of ge-convert-graph-to-ascend
 
-// STRATEGY: error: ge-plan-memory: unknown strategy 'first-fit' (expected one of greedy-by-size, ge-lifetime)
+// STRATEGY: error: bad pass pipeline: ge-plan-memory{strategy=first-fit}: option 'strategy' takes one of greedy-by-size, ge-lifetime; got 'first-fit'

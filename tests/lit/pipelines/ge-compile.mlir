@@ -111,9 +111,9 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)  Output
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} (100.0%)  Total
 
-// BAD-NAME-LABEL: error: Provided arguments ["bogus"] not found in expected arguments
-// BAD-NAME-SAME: "partition_static", "iterations_per_loop"]
-// BAD-VALUE-LABEL: error: Incompatible types: given (3,), expected <class 'bool'>
+// BAD-NAME-LABEL: error: bad pass pipeline: ge-compile has no option 'bogus' (its options: input-shape,
+// BAD-NAME-SAME: partition-static, iterations-per-loop; see ge-opt --list-passes)
+// BAD-VALUE-LABEL: error: bad pass pipeline: ge-compile{multi-stream=3}: option 'multi-stream' expects a bool (true or false), got '3'
 // HYBRID-LABEL: error: ge-compile: hybrid needs gears: give dynamic-batch-size, dynamic-image-size or dynamic-dims
 // ZERO-LABEL: error: ge-compile: iterations-per-loop must be at least 1, got 0
 // ONE-GEAR-LABEL: error: ge-expand-multibatch: E10035: --dynamic_batch_size, --dynamic_image_size, or --dynamic_dims has 1 profiles, which is less than the minimum 2.

@@ -1,7 +1,7 @@
 // Tests that every kind of user error is one `error:` line on stderr and exit code 1.
 
 // RUN: not ge-opt %s -p ge-no-such-pass 2>&1 | filecheck %s --check-prefix=UNKNOWN
-// UNKNOWN: error: Unrecognized passes: ['ge-no-such-pass']
+// UNKNOWN: error: bad pass pipeline: unknown pass 'ge-no-such-pass' (ge-opt --list-passes lists every pass)
 // UNKNOWN-NOT: Traceback
 
 // RUN: not ge-opt %s -p 'ge-convert-graph-to-ascend{' 2>&1 | filecheck %s --check-prefix=SYNTAX
@@ -9,7 +9,7 @@
 // SYNTAX-NOT: Traceback
 
 // RUN: not ge-opt %s -p 'ge-convert-graph-to-ascend{no-such-option=1}' 2>&1 | filecheck %s --check-prefix=OPTION
-// OPTION: error: Provided arguments ["no_such_option"] not found in expected arguments
+// OPTION: error: bad pass pipeline: ge-convert-graph-to-ascend has no option 'no-such-option' (its options: default-engine, alignment; see ge-opt --list-passes)
 // OPTION-NOT: Traceback
 
 // RUN: not ge-opt %inputs/malformed.mlir 2>&1 | filecheck %s --check-prefix=PARSE
