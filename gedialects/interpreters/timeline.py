@@ -92,13 +92,16 @@ class Timeline:
                 }
             )
         for span in self.spans:
+            # Start and end are rounded (to ns), the duration is their difference: rounding
+            # start and duration apart let a slice overlap the next on its stream by 0.001 us.
+            start = round(span.start, 3)
             events.append(
                 {
                     "name": span.name,
                     "cat": span.category,
                     "ph": "X",
-                    "ts": round(span.start, 3),
-                    "dur": round(span.duration, 3),
+                    "ts": start,
+                    "dur": round(round(span.end, 3) - start, 3),
                     "pid": pid,
                     "tid": span.stream,
                     "args": {"engine": span.engine, "task": span.index},

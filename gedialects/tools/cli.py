@@ -120,7 +120,13 @@ def run_main(
 
     where = f"{prefix}: " if prefix else ""
     try:
-        return body()
+        code = body()
+        sys.stdout.flush()  # here, so that a reader gone away is a BrokenPipeError we catch
+        return code
+    except BrokenPipeError:
+        # The reader went away (`ge-opt ... | head`): nothing more to say, no traceback and no
+        # `[Errno 32]` (BrokenPipeError is an OSError, which tools list as a user error).
+        quiet_stdout()
     except BinaryFormatError as e:
         print(f"{e.path}: error: {one_line(e)}", file=sys.stderr)
     except UsageError as e:
@@ -139,10 +145,6 @@ def run_main(
         )
     except user_errors as e:
         print(f"{where}error: {one_line(e)}", file=sys.stderr)
-    except BrokenPipeError:
-        # The reader went away (`ge-run ... | head`): nothing more to say, and no traceback.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
     except Exception as e:
         if os.environ.get("GE_DEBUG"):
             raise
@@ -152,6 +154,16 @@ def run_main(
             file=sys.stderr,
         )
     return 1
+
+
+def quiet_stdout() -> None:
+    """After a broken pipe: stdout goes to /dev/null, so that the interpreter's last flush of
+    what is still buffered does not print `Exception ignored ... BrokenPipeError`."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout closed or not a file: nothing left to flush into
+        pass
 
 
 def nesting_limit() -> int:

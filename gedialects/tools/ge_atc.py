@@ -42,12 +42,15 @@ AtcError = cli.UserError
 
 def _parser() -> argparse.ArgumentParser:
     p = cli.ArgumentParser(prog="ge-atc", description=DESCRIPTION, allow_abbrev=False)
-    p.add_argument("--model", required=True, metavar="M.onnx", help="the ONNX model")
+    p.add_argument(
+        "--model", required=True, metavar="M.onnx", help="the ONNX model (-: read stdin)"
+    )
     p.add_argument(
         "--output",
         required=True,
         metavar="OUT",
-        help="writes OUT.om and OUT.mlir (OUT may end in .om or .mlir)",
+        help="writes OUT.om and OUT.mlir (OUT may end in .om or .mlir); - writes the one file "
+        "--emit names to stdout",
     )
     p.add_argument(
         "--emit",
@@ -104,7 +107,7 @@ def compile_options(args: argparse.Namespace) -> dict[str, str]:
         producer = "gedialects"
     options = {
         "producer": f"{producer} ge-atc",
-        "model": os.path.basename(args.model),
+        "model": "<stdin>" if args.model == "-" else os.path.basename(args.model),
         "framework": args.framework,
         "input_shape": args.input_shape,
         "dynamic_batch_size": args.dynamic_batch_size,
@@ -125,7 +128,6 @@ def compile_model(args: argparse.Namespace) -> ModuleOp:
     from xdsl.utils.exceptions import PassFailedException
 
     from gedialects import make_context
-    from gedialects.frontend.onnx import import_model
     from gedialects.gear_options import GearError
     from gedialects.passes.pipelines import CompilePipelinePass
 
@@ -142,7 +144,9 @@ def compile_model(args: argparse.Namespace) -> ModuleOp:
             "--hybrid needs gears: give --dynamic_batch_size, --dynamic_image_size or "
             "--dynamic_dims"
         )
-    module = import_model(args.model, graph_name=args.graph_name)
+    from gedialects.tools.ge_import import import_onnx
+
+    module = import_onnx(args.model, args.graph_name)
     pipeline = CompilePipelinePass(
         input_shape=args.input_shape,
         dynamic_batch_size=args.dynamic_batch_size,
@@ -162,10 +166,15 @@ def compile_model(args: argparse.Namespace) -> ModuleOp:
 
 
 def run_cli(argv: Sequence[str] | None) -> int:
-    from gedialects.tools.ge_import import render, write_atomically
+    from gedialects.tools.ge_import import render
 
     args = _parser().parse_args(argv)
-    path = output_path(args.output)
+    to_stdout = args.output == "-"
+    if to_stdout and args.emit == "both":
+        raise cli.UsageError(
+            "--output=- writes one file to stdout: give --emit=om or --emit=mlir with it"
+        )
+    path = "-" if to_stdout else output_path(args.output)
     if args.soc_version:
         print(
             f"note: --soc_version={args.soc_version} is ignored: the ascend model runs on the "
@@ -182,10 +191,12 @@ def run_cli(argv: Sequence[str] | None) -> int:
 
             om = dump(module, KIND_OFFLINE_MODEL, compile_options(args))
         text = render(module, generic=False) if args.emit in ("both", "mlir") else None
+    from gedialects.tools import streams
+
     if om is not None:
-        write_atomically(om_path(path), om)
+        streams.write_output("-" if to_stdout else om_path(path), om)
     if text is not None:
-        write_atomically(path, text)
+        streams.write_output(path, text)
     return 0
 
 

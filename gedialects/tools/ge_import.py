@@ -12,16 +12,18 @@ Set `GE_DEBUG=1` to get the Python traceback of an internal error instead.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gedialects.budget import MAX_MEMORY_HELP
 from gedialects.tools import cli
+from gedialects.tools.streams import write_atomically
+
+__all__ = ["import_onnx", "main", "render", "write_atomically"]
 
 if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
     from xdsl.ir import Operation
 
 DESCRIPTION = "Import an ONNX model as gedialects graph IR."
@@ -29,12 +31,14 @@ DESCRIPTION = "Import an ONNX model as gedialects graph IR."
 
 def _parser() -> argparse.ArgumentParser:
     p = cli.ArgumentParser(prog="ge-import", description=DESCRIPTION)
-    p.add_argument("model", help="the ONNX model (.onnx; external data is read next to it)")
+    p.add_argument(
+        "model", help="the ONNX model (.onnx; external data is read next to it); - reads stdin"
+    )
     p.add_argument(
         "-o",
         "--output",
         metavar="OUT.mlir",
-        help="write the IR here (default: stdout); OUT.gebc writes the binary IR",
+        help="write the IR here (default or -: stdout); OUT.gebc writes the binary IR",
     )
     p.add_argument("--graph-name", metavar="NAME", help="graph symbol (default: from the model)")
     p.add_argument(
@@ -55,52 +59,29 @@ def render(module: Operation, generic: bool) -> str:
     return out.getvalue()
 
 
-def write_atomically(path: str, text: str | bytes) -> None:
-    """Writes `text` (or the bytes of a binary file) to `path` via a temporary file and a
-    rename: no partial output on failure (`cannot write PATH: reason` when the folder cannot
-    be written)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".ge-import-", suffix=".mlir", dir=folder)
-    except OSError as e:
-        raise cli.cannot_write(path, e) from None
-    try:
-        if isinstance(text, bytes):
-            with os.fdopen(fd, "wb") as out:
-                out.write(text)
-        else:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give what open() would
-        os.replace(tmp, path)
-    except BaseException as e:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        if isinstance(e, OSError):
-            raise cli.cannot_write(path, e) from None
-        raise
-
-
 def run_cli(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     cli.check_output(args.output, "-o/--output")
     from gedialects.budget import max_memory_set
     from gedialects.bytecode import dump, is_binary_path, kind_for_path
-    from gedialects.frontend.onnx import import_model
+    from gedialects.tools import streams
 
     with max_memory_set(cli.max_memory(args)):
-        module = import_model(args.model, graph_name=args.graph_name)
+        module = import_onnx(args.model, args.graph_name)
     if args.output and is_binary_path(args.output):
         write_atomically(args.output, dump(module, kind_for_path(args.output)))
         return 0
-    text = render(module, args.print_op_generic)
-    if args.output:
-        write_atomically(args.output, text)
-    else:
-        sys.stdout.write(text)
+    streams.write_output(args.output or streams.STD, render(module, args.print_op_generic))
     return 0
+
+
+def import_onnx(path: str, graph_name: str | None) -> ModuleOp:
+    """The model at `path` (`-`: the bytes on stdin) as graph IR."""
+    from gedialects.tools import streams
+
+    if streams.is_std(path):
+        return streams.import_onnx(streams.STDIN_NAME, streams.read_stdin(), graph_name)
+    return streams.import_onnx(path, None, graph_name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

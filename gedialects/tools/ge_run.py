@@ -12,6 +12,8 @@ exit code 1 (GE_DEBUG=1 shows the traceback of an internal error).
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import os
 import sys
 from collections.abc import Collection, Sequence
@@ -37,7 +39,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "file",
         nargs="?",
-        help="IR holding graph.graph or ascend.model ops: text (.mlir) or binary (.gebc, .om)",
+        help="IR holding graph.graph or ascend.model ops: text (.mlir) or binary (.gebc, .om), "
+        "or an ONNX model (.onnx); - reads stdin",
     )
     p.add_argument("--entry", help="graph or model symbol to run (default: the only root)")
     p.add_argument("--inputs", metavar="IN.npz", help="inputs keyed by input name")
@@ -50,7 +53,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SEED",
         help="fill inputs not given otherwise with reproducible random data",
     )
-    p.add_argument("-o", "--output", metavar="OUT.npz", help="write the outputs here")
+    p.add_argument(
+        "-o", "--output", metavar="OUT.npz", help="write the outputs here (-: npz to stdout)"
+    )
     p.add_argument(
         "--reference", metavar="REF.npz", help="compare the outputs with these; exit 1 if unequal"
     )
@@ -79,7 +84,8 @@ def _parser() -> argparse.ArgumentParser:
     model.add_argument(
         "--trace",
         metavar="OUT.json",
-        help="write the simulated timeline as a Chrome trace (Perfetto, chrome://tracing)",
+        help="write the simulated timeline as a Chrome trace (Perfetto, chrome://tracing); "
+        "-: to stdout",
     )
     model.add_argument(
         "--profile",
@@ -197,29 +203,12 @@ def _load_inputs(args: argparse.Namespace, sig: Signature | None = None) -> dict
 
 
 def _parse_module(path: str):
-    """The verified module of a text (.mlir) or binary (.gebc, .om) IR file."""
-    from xdsl.parser import Parser
-
+    """The verified module of a text (.mlir) or binary (.gebc, .om) IR file, or of an ONNX
+    model (.onnx, imported to the graph level); `-` reads stdin (`tools.streams`)."""
     from gedialects import make_context
-    from gedialects.budget import read_file
-    from gedialects.bytecode import is_binary_path, load
-    from gedialects.nesting import check_nesting
+    from gedialects.tools.streams import load_module
 
-    ctx = make_context()
-    if is_binary_path(path):
-        try:
-            data = read_file(path)
-        except OSError as e:
-            raise InputFileError(f"cannot read {path}: {e}") from None
-        module = load(data, ctx, path)
-        return _verified(module)
-    try:
-        text = read_file(path).decode()
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputFileError(f"cannot read {path}: {e}") from None
-    check_nesting(text, path)
-    module = Parser(ctx, text, path).parse_module()
-    return _verified(module)
+    return _verified(load_module(path, make_context()))
 
 
 def _verified(module):
@@ -297,6 +286,13 @@ def _npz_path(path: str) -> str:
 def _write_npz(path: str, outputs: dict) -> None:
     import numpy as np
 
+    from gedialects.tools import streams
+
+    if streams.is_std(path):
+        buffer = io.BytesIO()
+        np.savez(buffer, **outputs)
+        streams.write_output(path, buffer.getvalue())
+        return
     target = _npz_path(path)
     try:
         os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
@@ -306,6 +302,12 @@ def _write_npz(path: str, outputs: dict) -> None:
 
 
 def _write_trace(path: str, timeline) -> None:
+    from gedialects.tools import streams
+
+    if streams.is_std(path):
+        streams.write_output(path, json.dumps(timeline.chrome_trace(), separators=(",", ":")))
+        sys.stdout.write("\n")
+        return
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         timeline.write_chrome_trace(path)
@@ -319,6 +321,8 @@ def run_cli(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     cli.check_output(args.output, "-o/--output")
     cli.check_output(args.trace, "--trace")
+    if args.output == "-" and args.trace == "-":
+        raise UsageError("-o - and --trace - both write to stdout; send one of them to a file")
     with max_memory_set(cli.max_memory(args)):
         return _run_cli(args)
 
@@ -339,19 +343,21 @@ def _run_cli(args: argparse.Namespace) -> int:
         generated = random_inputs(sig, args.random_inputs)
         inputs = generated | inputs
     outputs, profile = _run(module, inputs, args)
+    # With the outputs or the trace on stdout (`-o -`, `--trace -`), the words go to stderr.
+    words = sys.stderr if "-" in (args.output, args.trace) else sys.stdout
     if not args.quiet:
-        print(_summary(outputs))
+        print(_summary(outputs), file=words)
     if profile is not None:
-        print(profile)
+        print(profile, file=words)
     if args.output:
         _write_npz(args.output, outputs)
     if args.reference:
         reference = _load_npz(args.reference, sig.output_names, "output", sig.entry)
         problems = _compare(outputs, reference, args.rtol, args.atol)
         if problems:
-            print(f"MISMATCH with {args.reference}: " + "; ".join(problems))
+            print(f"MISMATCH with {args.reference}: " + "; ".join(problems), file=words)
             return 1
-        print(f"MATCH: all {len(outputs)} outputs equal {args.reference}")
+        print(f"MATCH: all {len(outputs)} outputs equal {args.reference}", file=words)
     return 0
 
 

@@ -803,6 +803,50 @@ def check_names(graph: onnx.GraphProto, opset: int) -> None:
         defined.update(node.output)
 
 
+def unsupported_nodes(graph: onnx.GraphProto) -> dict[str, list[str]]:
+    """Op type (`domain::Type` outside ai.onnx) -> the names of the nodes of that type no
+    converter handles, in `graph` and its subgraphs (If/Loop/Scan bodies), in model order;
+    an unnamed node is `<op_type>_<n>`, as the importer names it."""
+    found: dict[str, list[str]] = {}
+    unnamed = 0
+    for node in graph.node:
+        name = node.name or f"{node.op_type}_{unnamed}"
+        unnamed += not node.name
+        if get_converter(node.op_type, node.domain) is None:
+            domain = "" if node.domain in ("", "ai.onnx") else f"{node.domain}::"
+            found.setdefault(f"{domain}{node.op_type}", []).append(name)
+        for a in node.attribute:
+            for sub in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                for op_type, names in unsupported_nodes(sub).items():
+                    found.setdefault(op_type, []).extend(names)
+    return found
+
+
+def check_supported(graph: onnx.GraphProto, label: str, opset: int) -> None:
+    """Every node has a converter, checked before any is converted, so that a model with
+    several unsupported ops names them all in one message (one node: the importer's own
+    message, which names it where it fails)."""
+    found = unsupported_nodes(graph)
+    count = sum(len(names) for names in found.values())
+    if count < 2:
+        return
+
+    def nodes(names: list[str]) -> str:
+        shown = ", ".join(f"'{n}'" for n in names[:MAX_NAMES_SHOWN])
+        more = f" and {len(names) - MAX_NAMES_SHOWN} more" if len(names) > MAX_NAMES_SHOWN else ""
+        return f"{'node' if len(names) == 1 else f'{len(names)} nodes'} {shown}{more}"
+
+    listing = "; ".join(f"{op} ({nodes(names)})" for op, names in found.items())
+    kinds = "op type" if len(found) == 1 else f"{len(found)} op types"
+    raise OnnxImportError(
+        f"'{label}': {count} nodes use unsupported ONNX {kinds} (opset {opset}): {listing}"
+    )
+
+
+MAX_NAMES_SHOWN = 5
+"""Node names listed per unsupported op type (then `and N more`)."""
+
+
 def import_proto(
     proto: onnx.ModelProto,
     label: str,
@@ -818,6 +862,7 @@ def import_proto(
     if opset < MIN_OPSET:
         proto = upgrade_opset(proto, opset, label)
         opset = MIN_OPSET
+    check_supported(proto.graph, label, opset)
     name = graph_name if graph_name is not None else symbol_name(proto.graph.name)
     return _Importer(proto, opset, name, constants).build()
 

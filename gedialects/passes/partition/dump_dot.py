@@ -1,7 +1,9 @@
-"""`ge-dump-dot`: a Graphviz picture of a module's graphs and partitions."""
+"""`ge-dump-dot`: a Graphviz picture of a module's graphs and partitions, and of its ascend
+models' streams, tasks and events."""
 
 from __future__ import annotations
 
+import itertools
 import sys
 from dataclasses import dataclass
 from typing import TextIO
@@ -12,6 +14,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from gedialects.ascend import ModelOp, TaskOp
 from gedialects.base import (
     AICORE_ENGINE,
     AICPU_ENGINE,
@@ -142,9 +145,83 @@ def to_dot(module: ModuleOp) -> str:
                     edges.append(
                         f"  {outputs[callee]} -> {op_ids[op]} [style=dotted, arrowhead=empty];"
                     )
+    for mi, model in enumerate(m for m in module.ops if isinstance(m, ModelOp)):
+        model_lines, model_edges = model_dot(model, mi)
+        lines += model_lines
+        edges += model_edges
     lines.extend(edges)
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def task_label(task: TaskOp) -> str:
+    """`Relu\nr` for a kernel task (GE type, node name), `event_record 3` for the others."""
+    effects = task.effects()
+    if effects.kernel is None:
+        return task.trace_name()
+    return f"{effects.kernel}\n{task.trace_name()}" + ("\n(dynamic)" if effects.hybrid else "")
+
+
+def model_dot(model: ModelOp, mi: int) -> tuple[list[str], list[str]]:
+    """The DOT lines of one `ascend.model`: a box per model, in it a box per stream (filled by
+    its engine) holding its tasks in program order (solid edges); dashed red edges join each
+    event record to the wait that consumes it (the n-th record of an event to its n-th wait),
+    dotted edges a `stream_active` to the first task of the stream it starts and a jump
+    (goto, switch) to the `label_set` of its label on the same stream."""
+    name = model.sym_name.data
+    lines = [f"  subgraph cluster_model_{mi} {{"]
+    caption = f"ascend.model @{name}\narena {model.arena_size.value.data} B"
+    lines.append(f'    label={_quote(caption)}; style="rounded,filled"; fillcolor="#f8f9fa";')
+    engines = {s.id.value.data: s.engine.data for s in model.streams()}
+    by_stream: dict[int, list[tuple[str, TaskOp]]] = {sid: [] for sid in engines}
+    for k, task in enumerate(model.tasks()):
+        by_stream.setdefault(task.stream.value.data, []).append((f"m{mi}_t{k}", task))
+    edges: list[str] = []
+    records: dict[int, list[str]] = {}
+    waits: dict[int, list[str]] = {}
+    label_sets: dict[tuple[int, int], str] = {}
+    for sid, tasks in sorted(by_stream.items()):
+        engine = engines.get(sid, "")
+        fill = ENGINE_COLOURS.get(engine, "#ffffff")
+        lines.append(f"    subgraph cluster_model_{mi}_stream_{sid} {{")
+        stream_caption = f"stream {sid}" + (f"\n{engine}" if engine else "")
+        lines.append(
+            f'      label={_quote(stream_caption)}; style="rounded,filled"; fillcolor="{fill}";'
+        )
+        for node, task in tasks:
+            effects = task.effects()
+            shape = ", shape=cds" if effects.records or effects.waits else ""
+            shape = ", shape=octagon" if effects.control else shape
+            lines.append(f"      {node} [label={_quote(task_label(task))}{shape}];")
+            for event in effects.records:
+                records.setdefault(event, []).append(node)
+            for event in effects.waits:
+                waits.setdefault(event, []).append(node)
+            for label in effects.labels:
+                label_sets[(sid, label)] = node
+        lines.append("    }")
+        edges += [f"  {a} -> {b};" for (a, _), (b, _) in itertools.pairwise(tasks)]
+    first = {sid: tasks[0][0] for sid, tasks in by_stream.items() if tasks}
+    for sid, tasks in by_stream.items():
+        for node, task in tasks:
+            effects = task.effects()
+            for active in effects.activates:
+                if active in first:
+                    edges.append(
+                        f'  {node} -> {first[active]} [style=dotted, label="active {active}"];'
+                    )
+            for label in effects.jumps:
+                if (sid, label) in label_sets:
+                    target = label_sets[(sid, label)]
+                    edges.append(
+                        f'  {node} -> {target} [style=dotted, label="label {label}", '
+                        "constraint=false];"
+                    )
+    for event, recorded in sorted(records.items()):
+        for a, b in zip(recorded, waits.get(event, []), strict=False):  # unmatched: no edge
+            edges.append(f'  {a} -> {b} [style=dashed, color="#c0392b", label="event {event}"];')
+    lines.append("  }")
+    return lines, edges
 
 
 @dataclass(frozen=True)
@@ -156,6 +233,9 @@ class DumpDotPass(ModulePass):
     `node_name` and result shapes and filled by their `_engine_name`. Dotted edges join a
     call to its callee's inputs and the callee's NetOutput back to the call; dashed red edges
     join each `partition.end` to its `partition.place_holder` (labelled with `peerIndex`).
+    An `ascend.model` is drawn as its streams (one box each, filled by engine) holding their
+    tasks in order, with dashed red edges from each event record to its wait and dotted
+    edges for `stream_active` and label jumps. `ge-opt -t dot` prints the same picture.
     Option `file`: the output path, `-` (default) for stdout (send the IR elsewhere with `-o`).
     Render with `dot -Tsvg`.
     """
