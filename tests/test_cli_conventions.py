@@ -59,6 +59,15 @@ def test_ge_opt_dash_reads_stdin_and_dash_o_writes_stdout(tmp_path: Path) -> Non
     assert bad.stderr.decode().startswith("<stdin>:1:"), bad.stderr
 
 
+def test_ge_opt_tells_onnx_and_binary_ir_on_stdin_by_their_first_bytes(tmp_path: Path) -> None:
+    onnx_bytes = (MODELS / "mlp.onnx").read_bytes()
+    imported = ok(tool("ge-opt", "-", stdin=onnx_bytes))
+    assert imported == ok(tool("ge-opt", str(MODELS / "mlp.onnx")))
+    binary = tmp_path / "g.gebc"
+    ok(tool("ge-opt", "-", "-o", str(binary), stdin=GRAPH.encode()))
+    assert b"graph.relu %x" in ok(tool("ge-opt", "-", stdin=binary.read_bytes()))
+
+
 def test_ge_opt_stdin_chain_to_ge_run(tmp_path: Path) -> None:
     compiled = ok(tool("ge-opt", "-", "-p", "ge-compile", stdin=GRAPH.encode()))
     run = ok(tool("ge-run", "-", "--random-inputs", "0", stdin=compiled))

@@ -9,7 +9,9 @@ One place for how a tool fails, so that the four behave the same:
 - an internal error is one line plus the `GE_DEBUG=1` hint (which re-raises it);
 - output paths that are empty or folders are refused before anything runs, and a write that
   fails is `cannot write OUT: reason`;
-- numbers in options are ASCII digits only (`int("\u0661")` is 1 in Python; GE reads ASCII).
+- numbers in options are ASCII digits only (`int("\u0661")` is 1 in Python; GE reads ASCII);
+- a reader that goes away (`| head`) ends the tool quietly, exit 1, no `[Errno 32]`;
+- `-` as a file is stdin, `-o -` stdout (`gedialects.tools.streams`).
 
 numpy is not imported here: `ge-opt` must start fast.
 """

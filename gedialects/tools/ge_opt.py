@@ -62,7 +62,7 @@ class GeOptMain(xDSLOptMain):
         """The input read whole within the memory budget; only a regular file (or stdin)."""
         path = self.args.input_file
         if path in (None, "-"):
-            return BytesIO(budget.read_stream(sys.stdin.buffer, "reading stdin")), "mlir"
+            return stdin_stream()
         stream = BytesIO(budget.read_file(path))
         stream.name = path  # parse_onnx finds external data by it
         return stream, os.path.splitext(path)[1].replace(".", "")
@@ -275,6 +275,15 @@ class PassTimer:
             share = 100.0 * seconds / total if total > 0 else 0.0
             lines.append(f"  {seconds:8.4f} ({share:5.1f}%)  {name}")
         return "\n".join(lines) + "\n\n"
+
+
+def stdin_stream() -> tuple[IO[bytes], str]:
+    """Stdin and its front end by its first bytes (`tools.streams.sniff`: text, binary IR or
+    ONNX); `-f` still decides when given."""
+    from gedialects.tools import streams
+
+    data = streams.read_stdin()
+    return BytesIO(data), {"binary": "gebc", "onnx": "onnx"}.get(streams.sniff(data), "mlir")
 
 
 def parse_onnx(stream: IO[bytes]) -> ModuleOp:
