@@ -284,10 +284,82 @@ def model_opset(model: onnx.ModelProto, label: str) -> int:
     return version
 
 
-def upgrade_opset(model: onnx.ModelProto, version: int, label: str) -> onnx.ModelProto:
-    """Converts a model below opset 11 with onnx.version_converter, or fails clearly."""
+SCAN8_DOMAIN = "gedialects.scan8"
+"""Private domain a Scan-8 node is moved to while onnx.version_converter upgrades its model:
+the converter's Scan 8 -> 9 adapter drops the batch axis from the values around the node (the
+graph's inputs become `[2]` for `[1, 2]`), so the node keeps its opset-8 meaning and
+`ops/control.py` converts it (batch loop around a Scan-9)."""
+
+
+def _subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
+    for a in node.attribute:
+        if a.HasField("g"):
+            yield a.g
+        yield from a.graphs
+
+
+def _stash_scan8(graph: onnx.GraphProto) -> int:
+    """Moves every Scan (opset 8 here) of `graph`, at any depth, to SCAN8_DOMAIN."""
+    count = 0
+    for node in graph.node:
+        for g in _subgraphs(node):
+            count += _stash_scan8(g)
+        if node.op_type == "Scan" and node.domain in ("", "ai.onnx"):
+            node.domain = SCAN8_DOMAIN
+            count += 1
+    return count
+
+
+def _upgrade_scan8_bodies(graph: onnx.GraphProto, version: int, label: str) -> None:
+    """Upgrades the body of every stashed Scan-8 of `graph` (the version converter leaves the
+    subgraphs of a node it does not know): the body becomes a model of its own whose extra
+    inputs are the outer-scope names it reads, converted and stripped of them again."""
     from onnx import version_converter
 
+    for node in graph.node:
+        if node.domain != SCAN8_DOMAIN:
+            for g in _subgraphs(node):
+                _upgrade_scan8_bodies(g, version, label)
+            continue
+        for a in node.attribute:
+            if a.name != "body" or not a.HasField("g"):
+                continue
+            body = onnx.GraphProto()
+            body.CopyFrom(a.g)
+            outer = sorted(free_names(body))
+            for name in outer:
+                body.input.add().name = name
+            wrapper = onnx.helper.make_model(
+                body,
+                opset_imports=[
+                    onnx.helper.make_opsetid("", version),
+                    onnx.helper.make_opsetid(SCAN8_DOMAIN, 1),
+                ],
+            )
+            wrapper.ir_version = 4
+            try:
+                upgraded = version_converter.convert_version(wrapper, MIN_OPSET).graph
+            except Exception as e:  # bare RuntimeErrors from C++
+                raise OnnxImportError(
+                    f"'{label}': onnx.version_converter could not convert the body of Scan "
+                    f"node '{node.name}' to opset {MIN_OPSET}: {_first_line(e)}"
+                ) from None
+            del upgraded.input[len(upgraded.input) - len(outer) :]
+            a.g.CopyFrom(upgraded)
+            _upgrade_scan8_bodies(a.g, version, label)
+
+
+def upgrade_opset(model: onnx.ModelProto, version: int, label: str) -> onnx.ModelProto:
+    """Converts a model below opset 11 with onnx.version_converter, or fails clearly. Scan-8
+    nodes go around the converter (SCAN8_DOMAIN)."""
+    from onnx import version_converter
+
+    stashed = 0
+    if version == 8:
+        model = onnx.ModelProto.FromString(model.SerializeToString())
+        stashed = _stash_scan8(model.graph)
+        if stashed:
+            model.opset_import.append(onnx.helper.make_opsetid(SCAN8_DOMAIN, 1))
     try:
         upgraded = version_converter.convert_version(model, MIN_OPSET)
     except Exception as e:  # the converter raises bare RuntimeErrors from C++
@@ -295,6 +367,8 @@ def upgrade_opset(model: onnx.ModelProto, version: int, label: str) -> onnx.Mode
             f"'{label}' uses ai.onnx opset {version}; opsets {MIN_OPSET} to {max_opset()} are "
             f"supported and onnx.version_converter could not convert it: {_first_line(e)}"
         ) from None
+    if stashed:
+        _upgrade_scan8_bodies(upgraded.graph, version, label)
     if version < 7:
         _channelwise_prelu_slopes(upgraded)
     return upgraded
@@ -870,6 +944,7 @@ def import_proto(
 __all__ = [
     "ELEMENT_TYPES",
     "MIN_OPSET",
+    "SCAN8_DOMAIN",
     "OnnxImportError",
     "check_model",
     "import_model",

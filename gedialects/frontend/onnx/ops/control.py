@@ -18,16 +18,18 @@ GE has no Loop or Scan plugin; both become a While (docs/onnx.md, "Control flow"
   with T the length of the first scan input on its axis; the body takes element i of each
   scan input (`T-1-i` when reversed) and appends (or, reversed, prepends) each scan output on
   its output axis.
+- Scan-8 (batch axis, `sequence_lens`) becomes an ONNX Loop over the batch around a Scan-9
+  on `x[b][:len[b]]`, converted as above (`scan8`).
 
 The carried types are GE's While fixed point: the body is built from the initial types and
 rebuilt with the join of what it takes and gives until they agree (a growing accumulator is
-`?` on its stacking axis). A scan output must have a static shape per iteration (its empty
-accumulator is a constant).
+`?` on its stacking axis). A scan output needs a known rank per iteration (`Stacker`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import onnx
@@ -45,7 +47,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, element_type
-from gedialects.frontend.onnx.importer import tensor_type
+from gedialects.frontend.onnx.importer import SCAN8_DOMAIN, tensor_type
 from gedialects.frontend.onnx.ops.array import one_element_scalar
 from gedialects.frontend.onnx.registry import ImportState, NodeContext, Outputs, converter
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
@@ -199,7 +201,8 @@ class Stacker:
 
     A static `t` starts from an empty constant `[.., 0 at axis, ..]` and appends with
     `Concat(acc, Unsqueeze(s))`. A `t` with `?` dims (known rank) cannot have that constant,
-    so the accumulator starts as zeros of the right rank and the first iteration replaces it:
+    so the accumulator starts as an empty tensor of the right rank (its known dims kept) and the
+    first iteration replaces it:
     `If(iter == 0, Unsqueeze(s), Concat(acc, Unsqueeze(s)))`.
     """
 
@@ -216,7 +219,9 @@ class Stacker:
         from gedialects.tensors import numpy_dtype
 
         assert isinstance(self.t, TensorType)
-        shape = list(self.t.get_shape()) if self.static else [0] * self.t.get_num_dims()
+        # a `?` dim starts at 0 (the first iteration replaces the value); the known dims keep
+        # their size so that the Concat of the other branch verifies against them
+        shape = [max(d, 0) for d in self.t.get_shape()]
         shape.insert(self.axis, 0)
         dtype = numpy_dtype(self.t.element_type)
         return ctx.const(np.zeros(shape, dtype), f"{self.what}_init")
@@ -509,3 +514,111 @@ def scan(ctx: NodeContext) -> Outputs:
     _verify(ctx, op, [cond_graph, body])
     host.keep([cond_graph, body])
     return list(op.results[h : h + n + k])
+
+
+# --------------------------------------------------------------------------------------------
+# Scan-8: a batch Loop around a Scan-9
+# --------------------------------------------------------------------------------------------
+
+
+@converter("Scan", SCAN8_DOMAIN)
+def scan8(ctx: NodeContext) -> Outputs:
+    """Scan-8 (batch axis 0, sequence axis 1, optional `sequence_lens`) as an ONNX Loop over
+    the batch whose body runs a Scan-9 on batch element b: states `s[b]`, scan inputs
+    `x[b][:len[b]]` (its `directions` become `scan_input_directions`), scan outputs padded
+    with zeros to the longest sequence as onnxruntime's Scan-8 does; the Loop stacks the final
+    states and the scan outputs on the batch axis. The Loop and the Scan are then converted
+    as every other (a While around a While)."""
+    body = _graph_attr(ctx, "body")
+    m = int(ctx.attr("num_scan_inputs"))
+    names = list(ctx.node.input)
+    n = len(names) - 1 - m
+    if m < 1 or n < 0:
+        ctx.fail(f"num_scan_inputs {m} does not fit its {len(names)} inputs")
+    dirs = list(ctx.attr("directions", [0] * m))
+    if len(dirs) != m:
+        ctx.fail(f"directions has {len(dirs)} entries for {m} scan inputs")
+    seq_name = names[0]
+    states, xs = names[1 : 1 + n], names[1 + n :]
+    k = len(body.output) - n
+    if k < 0 or len(body.input) != n + m:
+        ctx.fail(
+            f"body takes {len(body.input)} inputs and gives {len(body.output)}; "
+            f"with {n} states and {m} scan inputs it takes {n + m} and gives at least {n}"
+        )
+    for j in range(m):
+        t = ctx.input(1 + n + j).type
+        if isinstance(t, TensorType) and t.get_num_dims() < 2:
+            ctx.fail(f"scan input {j} has type {t}; Scan-8 takes [batch, sequence, ...]")
+    if seq_name:
+        _check_elem(ctx, ctx.input(0), i64, "sequence_lens")
+    p = f"{ctx.name}/scan8"
+    nodes: list[onnx.NodeProto] = []
+
+    def node(op: str, inputs: list[str], out: str, **attrs: Any) -> str:
+        nodes.append(onnx.helper.make_node(op, inputs, [out], name=out, **attrs))
+        return out
+
+    def const(value: np.ndarray, name: str) -> str:
+        tensor = onnx.numpy_helper.from_array(np.asarray(value), f"{p}/{name}")
+        return node("Constant", [], f"{p}/{name}", value=tensor)
+
+    b, cond = f"{p}/b", f"{p}/cond"
+    scan_ins = [node("Gather", [s, b], f"{p}/state{j}", axis=0) for j, s in enumerate(states)]
+    length = ends = zero = ""
+    if seq_name:
+        length = node("Gather", [seq_name, b], f"{p}/length", axis=0)
+        ends = node("Unsqueeze", [length], f"{p}/ends", axes=[0])
+        zero = const(np.array([0], np.int64), "zero")
+    for j, x in enumerate(xs):
+        element = node("Gather", [x, b], f"{p}/x{j}", axis=0)
+        if seq_name:
+            element = node("Slice", [element, zero, ends, zero], f"{p}/x{j}_head")
+        scan_ins.append(element)
+    finals = [f"{p}/final{j}" for j in range(n)]
+    outs = [f"{p}/y{j}" for j in range(k)]
+    nodes.append(
+        onnx.helper.make_node(
+            "Scan",
+            scan_ins,
+            finals + outs,
+            name=f"{p}/scan",
+            body=body,
+            num_scan_inputs=m,
+            scan_input_directions=dirs,
+        )
+    )
+    if seq_name and k:
+        shape = node("Shape", [xs[0]], f"{p}/x_shape")
+        longest = node("Gather", [shape, const(np.array(1, np.int64), "one")], f"{p}/longest")
+        missing = node("Sub", [longest, length], f"{p}/missing")
+        tail = node("Unsqueeze", [missing], f"{p}/tail", axes=[0])
+        head = const(np.array([0], np.int64), "head")
+        for j, y in enumerate(outs):
+            rank = node("Shape", [node("Shape", [y], f"{p}/y{j}_shape")], f"{p}/y{j}_rank")
+            rest = node("Sub", [rank, const(np.array([1], np.int64), f"y{j}_one")], f"{p}/y{j}_r")
+            zeros = node(
+                "ConstantOfShape",
+                [rest],
+                f"{p}/y{j}_zeros",
+                value=onnx.numpy_helper.from_array(np.array([0], np.int64)),
+            )
+            pads = node("Concat", [head, zeros, tail, zeros], f"{p}/y{j}_pads", axis=0)
+            outs[j] = node("Pad", [y, pads], f"{p}/y{j}_padded")
+    nodes.append(onnx.helper.make_node("Identity", [cond], [f"{p}/cond_out"]))
+    loop_body = onnx.helper.make_graph(
+        nodes,
+        f"{p}/batch_body",
+        [
+            onnx.helper.make_tensor_value_info(b, onnx.TensorProto.INT64, []),
+            onnx.helper.make_tensor_value_info(cond, onnx.TensorProto.BOOL, []),
+        ],
+        [onnx.helper.make_empty_tensor_value_info(v) for v in [f"{p}/cond_out", *finals, *outs]],
+    )
+    first = ctx.input(1) if n else ctx.input(1 + n)
+    shape = ctx.emit(ShapeOp(first), "batch_shape").results[0]
+    batch = ctx.emit(GatherV2DOp(shape, ctx.const(np.array(0, np.int64), "batch_axis")), "batch")
+    loop_node = onnx.helper.make_node(
+        "Loop", ["", ""], list(ctx.node.output), name=ctx.name, body=loop_body
+    )
+    return loop(NodeContext(loop_node, [batch.results[0], None], ctx.opset, ctx.state))
