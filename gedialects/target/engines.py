@@ -54,13 +54,16 @@ GE_LOCAL_OPS = frozenset(
     {
         "Data", "Const", "Constant", "NetOutput", "PartitionedCall", "StatefulPartitionedCall",
         "Case", "If", "While", "StatelessCase", "StatelessIf", "StatelessWhile", "NoOp",
+        "For", "_If", "_While",
         "Reshape", "Squeeze", "SqueezeV2", "SqueezeV3", "Unsqueeze", "UnsqueezeV2",
         "UnsqueezeV3", "ExpandDims", "Flatten", "FlattenV2", "Identity", "IdentityN",
         "Shape", "ShapeN", "Size", "Rank", "Snapshot", "StopGradient", "PreventGradient",
         "End", "PlaceHolder", "Bitcast", "Empty",
     }
 )  # fmt: skip
-"""Ops of GE's local engine (`REGISTER_OP_CREATOR` in `compiler/engines/local_engine`)."""
+"""Ops of GE's local engine (`REGISTER_OP_CREATOR` in `compiler/engines/local_engine`); the
+functional control-flow ops are all GE-local NoOp kernels (`no_op.cc`; For too, whose
+subgraph makes the tasks)."""
 
 RTS_OPS = frozenset(
     {"StreamActive", "StreamSwitch", "StreamMerge", "Send", "Recv", "LabelSet", "LabelGoto",

@@ -25,10 +25,12 @@ from gedialects.base import (
     FORCE_UNKNOWN_SHAPE,
     HOST_CPU_ENGINE,
     IS_UNKNOWN_SHAPE,
+    NODE_NAME,
     SPECIFIED_ENGINE_NAME,
     STAGE_LEVEL,
 )
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
+from gedialects.graph.control import ControlFlowOp
 from gedialects.multibatch import ENABLE_DYNAMIC_BATCH, INSERT_BY_MBATCH
 from gedialects.partition import PartitionedCallOp
 from gedialects.passes.analysis.graph_view import (
@@ -294,6 +296,61 @@ def materialise(analysis: ShapeAnalysis, module: ModuleOp) -> None:
     _set_bool(graph, IS_UNKNOWN_SHAPE, True)
 
 
+def mark_control_flow_subgraphs(module: ModuleOp, graph: GraphOp) -> None:
+    """Marks the subgraphs of every control-flow node under `graph` as their node runs.
+
+    GE's hybrid executor runs the subgraphs of an unknown If/While/For whole, on the host
+    with real shapes (`ControlOpNodeExecutor`), and the label makers lower those of a known
+    one with its static partition (`LabelAllocator` needs both graphs known). So each subgraph
+    gets `_is_unknown_shape` of its node, and so do its nodes (with `OwnerGraphIsUnknown`),
+    nested control flow inheriting it; the node is unknown when rule 1-6 made it so (its
+    `_is_unknown_shape`, set by the partitioning) or its owner graph is. A subgraph two nodes
+    share that run differently is an error: GE gives each node its own subgraph instance.
+    """
+    by_name = {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
+    marks: dict[str, bool] = {}
+
+    def mark(name: str, unknown: bool, node: Operation) -> GraphOp | None:
+        sub = by_name.get(name)
+        if sub is None:
+            return None
+        if marks.get(name, unknown) != unknown:
+            raise PassFailedException(
+                f"{_NAME}: @{name} is a subgraph of known and of unknown control-flow nodes "
+                f"(the last '{str_attr(node, NODE_NAME) or node.name}'); give each its own copy"
+            )
+        if name in marks:
+            return None
+        marks[name] = unknown
+        _set_bool(sub, IS_UNKNOWN_SHAPE, unknown)
+        for inner in sub.body.block.ops:
+            _set_bool(inner, IS_UNKNOWN_SHAPE, unknown)
+            _set_bool(inner, OWNER_GRAPH_IS_UNKNOWN, unknown)
+        return sub
+
+    def visit(g: GraphOp, owner_unknown: bool, seen: set[str]) -> None:
+        for op in g.body.block.ops:
+            if isinstance(op, ControlFlowOp):
+                unknown = owner_unknown or bool(bool_attr(op, IS_UNKNOWN_SHAPE))
+                for name in called_symbols(op):
+                    sub = mark(name, unknown, op)
+                    if sub is not None:
+                        visit(sub, unknown, seen)
+            elif isinstance(op, PartitionedCallOp):
+                name = op.callee.root_reference.data
+                callee = by_name.get(name)
+                if callee is None or name in seen:
+                    continue
+                seen.add(name)
+                marked = bool_attr(callee, IS_UNKNOWN_SHAPE)
+                visit(callee, owner_unknown if marked is None else marked, seen)
+
+    whole = bool(bool_attr(graph, IS_UNKNOWN_SHAPE)) and not bool_attr(
+        graph, DYNAMIC_SHAPE_PARTITIONED
+    )
+    visit(graph, whole, {graph.sym_name.data})
+
+
 def graphs_to_partition(module: ModuleOp) -> list[GraphOp]:
     """Root graphs (called by nothing) plus the branches of multi-batch Cases when the root has
     `_enable_dynamic_batch` (GE `GetMultiBatchIndependCompileGraphs`)."""
@@ -325,6 +382,11 @@ class PartitionDynamicShapePass(ModulePass):
     (default 4) turned unknown, then adjacent unknown clusters. Each known, unknown and input
     cluster becomes `@<graph>_sub_<n>_know|_unknow|_input`, called by a
     `partition.partitioned_call` `<subgraph>_PartitionedCall_<n>` with `_is_unknown_shape`.
+
+    The subgraphs of If/While/For nodes run as their node does (GE's dynamic executor runs an
+    unknown one's whole; the label makers need a known one's static): each, at any depth, and
+    its nodes get the node's `_is_unknown_shape`; a subgraph shared by a known and an unknown
+    node is an error.
 
     A multi-batch root (`_enable_dynamic_batch`) is not partitioned, only its gear branches:
     its `?` inputs are buffers sized for the largest gear and its MapIndex/Case become GE's
@@ -389,6 +451,7 @@ class PartitionDynamicShapePass(ModulePass):
                     _set_bool(graph, IS_UNKNOWN_SHAPE, True)
             else:
                 materialise(analysis, op)
+            mark_control_flow_subgraphs(op, graph)
 
 
 def is_static_module(module: ModuleOp) -> bool:
