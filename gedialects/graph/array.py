@@ -245,23 +245,40 @@ class TransposeOp(GEOp, NodeSyntax):
 
 @irdl_op_definition
 class IdentityOp(GEOp, NodeSyntax):
-    """GE Identity: `y = x`.
+    """GE Identity: `y = x`, after the nodes that produce `ctrl`, if any.
 
-    Also the inference form of ONNX Dropout.
+    Also the inference form of ONNX Dropout. The operands after `x` are GE control edges
+    into the Identity (its in-control anchor): they carry no data, only order, so `y` is
+    ready once `x` and every `ctrl` value are. Control edges land on any GE node; in this IR
+    an Identity in front of the consumer carries them (as GE's `VariablePrepareOpPass` does
+    for a Merge consumer), e.g. GE's While variable rule (`SplitVariableIntoSubgraphPass`:
+    the consumers of a While output are fed by the variable itself plus a control edge from
+    the While) is `graph.identity %var, %while_out`. A pass keeps the edges: Identity folding
+    and constant folding leave an Identity with control inputs alone, and partitioning makes
+    them call operands like any edge (GE re-creates cross-cluster control edges between call
+    nodes).
 
         %y = graph.identity %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+        %z = graph.identity %x, %w : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
     """
 
     name = "graph.identity"
     GE_TYPE: ClassVar[str] = "Identity"
 
     x = operand_def(AnyTensor)
+    ctrl = var_operand_def(AnyTensor)
     y = result_def(AnyTensor)
 
     traits = traits_def(Pure())
 
-    def __init__(self, x: SSAValue | Operation, *, result_type: Attribute | None = None) -> None:
-        init_node(self, [x], result_type)
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        ctrl: Sequence[SSAValue | Operation] = (),
+        *,
+        result_type: Attribute | None = None,
+    ) -> None:
+        init_node(self, [x, list(ctrl)], result_type)
 
     @classmethod
     def infer_result_types(
@@ -270,8 +287,9 @@ class IdentityOp(GEOp, NodeSyntax):
         properties: Mapping[str, Attribute],
         values: OperandValues,
     ) -> tuple[Attribute, ...]:
-        operand_count(cls, operand_types, 1)
-        return (operand_types[0],)
+        if not operand_types:
+            operand_count(cls, operand_types, 1)
+        return (operand_types[0],)  # the control inputs after x carry no data
 
     def verify_(self) -> None:
         verify_same_type(self, self.x.type, self.y.type)

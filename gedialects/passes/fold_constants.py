@@ -48,7 +48,7 @@ from xdsl.utils.hints import isa
 
 from gedialects import budget
 from gedialects.base import NODE_NAME, GEOp, static_element_count
-from gedialects.graph import ConstOp, GraphOp
+from gedialects.graph import ConstOp, GraphOp, IdentityOp
 from gedialects.interpreters.kernels import KernelError, kernel_types, run_kernel
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype, numpy_from_dense
 
@@ -190,6 +190,8 @@ def foldable(op: Operation, max_size: int) -> bool:
         return False
     if not op.results or op.regions or op.GE_TYPE not in _kernel_set():
         return False
+    if isinstance(op, IdentityOp) and op.ctrl:
+        return False  # a constant would drop its control edges
     counts = [static_element_count(t) for t in op.result_types]
     if any(c is None for c in counts):
         return False  # a result of unknown shape: run ge-infer-shapes first

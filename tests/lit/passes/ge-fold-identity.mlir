@@ -22,3 +22,21 @@ graph.graph @refining(%x: tensor<?x3xf32>) -> tensor<2x3xf32> {
   %a = graph.identity %x : (tensor<?x3xf32>) -> tensor<2x3xf32>
   graph.net_output %a : tensor<2x3xf32>
 }
+
+// -----
+
+// Tests that an Identity carrying a control edge (operands after the first) stays: its users
+// have no other place for the edge; a plain one beside it goes.
+
+// CHECK-LABEL: graph.graph @control_edge
+// CHECK-NEXT:    %[[E:.*]] = graph.exp %x
+// CHECK-NEXT:    %[[U:.*]] = graph.identity %v, %[[E]] {node_name = "v_after_e"}
+// CHECK-NEXT:    %[[S:.*]] = graph.add %[[U]], %v
+// CHECK-NEXT:    graph.net_output %[[S]], %[[E]]
+graph.graph @control_edge(%v: tensor<4xf32>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %e = graph.exp %x : (tensor<4xf32>) -> tensor<4xf32>
+  %u = graph.identity %v, %e {node_name = "v_after_e"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %p = graph.identity %v : (tensor<4xf32>) -> tensor<4xf32>
+  %s = graph.add %u, %p : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  graph.net_output %s, %e : tensor<4xf32>, tensor<4xf32>
+}
