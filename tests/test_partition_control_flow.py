@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
@@ -73,8 +73,8 @@ def _random_inputs(graph: GraphOp, rng: np.random.Generator) -> dict[str, np.nda
     feeds: dict[str, np.ndarray] = {}
     for arg in graph.body.block.args:
         t = arg.type
-        dtype = numpy_dtype(t.element_type)  # type: ignore[attr-defined]
-        shape = t.get_shape()  # type: ignore[attr-defined]
+        assert isinstance(t, TensorType)
+        dtype, shape = numpy_dtype(t.element_type), t.get_shape()
         if dtype == np.bool_:
             value = rng.random(shape) < 0.5
         elif np.issubdtype(dtype, np.integer):
