@@ -556,3 +556,57 @@ def test_scan8_through_the_tools(tmp_path: Path) -> None:
     out = np.load(tmp_path / "out.npz")
     for name, expected in zip(("final", "ys"), _ort(model, feeds), strict=True):
         np.testing.assert_array_equal(out[name], expected, err_msg=name)
+
+
+def test_nested_scan8_reading_its_outer_body_matches_onnxruntime() -> None:
+    """A Scan-8 inside a Scan-8 body whose body reads `w`, a value of the outer body: both
+    bodies are upgraded on their own, the outer-scope name survives as an extra input of the
+    inner body's wrapper model and is captured again on import."""
+    inner = helper.make_graph(
+        [
+            helper.make_node("Mul", ["xi", "w"], ["m"]),
+            helper.make_node("Add", ["si", "m"], ["so"]),
+            helper.make_node("Identity", ["so"], ["yo"]),
+        ],
+        "inner",
+        [helper.make_tensor_value_info("si", F, [2]), helper.make_tensor_value_info("xi", F, [2])],
+        [helper.make_tensor_value_info("so", F, [2]), helper.make_tensor_value_info("yo", F, [2])],
+    )
+    outer = helper.make_graph(
+        [
+            helper.make_node("Unsqueeze", ["s"], ["s1"], axes=[0]),
+            helper.make_node("Unsqueeze", ["x"], ["x1"], axes=[0]),
+            helper.make_node("Unsqueeze", ["x1"], ["x2"], axes=[0]),
+            helper.make_node("Identity", ["x"], ["w"]),
+            helper.make_node("Scan", ["", "s1", "x2"], ["f1", "y1"], body=inner, num_scan_inputs=1),
+            helper.make_node("Squeeze", ["f1"], ["f"], axes=[0]),
+            helper.make_node("Identity", ["f"], ["y"]),
+        ],
+        "outer",
+        [helper.make_tensor_value_info("s", F, [2]), helper.make_tensor_value_info("x", F, [2])],
+        [helper.make_tensor_value_info("f", F, [2]), helper.make_tensor_value_info("y", F, [2])],
+    )
+    node = helper.make_node(
+        "Scan", ["", "init", "xs"], ["fin", "ys"], body=outer, num_scan_inputs=1
+    )
+    graph = helper.make_graph(
+        [node],
+        "nested_scan8",
+        [
+            helper.make_tensor_value_info("init", F, [2, 2]),
+            helper.make_tensor_value_info("xs", F, [2, 3, 2]),
+        ],
+        [
+            helper.make_tensor_value_info("fin", F, [2, 2]),
+            helper.make_tensor_value_info("ys", F, [2, 3, 2]),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 8)])
+    model.ir_version = 4
+    feeds = {
+        "init": np.ones((2, 2), np.float32),
+        "xs": np.arange(12, dtype=np.float32).reshape(2, 3, 2),
+    }
+    out = run(import_model(model), feeds)
+    for name, expected in zip(("fin", "ys"), _ort(model, feeds), strict=True):
+        np.testing.assert_allclose(out[name], expected, rtol=1e-6, err_msg=name)
