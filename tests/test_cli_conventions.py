@@ -311,4 +311,25 @@ def test_unsupported_ops_inside_subgraphs_are_listed_too() -> None:
     )
     node = helper.make_node("If", ["cond"], ["z"], name="branch", then_branch=body)
     graph = helper.make_graph([node, _tfidf("outer", "w")], "g", [], [])
-    assert unsupported_nodes(graph) == {"TfIdfVectorizer": ["inner", "outer"]}
+    assert unsupported_nodes(graph) == {"TfIdfVectorizer": ["branch/then_branch/inner", "outer"]}
+
+
+def test_unnamed_unsupported_nodes_of_two_branches_are_told_apart_by_their_path() -> None:
+    """Both branches' unnamed node is `TfIdfVectorizer_0` in its own graph: the listing said
+    `(2 nodes 'SequenceConstruct_0', 'SequenceConstruct_0')`."""
+    from gedialects.frontend.onnx.importer import unsupported_nodes
+
+    def branch(name: str) -> onnx.GraphProto:
+        out = helper.make_tensor_value_info("y", 1, None)
+        return helper.make_graph([_tfidf("", "y")], name, [], [out])
+
+    node = helper.make_node(
+        "If", ["cond"], ["z"], then_branch=branch("then"), else_branch=branch("else")
+    )
+    graph = helper.make_graph([node], "g", [], [])
+    assert unsupported_nodes(graph) == {
+        "TfIdfVectorizer": [
+            "If_0/else_branch/TfIdfVectorizer_0",
+            "If_0/then_branch/TfIdfVectorizer_0",
+        ]
+    }

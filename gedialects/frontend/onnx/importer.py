@@ -877,10 +877,12 @@ def check_names(graph: onnx.GraphProto, opset: int) -> None:
         defined.update(node.output)
 
 
-def unsupported_nodes(graph: onnx.GraphProto) -> dict[str, list[str]]:
+def unsupported_nodes(graph: onnx.GraphProto, scope: str = "") -> dict[str, list[str]]:
     """Op type (`domain::Type` outside ai.onnx) -> the names of the nodes of that type no
     converter handles, in `graph` and its subgraphs (If/Loop/Scan bodies), in model order;
-    an unnamed node is `<op_type>_<n>`, as the importer names it."""
+    an unnamed node is `<op_type>_<n>`, as the importer names it, and a node of a subgraph is
+    named by its path (`If_0/then_branch/Foo_0`): unnamed nodes of two branches are both
+    `Foo_0` in their own graphs."""
     found: dict[str, list[str]] = {}
     unnamed = 0
     for node in graph.node:
@@ -888,12 +890,30 @@ def unsupported_nodes(graph: onnx.GraphProto) -> dict[str, list[str]]:
         unnamed += not node.name
         if get_converter(node.op_type, node.domain) is None:
             domain = "" if node.domain in ("", "ai.onnx") else f"{node.domain}::"
-            found.setdefault(f"{domain}{node.op_type}", []).append(name)
+            found.setdefault(f"{domain}{node.op_type}", []).append(scope + name)
         for a in node.attribute:
-            for sub in ([a.g] if a.HasField("g") else []) + list(a.graphs):
-                for op_type, names in unsupported_nodes(sub).items():
+            subs = ([a.g] if a.HasField("g") else []) + list(a.graphs)
+            for sub in subs:
+                for op_type, names in unsupported_nodes(sub, f"{scope}{name}/{a.name}/").items():
                     found.setdefault(op_type, []).extend(names)
     return found
+
+
+def check_tensor_values(graph: onnx.GraphProto, scope: str = "") -> None:
+    """The declared inputs and outputs of `graph` and its subgraphs are tensors: a sequence,
+    map or optional is refused naming the value and its kind (before the unsupported-op
+    listing, whose ops such values usually come from, so the message names the real limit)."""
+    for kind, values in (("input", graph.input), ("output", graph.output)):
+        for v in values:
+            if v.type.WhichOneof("value") not in (None, "tensor_type"):
+                tensor_type(v.type, f"{scope}graph {kind} '{v.name}'")
+    unnamed = 0
+    for node in graph.node:
+        name = node.name or f"{node.op_type}_{unnamed}"
+        unnamed += not node.name
+        for a in node.attribute:
+            for sub in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                check_tensor_values(sub, f"{scope}node '{name}' ({node.op_type}) {a.name} ")
 
 
 def check_supported(graph: onnx.GraphProto, label: str, opset: int) -> None:
@@ -904,6 +924,7 @@ def check_supported(graph: onnx.GraphProto, label: str, opset: int) -> None:
     count = sum(len(names) for names in found.values())
     if count < 2:
         return
+    check_tensor_values(graph)
 
     def nodes(names: list[str]) -> str:
         shown = ", ".join(f"'{n}'" for n in names[:MAX_NAMES_SHOWN])
