@@ -8,6 +8,7 @@ lazily, on first use); the dialect objects themselves are importable by name
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +52,11 @@ __all__ = [
     "make_context",
     "register_all",
 ]
+
+
+# A library logs and leaves the output to its user (the tools' `-v`/`-q`, an application's own
+# logging set-up): without a handler of theirs, nothing of ours is printed.
+logging.getLogger("gedialects").addHandler(logging.NullHandler())
 
 
 def _install_lexer_workaround() -> None:

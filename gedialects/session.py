@@ -34,6 +34,8 @@ error code in `code`. The machinery lives in the run-time layer, `gedialects.run
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +71,9 @@ if TYPE_CHECKING:
     from gedialects.interpreters.run import Signature
 
 
+logger = logging.getLogger(__name__)
+
+
 class Session:
     """GE's `ge::Session`: graphs added under ids, compiled with options, run on numpy arrays."""
 
@@ -91,11 +96,13 @@ class Session:
         if merged.get(JIT_OPTION) == "1":
             check_jit_options(merged)
         gears = gear_config(merged)
+        begin = time.perf_counter()
         with memory_limit(merged):
             module = load_graph(graph)
         entry = GraphState(module, merged, gears)
         entry.stages["import"] = print_module(module)
         self._graphs[graph_id] = entry
+        logger.info("graph %d: added in %.3f s", graph_id, time.perf_counter() - begin)
 
     def remove_graph(self, graph_id: int) -> None:
         """Drops the graph, its compiled forms and its JIT slices; the id is free again."""
@@ -112,11 +119,18 @@ class Session:
         graph = self._graph(graph_id)
         if graph.compiled is not None:
             return
+        begin = time.perf_counter()
         with memory_limit(graph.options):
             if graph.options.get(JIT_OPTION) == "1":
                 jit.prepare(graph)
             else:
                 compile_graph(graph)
+        logger.info(
+            "graph %d: compiled in %.3f s (%s level)",
+            graph_id,
+            time.perf_counter() - begin,
+            graph.level,
+        )
 
     # inspection ------------------------------------------------------------------------------
 
@@ -182,8 +196,11 @@ class Session:
         nothing (`jit_stats`)."""
         graph = self._graph(graph_id)
         self.compile_graph(graph_id)
+        begin = time.perf_counter()
         with memory_limit(graph.options):
-            return execute.run_graph(graph, self._signature(graph_id), inputs)
+            outputs = execute.run_graph(graph, self._signature(graph_id), inputs)
+        logger.debug("graph %d: ran in %.3f s", graph_id, time.perf_counter() - begin)
+        return outputs
 
     def jit_stats(self, graph_id: int) -> JitStats:
         """Counters of a graph added with `ge.jit=1`: slices compiled, cache hits, runs."""
@@ -212,13 +229,7 @@ class Session:
     ) -> list[np.ndarray]:
         """onnxruntime's `InferenceSession.run`: the outputs named (all if None), as a list; the
         graph is `graph_id`, or the session's only graph."""
-        if graph_id is None:
-            if len(self._graphs) != 1:
-                raise GraphIdError(
-                    f"run needs graph_id: the session holds {len(self._graphs)} graphs "
-                    f"({', '.join(map(str, self._graphs)) or 'none'})"
-                )
-            graph_id = next(iter(self._graphs))
+        graph_id = self._only_graph(graph_id, "run")
         outputs = self.run_graph(graph_id, input_feed)
         names = list(outputs) if output_names is None else list(output_names)
         for name in names:
@@ -229,6 +240,17 @@ class Session:
         return [outputs[name] for name in names]
 
     # helpers ---------------------------------------------------------------------------------
+
+    def _only_graph(self, graph_id: int | None, what: str) -> int:
+        """`graph_id`, or the id of the session's only graph (onnxruntime's calls take none)."""
+        if graph_id is not None:
+            return graph_id
+        if len(self._graphs) != 1:
+            raise GraphIdError(
+                f"{what} needs graph_id: the session holds {len(self._graphs)} graphs "
+                f"({', '.join(map(str, self._graphs)) or 'none'})"
+            )
+        return next(iter(self._graphs))
 
     @staticmethod
     def _check_id(graph_id: object) -> None:

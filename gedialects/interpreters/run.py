@@ -7,6 +7,8 @@ numpy error deep inside a kernel and never a silent cast.
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -15,7 +17,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute, Operation
 
-from gedialects import budget
+from gedialects import budget, progress
 from gedialects.base import shapes_compatible, symbol_name, tensor_shape
 from gedialects.interpreters.entry import RunError, Signature, declared_signature, find_entry
 from gedialects.interpreters.gears import gear_signature
@@ -37,6 +39,8 @@ if TYPE_CHECKING:
     from xdsl.interpreter import Interpreter
 
     from gedialects.interpreters.ascend import RunStats
+
+logger = logging.getLogger(__name__)
 
 
 def signature(entry: Operation) -> Signature:
@@ -195,8 +199,11 @@ def run_entry(
         **limits,
     )
     interpreter.set_data(GraphFunctions, COMPILED, compiled)
+    name = symbol_name(op)
+    begin = time.perf_counter()
     try:
-        results = interpreter.call_op(op, args)
+        with progress.task(f"running @{name}"):
+            results = interpreter.call_op(op, args)
     except (InterpretationError, KernelError, budget.MemoryBudgetError) as e:
         raise RunError(str(e).strip().splitlines()[0]) from None
     except ValueError as e:
@@ -204,7 +211,8 @@ def run_entry(
         if what is None:
             raise
         raise RunError(_in_op(interpreter, what)) from None
-    outputs = {name: np.asarray(v) for name, v in zip(sig.output_names, results, strict=True)}
+    logger.info("ran @%s (%s) in %.3f s", name, op.name, time.perf_counter() - begin)
+    outputs = {out: np.asarray(v) for out, v in zip(sig.output_names, results, strict=True)}
     stats = last_stats(interpreter) if isinstance(op, ModelOp) else None
     return RunResult(outputs, op, stats)
 

@@ -10,6 +10,8 @@ GE's compile order.
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -19,7 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import PassFailedException
 
-from gedialects import budget
+from gedialects import budget, progress
 from gedialects.passes.assign_streams import AssignStreamsPass
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
 from gedialects.passes.fold_constants import DEFAULT_MAX_SIZE, FoldConstantsPass
@@ -34,6 +36,8 @@ from gedialects.passes.partition.place_engines import PlaceEnginesPass
 from gedialects.passes.plan_memory import PlanMemoryPass
 from gedialects.passes.sink_loop import SinkLoopPass, check_iterations
 from gedialects.passes.verify_graph import VerifyGraphPass
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -152,7 +156,28 @@ class CompilePipelinePass(ModulePass):
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PassPipeline(self.passes()).apply(ctx, op)
+        stages = self.passes()
+        with progress.task("compiling", total=len(stages), unit="passes") as bar:
+            PassPipeline(stages, StageProgress(bar)).apply(ctx, op)
+
+
+class StageProgress:
+    """A `PassPipeline` callback (or called by hand around each stage) that shows the pass
+    running on a progress bar and logs each pass's wall time (`-v`): the one place the
+    Session, `ge-atc` and `ge-opt` report compile progress."""
+
+    def __init__(self, bar: progress.Task) -> None:
+        self.bar = bar
+        self.begin = time.perf_counter()
+
+    def __call__(self, prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
+        now = time.perf_counter()
+        if prev is not None:
+            logger.info("ran %s in %.3f s", prev.name, now - self.begin)
+            self.bar.advance()
+        if nxt is not None:
+            self.bar.step(nxt.name)
+        self.begin = now
 
 
 def expand_pipelines(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:

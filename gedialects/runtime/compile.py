@@ -60,24 +60,30 @@ def run_stages(
     stage that fails is a GraphError with its first line (and GE's code when it leads)."""
     from xdsl.utils.exceptions import DiagnosticException
 
-    from gedialects import make_context
-    from gedialects.passes.pipelines import expand_pipelines, skips
+    from gedialects import make_context, progress
+    from gedialects.passes.pipelines import StageProgress, expand_pipelines, skips
 
     ctx = make_context()
-    for p in expand_pipelines(stages):
-        if skips(p, module):
-            continue
-        try:
-            p.apply(ctx, module)
-            module.verify()
-        except DiagnosticException as e:
-            message = first_line(e)
-            code = message.split(":", 2)[1].strip() if message.count(":") >= 2 else ""
-            raise GraphError(
-                message, code if code[:1] == "E" and code[1:].isdigit() else None
-            ) from None
-        if printed is not None:
-            printed[p.name] = print_module(module)
+    passes = expand_pipelines(stages)
+    with progress.task("compiling", total=len(passes), unit="passes") as bar:
+        log = StageProgress(bar)
+        for p in passes:
+            if skips(p, module):
+                bar.advance()
+                continue
+            log(None, module, p)
+            try:
+                p.apply(ctx, module)
+                module.verify()
+            except DiagnosticException as e:
+                message = first_line(e)
+                code = message.split(":", 2)[1].strip() if message.count(":") >= 2 else ""
+                raise GraphError(
+                    message, code if code[:1] == "E" and code[1:].isdigit() else None
+                ) from None
+            log(p, module, None)
+            if printed is not None:
+                printed[p.name] = print_module(module)
 
 
 def compile_graph(graph: GraphState) -> None:

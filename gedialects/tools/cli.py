@@ -12,6 +12,10 @@ One place for how a tool fails, so that the four behave the same:
 - numbers in options are ASCII digits only (`int("\u0661")` is 1 in Python; GE reads ASCII);
 - a reader that goes away (`| head`) ends the tool quietly, exit 1, no `[Errno 32]`;
 - `-` as a file is stdin, `-o -` stdout (`gedialects.tools.streams`).
+- `-v`/`--verbose` and `-q`/`--quiet` mean the same in every tool (`add_verbosity`,
+  `configure_output`): `-v` logs each step and its time on stderr (the `gedialects` logger at
+  INFO), `-vv` adds the details (DEBUG), `-q` leaves only errors and turns the progress bars
+  of long work (`gedialects.progress`, a terminal's stderr only) off.
 
 numpy is not imported here: `ge-opt` must start fast.
 """
@@ -19,11 +23,15 @@ numpy is not imported here: `ge-opt` must start fast.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import re
 import sys
-from collections.abc import Callable
-from typing import NoReturn
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+from gedialects import progress
 
 INT_TEXT = re.compile(r"[+-]?[0-9]+")
 """An integer as users type it: ASCII digits, an optional sign, nothing else."""
@@ -186,3 +194,88 @@ def max_memory(args: argparse.Namespace) -> int | None:
         return parse_size(text, "--max-memory")
     except MemorySizeError as e:
         raise UsageError(str(e)) from None
+
+
+@contextmanager
+def without_short_version(parser: argparse.ArgumentParser) -> Iterator[None]:
+    """Arguments added inside lose the short `-v` of `--version` (xdsl-opt's spelling), so
+    that `-v` is `--verbose` in `ge-opt` as in every other gedialects tool; `--version` stays."""
+    add = parser.add_argument
+    wrapped = vars(parser).get("add_argument")  # another such wrapper (pass_catalog's helps)
+
+    def add_argument(*names: str, **options: Any) -> argparse.Action:
+        if "--version" in names:
+            names = tuple(name for name in names if name != "-v")
+        return add(*names, **options)
+
+    parser.add_argument = add_argument
+    try:
+        yield
+    finally:
+        if wrapped is None:
+            del parser.add_argument  # the class's method again
+        else:
+            parser.add_argument = wrapped
+
+
+VERBOSE_HELP = "log each step and its time on stderr; -vv also logs the details"
+
+
+def add_verbosity(parser: argparse.ArgumentParser, quiet_help: str = "") -> None:
+    """`-v`/`--verbose` (counted) and `-q`/`--quiet`, as every tool spells them."""
+    parser.add_argument("-v", "--verbose", action="count", default=0, help=VERBOSE_HELP)
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help=quiet_help or "print only errors: no progress bars, notes or logs",
+    )
+
+
+class _StderrHandler(logging.Handler):
+    """Writes to the `sys.stderr` of the moment (a shown progress bar redirects it, so that log
+    lines print above the bar; a handler holding the stream of its creation would not)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+        except Exception:
+            self.handleError(record)
+
+
+class _Formatter(logging.Formatter):
+    """`PROG: info: message`; at DEBUG also the logger (`gedialects.passes.pipelines`)."""
+
+    def __init__(self, prog: str, debug: bool) -> None:
+        super().__init__()
+        self.prog = prog
+        self.debug = debug
+
+    def format(self, record: logging.LogRecord) -> str:
+        where = f"{record.name}: " if self.debug else ""
+        return f"{self.prog}: {record.levelname.lower()}: {where}{record.getMessage()}"
+
+
+_handler: _StderrHandler | None = None
+
+
+def configure_output(args: argparse.Namespace, prog: str) -> None:
+    """Applies `-v`/`-q` (see `add_verbosity`): the level and handler of the `gedialects`
+    logger and whether long work draws a progress bar. Called once per tool run (again in the
+    same process, as the tests do, it replaces its own handler)."""
+    global _handler
+    verbose: int = getattr(args, "verbose", 0) or 0
+    quiet: bool = bool(getattr(args, "quiet", False))
+    if quiet and verbose:
+        raise UsageError("-q/--quiet and -v/--verbose contradict each other; give one")
+    level = logging.ERROR if quiet else (logging.WARNING, logging.INFO)[min(verbose, 1)]
+    if verbose >= 2:
+        level = logging.DEBUG
+    logger = logging.getLogger("gedialects")
+    if _handler is not None:
+        logger.removeHandler(_handler)
+    _handler = _StderrHandler()
+    _handler.setFormatter(_Formatter(prog, verbose >= 2))
+    logger.addHandler(_handler)
+    logger.setLevel(level)
+    progress.enable(not quiet)

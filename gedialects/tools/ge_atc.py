@@ -36,6 +36,11 @@ FRAMEWORKS = {"0": "Caffe", "1": "MindSpore", "3": "TensorFlow", "5": "ONNX"}
 """atc's --framework values (GE's domi::FrameworkType)."""
 
 
+START_LINE = "ATC start working now, please wait for a moment."
+SUCCESS_LINE = "ATC run success, welcome to the next use."
+"""atc's first and last lines on stdout (GE api/atc/main_impl.cc, `main_impl`, prints them
+with std::cout); a failure prints no success line and the one `error:` line on stderr."""
+
 AtcError = cli.UserError
 """A user error; the message is one line."""
 
@@ -75,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--soc_version", default="", help="accepted for atc compatibility; ignored")
     p.add_argument("--graph-name", default=None, help="model symbol (default: from the model)")
     p.add_argument("--max-memory", metavar="SIZE", help=MAX_MEMORY_HELP)
+    cli.add_verbosity(p, "print only errors: no start and success lines, notes, bars or logs")
     return p
 
 
@@ -169,13 +175,18 @@ def run_cli(argv: Sequence[str] | None) -> int:
     from gedialects.tools.ge_import import render
 
     args = _parser().parse_args(argv)
+    cli.configure_output(args, "ge-atc")
     to_stdout = args.output == "-"
     if to_stdout and args.emit == "both":
         raise cli.UsageError(
             "--output=- writes one file to stdout: give --emit=om or --emit=mlir with it"
         )
     path = "-" if to_stdout else output_path(args.output)
-    if args.soc_version:
+    # atc's lines go to stdout, as atc prints them, unless the model itself does
+    words = sys.stderr if to_stdout else sys.stdout
+    if not args.quiet:
+        print(START_LINE, file=words, flush=True)
+    if args.soc_version and not args.quiet:
         print(
             f"note: --soc_version={args.soc_version} is ignored: the ascend model runs on the "
             "gedialects interpreter",
@@ -197,6 +208,8 @@ def run_cli(argv: Sequence[str] | None) -> int:
         streams.write_output("-" if to_stdout else om_path(path), om)
     if text is not None:
         streams.write_output(path, text)
+    if not args.quiet:
+        print(SUCCESS_LINE, file=words)
     return 0
 
 

@@ -45,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
         "--print-op-generic", action="store_true", help="print the generic op form instead"
     )
     p.add_argument("--max-memory", metavar="SIZE", help=MAX_MEMORY_HELP)
+    cli.add_verbosity(p)
     return p
 
 
@@ -61,6 +62,7 @@ def render(module: Operation, generic: bool) -> str:
 
 def run_cli(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
+    cli.configure_output(args, "ge-import")
     cli.check_output(args.output, "-o/--output")
     from gedialects.budget import max_memory_set
     from gedialects.bytecode import dump, is_binary_path, kind_for_path

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import argparse
 import io
+import logging
 import os
 import sys
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from io import BytesIO
 from typing import IO
 
@@ -31,9 +33,11 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from gedialects import budget, dialect_factories, xdsl_dialect_factories
+from gedialects import budget, dialect_factories, progress, xdsl_dialect_factories
 from gedialects.passes import get_all_passes
 from gedialects.tools import cli, pass_catalog, targets
+
+logger = logging.getLogger(__name__)
 
 XDSL_PASSES = ("canonicalize", "cse", "dce")
 """Generic xDSL passes that are useful on our dialects."""
@@ -72,6 +76,7 @@ class GeOptMain(xDSLOptMain):
         return "<stdin>" if path in (None, "-") else path
 
     def run(self) -> None:
+        cli.configure_output(self.args, "ge-opt")
         self.timer = PassTimer() if self.args.time_passes else None
         self.deferred_output = None
         self.binary_output = None
@@ -93,7 +98,7 @@ class GeOptMain(xDSLOptMain):
     def apply_passes(self, prog: ModuleOp) -> None:
         """Runs the pipeline with named pipelines expanded into their stages (expanded here,
         inside the memory budget of `--max-memory`, which their defaults read)."""
-        from gedialects.passes.pipelines import expand_pipelines
+        from gedialects.passes.pipelines import StageProgress, expand_pipelines
 
         groups: list[tuple[str, ModulePass]] = []
         for p in self.pipeline.passes:
@@ -104,8 +109,12 @@ class GeOptMain(xDSLOptMain):
         timer = self.timer
         verify = not self.args.disable_verify
         between = self.args.print_between_passes
+        stages = tuple(stage for _, stage in groups)
+        bar = progress.task("running passes", total=len(stages), unit="passes")
+        log = StageProgress(bar)
 
         def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
+            log(prev, module, nxt)
             if timer is not None and prev is not None:
                 timer.stop(group_of[id(prev)], prev.name)
             if verify:
@@ -117,7 +126,8 @@ class GeOptMain(xDSLOptMain):
             if timer is not None:
                 timer.start()
 
-        PassPipeline(tuple(stage for _, stage in groups), callback).apply(self.ctx, prog)
+        with bar:
+            PassPipeline(stages, callback).apply(self.ctx, prog)
 
     def write_binary(self, path: str, module: ModuleOp) -> None:
         from gedialects.bytecode import dump, kind_for_path
@@ -157,10 +167,11 @@ class GeOptMain(xDSLOptMain):
         cli.one_line_errors(arg_parser, "ge-opt")
         names = ",".join(self.available_passes)
         helps = {"-p": pass_catalog.PASSES_HELP.format(names=names), "-t": targets.TARGET_HELP}
-        with pass_catalog.overriding_help(arg_parser, helps):
+        with pass_catalog.overriding_help(arg_parser, helps), cli.without_short_version(arg_parser):
             super().register_all_arguments(arg_parser)
         pass_catalog.add_arguments(arg_parser, self.available_passes)
         arg_parser.add_argument("--max-memory", metavar="SIZE", help=budget.MAX_MEMORY_HELP)
+        cli.add_verbosity(arg_parser)
 
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
@@ -200,7 +211,13 @@ class GeOptMain(xDSLOptMain):
         which the dialect verifier cannot import) before any pass runs."""
         if self.timer is not None:
             self.timer.start()
-        module = super().parse_chunk(chunk, file_extension, start_offset)
+        # the ONNX import has a bar of its own, over the model's nodes
+        name = self.get_input_name()
+        what = f"parsing {name}" if file_extension != "onnx" else ""
+        begin = time.perf_counter()
+        with progress.task(what) if what else nullcontext():
+            module = super().parse_chunk(chunk, file_extension, start_offset)
+        logger.info("parsed %s in %.3f s", name, time.perf_counter() - begin)
         if self.timer is not None:
             self.timer.stop("", "Parser")
         if module is not None and not self.args.disable_verify:

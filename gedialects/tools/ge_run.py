@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import logging
 import os
 import sys
 from collections.abc import Collection, Sequence
@@ -24,6 +25,8 @@ from gedialects.tools import cli
 
 if TYPE_CHECKING:
     from gedialects.interpreters.run import Signature
+
+logger = logging.getLogger(__name__)
 
 DESCRIPTION = "Run a gedialects graph or ascend model with the numpy interpreter."
 
@@ -65,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--atol", type=cli.ascii_float, default=1e-6, help="absolute tolerance of --reference"
     )
-    p.add_argument("-q", "--quiet", action="store_true", help="do not print the output summary")
+    cli.add_verbosity(p, "do not print the output summary; print no progress bars or logs")
     p.add_argument("--max-memory", metavar="SIZE", help=MAX_MEMORY_HELP)
     p.add_argument(
         "--compare",
@@ -319,6 +322,7 @@ def run_cli(argv: Sequence[str] | None) -> int:
     from gedialects.budget import max_memory_set
 
     args = _parser().parse_args(argv)
+    cli.configure_output(args, "ge-run")
     cli.check_output(args.output, "-o/--output")
     cli.check_output(args.trace, "--trace")
     if args.output == "-" and args.trace == "-":
@@ -342,6 +346,8 @@ def _run_cli(args: argparse.Namespace) -> int:
     if args.random_inputs is not None:
         generated = random_inputs(sig, args.random_inputs)
         inputs = generated | inputs
+    for name, value in inputs.items():
+        logger.debug("input '%s': %s%s", name, value.dtype, list(value.shape))
     outputs, profile = _run(module, inputs, args)
     # With the outputs or the trace on stdout (`-o -`, `--trace -`), the words go to stderr.
     words = sys.stderr if "-" in (args.output, args.trace) else sys.stdout

@@ -7,6 +7,7 @@ extension to go by. An output path `-` writes to standard output (bytes for bina
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import tempfile
@@ -17,6 +18,8 @@ from gedialects.tools import cli
 if TYPE_CHECKING:
     from xdsl.context import Context
     from xdsl.dialects.builtin import ModuleOp
+
+logger = logging.getLogger(__name__)
 
 STD = "-"
 STDIN_NAME = "<stdin>"
@@ -140,6 +143,7 @@ def write_atomically(path: str, text: str | bytes) -> None:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give what open() would
         os.replace(tmp, path)
+        logger.info("wrote %s", path)
     except BaseException as e:
         if os.path.exists(tmp):
             os.unlink(tmp)

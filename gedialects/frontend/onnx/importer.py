@@ -9,8 +9,10 @@ are bugs of the importer or of a converter and are not masked.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
@@ -41,7 +43,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from gedialects import budget
+from gedialects import budget, progress
 from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, shapes_compatible
 from gedialects.frontend.onnx.registry import (
     ImportState,
@@ -51,6 +53,8 @@ from gedialects.frontend.onnx.registry import (
 )
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
 from gedialects.tensors import UnsupportedDtypeError, dense_from_numpy, numpy_dtype
+
+logger = logging.getLogger(__name__)
 
 MIN_OPSET = 11
 """Oldest ai.onnx opset imported directly; older models go through onnx.version_converter."""
@@ -506,6 +510,8 @@ class _Importer:
         """(root) Symbols given to graphs so far."""
         self.kept: list[GraphOp] = []
         """(root) The subgraphs of the module, in the order they were built."""
+        self.bar = progress.Task(name)
+        """(root) The import's progress, advanced per node of the model's graph."""
 
     # The SubgraphHost of converters (registry.SubgraphHost) ---------------------------------
 
@@ -646,6 +652,7 @@ class _Importer:
 
         for node in graph.node:
             self.convert(node)
+            self.bar.advance()
 
         outputs: list[SSAValue] = []
         output_names: list[str] = []
@@ -949,17 +956,29 @@ def import_proto(
     graph_name: str | None = None,
     constants: Mapping[str, np.ndarray] | None = None,
 ) -> ModuleOp:
-    """Checks and converts a loaded model; `label` names it in errors."""
-    opset = model_opset(proto, label)
-    check_strings(proto.graph, label)
-    check_names(proto.graph, opset)
-    check_model(proto, label)
-    if opset < MIN_OPSET:
-        proto = upgrade_opset(proto, opset, label)
-        opset = MIN_OPSET
-    check_supported(proto.graph, label, opset)
-    name = graph_name if graph_name is not None else symbol_name(proto.graph.name)
-    return _Importer(proto, opset, name, constants).build()
+    """Checks and converts a loaded model; `label` names it in errors. A long import shows a
+    progress bar over the model's nodes (`gedialects.progress`), `-v` logs its time."""
+    start = time.perf_counter()
+    nodes = len(proto.graph.node)
+    with progress.task(f"importing {label}", total=nodes, unit="nodes") as bar:
+        opset = model_opset(proto, label)
+        check_strings(proto.graph, label)
+        check_names(proto.graph, opset)
+        check_model(proto, label)
+        if opset < MIN_OPSET:
+            proto = upgrade_opset(proto, opset, label)
+            opset = MIN_OPSET
+        check_supported(proto.graph, label, opset)
+        name = graph_name if graph_name is not None else symbol_name(proto.graph.name)
+        importer = _Importer(proto, opset, name, constants)
+        importer.bar = bar
+        module = importer.build()
+    logger.info("imported %s (opset %d): %d nodes in %.2f s", label, opset, nodes, _since(start))
+    return module
+
+
+def _since(start: float) -> float:
+    return time.perf_counter() - start
 
 
 __all__ = [
