@@ -52,6 +52,7 @@ from gedialects.runtime import execute, jit
 from gedialects.runtime.compile import compile_graph
 from gedialects.runtime.graphs import GraphState, load_graph, print_module
 from gedialects.runtime.jit import JitSliceInfo, JitStats
+from gedialects.runtime.node_args import NodeArg, describe
 from gedialects.runtime.session_options import (
     JIT_OPTION,
     OPTION_HELP,
@@ -239,6 +240,18 @@ class Session:
                 )
         return [outputs[name] for name in names]
 
+    def get_inputs(self, graph_id: int | None = None) -> tuple[NodeArg, ...]:
+        """onnxruntime's `get_inputs()`: the inputs `run_graph` takes, in order, each with
+        `name`, `shape` (None for a dim that is not fixed: `?`, a gear dim), `type`
+        (`tensor(float)`) and `dtype`; of `graph_id` or the session's only graph (compiled
+        first: `ge.inputShape` and the gears decide the shapes)."""
+        return self._node_args(self._only_graph(graph_id, "get_inputs"))[0]
+
+    def get_outputs(self, graph_id: int | None = None) -> tuple[NodeArg, ...]:
+        """onnxruntime's `get_outputs()`: the outputs `run_graph` returns, described as
+        `get_inputs` describes the inputs (an output dim that differs between gears is None)."""
+        return self._node_args(self._only_graph(graph_id, "get_outputs"))[1]
+
     # helpers ---------------------------------------------------------------------------------
 
     def _only_graph(self, graph_id: int | None, what: str) -> int:
@@ -251,6 +264,10 @@ class Session:
                 f"({', '.join(map(str, self._graphs)) or 'none'})"
             )
         return next(iter(self._graphs))
+
+    def _node_args(self, graph_id: int) -> tuple[tuple[NodeArg, ...], tuple[NodeArg, ...]]:
+        self.compile_graph(graph_id)
+        return describe(self._graph(graph_id))
 
     @staticmethod
     def _check_id(graph_id: object) -> None:
@@ -283,6 +300,7 @@ __all__ = [
     "InputError",
     "JitSliceInfo",
     "JitStats",
+    "NodeArg",
     "OptionError",
     "Session",
     "check_options",

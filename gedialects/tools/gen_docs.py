@@ -408,7 +408,7 @@ def session_page() -> str:
             continue
         out += [heading, "", doc_markdown(doc), ""]
     out += ["## Results", ""]
-    for cls in (session.JitStats, session.JitSliceInfo):
+    for cls in (session.NodeArg, session.JitStats, session.JitSliceInfo):
         out += [f"### {cls.__name__}", "", doc_markdown(cls.__doc__), ""]
         fields = [(f"`{f.name}`", f"`{f.type}`") for f in dataclasses.fields(cls)]
         out += table(("field", "type"), fields)
