@@ -112,6 +112,7 @@ class Task:
                 self._progress = None
 
     def advance(self, count: int = 1) -> None:
+        """Counts `count` more units done (nodes, passes)."""
         self.done += count
         if self._progress is not None:
             self._push()

@@ -82,6 +82,7 @@ def element_type_of(dtype: np.dtype) -> IntegerType | AnyFloat:
 
 
 def tensor_type_of(array: np.ndarray) -> TensorType[IntegerType | AnyFloat]:
+    """The tensor type of an array (its shape and element type)."""
     return TensorType(element_type_of(array.dtype), array.shape)
 
 

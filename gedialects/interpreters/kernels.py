@@ -82,6 +82,7 @@ def _load_all() -> None:
 
 
 def get_kernel(ge_type: str) -> Kernel:
+    """The kernel of GE op type `ge_type` (KernelError when it has none)."""
     _load_all()
     if ge_type not in _KERNELS:
         raise KernelError(f"no kernel for GE op type '{ge_type}'")

@@ -1,7 +1,8 @@
-"""Generates the reference pages in docs/ from the dialects, the pass registry and the Session.
+"""Generates the reference pages in docs/ from the dialects, the pass registry, the Session and
+the public Python modules (`API_MODULES`).
 
     python -m gedialects.tools.gen_docs          # (re)writes docs/dialects/*.md, passes.md,
-                                                 # ge-op-map.md, session.md
+                                                 # ge-op-map.md, session.md, api.md
     python -m gedialects.tools.gen_docs --check  # exits 1 listing the pages that differ
 
 Output is deterministic (no dates, no absolute paths, declaration or sorted order), so
@@ -428,6 +429,121 @@ def session_page() -> str:
 
 
 # --------------------------------------------------------------------------------------------
+# The Python API reference
+# --------------------------------------------------------------------------------------------
+
+API_MODULES: dict[str, tuple[str, ...] | None] = {
+    "gedialects": ("make_context", "register_all", "dialect_factories", "Session"),
+    "gedialects.session": ("Session", "NodeArg", "JitStats", "JitSliceInfo"),
+    "gedialects.interpreters.run": None,
+    "gedialects.tensors": None,
+    "gedialects.interpreters.kernels": (
+        "kernel",
+        "kernel_into",
+        "get_kernel",
+        "get_kernel_into",
+        "kernel_types",
+        "kernel_into_types",
+        "run_kernel",
+        "run_kernel_into",
+        "bind_kernel",
+        "KernelError",
+    ),
+    "gedialects.graph.compute_graph": None,
+    "gedialects.progress": None,
+}
+"""The public Python modules and what of each the page shows: the names listed, or (None) the
+module's `__all__`, else its public functions and classes in definition order. The kernel
+registry lists its registry calls; the helpers kernels share are for kernel authors."""
+
+API_INTROS = {
+    "gedialects.session": "GE's session API. Its options, results and exceptions are on "
+    "[session.md](session.md); every method is listed here with its first line.",
+}
+"""An introduction that replaces a module's docstring (already on a page of its own)."""
+
+
+def api_members(module_name: str) -> list[tuple[str, object]]:
+    """(name, function or class) of a module's public API, as `API_MODULES` chooses it;
+    constants and dialect objects are left out (they have no docstring of their own)."""
+    module = importlib.import_module(module_name)
+    names = API_MODULES[module_name]
+    if names is None:
+        names = tuple(getattr(module, "__all__", ()))
+    if not names:
+        names = tuple(
+            name
+            for name, value in vars(module).items()
+            if not name.startswith("_")
+            and (inspect.isfunction(value) or inspect.isclass(value))
+            and value.__module__ == module_name
+        )
+    members = [(name, getattr(module, name)) for name in names]
+    return [(n, v) for n, v in members if inspect.isfunction(v) or inspect.isclass(v)]
+
+
+def _api_class(name: str, cls: type, home: str) -> list[str]:
+    target = cls.__module__
+    if target != home and target in API_MODULES:  # re-exported: documented at home
+        link = f"[`{target}`](#{anchor(f'`{target}`')})"
+        return [f"### {name}", "", f"`{target}.{cls.__name__}`, see {link}.", ""]
+    out = [f"### {name} (class)", ""]
+    if target != home:
+        out += [f"Defined in `{target}`.", ""]
+    if issubclass(cls, BaseException):
+        out += [f"Exception, a `{cls.__bases__[0].__name__}`.", ""]
+    elif "__init__" in vars(cls) or dataclasses.is_dataclass(cls):
+        out += [f"`{name}{_signature(cls.__init__)}`", ""]
+    out += [doc_markdown(cls.__doc__), ""]
+    if dataclasses.is_dataclass(cls):
+        out += table(
+            ("field", "type"), [(f"`{f.name}`", f"`{f.type}`") for f in dataclasses.fields(cls)]
+        )
+    for member, value in vars(cls).items():
+        if member.startswith("_") or not (inspect.isfunction(value) or isinstance(value, property)):
+            continue
+        if isinstance(value, property):
+            out += [f"- `{member}` (property): {_first_line(value.__doc__)}"]
+        else:
+            out += [f"- `{member}{_signature(value)}`: {_first_line(value.__doc__)}"]
+    return [*out, ""]
+
+
+def api_page() -> str:
+    out = [BANNER, "", "# Python API reference", ""]
+    out += ["The public Python modules of gedialects: what each offers, with signatures and the"]
+    out += ["first paragraph of each docstring. The Session has its own page"]
+    out += ["([session.md](session.md): options, results, exceptions), the passes too"]
+    out += ["([passes.md](passes.md): options and defaults). Other modules are internal.", ""]
+    out += [f"- [`{m}`](#{anchor(f'`{m}`')})" for m in API_MODULES]
+    out += ["- [Pass classes](#pass-classes)", ""]
+    for module_name in API_MODULES:
+        module = importlib.import_module(module_name)
+        intro = API_INTROS.get(module_name) or doc_markdown(module.__doc__)
+        out += [f"## `{module_name}`", "", intro, ""]
+        for name, value in api_members(module_name):
+            if inspect.isclass(value):
+                out += _api_class(name, value, module_name)
+                continue
+            assert inspect.isfunction(value)
+            out += [f"### {name}", "", f"`{name}{_signature(value)}`", ""]
+            out += [doc_markdown(value.__doc__), ""]
+    out += ["## Pass classes", "", "Each pass is a frozen dataclass: construct it with its"]
+    out += ["options as keyword arguments (`InferShapesPass()`) and call"]
+    out += ["`apply(ctx, module)`; `ge-opt -p NAME` runs the same class.", ""]
+    rows = [
+        (
+            f"[`{p.name}`](passes.md#{anchor(f'{p.name} ({p.__name__})')})",
+            f"`{p.__module__}.{p.__name__}`",
+            ", ".join(f"`{f.name}`" for f in dataclasses.fields(p)) or "-",
+        )
+        for p in pass_classes()
+    ]
+    out += table(("pass", "class", "options (keyword arguments)"), rows)
+    return "\n".join(out).rstrip() + "\n"
+
+
+# --------------------------------------------------------------------------------------------
 # Driver
 # --------------------------------------------------------------------------------------------
 
@@ -438,6 +554,7 @@ def pages() -> dict[str, str]:
     out["docs/passes.md"] = passes_page()
     out["docs/ge-op-map.md"] = ge_op_map_page()
     out["docs/session.md"] = session_page()
+    out["docs/api.md"] = api_page()
     return out
 
 
