@@ -213,7 +213,7 @@ class GeOptMain(xDSLOptMain):
             self.timer.start()
         # the ONNX import has a bar of its own, over the model's nodes
         name = self.get_input_name()
-        what = f"parsing {name}" if file_extension != "onnx" else ""
+        what = f"parsing {os.path.basename(name)}" if file_extension != "onnx" else ""
         begin = time.perf_counter()
         with progress.task(what) if what else nullcontext():
             module = super().parse_chunk(chunk, file_extension, start_offset)

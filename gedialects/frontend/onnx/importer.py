@@ -960,7 +960,8 @@ def import_proto(
     progress bar over the model's nodes (`gedialects.progress`), `-v` logs its time."""
     start = time.perf_counter()
     nodes = len(proto.graph.node)
-    with progress.task(f"importing {label}", total=nodes, unit="nodes") as bar:
+    what = f"importing {os.path.basename(label) or label}"
+    with progress.task(what, total=nodes, unit="nodes") as bar:
         opset = model_opset(proto, label)
         check_strings(proto.graph, label)
         check_names(proto.graph, opset)
