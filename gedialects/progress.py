@@ -158,7 +158,14 @@ class Task:
         with self._lock:
             if self._closed:
                 return
-            progress = Progress(*columns, console=Console(file=sys.stderr), transient=True)
+            # stdout is the tool's output: rich would print what is written to it through
+            # its console, on stderr (only stderr's lines go above the bar)
+            progress = Progress(
+                *columns,
+                console=Console(file=sys.stderr),
+                transient=True,
+                redirect_stdout=False,
+            )
             self._task_id = progress.add_task(
                 self._description(), total=self.total, completed=self.done
             )

@@ -12,6 +12,7 @@ import re
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 import time
 from pathlib import Path
@@ -238,27 +239,24 @@ def _stderr_on_a_pty(argv: list[str], delay: str = "0") -> tuple[int, str, bytes
     master, slave = pty.openpty()
     # a terminal of 160 columns (a new pty has none: rich would assume 80 and cut the text)
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
-    proc = subprocess.Popen(
-        argv,
-        stdout=subprocess.PIPE,
-        stderr=slave,
-        env={**ENV, "GE_PROGRESS_DELAY": delay},
-    )
-    os.close(slave)
-    screen = bytearray()
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # the child closed the terminal
-            break
-        if not data:
-            break
-        screen += data
-    os.close(master)
-    assert proc.stdout is not None
-    out = proc.stdout.read().decode()
-    proc.stdout.close()
-    return proc.wait(timeout=TOOL_TIMEOUT), out, bytes(screen)
+    with tempfile.TemporaryFile() as stdout:  # a pipe could fill while the terminal is read
+        proc = subprocess.Popen(
+            argv, stdout=stdout, stderr=slave, env={**ENV, "GE_PROGRESS_DELAY": delay}
+        )
+        os.close(slave)
+        screen = bytearray()
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not data:
+                break
+            screen += data
+        os.close(master)
+        code = proc.wait(timeout=TOOL_TIMEOUT)
+        stdout.seek(0)
+        return code, stdout.read().decode(), bytes(screen)
 
 
 def _plain(screen: bytes) -> str:
@@ -353,3 +351,15 @@ def test_ge_import_draws_a_bar_over_the_nodes_on_a_terminal(tmp_path: Path) -> N
     assert code == 0 and out == ""
     text = _plain(screen)
     assert "importing chain.onnx" in text and f"/{count} nodes" in text
+
+
+def test_stdout_stays_stdout_while_a_bar_is_shown(tmp_path: Path) -> None:
+    """rich's bar redirects stdout into its console on stderr unless told not to: the IR
+    `--print-between-passes` prints while the bar is up must reach stdout whole."""
+    argv = [sys.executable, "-m", "gedialects.tools.ge_opt", str(CONV), "-p", "ge-compile"]
+    code, out, screen = _stderr_on_a_pty([*argv, "--print-between-passes"])
+    assert code == 0
+    from gedialects.passes.pipelines import CompilePipelinePass
+
+    assert out.count("IR after ") == len(CompilePipelinePass().passes()) - 1
+    assert "IR after" not in _plain(screen) and "running passes" in _plain(screen)
