@@ -164,6 +164,19 @@ def test_ge_atc_prints_atc_start_and_success_lines(
     assert capsys.readouterr() == ("", "")
 
 
+def test_ge_atc_lines_go_to_stderr_when_the_model_goes_to_stdout(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--output=-` makes stdout the model: atc's lines move to stderr, as ge-run's words do."""
+    assert ge_atc.main([f"--model={MLP}", "--output=-", "--emit=mlir"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("builtin.module {") and "ATC" not in out
+    assert err == (
+        "ATC start working now, please wait for a moment.\n"
+        "ATC run success, welcome to the next use.\n"
+    )
+
+
 def test_failed_ge_atc_prints_no_success_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
