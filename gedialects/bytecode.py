@@ -22,6 +22,7 @@ parse (`module.verify()`, `verify_models`).
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -31,7 +32,18 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from xdsl.dialects.builtin import UNKNOWN_LOC, UnknownLoc
-from xdsl.ir import Attribute, Block, Data, Operation, ParametrizedAttribute, Region, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Data,
+    Operation,
+    OpResult,
+    ParametrizedAttribute,
+    Region,
+    SSAValue,
+    SSAValues,
+    Use,
+)
 
 from gedialects import budget
 from gedialects.nesting import MAX_NESTING
@@ -547,9 +559,12 @@ class _Loader:
             self.fail(f"{what}: string index {i} out of range ({len(self.strings)} strings)")
         return self.strings[i]
 
-    def plan(self, name_id: int, kind: int, i: int) -> tuple[type[Any], int, Any]:
-        """(class, parameter count or -1 for a Data, its enum) of a record's name and kind;
-        a kind the class cannot hold is refused here (an IntAttr never gets a string)."""
+    def plan(
+        self, name_id: int, kind: int, i: int
+    ) -> tuple[type[Any], int, Any, Callable[[Any], Attribute]]:
+        """(class, parameter count or -1 for a Data, its enum, its constructor) of a record's
+        name and kind; a kind the class cannot hold is refused here (an IntAttr never gets a
+        string)."""
         name = self.string(name_id, f"attribute #{i}")
         cls = self.attr_class(name, kind == PARAMS)
         if cls is None:
@@ -559,21 +574,21 @@ class _Loader:
         if issubclass(cls, ParametrizedAttribute):
             if kind != PARAMS:
                 self.fail(f"{where} cannot hold {held}")
-            return cls, len(cls.get_irdl_definition().parameters), None
+            return cls, len(cls.get_irdl_definition().parameters), None, cls.new
         if not issubclass(cls, Data):
             self.fail(f"{where}: not a Data or parametrized attribute")
         enum = _enum_class(cls)
         allowed = _DATA_KINDS.get(cls) or ((ENUM,) if enum is not None else ())
         if kind not in allowed:
             self.fail(f"{where} cannot hold {held}")
-        return cls, -1, enum
+        return cls, -1, enum, _data_constructor(cls)
 
     def load_attributes(self, records: Any, weights: memoryview) -> list[Attribute]:
         from xdsl.dialects.builtin import DictionaryAttr
         from xdsl.utils.exceptions import VerifyException
 
         out: list[Attribute] = []
-        plans: dict[tuple[int, int], tuple[type[Any], int, Any]] = {}
+        plans: dict[tuple[int, int], tuple[type[Any], int, Any, Callable[[Any], Attribute]]] = {}
         strings = self.strings
         nstrings = len(strings)
         wsize = len(weights)
@@ -582,7 +597,7 @@ class _Loader:
             plan = plans.get((rec.name, kind))
             if plan is None:
                 plan = plans[(rec.name, kind)] = self.plan(rec.name, kind, i)
-            cls, nparams, enum = plan
+            cls, nparams, enum, new = plan
             try:
                 if nparams >= 0:
                     refs = list(rec.refs)
@@ -648,7 +663,7 @@ class _Loader:
                     if member not in enum.__members__:
                         self.fail(f"attribute #{i}: '{member}' is no member of {enum.__name__}")
                     payload = enum[member]
-                out.append(cls.new(payload))
+                out.append(new(payload))
             except VerifyException as e:
                 text = " ".join(str(e).split())
                 self.fail(f"attribute #{i} ({cls.name}): {text}")
@@ -760,14 +775,7 @@ class _Loader:
             if b >= len(self.blocks):
                 self.fail(f"op '{cls.name}': successor block {b} out of range")
             successors.append(self.blocks[b])
-        op = cls.create(
-            operands=operands,
-            result_types=result_types,
-            properties=properties,
-            attributes=attributes,
-            location=location or UNKNOWN_LOC,  # pyright: ignore[reportArgumentType]
-            successors=successors,
-        )
+        op = _new_op(cls, operands, result_types, properties, attributes, location, successors)
         if hints:
             n = self.nvalues
             if n + len(hints) > self.value_count:
@@ -818,6 +826,79 @@ class _Loader:
 
 
 _BUILTIN: dict[tuple[str, bool], type[Attribute]] = {}
+
+
+def _new_op(
+    cls: type[Operation],
+    operands: Sequence[SSAValue],
+    result_types: Sequence[Attribute],
+    properties: dict[str, Attribute],
+    attributes: dict[str, Attribute],
+    location: Attribute | None,
+    successors: Sequence[Block],
+) -> Operation:
+    """`cls.create(...)` with fresh dicts of the caller's and no region: what
+    `Operation.__init__` does, less its generic paths (the operand and successor setters
+    unlink old uses, the results come from a generator, the dicts are copied), which were
+    half of building an op; the class's `__post_init__` (IRDL's defaults) runs as there."""
+    op = cls.__new__(cls)
+    if operands:
+        uses = tuple([Use(op, i) for i in range(len(operands))])
+        for value, use in zip(operands, uses, strict=True):
+            value.add_use(use)
+        op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
+        op._operand_uses = uses  # pyright: ignore[reportPrivateUsage]
+    else:
+        op._operands = _NO_VALUES  # pyright: ignore[reportPrivateUsage]
+        op._operand_uses = ()  # pyright: ignore[reportPrivateUsage]
+    op.results = (
+        SSAValues([OpResult(t, op, i) for i, t in enumerate(result_types)])
+        if result_types
+        else _NO_VALUES
+    )
+    op.properties = properties
+    op.attributes = attributes
+    op.location = location or UNKNOWN_LOC  # pyright: ignore[reportAttributeAccessIssue]
+    if successors:
+        uses = tuple([Use(op, i) for i in range(len(successors))])
+        for block, use in zip(successors, uses, strict=True):
+            block.add_use(use)
+        op._successors = tuple(successors)  # pyright: ignore[reportPrivateUsage]
+        op._successor_uses = uses  # pyright: ignore[reportPrivateUsage]
+    else:
+        op._successors = ()  # pyright: ignore[reportPrivateUsage]
+        op._successor_uses = ()  # pyright: ignore[reportPrivateUsage]
+    op.regions = ()
+    op.__post_init__()
+    return op
+
+
+_NO_VALUES: SSAValues[Any] = SSAValues()
+
+
+def _data_constructor(cls: type[Data[Any]]) -> Callable[[Any], Attribute]:
+    """`cls.new`, or for a Data class whose checks are Attribute's own no-ops (StringAttr,
+    IntAttr, ArrayAttr, BytesAttr...) what `Data.new` leaves of it: the object with its
+    payload set (a load makes one per record; the no-op calls were a fifth of the load)."""
+    from xdsl.ir import Attribute
+
+    plain = (
+        cls.verify is Attribute.verify
+        and cls._verify is Attribute._verify  # pyright: ignore[reportPrivateUsage]
+        and cls.__post_init__ is Attribute.__post_init__
+        and getattr(cls.new, "__func__", None) is Data.new.__func__
+        and [f.name for f in dataclasses.fields(cls)] == ["data"]
+    )
+    if not plain:
+        return cls.new
+    create, set_field = cls.__new__, object.__setattr__
+
+    def new(payload: Any) -> Attribute:
+        attr = create(cls)
+        set_field(attr, "data", payload)
+        return attr
+
+    return new
 
 
 def _data_kinds() -> dict[type[Attribute], tuple[int, ...]]:
