@@ -227,42 +227,71 @@ def _class_shape(cls: type) -> tuple[tuple[str, ...] | None, type[Enum] | None]:
     return None, _enum_class(cls)
 
 
+class _Index(dict[Any, int]):
+    """Numbers keys in order of first use: `ids[key]` is a dict lookup in C when the key is
+    known (the writer asks for ~12 strings per op, nearly all known)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: Any) -> int:
+        i = self[key] = len(self)
+        return i
+
+
 @dataclass
 class _Writer:
-    strings: list[str] = field(default_factory=list)
-    string_ids: dict[str, int] = field(default_factory=dict)
+    string_ids: _Index = field(default_factory=_Index)
     attrs: list[tuple[Any, ...]] = field(default_factory=list)
     attr_by_key: dict[tuple[Any, ...], int] = field(default_factory=dict)
     attr_by_id: dict[int, int] = field(default_factory=dict)
+    by_data: dict[type, dict[object, int]] = field(default_factory=dict)
+    """StringAttr and IntAttr records by payload: passes build a fresh attribute object per
+    op (after ge-compile five times as many objects as records), and a str or int (never a
+    bool: True == 1) payload is the whole record, so equal payloads are the same record."""
     keep: list[Attribute] = field(default_factory=list)
     weights: list[bytes] = field(default_factory=list)
     weights_size: int = 0
-    values: dict[SSAValue, int] = field(default_factory=dict)
-    blocks: dict[Block, int] = field(default_factory=dict)
+    values: dict[int, int] = field(default_factory=dict)
+    blocks: dict[int, int] = field(default_factory=dict)
     code: list[int] = field(default_factory=list)
     op_count: int = 0
     shapes: dict[type, tuple[tuple[str, ...] | None, type[Enum] | None]] = field(
         default_factory=dict
     )
 
-    def string(self, text: str) -> int:
-        i = self.string_ids.get(text)
-        if i is None:
-            i = self.string_ids[text] = len(self.strings)
-            self.strings.append(text)
-        return i
+    def __post_init__(self) -> None:
+        from xdsl.dialects.builtin import IntAttr, StringAttr
+
+        self.string = self.string_ids.__getitem__
+        self.by_data[StringAttr] = {}
+        self.by_data[IntAttr] = {}
+
+    @property
+    def strings(self) -> list[str]:
+        return list(self.string_ids)
 
     def attr(self, a: Attribute) -> int:
+        """The index of `a`'s record, added when new (hot callers look `id(a)` up first)."""
         i = self.attr_by_id.get(id(a))
         if i is not None:
             return i
-        key = self.encode(a)
+        table = self.by_data.get(type(a))
+        if table is not None:
+            data = a.data  # pyright: ignore[reportAttributeAccessIssue]
+            if type(data) is str or type(data) is int:
+                i = table.get(data)
+                if i is None:
+                    i = table[data] = self.record(self.encode(a))
+                return i
+        i = self.attr_by_id[id(a)] = self.record(self.encode(a))
+        self.keep.append(a)  # ids stay unique while the writer lives
+        return i
+
+    def record(self, key: tuple[Any, ...]) -> int:
         i = self.attr_by_key.get(key)
         if i is None:
             i = self.attr_by_key[key] = len(self.attrs)
             self.attrs.append(key)
-        self.attr_by_id[id(a)] = i
-        self.keep.append(a)  # ids stay unique while the writer lives
         return i
 
     def encode(self, a: Attribute) -> tuple[Any, ...]:
@@ -275,11 +304,18 @@ class _Writer:
         name = self.string(a.name)
         fields, enum = shape
         if fields is not None:
-            attr = self.attr
-            return (PARAMS, name, tuple([attr(getattr(a, f)) for f in fields]))
+            attr, known = self.attr, self.attr_by_id.get
+            params: list[Attribute] = [getattr(a, f) for f in fields]
+            return (PARAMS, name, tuple([known(id(p)) or attr(p) for p in params]))
         if not isinstance(a, Data):
             raise ValueError(f"attribute {a} has no binary form (not Data or parametrized)")
         data: object = a.data
+        kind = type(data)
+        if kind is str:
+            return (STRING, name, self.string(data))
+        if kind is tuple:
+            attr, known = self.attr, self.attr_by_id.get
+            return (ARRAY, name, tuple([known(id(x)) or attr(x) for x in data]))  # pyright: ignore[reportGeneralTypeIssues]
         if enum is not None and isinstance(data, enum):
             return (ENUM, name, self.string(data.name))
         if isinstance(data, bool):
@@ -317,18 +353,20 @@ class _Writer:
         return offset
 
     # values and blocks are numbered first, in the order the loader creates them, so that an
-    # operand may refer to a value defined later (graph regions, xDSL's forward references)
+    # operand may refer to a value defined later (graph regions, xDSL's forward references);
+    # both tables are keyed by id (an SSAValue's hash is a Python call; the module keeps the
+    # objects alive while the writer runs)
     def number_op(self, op: Operation, depth: int = 0) -> None:
         if depth > MAX_NESTING:
             raise ValueError(f"the module nests regions more than {MAX_NESTING} levels deep")
         values = self.values
         for r in op.results:
-            values[r] = len(values)
+            values[id(r)] = len(values)
         for region in op.regions:
             for block in region.blocks:
-                self.blocks[block] = len(self.blocks)
+                self.blocks[id(block)] = len(self.blocks)
                 for arg in block.args:
-                    values[arg] = len(values)
+                    values[id(arg)] = len(values)
             for block in region.blocks:
                 for inner in block.ops:
                     self.number_op(inner, depth + 1)
@@ -339,33 +377,41 @@ class _Writer:
         self.op_count += 1
         code = self.code
         attr = self.attr
+        known = self.attr_by_id.get
         string = self.string
         values = self.values
         append = code.append
         append(string(op.name))
         loc = op.location
         append(0 if isinstance(loc, UnknownLoc) else attr(loc) + 1)
-        operands = op.operands
+        operands = op._operands  # pyright: ignore[reportPrivateUsage]
         append(len(operands))
-        code += [values[v] for v in operands]
+        if operands:
+            code += [values[id(v)] for v in operands]
         results = op.results
         append(len(results))
         for r in results:
             hint = r.name_hint
-            append(attr(r.type))
+            append(known(id(r.type)) or attr(r.type))
             append(0 if hint is None else string(hint) + 1)
-        for table in (op.properties, op.attributes):
-            append(len(table))
-            for k, v in table.items():
-                append(string(k))
-                append(attr(v))
-        successors = op.successors
+        table = op.properties
+        append(len(table))
+        for k, v in table.items():
+            append(string(k))
+            append(known(id(v)) or attr(v))
+        table = op.attributes
+        append(len(table))
+        for k, v in table.items():
+            append(string(k))
+            append(known(id(v)) or attr(v))
+        successors = op._successors  # pyright: ignore[reportPrivateUsage]
         append(len(successors))
-        code += [self.blocks[b] for b in successors]
+        if successors:
+            code += [self.blocks[id(b)] for b in successors]
         regions = op.regions
         append(len(regions))
         for region in regions:
-            blocks = list(region.blocks)
+            blocks = region.blocks
             append(len(blocks))
             for block in blocks:
                 args = block.args
@@ -375,10 +421,13 @@ class _Writer:
                     append(attr(arg.type))
                     append(0 if hint is None else string(hint) + 1)
             for block in blocks:
-                ops = list(block.ops)
-                append(len(ops))
-                for inner in ops:
+                at = len(code)
+                append(0)  # the op count, known at the end (BlockOps' len walks the ops)
+                count = 0
+                for inner in block.ops:
                     self.op(inner, depth + 1)
+                    count += 1
+                code[at] = count
 
 
 def dump(
