@@ -19,9 +19,10 @@ per-node overhead at the graph level, kernels excluded, against the step-by-step
 The ge-compile rows time each pass on the
 parsed `G.mlir` (and the total of the passes); next to them, onnxruntime's session creation
 and one run on the same ONNX model in this process (onnxruntime is a bench extra: without it
-those rows are left out), and `ge-atc --model=M.onnx` end to end (import, compile, write the
-text `OUT.mlir`) as a child process. Below each table: the passes and ge-atc over the session
-creation; after the last size, the growth of the passes from the first size to the last.
+those rows are left out), `ge-atc --model=M.onnx` end to end (import, compile, write `OUT.om`
+and `OUT.mlir`) and `ge-run OUT.om` (load and one run) as child processes. Below each table:
+the passes and ge-atc over the session creation, ge-run OUT.om over the session creation plus
+one run; after the last size, the growth of the passes from the first size to the last.
 """
 
 from __future__ import annotations
@@ -521,11 +522,22 @@ def measure_onnxruntime(nodes: int) -> dict[str, float]:
     return {"session": t_session, "run": t_run}
 
 
-def measure_atc(nodes: int, workdir: Path, checkout: Path | None = None) -> float:
-    """CPU seconds of `ge-atc --model=scale{nodes}.onnx` (import, compile, write the text
-    OUT.mlir) in a child process with `checkout`'s code (default: this process's)."""
+def child_seconds(cmd: list[str], env: dict[str, str], what: str) -> float:
+    """CPU seconds (user + system) of `cmd` run as a child process; exits on its failure."""
     import resource
 
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        sys.exit(f"bench_scale: {what} failed: {done.stderr.strip()}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure_atc(nodes: int, workdir: Path, checkout: Path | None = None) -> float:
+    """CPU seconds of `ge-atc --model=scale{nodes}.onnx` (import, compile, write the offline
+    model OUT.om and the text OUT.mlir, its default) in a child process with `checkout`'s code
+    (default: this process's)."""
     onnx_path = workdir / f"scale{nodes}.onnx"
     if not onnx_path.exists():
         onnx_path.write_bytes(scale_model(nodes).SerializeToString())  # type: ignore[attr-defined]
@@ -539,12 +551,17 @@ def measure_atc(nodes: int, workdir: Path, checkout: Path | None = None) -> floa
         f"--model={onnx_path}",
         f"--output={out}",
     ]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        sys.exit(f"bench_scale: ge-atc ({tag}) failed: {done.stderr.strip()}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return child_seconds(cmd, env, f"ge-atc ({tag})")
+
+
+def measure_run_om(nodes: int, workdir: Path) -> float:
+    """CPU seconds of `ge-run OUT.om --random-inputs 0 -q` on the offline model that
+    `measure_atc` just wrote (load, verify, run once at batch BATCH), a child process: what a
+    user does after atc, next to onnxruntime's session creation plus one run."""
+    om = workdir / f"atc{nodes}-new.om"
+    env = dict(os.environ, PYTHONPATH=str(this_checkout()))
+    cmd = [sys.executable, "-m", "gedialects.tools.ge_run", str(om), "--random-inputs", "0", "-q"]
+    return child_seconds(cmd, env, "ge-run OUT.om")
 
 
 @dataclass
@@ -582,7 +599,9 @@ def baseline_text(checkout: Path, paths: list[Path], repeat: int) -> list[dict[s
 
 COMPILE_TOTAL = "ge-compile passes"
 ORT_SESSION = "onnxruntime session"
-ATC = "ge-atc end to end (text out)"
+ATC = "ge-atc end to end (.om + .mlir)"
+RUN_OM = "ge-run OUT.om (load + run)"
+ORT_RUN = "onnxruntime run"
 
 
 def bench(nodes: int, workdir: Path, baseline: Path | None, repeat: int) -> list[Row]:
@@ -611,6 +630,7 @@ def bench(nodes: int, workdir: Path, baseline: Path | None, repeat: int) -> list
     rows.append(
         Row(ATC, graph_ops, atc, measure_atc(nodes, workdir, baseline) if baseline else None)
     )
+    rows.append(Row(RUN_OM, graph_ops, measure_run_om(nodes, workdir)))
     if baseline:
         new, old = (workdir / f"atc{nodes}-{t}.mlir" for t in ("new", "base"))
         if new.read_bytes() != old.read_bytes():
@@ -666,7 +686,7 @@ def onnxruntime_rows(nodes: int, ops: int) -> list[Row]:
             file=sys.stderr,
         )
         return []
-    return [Row(ORT_SESSION, ops, ort["session"]), Row("onnxruntime run", ops, ort["run"])]
+    return [Row(ORT_SESSION, ops, ort["session"]), Row(ORT_RUN, ops, ort["run"])]
 
 
 def ratios(rows: list[Row]) -> list[str]:
@@ -681,6 +701,11 @@ def ratios(rows: list[Row]) -> list[str]:
         before = "" if row.baseline is None else f" (before {row.baseline / session.seconds:.2f}x)"
         lines.append(
             f"{what} / {ORT_SESSION}: {row.seconds / session.seconds:.2f}x{before}, goal <= {goal}"
+        )
+    if RUN_OM in by and ORT_RUN in by:
+        both = session.seconds + by[ORT_RUN].seconds
+        lines.append(
+            f"{RUN_OM} / ({ORT_SESSION} + run): {by[RUN_OM].seconds / both:.2f}x, goal <= 2.0"
         )
     return lines
 
