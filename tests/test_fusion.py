@@ -24,18 +24,26 @@ from xdsl.dialects.builtin import (
     i16,
     i32,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects import make_context
 from gedialects.base import is_static
 from gedialects.frontend.onnx import import_model
 from gedialects.graph import GraphOp
+from gedialects.graph.elementwise import AddOp, MulOp
 from gedialects.interpreters.run import run
 from gedialects.passes import get_all_passes
 from gedialects.passes.fusion.fuse import FUSIONS, FusePass
 from gedialects.passes.fusion.fuse_casts import is_exact_conversion
+from gedialects.passes.fusion.matching import ByOpType, root_type
 from gedialects.passes.pipelines import CompilePipelinePass
 from gedialects.passes.translation_validation import check_pass_keeps_numbers
 from gedialects.tensors import numpy_dtype
@@ -349,3 +357,48 @@ def test_gelu_fusion_keeps_overflow_of_the_unfused_gelu_near_the_float_limit(
     (got,), (want,) = run(result.after, {"x": x}).values(), run(module, {"x": x}).values()
     assert got.dtype == d and np.array_equal(got, want, equal_nan=True), (got, want)
     assert np.isinf(want[[0, 2]]).all() and np.isfinite(want[3]), want  # x * 2 overflowed
+
+
+def test_fusion_applier_offers_an_op_only_its_own_type_s_patterns_in_order() -> None:
+    """`ByOpType` (rewrite_with's applier) skips exactly the patterns whose isinstance check
+    would return (their root type, read from `@op_type_rewrite_pattern`), tries the others in
+    the list's order and stops at the first that rewrites; untyped patterns see every op."""
+    seen: list[tuple[str, str]] = []
+
+    class OnAdd(RewritePattern):
+        @op_type_rewrite_pattern
+        def match_and_rewrite(self, op: AddOp, rewriter: PatternRewriter) -> None:
+            seen.append(("add", op.name))
+
+    class OnMul(RewritePattern):
+        @op_type_rewrite_pattern
+        def match_and_rewrite(self, op: MulOp, rewriter: PatternRewriter) -> None:
+            seen.append(("mul", op.name))
+
+    class Any(RewritePattern):
+        def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+            seen.append(("any", op.name))
+
+    assert root_type(OnAdd()) is AddOp and root_type(OnMul()) is MulOp
+    assert root_type(Any()) is None
+    for kind, make in FUSIONS.items():  # every fusion pattern is typed or tried on every op
+        for p in make():
+            root = root_type(p)
+            assert root is None or issubclass(root, Operation), kind
+    module = parse(
+        "builtin.module {\n"
+        "graph.graph @g(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+        "  %a = graph.add %x, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+        "  %m = graph.mul %a, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+        "  graph.net_output %m : tensor<2xf32>\n"
+        "}\n}"
+    )
+    on_mul, any_op, on_add = OnMul(), Any(), OnAdd()
+    applier = ByOpType([on_mul, any_op, on_add])
+    PatternRewriteWalker(applier).rewrite_module(module)
+    assert applier.by_type[AddOp] == [any_op, on_add]
+    assert applier.by_type[MulOp] == [on_mul, any_op]
+    adds = [s for s in seen if s[1] == "graph.add"]
+    muls = [s for s in seen if s[1] == "graph.mul"]
+    assert adds == [("any", "graph.add"), ("add", "graph.add")]
+    assert muls == [("mul", "graph.mul"), ("any", "graph.mul")]
