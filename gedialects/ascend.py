@@ -668,6 +668,10 @@ ITERATIONS_PER_LOOP = "iterations_per_loop"
 """Model attribute: the iterations `ge-sink-loop` sank into one launch (GE's option
 `iterations_per_loop`); the interpreter's step budget scales with it."""
 
+LABEL_NUM = "label_num"
+"""Model attribute: how many labels its tasks number (GE's graph attribute `label_num`, the
+total of LabelAllocator's running index; the runtime creates that many labels)."""
+
 MAX_ITERATIONS_PER_LOOP = 1_000_000
 """The most iterations a model may sink. GE sinks the training steps between two host syncs
 (loss logging, checkpoints), at most an epoch's worth: ResNet-50 on ImageNet at batch 256 has
@@ -1753,8 +1757,12 @@ class LabelSetOp(LabelTaskOp):
 class LabelSwitchByIndexOp(TaskOp):
     """GE MODEL_TASK_STREAM_LABEL_SWITCH_BY_INDEX: jumps to `labels[index]` on its stream.
 
-    `index` is a buffer holding one int32 (GE's Case/If branch index); an index outside
-    `labels` is a runtime error.
+    `index` is a buffer holding one int32 (GE's Case/If branch index, a While's cond), read in
+    place. An index outside `labels` (negative or too large) takes the last label: GE's device
+    behaviour there is not documented, so this is the rule GE's hybrid executor and
+    CondRemovePass apply to a Case, and the one that makes the label makers' lists read
+    GE's truthiness: If's `[else, then]` and While's `[exit, body]` take the first label for
+    0 only, as `graph.if` / `graph.while` do for a non-zero int32 cond.
 
         ascend.label_switch_by_index arena[512] : tensor<i32> labels [1, 2] stream 0
     """

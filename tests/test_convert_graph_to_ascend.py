@@ -86,6 +86,8 @@ def test_ge_compile_runs_in_ge_order_with_switchable_stages() -> None:
     assert names == [
         "ge-infer-shapes",
         "ge-verify-graph",
+        "ge-convert-for-to-while",
+        "ge-normalize-conds",
         "ge-fold-constants",
         "ge-fuse",
         "ge-place-engines",

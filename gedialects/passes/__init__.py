@@ -50,6 +50,7 @@ PASSES: dict[str, tuple[str, str]] = {
         "gedialects.passes.convert_graph_to_ascend",
         "ConvertGraphToAscendPass",
     ),
+    "ge-convert-for-to-while": ("gedialects.passes.for_to_while", "ConvertForToWhilePass"),
     "ge-dump-dot": ("gedialects.passes.partition.dump_dot", "DumpDotPass"),
     "ge-expand-multibatch": ("gedialects.passes.multibatch.expand", "MultibatchExpandPass"),
     "ge-fold-constants": ("gedialects.passes.fold_constants", "FoldConstantsPass"),

@@ -24,9 +24,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     TensorType,
+    i32,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -35,6 +38,7 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.ascend import (
+    LABEL_NUM,
     BufferAttr,
     DynamicKernelOp,
     DynBufferAttr,
@@ -64,7 +68,7 @@ from gedialects.base import (
     tensor_nbytes,
 )
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
-from gedialects.graph.control import ControlFlowOp
+from gedialects.graph.control import ControlFlowOp, IfOp, WhileOp
 from gedialects.multibatch import (
     BATCH_NUM,
     DYNAMIC_OUTPUT_DIMS,
@@ -90,6 +94,8 @@ from gedialects.passes.analysis.memory_plan import (
     plan_without_reuse,
 )
 from gedialects.passes.analysis.task_graph import paused_gc
+from gedialects.passes.for_to_while import convert_for_to_while
+from gedialects.passes.normalize_conds import normalize_cond_graph
 from gedialects.passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
 
 DEFAULT_ENGINES: dict[str, str] = {
@@ -303,13 +309,19 @@ class _Lowering:
                 if dynamic:
                     raise _fail(op, "inside an unknown-shape partition has no task lowering")
                 self.lower_case(op, env)
+            elif isinstance(op, IfOp):
+                if dynamic:
+                    raise _fail(op, "inside an unknown-shape partition has no task lowering")
+                self.lower_if(op, env)
+            elif isinstance(op, WhileOp):
+                if dynamic:
+                    raise _fail(op, "inside an unknown-shape partition has no task lowering")
+                self.lower_while(op, env)
             elif isinstance(op, ControlFlowOp):
-                # Until the label makers (IfOpLabelMaker, WhileOpLabelMaker) are modelled, a
-                # kernel task of type If/While/For would run nothing: refuse instead.
                 raise _fail(
                     op,
-                    f"in @{graph.sym_name.data}: GE {op.GE_TYPE} has no task lowering yet "
-                    "(GE's label makers are not modelled); run the graph level with ge-run",
+                    f"in @{graph.sym_name.data}: GE {op.GE_TYPE} is lowered as GE's ForPass While; "
+                    "run ge-convert-for-to-while first (ge-compile does)",
                 )
             elif isinstance(op, EndOp):
                 self.peers[op.peerIndex.value.data] = env[op.x]
@@ -359,33 +371,132 @@ class _Lowering:
         self.active_calls.pop()
         return outputs
 
-    def lower_case(self, op: CaseOp, env: dict[SSAValue, Value]) -> None:
-        """GE CaseOpLabelMaker: switch by index, a labelled block per branch, goto the end.
+    def take_labels(self, count: int) -> int:
+        """The first of `count` fresh labels: GE's LabelAllocator numbers every label maker's
+        labels with one running index (the total is the model's `label_num`)."""
+        first = self.labels
+        self.labels += count
+        return first
 
-        A result with `?` dims (a multi-batch Case) is a model output buffer sized for the
-        largest gear; each branch copies its static output into the start of it."""
+    def cond_index(self, op: Operation, value: Value, what: str) -> Slot:
+        """The buffer `LabelSwitchByIndex` reads in place: an int32 scalar (GE's CondPass)."""
+        if isinstance(value, DynValue):
+            raise _fail(op, f"takes its {what} from an unknown-shape partition")
+        t = value.type
+        if t.element_type != i32 or t.get_num_dims() != 0:
+            raise _fail(
+                op,
+                f"{what} has type {t}; the label switch reads an int32 scalar in place: run "
+                "ge-normalize-conds first (GE's CondPass; ge-compile does)",
+            )
+        return value
+
+    def copy_into(self, op: Operation, outs: list[Value], results: list[Slot]) -> None:
+        """A branch's outputs into the op's result buffers (GE's ref mapping shares them; a
+        copy is what GE's SubgraphPass inserts where it cannot)."""
+        for src, dst in zip(outs, results, strict=True):
+            if isinstance(src, DynValue):
+                raise _fail(op, "has a branch output of unknown shape")
+            if dst in self.gear_buffers:
+                dst = self.view(op, dst, src.type)
+            self.emit(MemcpyAsyncOp, src=src, dst=dst)
+
+    def lower_if(self, op: IfOp, env: dict[SSAValue, Value]) -> None:
+        """GE IfOpLabelMaker (then = L, else = L+1, leave = L+2):
+
+        label_switch_by_index cond labels [L+1, L]   (0 takes else, 1 then)
+        label_set L, then ops, label_goto L+2
+        label_set L+1, else ops, label_set L+2
+        """
+        then_g = self.lookup_graph(op, op.then_branch.root_reference.data)
+        else_g = self.lookup_graph(op, op.else_branch.root_reference.data)
+        index = self.cond_index(op, env[op.cond], "cond")
+        results = [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.output]
+        args = [env[v] for v in op.inputs]
+        first = self.take_labels(3)
+        self.emit(LabelSwitchByIndexOp, index=index, labels=[first + 1, first])
+        self.emit(LabelSetOp, label=first)
+        self.copy_into(op, self.lower_graph(then_g, args), results)
+        self.emit(LabelGotoOp, label=first + 2)
+        self.emit(LabelSetOp, label=first + 1)
+        self.copy_into(op, self.lower_graph(else_g, args), results)
+        self.emit(LabelSetOp, label=first + 2)
+        env.update(zip(op.output, results, strict=True))
+
+    def lower_while(self, op: WhileOp, env: dict[SSAValue, Value]) -> None:
+        """GE WhileOpLabelMaker (cond = L, body = L+1, leave = L+2):
+
+            label_set L, cond ops, label_switch_by_index cond labels [L+2, L+1]
+            label_set L+1, body ops, label_goto L, label_set L+2
+
+        The carried values live in buffers of their own (GE's ref mapping ties While input
+        i, the subgraphs' input i and body output i to one symbol): the inputs are copied in
+        before the loop and each body output back at the end of the body, through a fresh
+        buffer where it is another carried value (a swap). Every buffer the loop touches is
+        live across the back edge, which liveness sees from the loop span."""
+        cond_g = self.lookup_graph(op, op.cond.root_reference.data)
+        body_g = self.lookup_graph(op, op.body.root_reference.data)
+        carried = [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.output]
+        for value, slot in zip(op.inputs, carried, strict=True):
+            src = env[value]
+            if isinstance(src, DynValue):
+                raise _fail(op, "carries a value of unknown shape")
+            self.emit(MemcpyAsyncOp, src=src, dst=slot)
+        first = self.take_labels(3)
+        self.emit(LabelSetOp, label=first)
+        (cond,) = self.lower_graph(cond_g, list(carried))
+        self.emit(
+            LabelSwitchByIndexOp,
+            index=self.cond_index(op, cond, f"cond @{cond_g.sym_name.data} output"),
+            labels=[first + 2, first + 1],
+        )
+        self.emit(LabelSetOp, label=first + 1)
+        outs = self.lower_graph(body_g, list(carried))
+        sources: list[Slot] = []
+        for i, src in enumerate(outs):
+            if isinstance(src, DynValue):
+                raise _fail(op, f"body @{body_g.sym_name.data} output {i} has unknown shape")
+            if src in carried and src is not carried[i]:
+                temp = self.new_slot(op, src.type, SlotKind.FEATURE)
+                self.emit(MemcpyAsyncOp, src=src, dst=temp)
+                src = temp
+            sources.append(src)
+        for src, dst in zip(sources, carried, strict=True):
+            if src is not dst:
+                self.emit(MemcpyAsyncOp, src=src, dst=dst)
+        self.emit(LabelGotoOp, label=first)
+        self.emit(LabelSetOp, label=first + 2)
+        env.update(zip(op.output, carried, strict=True))
+
+    def lower_case(self, op: CaseOp, env: dict[SSAValue, Value]) -> None:
+        """GE CaseOpLabelMaker (last = L, branch i = L+1+i):
+
+            label_switch_by_index index labels [L+1, ..., L+n]
+            label_set L+1+i, branch i ops, label_goto L      (every branch but the last)
+            label_set L+n, last branch ops, label_set L
+
+        A Case of one branch gets no labels (GE's maker does nothing). A result with `?`
+        dims (a multi-batch Case) is a model output buffer sized for the largest gear; each
+        branch copies its static output into the start of it."""
         branches = [self.lookup_graph(op, ref.root_reference.data) for ref in op.branches.data]
         results = [self.case_result(op, i, branches) for i in range(len(op.output))]
-        first = self.labels
-        end = first + len(branches)
-        self.labels = end + 1
         index = env[op.branch_index]
         if isinstance(index, DynValue):
             raise _fail(op, "takes its branch index from an unknown-shape partition")
-        if len(branches) > 1:
-            self.emit(
-                LabelSwitchByIndexOp, index=index, labels=list(range(first, first + len(branches)))
-            )
+        args = [env[v] for v in op.inputs]
+        if len(branches) == 1:
+            self.copy_into(op, self.lower_graph(branches[0], args), results)
+            env.update(zip(op.output, results, strict=True))
+            return
+        last = self.take_labels(len(branches) + 1)
+        labels = [last + 1 + i for i in range(len(branches))]
+        self.emit(LabelSwitchByIndexOp, index=index, labels=labels)
         for i, branch in enumerate(branches):
-            self.emit(LabelSetOp, label=first + i)
-            outs = self.lower_graph(branch, [env[v] for v in op.inputs])
-            for src, dst in zip(outs, results, strict=True):
-                if dst in self.gear_buffers:
-                    dst = self.view(op, dst, src.type)
-                self.emit(MemcpyAsyncOp, src=src, dst=dst)
+            self.emit(LabelSetOp, label=labels[i])
+            self.copy_into(op, self.lower_graph(branch, args), results)
             if i + 1 < len(branches):
-                self.emit(LabelGotoOp, label=end)
-        self.emit(LabelSetOp, label=end)
+                self.emit(LabelGotoOp, label=last)
+        self.emit(LabelSetOp, label=last)
         env.update(zip(op.output, results, strict=True))
 
     def case_result(self, op: CaseOp, index: int, branches: list[GraphOp]) -> Slot:
@@ -450,6 +561,8 @@ def lower_root(graph: GraphOp, symbols: Operation, default_engine: str, alignmen
     plan.verify()
     model = _materialise(graph, lowering, inputs, outputs, plan, default_engine)
     _copy_gear_attributes(graph, model)
+    if lowering.labels:
+        model.attributes[LABEL_NUM] = IntegerAttr(lowering.labels, i64)
     return model
 
 
@@ -565,6 +678,12 @@ class ConvertGraphToAscendPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.alignment <= 0:
             raise PassFailedException(f"{_NAME}: alignment must be positive, got {self.alignment}")
+        # GE has no label maker for For: its ForPass makes it a While first (and CondPass
+        # makes that While's cond an int32, as ge-normalize-conds does).
+        for loop in convert_for_to_while(op):
+            cond = SymbolTable.lookup_symbol(op, loop.cond)
+            if isinstance(cond, GraphOp):
+                normalize_cond_graph(cond, _node_name(loop))
         graphs = [g for g in op.ops if isinstance(g, GraphOp)]
         called = _called_symbols(op)
         roots = [g for g in graphs if g.sym_name.data not in called]
@@ -577,6 +696,11 @@ class ConvertGraphToAscendPass(ModulePass):
         for graph in graphs:
             if graph.parent is not None:
                 Rewriter.erase_op(graph)
+
+
+def _node_name(op: Operation) -> str | None:
+    name = op.attributes.get(NODE_NAME)
+    return name.data if isinstance(name, StringAttr) else None
 
 
 def _called_symbols(module: ModuleOp) -> set[str]:

@@ -25,9 +25,11 @@ from gedialects import budget, progress
 from gedialects.passes.assign_streams import AssignStreamsPass
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
 from gedialects.passes.fold_constants import DEFAULT_MAX_SIZE, FoldConstantsPass
+from gedialects.passes.for_to_while import ConvertForToWhilePass
 from gedialects.passes.fusion.fuse import FUSIONS, FusePass
 from gedialects.passes.infer_shapes import InferShapesPass
 from gedialects.passes.multibatch.expand import MultibatchExpandPass
+from gedialects.passes.normalize_conds import NormalizeCondsPass
 from gedialects.passes.partition.dynamic_shape import (
     DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT,
     PartitionDynamicShapePass,
@@ -135,6 +137,7 @@ class CompilePipelinePass(ModulePass):
                 )
             )
         first += self.checks()
+        first += [ConvertForToWhilePass(), NormalizeCondsPass()]
         if self.fold:
             first.append(FoldConstantsPass(max_size=self.fold_max_size))
         if self.fusion:

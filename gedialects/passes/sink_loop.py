@@ -59,6 +59,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.ascend import (
     ITERATIONS_PER_LOOP,
+    LABEL_NUM,
     MAX_ITERATIONS_PER_LOOP,
     BufferAttr,
     DeclarationOp,
@@ -273,6 +274,8 @@ def sink_model(model: ModelOp, iterations: int, alignment: int = GE_ALIGNMENT) -
             body.append(EndGraphOp(s))
     model.body.block.add_ops(body)
     model.attributes[ITERATIONS_ATTR] = IntegerAttr(iterations, i64)
+    if LABEL_NUM in model.attributes or used_labels:
+        model.attributes[LABEL_NUM] = IntegerAttr(next_label + 2 * len(looping), i64)
     return layout
 
 

@@ -233,7 +233,14 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
                 value = current.get(key)
                 if value is not None and written and value.read_since_write:
                     loop = graph.in_loop(pos)
-                    if loop is None or _iteration_local(graph, value, loop):
+                    if (
+                        loop is None
+                        or _iteration_local(graph, value, loop)
+                        or value.positions[-1] < loop.first_pos
+                    ):
+                        # outside loops, made anew each iteration, or a value before the
+                        # loop that it never touched (a label loop inside the model: a
+                        # While after an If whose cond had these bytes)
                         value = None
                 elif value is not None and written and _overwrites_unread(graph, value, pos):
                     value = None
@@ -394,6 +401,25 @@ def _sharing(spans: list[tuple[int, int, int]]) -> list[int]:
     return sorted(out)
 
 
+def _loop_groups(graph: TaskGraph) -> dict[int, tuple[int, int]]:
+    """Per loop span (by its first position): the program range of the loops it overlaps.
+    The loops of several streams that `ge-sink-loop` writes interleave and are one loop; label
+    loops one after another on a stream (two Whiles) are loops of their own."""
+    spans = sorted((s.first_pos, s.last_pos) for s in graph.spans if s.loop)
+    merged: list[list[int]] = []
+    for lo, hi in spans:
+        if merged and lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    groups: dict[int, tuple[int, int]] = {}
+    for lo, _ in spans:
+        for a, b in merged:
+            if a <= lo <= b:
+                groups[lo] = (a, b)
+    return groups
+
+
 def _check_pairs(
     here: str,
     graph: TaskGraph,
@@ -414,12 +440,18 @@ def _check_pairs(
         for t, i in zip(tensors, involved, strict=True)
         if _iteration_local(graph, values[i], graph.in_loop(values[i].positions[0]))
     }
-    in_loops = [p for p in range(len(graph.tasks)) if graph.in_loop(p) is not None]
-    if in_loops:
+    groups = _loop_groups(graph)
+    if groups:
         # a value live across a back edge is live for the whole loop, on every stream of it
-        bounds = {in_loops[0], in_loops[-1]}
         for t in tensors:
-            if id(t) not in local and any(graph.in_loop(p) is not None for p in t.positions):
+            if id(t) in local:
+                continue
+            bounds: set[int] = set()
+            for p in t.positions:
+                loop = graph.in_loop(p)
+                if loop is not None:
+                    bounds.update(groups[loop.first_pos])
+            if bounds:
                 t.positions = sorted(bounds.union(t.positions))
     blocks: list[Block] = merge_blocks([t for t in tensors if id(t) not in local], [], graph)
     for t in tensors:

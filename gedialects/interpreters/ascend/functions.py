@@ -259,13 +259,9 @@ class AscendFunctions(InterpreterFunctions):
                 return ()
         index = int.from_bytes(state.arena[offset : offset + 4], "little", signed=True)
         labels = int_array_values(op.labels)
-        if not 0 <= index < len(labels):
-            state.error = AscendRuntimeError(
-                f"{op.describe()}: index {index} read from {op.index} is out of range for "
-                f"{len(labels)} labels"
-            )
-            return ()
-        state.jump = state.plan.labels[state.stream][labels[index]]
+        # Outside the list: the last label (the op's docstring says why).
+        label = labels[index] if 0 <= index < len(labels) else labels[-1]
+        state.jump = state.plan.labels[state.stream][label]
         return ()
 
     @impl(StreamActiveOp)
@@ -586,10 +582,7 @@ def _bind_switch(op: LabelSwitchByIndexOp, context: BindContext) -> Decoded:
         def step() -> int:
             index = int(word[0])
             if not 0 <= index < count:
-                raise AscendRuntimeError(
-                    f"{op.describe()}: index {index} read from {index_buffer} is out of range "
-                    f"for {count} labels"
-                )
+                index = count - 1  # the last label, as the reference impl
             return targets[index]  # pyright: ignore[reportReturnType]
 
         return step

@@ -10,7 +10,8 @@ position (its place in the model body) and, per stream, by its index in that str
   flow stays inside a span, so passes treat a span as one unit (GE keeps control flow on one
   stream); a span with a backward jump is a loop;
 - cases: spans that have GE's CaseOpLabelMaker shape (switch, one labelled block per branch each
-  ending in a goto to the end label), with their branches, for the per-gear memory overlay;
+  ending in a goto to the end label; IfOpLabelMaker's is one with the switch list `[else,
+  then]`), with their branches in program order, for the per-gear memory overlay;
 - happens-before: per task a vector clock, `reach[t][s]` = how many tasks of stream s are
   known complete when t starts (stream order, event record -> wait, and `stream_active` -> the
   first task of the stream it activates). Task a happens before
@@ -277,7 +278,8 @@ class TaskGraph:
             stack.append(i)
 
     def _case_at(self, head: int, labels: dict[int, int]) -> Case | None:
-        starts = [labels[label] for label in self.effects[head].jumps]
+        # Branches in program order: If's switch lists `[else, then]` with then first.
+        starts = sorted(labels[label] for label in self.effects[head].jumps)
         if starts[0] != head + 1 or any(b <= a for a, b in itertools.pairwise(starts)):
             return None
         end_label: int | None = None

@@ -104,18 +104,18 @@ graph.graph @cube(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // CHECK:         ascend.kernel "MatMul" "v" engine "AIcoreEngine" stream 0
 // CHECK-NEXT:    ascend.kernel "MatMul" "u" engine "VectorEngine" stream 1
 // CHECK-NEXT:    ascend.event_record 0 stream 1
-// CHECK-NEXT:    ascend.label_switch_by_index {{.*}} labels [0, 1] stream 0
-// CHECK-NEXT:    ascend.label_set 0 stream 0
+// CHECK-NEXT:    ascend.label_switch_by_index {{.*}} labels [1, 2] stream 0
+// CHECK-NEXT:    ascend.label_set 1 stream 0
 // CHECK-NEXT:    ascend.stream_active 2 stream 0
 // CHECK-NEXT:    ascend.kernel "Relu" "b" engine "VectorEngine" stream 2
 // CHECK-NEXT:    ascend.memcpy_async stream 2
 // CHECK-NEXT:    ascend.event_record 1 stream 2
 // CHECK-NEXT:    ascend.event_wait 1 stream 0
-// CHECK-NEXT:    ascend.label_goto 2 stream 0
-// CHECK-NEXT:    ascend.label_set 1 stream 0
+// CHECK-NEXT:    ascend.label_goto 0 stream 0
+// CHECK-NEXT:    ascend.label_set 2 stream 0
 // CHECK-NEXT:    ascend.kernel "MatMul" "d" engine "AIcoreEngine" stream 0
 // CHECK-NEXT:    ascend.memcpy_async stream 0
-// CHECK-NEXT:    ascend.label_set 2 stream 0
+// CHECK-NEXT:    ascend.label_set 0 stream 0
 // CHECK-NEXT:    ascend.event_wait 0 stream 0
 // CHECK-NEXT:    ascend.kernel "Add" "out" engine "AIcoreEngine" stream 0
 
@@ -148,8 +148,8 @@ graph.graph @one_chain(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // CHECK-NEXT:    ascend.stream 0 engine "AIcoreEngine"
 // CHECK-NEXT:    ascend.stream 1 engine "AIcoreEngine"
 // CHECK-NEXT:    ascend.event 0
-// CHECK:         ascend.label_switch_by_index {{.*}} labels [0, 1] stream 0
-// CHECK-NEXT:    ascend.label_set 0 stream 0
+// CHECK:         ascend.label_switch_by_index {{.*}} labels [1, 2] stream 0
+// CHECK-NEXT:    ascend.label_set 1 stream 0
 // CHECK-NEXT:    ascend.stream_active 1 stream 0
 // CHECK-NEXT:    ascend.kernel "MatMul" "p" engine "AIcoreEngine" stream 0
 // CHECK-NEXT:    ascend.kernel "Tanh" "p2" engine "AIcoreEngine" stream 0
@@ -159,15 +159,15 @@ graph.graph @one_chain(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // CHECK-NEXT:    ascend.event_wait 0 stream 0
 // CHECK-NEXT:    ascend.kernel "Add" "s" engine "AIcoreEngine" stream 0
 // CHECK-NEXT:    ascend.memcpy_async stream 0
-// CHECK-NEXT:    ascend.label_goto 2 stream 0
-// CHECK-NEXT:    ascend.label_set 1 stream 0
+// CHECK-NEXT:    ascend.label_goto 0 stream 0
+// CHECK-NEXT:    ascend.label_set 2 stream 0
 // CHECK-NEXT:    ascend.kernel "Relu" "n" engine "AIcoreEngine" stream 0
 // CHECK-NEXT:    ascend.memcpy_async stream 0
-// CHECK-NEXT:    ascend.label_set 2 stream 0
+// CHECK-NEXT:    ascend.label_set 0 stream 0
 // CHECK-NEXT:    ascend.end_graph stream 0
 
 // SINGLE-LABEL: ascend.model @wide
 // SINGLE-NOT:     ascend.stream_active
-// SINGLE:         ascend.label_set 2 stream 0
+// SINGLE:         ascend.label_set 0 stream 0
 
 // STATS: remark: ge-assign-streams @wide: 1 nodes on 2 streams; events 1 before pruning, 1 after

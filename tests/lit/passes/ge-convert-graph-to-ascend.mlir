@@ -88,15 +88,15 @@ graph.graph @negate(%a: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-LABEL: ascend.model @gears
 // CHECK:         ascend.output "output0" arena[[[OUT:[0-9]+]]] : tensor<4xf32>
 // CHECK-NEXT:    ascend.kernel "MapIndex" "pick" engine "DNN_VM_HOST_CPU" {{.*}} outs(arena[[[I:[0-9]+]]] : tensor<i32>)
-// CHECK-NEXT:    ascend.label_switch_by_index arena[[[I]]] : tensor<i32> labels [0, 1] stream 0
-// CHECK-NEXT:    ascend.label_set 0 stream 0
+// CHECK-NEXT:    ascend.label_switch_by_index arena[[[I]]] : tensor<i32> labels [1, 2] stream 0
+// CHECK-NEXT:    ascend.label_set 1 stream 0
 // CHECK-NEXT:    ascend.kernel "Add"
 // CHECK-NEXT:    ascend.memcpy_async stream 0 {{.*}} to arena[[[OUT]]] : tensor<4xf32>
-// CHECK-NEXT:    ascend.label_goto 2 stream 0
-// CHECK-NEXT:    ascend.label_set 1 stream 0
+// CHECK-NEXT:    ascend.label_goto 0 stream 0
+// CHECK-NEXT:    ascend.label_set 2 stream 0
 // CHECK-NEXT:    ascend.kernel "Sub"
 // CHECK-NEXT:    ascend.memcpy_async stream 0 {{.*}} to arena[[[OUT]]] : tensor<4xf32>
-// CHECK-NEXT:    ascend.label_set 2 stream 0
+// CHECK-NEXT:    ascend.label_set 0 stream 0
 // CHECK-NEXT:    ascend.end_graph stream 0
 
 // -----

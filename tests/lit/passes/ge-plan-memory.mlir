@@ -85,8 +85,8 @@ graph.graph @one_step(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // CHECK-LABEL: ascend.model @gears
 // CHECK:         ascend.kernel "MatMul" "v" {{.*}} outs(arena[[[V:[0-9]+]]] : tensor<2x2xf32>)
 // CHECK-NEXT:    ascend.label_switch_by_index
-// CHECK-NEXT:    ascend.label_set 0
+// CHECK-NEXT:    ascend.label_set 1
 // CHECK-NEXT:    ascend.kernel "MatMul" "b" {{.*}} ins(arena[[[V]]] : tensor<2x2xf32>, {{.*}}) outs(arena[[[B:[0-9]+]]] : tensor<2x2xf32>)
 // CHECK-NEXT:    ascend.kernel "MatMul" "c" {{.*}} ins(arena[[[B]]] : tensor<2x2xf32>, {{.*}}) outs(arena[[[V]]] : tensor<2x2xf32>)
-// CHECK:         ascend.label_set 1
+// CHECK:         ascend.label_set 2
 // CHECK-NEXT:    ascend.kernel "MatMul" "d" {{.*}} ins(arena[[[V]]] : tensor<2x2xf32>, {{.*}})
