@@ -63,6 +63,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     SymbolNameConstraint,
+    SymbolRefAttr,
     TensorType,
     i32,
     i64,
@@ -97,6 +98,7 @@ from xdsl.traits import (
     NoTerminator,
     Resource,
     SymbolOpInterface,
+    SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
@@ -1710,6 +1712,71 @@ class DynamicKernelOp(EngineTaskOp):
 
 
 @irdl_op_definition
+class DynamicControlOp(EngineTaskOp):
+    """GE ControlOpNodeTask (the hybrid executor's CONTROL_OP, ControlOpExecutor): an If,
+    While or Case of an unknown-shape partition, run on the host with the shapes of this run.
+
+    `kernel` is the GE type (`If`, `While`, `Case`), `attrs` the node's, among them its
+    subgraphs by their IR names (`then_branch`/`else_branch`, `cond`/`body`, `branches`), each
+    an `ascend.model` of the module whose tasks are dynamic; the task runs them as the graph
+    level runs the op (GE's truthiness, a Case index out of range takes the last branch, the
+    loop bound). Outputs are placed when it ends. On one line in the IR:
+
+        ascend.dynamic_control "If" "pick" engine "DNN_VM_GE_LOCAL" stream 0
+            ins(arena[512] : tensor<i32>, dyn[0] : tensor<?xf32>) outs(dyn[1] : tensor<?xf32>)
+            attrs {then_branch = @then, else_branch = @else}
+    """
+
+    name = "ascend.dynamic_control"
+    GE_TYPE: ClassVar[str] = "ControlOpNodeTask"
+    EFFECTS: ClassVar[EffectSpec] = EffectSpec(
+        reads=_KERNEL_EFFECTS.reads,
+        writes=_KERNEL_EFFECTS.writes,
+        engine="engine",
+        kernel="kernel",
+        hybrid=True,
+    )
+
+    SUBGRAPHS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "If": ("then_branch", "else_branch"),
+        "While": ("cond", "body"),
+        "Case": ("branches",),
+    }
+    """Per GE type, the attributes that name its subgraphs (GE's IR names)."""
+
+    inputs = prop_def(ArrayAttr[BufferAttr | DynBufferAttr])
+    outputs = prop_def(ArrayAttr[DynBufferAttr])
+
+    def subgraph(self, attr: str) -> list[str]:
+        """The model names attribute `attr` holds (one, or a Case's list)."""
+        value = self.attrs.data.get(attr)
+        refs = value.data if isinstance(value, ArrayAttr) else (value,)
+        return [r.root_reference.data for r in refs if isinstance(r, SymbolRefAttr)]
+
+    def verify_(self) -> None:
+        super().verify_()
+        names = self.SUBGRAPHS.get(self.kernel.data)
+        if names is None:
+            raise VerifyException(
+                f"{self.describe()} runs {self.kernel.data!r}; a control task runs one of "
+                f"{', '.join(self.SUBGRAPHS)}"
+            )
+        for attr in names:
+            if not self.subgraph(attr):
+                raise VerifyException(f"{self.describe()} ({self.kernel.data}) names no {attr}")
+
+    def verify_in_model(self) -> None:
+        for attr in self.SUBGRAPHS[self.kernel.data]:
+            for name in self.subgraph(attr):
+                target = SymbolTable.lookup_symbol(self, name)
+                if not isinstance(target, ModelOp):
+                    raise VerifyException(
+                        f"{self.describe()} ({self.kernel.data}) {attr} @{name} is not an "
+                        "'ascend.model' of the module"
+                    )
+
+
+@irdl_op_definition
 class KernelOp(EngineTaskOp):
     """GE MODEL_TASK_KERNEL: runs the kernel of a GE op type on arena buffers.
 
@@ -1895,6 +1962,7 @@ Ascend = Dialect(
         StreamOp,
         WeightOp,
         # Tasks
+        DynamicControlOp,
         DynamicKernelOp,
         EndGraphOp,
         EventRecordOp,

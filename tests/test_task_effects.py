@@ -60,6 +60,9 @@ ascend.model @every arena_size 8192 weight_size 0 {{
   ascend.memcpy_async stream 0 arena[1024] : {F} to dyn[0] : tensor<?xf32>
   ascend.dynamic_kernel "Add" "a" engine "AIcoreEngine" stream 0
       ins(dyn[0] : tensor<?xf32>, arena[1024] : {F}) outs(dyn[1] : tensor<?xf32>)
+  ascend.dynamic_control "If" "c" engine "DNN_VM_GE_LOCAL" stream 0
+      ins(arena[512] : tensor<i32>, dyn[1] : tensor<?xf32>) outs(dyn[2] : tensor<?xf32>)
+      attrs {{then_branch = @every, else_branch = @every}}
   ascend.label_switch_by_index arena[512] : tensor<i32> labels [1, 2] stream 0
   ascend.label_set 1 stream 0
   ascend.label_goto 2 stream 0
@@ -88,7 +91,7 @@ def _buffers_of(value: Attribute) -> list[BufferAttr | DynBufferAttr]:
 
 def test_every_task_op_class_of_the_dialect_declares_its_effects() -> None:
     classes = {op for op in Ascend.operations if issubclass(op, TaskOp)}
-    assert len(classes) == 10
+    assert len(classes) == 11
     assert classes == {type(t) for t in every_task()}, "add the new task op to EVERY_TASK"
     for cls in classes:
         assert isinstance(getattr(cls, "EFFECTS", None), EffectSpec), cls.name

@@ -13,7 +13,7 @@ iteration can double them again: the bound is on memory as well as on time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.interpreter import (
@@ -89,6 +89,44 @@ def _same(a: Sequence[object], b: Sequence[object]) -> bool:
     return True
 
 
+Call = Callable[[Sequence[object]], Sequence[object]]
+"""Runs one subgraph on its inputs (a graph call here, a model run in a dynamic task)."""
+
+
+def while_loop(
+    op: Operation, bound: int, cond: Call, body: Call, values: Sequence[object]
+) -> tuple[object, ...]:
+    """GE's While (hybrid ControlOpExecutor): `while cond(v): v = body(v)`, at most `bound`
+    iterations, an iteration that gives back its values unchanged an error (no progress), the
+    carried values within the memory budget."""
+    values = tuple(values)
+    count = 0
+    while truth(cond(values)[0]):
+        if count >= bound:
+            raise _over_bound(op, bound)
+        following = tuple(body(values))
+        if _same(following, values):
+            raise InterpretationError(
+                f"{_where(op)} makes no progress: iteration {count} gives back its "
+                "loop-carried values unchanged while its cond holds, so it never ends"
+            )
+        values = following
+        _check_carried(op, values, count)
+        count += 1
+    return values
+
+
+def case_index(value: object, count: int) -> int:
+    """GE's Case branch index (hybrid executor, CondRemovePass): out of range -> the last."""
+    index = int(np.asarray(value))
+    return index if 0 <= index < count else count - 1
+
+
+def loop_bound(interpreter: Interpreter) -> int:
+    """The loop bound of this interpreter's runs (`configure_loops`)."""
+    return _bound(interpreter)
+
+
 @register_impls
 class ControlFunctions(InterpreterFunctions):
     @impl(IfOp)
@@ -98,22 +136,13 @@ class ControlFunctions(InterpreterFunctions):
 
     @impl(WhileOp)
     def run_while(self, interpreter: Interpreter, op: WhileOp, args: PythonValues) -> PythonValues:
-        bound = _bound(interpreter)
-        values = tuple(args)
-        count = 0
-        while truth(call_graph(interpreter, op, op.cond, values)[0]):
-            if count >= bound:
-                raise _over_bound(op, bound)
-            following = tuple(call_graph(interpreter, op, op.body, values))
-            if _same(following, values):
-                raise InterpretationError(
-                    f"{_where(op)} makes no progress: iteration {count} gives back its "
-                    "loop-carried values unchanged while its cond holds, so it never ends"
-                )
-            values = following
-            _check_carried(op, values, count)
-            count += 1
-        return values
+        return while_loop(
+            op,
+            _bound(interpreter),
+            lambda v: call_graph(interpreter, op, op.cond, tuple(v)),
+            lambda v: call_graph(interpreter, op, op.body, tuple(v)),
+            args,
+        )
 
     @impl(ForOp)
     def run_for(self, interpreter: Interpreter, op: ForOp, args: PythonValues) -> PythonValues:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
 
-from gedialects.ascend import ModelOp
+from gedialects.ascend import DynamicControlOp, ModelOp
 from gedialects.graph import GraphOp
 
 if TYPE_CHECKING:
@@ -80,6 +80,12 @@ def find_entry(module: ModuleOp, name: str | None = None) -> GraphOp | ModelOp:
             for v in m.attributes.values()
             if isinstance(v, SymbolRefAttr)
         }
+        if len(models) > 1:  # and the subgraph models of dynamic control tasks
+            for m in models:
+                for task in m.body.block.ops:
+                    if isinstance(task, DynamicControlOp):
+                        for attr in task.SUBGRAPHS.get(task.kernel.data, ()):
+                            named.update(task.subgraph(attr))
         roots = [m for m in models if m.sym_name.data not in named]
     else:
         used = _referenced_symbols(module)

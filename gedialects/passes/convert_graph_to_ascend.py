@@ -7,10 +7,15 @@ partitions of `ge-partition-dynamic-shape` (`_is_unknown_shape = true`), whose n
 executor: shapes and memory decided per node at run time); a known partition reading such a
 value gets it copied into its planned buffer, and `?` root inputs and outputs are dynamic
 buffers. Engine-boundary pairs
-(`partition.end` / `partition.place_holder`) joined into one buffer, `multibatch.case`
-lowered to GE's label scheme (CaseOpLabelMaker: switch by index, one labelled block per branch,
-gotos to a final label), and every tensor given its own slot by `analysis.memory_plan` (no
-reuse: the baseline the interpreter can check). Memory reuse is `ge-plan-memory`'s and the
+(`partition.end` / `partition.place_holder`) joined into one buffer, functional control flow
+lowered by GE's label makers (LabelAllocator::AssignFunctionalLabels, one running label index,
+the total in the model's `label_num`): `graph.if` (IfOpLabelMaker), `graph.while`
+(WhileOpLabelMaker), `graph.for` as ForPass's While (`ge-convert-for-to-while`) and
+`multibatch.case` (CaseOpLabelMaker), each switch reading its int32 index in place; in
+unknown-shape partitions If / While / Case become `ascend.dynamic_control` tasks (GE's hybrid
+CONTROL_OP) running their subgraphs, each lowered to a model of dynamic tasks; and every
+tensor given its own slot by `analysis.memory_plan` (no reuse: the baseline the interpreter
+can check). Memory reuse is `ge-plan-memory`'s and the
 streams are `ge-assign-streams`'s, which rewrite this model's buffers and streams in place.
 """
 
@@ -40,6 +45,7 @@ from xdsl.utils.exceptions import PassFailedException
 from gedialects.ascend import (
     LABEL_NUM,
     BufferAttr,
+    DynamicControlOp,
     DynamicKernelOp,
     DynBufferAttr,
     EndGraphOp,
@@ -58,6 +64,7 @@ from gedialects.base import (
     AICORE_ENGINE,
     AICPU_ENGINE,
     ENGINE_NAME,
+    GE_LOCAL_ENGINE,
     HOST_CPU_ENGINE,
     IS_UNKNOWN_SHAPE,
     NODE_NAME,
@@ -152,6 +159,8 @@ class _Lowering:
     """Buffers sized for the largest gear: `?` root inputs and `?` Case results."""
     dyn_slots: int = 0
     graphs: dict[str, GraphOp] | None = None
+    subgraph_models: dict[str, None] = field(default_factory=dict)
+    """Graphs a dynamic control task runs: each becomes a model of dynamic tasks."""
 
     def new_dyn(self, op: Operation, t: Attribute) -> DynValue:
         if not isinstance(t, TensorType):
@@ -305,17 +314,15 @@ class _Lowering:
                 unknown = dynamic if marked is None else marked
                 results = self.lower_graph(callee, [env[a] for a in op.args], unknown)
                 env.update(zip(op.res, results, strict=True))
+            elif isinstance(op, CaseOp | IfOp | WhileOp) and (
+                dynamic or any(isinstance(env[v], DynValue) for v in op.operands)
+            ):
+                self.lower_dynamic_control(op, env)
             elif isinstance(op, CaseOp):
-                if dynamic:
-                    raise _fail(op, "inside an unknown-shape partition has no task lowering")
                 self.lower_case(op, env)
             elif isinstance(op, IfOp):
-                if dynamic:
-                    raise _fail(op, "inside an unknown-shape partition has no task lowering")
                 self.lower_if(op, env)
             elif isinstance(op, WhileOp):
-                if dynamic:
-                    raise _fail(op, "inside an unknown-shape partition has no task lowering")
                 self.lower_while(op, env)
             elif isinstance(op, ControlFlowOp):
                 raise _fail(
@@ -370,6 +377,31 @@ class _Lowering:
                 raise _fail(op, "has no lowering to the ascend dialect")
         self.active_calls.pop()
         return outputs
+
+    def lower_dynamic_control(
+        self, op: CaseOp | IfOp | WhileOp, env: dict[SSAValue, Value]
+    ) -> None:
+        """An unknown-shape If / While / Case: GE's hybrid CONTROL_OP task, which runs the
+        subgraphs on the host with this run's shapes. Each subgraph becomes an `ascend.model`
+        of its own, all dynamic tasks (`subgraph_models`), named by the task's attributes."""
+        if isinstance(op, CaseOp):
+            names = [ref.root_reference.data for ref in op.branches.data]
+        else:
+            names = op.called_graphs()
+        for name in names:
+            self.lookup_graph(op, name)  # exists, no recursion
+            self.subgraph_models.setdefault(name, None)
+        outs = [self.new_dyn(op, r.type) for r in op.results]
+        self.emit(
+            DynamicControlOp,
+            kernel=op.GE_TYPE,
+            node_name=self.task_name(op),
+            engine=GE_LOCAL_ENGINE,
+            inputs=[env[v] for v in op.operands],
+            outputs=outs,
+            attrs=_kernel_attrs(op),
+        )
+        env.update(zip(op.results, outs, strict=True))
 
     def take_labels(self, count: int) -> int:
         """The first of `count` fresh labels: GE's LabelAllocator numbers every label maker's
@@ -528,8 +560,18 @@ def _kernel_attrs(op: GEOp) -> dict[str, Attribute]:
     return {k: v for k, v in op.properties.items() if k not in defs or v != defs[k].default_value}
 
 
-def lower_root(graph: GraphOp, symbols: Operation, default_engine: str, alignment: int) -> ModelOp:
-    """The `ascend.model` that runs `graph`: declarations, tasks, and the memory plan."""
+def lower_root(
+    graph: GraphOp,
+    symbols: Operation,
+    default_engine: str,
+    alignment: int,
+    dynamic: bool = False,
+    subgraphs: dict[str, None] | None = None,
+) -> ModelOp:
+    """The `ascend.model` that runs `graph`: declarations, tasks, and the memory plan.
+
+    `dynamic`: every task dynamic (a subgraph a dynamic control task runs); `subgraphs`
+    collects the graphs the model's dynamic control tasks run."""
     lowering = _Lowering(symbols, default_engine)
     inputs = [
         lowering.root_input(graph, i, t) for i, t in enumerate(graph.function_type.inputs.data)
@@ -539,7 +581,9 @@ def lower_root(graph: GraphOp, symbols: Operation, default_engine: str, alignmen
     whole = bool(bool_attr(graph, IS_UNKNOWN_SHAPE)) and not bool_attr(
         graph, DYNAMIC_SHAPE_PARTITIONED
     )
-    results = lowering.lower_graph(graph, inputs, whole)
+    results = lowering.lower_graph(graph, inputs, whole or dynamic)
+    if subgraphs is not None:
+        subgraphs.update(lowering.subgraph_models)
     outputs: list[Value] = []
     for slot in results:
         if isinstance(slot, DynValue):
@@ -689,8 +733,22 @@ class ConvertGraphToAscendPass(ModulePass):
         roots = [g for g in graphs if g.sym_name.data not in called]
         if graphs and not roots:
             raise PassFailedException(f"{_NAME}: every graph is called by another; no root")
+        subgraphs: dict[str, None] = {}
         with paused_gc():  # many small objects, no cycles: collections only cost time
-            models = [(g, lower_root(g, op, self.default_engine, self.alignment)) for g in roots]
+            models = [
+                (g, lower_root(g, op, self.default_engine, self.alignment, False, subgraphs))
+                for g in roots
+            ]
+            # The subgraphs of dynamic control tasks, as models of dynamic tasks (theirs too).
+            by_name = {g.sym_name.data: g for g in graphs}
+            done: set[str] = set()
+            while len(done) < len(subgraphs):
+                name = next(n for n in subgraphs if n not in done)
+                done.add(name)
+                model = lower_root(
+                    by_name[name], op, self.default_engine, self.alignment, True, subgraphs
+                )
+                models.append((by_name[name], model))
         for graph, model in models:
             Rewriter.replace_op(graph, model, new_results=[])
         for graph in graphs:

@@ -189,6 +189,8 @@ def _fixed(us: float) -> Callable[[CostModel, TaskOp, TaskEffects], TaskCost]:
 TASK_COSTS: dict[str, Callable[[CostModel, TaskOp, TaskEffects], TaskCost]] = {
     "ascend.kernel": _kernel,
     "ascend.dynamic_kernel": _kernel,
+    # the host's dispatch; its subgraphs' work runs in their own models, known at run time
+    "ascend.dynamic_control": _fixed(CONTROL_US),
     "ascend.memcpy_async": _memcpy,
     "ascend.event_record": _fixed(EVENT_RECORD_US),
     "ascend.event_wait": _fixed(EVENT_WAIT_US),

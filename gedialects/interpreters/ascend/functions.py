@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
@@ -16,8 +16,10 @@ from xdsl.interpreter import (
     impl_callable,
     register_impls,
 )
+from xdsl.utils.exceptions import InterpretationError
 
 from gedialects.ascend import (
+    DynamicControlOp,
     DynamicKernelOp,
     DynBufferAttr,
     EndGraphOp,
@@ -56,6 +58,7 @@ from gedialects.interpreters.ascend.compiled import (
 from gedialects.interpreters.ascend.memory import RunState
 from gedialects.interpreters.ascend.plan import AscendRuntimeError, DynRef, Plan, Slot, slot_name
 from gedialects.interpreters.ascend.scheduler import Options, execute
+from gedialects.interpreters.control import case_index, loop_bound, truth, while_loop
 from gedialects.interpreters.kernels import (
     SMALL_OUTPUTS,
     Kernel,
@@ -195,6 +198,52 @@ class AscendFunctions(InterpreterFunctions):
         for ref, array in zip(spec.outputs, arrays, strict=True):
             assert isinstance(ref, DynRef), "a dynamic kernel's outputs are dynamic buffers"
             state.error = state.place(ref, array, op.describe())
+            if state.error is not None:
+                return ()
+        return ()
+
+    @impl(DynamicControlOp)
+    def run_dynamic_control(
+        self, interpreter: Interpreter, op: DynamicControlOp, args: PythonValues
+    ) -> tuple:
+        """GE's hybrid ControlOpExecutor: the subgraph models run on the inputs' values (with
+        their shapes of this run) as `graph.if` / `graph.while` / `multibatch.case` do."""
+        state = _state(interpreter)
+        spec = state.plan.dynamic[op]
+        values: list[np.ndarray] = []
+        for ref in spec.inputs:
+            found = state.resolve(ref, op.describe())
+            if isinstance(found, AscendRuntimeError):
+                state.error = found
+                return ()
+            if state.memory is not None:
+                name = slot_name(found, ref.slot if isinstance(ref, DynRef) else None)
+                state.error = state.memory.read(found.offset, found.nbytes, name, op.describe())
+                if state.error is not None:
+                    return ()
+            values.append(np.array(found.view(state.arena)))  # a copy: the arena may grow
+
+        def model(name: str) -> Callable[[Sequence[object]], Sequence[object]]:
+            return lambda inputs: interpreter.call_op(name, tuple(inputs))
+
+        kind = op.kernel.data
+        try:
+            if kind == "If":
+                (branch,) = op.subgraph("then_branch" if truth(values[0]) else "else_branch")
+                results = model(branch)(values[1:])
+            elif kind == "Case":
+                branches = op.subgraph("branches")
+                results = model(branches[case_index(values[0], len(branches))])(values[1:])
+            else:
+                ((cond,), (body,)) = op.subgraph("cond"), op.subgraph("body")
+                results = while_loop(op, loop_bound(interpreter), model(cond), model(body), values)
+        except (AscendRuntimeError, InterpretationError) as e:
+            state.error = AscendRuntimeError(f"{op.describe()} ({kind}): {e}")
+            return ()
+        state.consumed(spec.reads)
+        for ref, result in zip(spec.outputs, results, strict=True):
+            assert isinstance(ref, DynRef), "a control task's outputs are dynamic buffers"
+            state.error = state.place(ref, np.array(result, dtype=ref.dtype), op.describe())
             if state.error is not None:
                 return ()
         return ()

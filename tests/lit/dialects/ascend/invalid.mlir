@@ -534,3 +534,40 @@ ascend.model @main arena_size 4096 weight_size 0 {
   ascend.kernel "Relu" "b" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4xf32>) outs(arena[1032] : tensor<4xf32>)
   ascend.kernel "Add" "c" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<4xf32>, arena[1032] : tensor<4xf32>) outs(arena[512] : tensor<4xf32>)
 }
+
+// -----
+
+// Tests a control task of a GE type that has no subgraphs to run.
+
+// CHECK-LABEL: 'ascend.dynamic_control' "c" runs 'Relu'; a control task runs one of If, While, Case
+ascend.model @main arena_size 1024 weight_size 0 {
+  ascend.stream 0 engine "DNN_VM_GE_LOCAL"
+  ascend.input "x" dyn[0] : tensor<?xf32>
+  ascend.output "y" dyn[1] : tensor<?xf32>
+  ascend.dynamic_control "Relu" "c" engine "DNN_VM_GE_LOCAL" stream 0 ins(dyn[0] : tensor<?xf32>) outs(dyn[1] : tensor<?xf32>)
+}
+
+// -----
+
+// Tests an If control task without its else branch.
+
+// CHECK-LABEL: 'ascend.dynamic_control' "c" (If) names no else_branch
+ascend.model @main arena_size 1024 weight_size 0 {
+  ascend.stream 0 engine "DNN_VM_GE_LOCAL"
+  ascend.input "p" arena[0] : tensor<i32>
+  ascend.input "x" dyn[0] : tensor<?xf32>
+  ascend.output "y" dyn[1] : tensor<?xf32>
+  ascend.dynamic_control "If" "c" engine "DNN_VM_GE_LOCAL" stream 0 ins(arena[0] : tensor<i32>, dyn[0] : tensor<?xf32>) outs(dyn[1] : tensor<?xf32>) attrs {then_branch = @main}
+}
+
+// -----
+
+// Tests a control task whose subgraph is no model of the module.
+
+// CHECK-LABEL: 'ascend.dynamic_control' "c" (While) body @gone is not an 'ascend.model' of the module
+ascend.model @main arena_size 1024 weight_size 0 {
+  ascend.stream 0 engine "DNN_VM_GE_LOCAL"
+  ascend.input "x" dyn[0] : tensor<?xf32>
+  ascend.output "y" dyn[1] : tensor<?xf32>
+  ascend.dynamic_control "While" "c" engine "DNN_VM_GE_LOCAL" stream 0 ins(dyn[0] : tensor<?xf32>) outs(dyn[1] : tensor<?xf32>) attrs {cond = @main, body = @gone}
+}

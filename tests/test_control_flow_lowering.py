@@ -1,0 +1,240 @@
+"""Control flow at the ascend level (issue 17 part 5): GE's label makers for known shapes, the
+hybrid CONTROL_OP task for unknown ones; numbers before and after ge-compile, under random
+stream schedules and the uninitialised-memory check, in both executors; memory across back
+edges; ge-sink-loop around a model with loops; ONNX backend If/Loop/Scan cases compiled."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+
+from gedialects import make_context
+from gedialects.ascend import DynamicControlOp, LabelSwitchByIndexOp, ModelOp
+from gedialects.interpreters.run import RunError, run, run_entry
+from gedialects.passes.analysis.task_graph import TaskGraph
+from gedialects.passes.pipelines import CompilePipelinePass
+from gedialects.passes.verify_model import check_memory
+from tests.conftest import parse, run_tool
+from tests.test_control_flow import COND_BODY, IF_WHILE, X, _for, _main
+
+SEEDS = (None, 1, 7, 2024)
+
+
+def compile_module(text: str, **options: object) -> ModuleOp:
+    module = parse(text)
+    CompilePipelinePass(**options).apply(make_context(), module)  # type: ignore[arg-type]
+    module.verify()
+    return module
+
+
+def same_everywhere(text: str, inputs: Mapping[str, np.ndarray], **options: object) -> ModuleOp:
+    """The graph level's outputs equal the compiled model's, in both executors, under several
+    schedules and with the uninitialised-memory check; the plan passes ge-verify-model."""
+    expected = run(parse(text), inputs, entry="main")
+    module = compile_module(text, **options)
+    model = next(m for m in module.ops if isinstance(m, ModelOp) and m.sym_name.data == "main")
+    check_memory(model)
+    for seed in SEEDS:
+        for compiled in (True, False):
+            got = run_entry(
+                module,
+                inputs,
+                entry="main",
+                schedule_seed=seed,
+                check_uninitialized=True,
+                compiled=compiled,
+            ).outputs
+            assert got.keys() == expected.keys()
+            for name, value in expected.items():
+                np.testing.assert_array_equal(got[name], value, err_msg=f"{name} seed {seed}")
+    return module
+
+
+def _main_model(module: ModuleOp) -> ModelOp:
+    return next(m for m in module.ops if isinstance(m, ModelOp) and m.sym_name.data == "main")
+
+
+@pytest.mark.parametrize("cond", [True, False])
+@pytest.mark.parametrize("start", [0, 2, 5])
+def test_if_and_while_compiled_match_graph_level(cond: bool, start: int) -> None:
+    inputs = {"i": np.array(start, np.int32), "x": X, "c": np.array(cond)}
+    module = same_everywhere(IF_WHILE, inputs)
+    switches = [t for t in _main_model(module).tasks() if isinstance(t, LabelSwitchByIndexOp)]
+    assert [list(t.labels.get_values()) for t in switches] == [[1, 0], [5, 4]]
+
+
+@pytest.mark.parametrize(("start", "limit", "delta"), [(0, 5, 1), (5, 0, -2), (1, 1, 1), (0, 7, 3)])
+def test_for_compiled_matches_graph_level(start: int, limit: int, delta: int) -> None:
+    same_everywhere(_for(start, limit, delta), {"x": X})
+
+
+def test_single_stream_and_no_reuse_variants_match() -> None:
+    inputs = {"i": np.array(1, np.int32), "x": X, "c": np.array(True)}
+    same_everywhere(IF_WHILE, inputs, multi_stream=False)
+    same_everywhere(IF_WHILE, inputs, memory_reuse=False)
+
+
+# A body with temporaries and a carried value read at its very end: any reuse of the carried
+# bytes inside the loop would change the numbers (the loop runs several times).
+LIVE = (
+    _main(
+        """
+  %r, %y, %keep = graph.while %i, %x, %x cond @cond body @live
+      : (tensor<i32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>, tensor<2xf32>)
+  graph.net_output %y, %keep : tensor<2xf32>, tensor<2xf32>""",
+        "%i: tensor<i32>, %x: tensor<2xf32>",
+        "tensor<2xf32>, tensor<2xf32>",
+    ).replace(
+        "graph.graph @cond(%i: tensor<i32>, %x: tensor<2xf32>)",
+        "graph.graph @cond(%i: tensor<i32>, %x: tensor<2xf32>, %k: tensor<2xf32>)",
+    )
+    + """
+graph.graph @live(%i: tensor<i32>, %x: tensor<2xf32>, %k: tensor<2xf32>)
+    -> (tensor<i32>, tensor<2xf32>, tensor<2xf32>) {
+  %one = graph.const dense<1> : tensor<i32>
+  %j = graph.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %a = graph.exp %x : (tensor<2xf32>) -> tensor<2xf32>
+  %b = graph.neg %a : (tensor<2xf32>) -> tensor<2xf32>
+  %c = graph.relu %b : (tensor<2xf32>) -> tensor<2xf32>
+  %d = graph.add %c, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %e = graph.mul %d, %k : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %j, %e, %k : tensor<i32>, tensor<2xf32>, tensor<2xf32>
+}
+"""
+)
+
+
+def test_value_live_around_the_back_edge_is_never_reused_inside_the_loop() -> None:
+    module = same_everywhere(LIVE.replace("@cond", "@cond3"), {"i": np.array(0, np.int32), "x": X})
+    model = _main_model(module)
+    graph = TaskGraph.of(model)
+    (loop,) = [s for s in graph.spans if s.loop]
+    inside = range(loop.first_pos, loop.last_pos + 1)
+    # every buffer the loop touches: no two of different values share bytes
+    touched = {
+        (b.offset_value, b.nbytes) for p in inside for b in (*graph.reads[p], *graph.writes[p])
+    }
+    weight = model.weight_size.value.data
+    ranges = sorted(r for r in touched if r[0] >= weight)
+    for (a, n), (b, _) in itertools.pairwise(ranges):
+        assert a + n <= b or a == b, f"loop buffers [{a}, {a + n}) and [{b}, ...) overlap"
+
+
+def test_sink_loop_around_a_model_with_loops() -> None:
+    """ge-sink-loop adds its own loop around the While's (labels after the model's own)."""
+    inputs = {"i": np.array(0, np.int32), "x": X, "c": np.array(False)}
+    module = same_everywhere(IF_WHILE, inputs, iterations_per_loop=3)
+    model = _main_model(module)
+    assert model.attributes["iterations_per_loop"].value.data == 3  # type: ignore[union-attr]
+    labels = {label for t in model.tasks() for label in t.effects().labels}
+    assert model.attributes["label_num"].value.data == max(labels) + 1  # type: ignore[union-attr]
+
+
+def test_raw_int32_cond_other_than_one_reads_as_true_when_compiled() -> None:
+    """An int32 cond GE's CondPass keeps as it is: 5 and -1 select then, as at graph level."""
+    text = _main(
+        """
+  %a = graph.if %c, %x then_branch @then else_branch @else
+      : (tensor<i32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %a : tensor<2xf32>""",
+        "%x: tensor<2xf32>, %c: tensor<i32>",
+        "tensor<2xf32>",
+    )
+    for c in (5, -1, 0, 1):
+        same_everywhere(text, {"x": X, "c": np.array(c, np.int32)})
+
+
+# --------------------------------------------------------------------------------------------
+# Unknown shapes: GE's hybrid CONTROL_OP task, the subgraphs as models of dynamic tasks
+# --------------------------------------------------------------------------------------------
+
+DYNAMIC = (
+    COND_BODY.replace("2xf32", "?xf32")
+    + """
+graph.graph @main(%i: tensor<i32>, %x: tensor<?xf32>, %c: tensor<i1>)
+    -> (tensor<i32> {node_name = "n"}, tensor<?xf32> {node_name = "w"}) {
+  %a = graph.if %c, %x then_branch @then else_branch @else
+      : (tensor<i1>, tensor<?xf32>) -> tensor<?xf32>
+  %r, %y = graph.while %i, %a cond @cond body @body
+      : (tensor<i32>, tensor<?xf32>) -> (tensor<i32>, tensor<?xf32>)
+  graph.net_output %r, %y : tensor<i32>, tensor<?xf32>
+}
+"""
+)
+
+
+@pytest.mark.parametrize("length", [1, 3])
+@pytest.mark.parametrize("cond", [True, False])
+def test_unknown_shape_control_flow_runs_as_dynamic_control_tasks(length: int, cond: bool) -> None:
+    x = np.linspace(-1, 1, length).astype(np.float32)
+    inputs = {"i": np.array(1, np.int32), "x": x, "c": np.array(cond)}
+    module = same_everywhere(DYNAMIC, inputs)
+    tasks = [t for t in _main_model(module).tasks() if isinstance(t, DynamicControlOp)]
+    assert [t.kernel.data for t in tasks] == ["If", "While"]
+    models = {m.sym_name.data for m in module.ops if isinstance(m, ModelOp)}
+    assert {"then", "else", "cond", "body"} <= models
+
+
+def test_dynamic_while_over_the_loop_bound_is_a_one_line_error() -> None:
+    module = compile_module(DYNAMIC)
+    inputs = {"i": np.array(0, np.int32), "x": X, "c": np.array(True)}
+    with pytest.raises(RunError, match="ran more than 1 iterations") as info:
+        run_entry(module, inputs, entry="main", max_loop_iterations=1)
+    assert "\n" not in str(info.value).strip()
+
+
+def test_dynamic_control_through_the_tools(tmp_path: Path) -> None:
+    """ge-opt -p ge-compile -> .mlir -> ge-run, as processes, on the unknown-shape model."""
+    (tmp_path / "g.mlir").write_text(DYNAMIC)
+    np.savez(tmp_path / "in.npz", i=np.array(0, np.int32), x=X, c=np.array(False))
+    steps = [
+        ("ge-opt", str(tmp_path / "g.mlir"), "-p", "ge-compile", "-o", str(tmp_path / "c.mlir")),
+        ("ge-run", str(tmp_path / "c.mlir"), "--entry", "main", "--inputs",
+         str(tmp_path / "in.npz"), "-q", "-o", str(tmp_path / "out.npz"),
+         "--check-uninitialized", "--schedule-seed", "9"),
+    ]  # fmt: skip
+    for step in steps:
+        done = run_tool(*step)
+        assert done.returncode == 0, done.stderr
+    out = np.load(tmp_path / "out.npz")
+    np.testing.assert_array_equal(out["w"], -X * 8)
+    assert 'ascend.dynamic_control "While"' in (tmp_path / "c.mlir").read_text()
+
+
+# --------------------------------------------------------------------------------------------
+# ONNX backend If / Loop / Scan cases, compiled (docs/onnx.md lists them)
+# --------------------------------------------------------------------------------------------
+
+ONNX_CASES = (
+    "test_if",
+    "test_loop11",
+    "test_scan9_sum",
+    "test_scan9_multi_state",
+    "test_scan9_scalar",
+    "test_scan_sum",
+    "test_range_float_type_positive_delta_expanded",
+    "test_range_int32_type_negative_delta_expanded",
+)
+
+
+@pytest.mark.parametrize("name", ONNX_CASES)
+def test_onnx_backend_control_flow_case_passes_compiled(name: str) -> None:
+    import gedialects.tools.onnx_conformance as oc
+
+    (case,) = [c for c in oc.load_cases([name]) if c.name == name]
+    result = oc.run_case(case, compile_too=True)
+    assert result.status == "PASS", result.detail
+
+
+def test_onnx_loop_case_through_files_compiled() -> None:
+    """ge-import -> ge-opt -p ge-compile -> ge-run through files (the tools' main in process)."""
+    import gedialects.tools.onnx_conformance as oc
+
+    (case,) = [c for c in oc.load_cases(["test_loop11"]) if c.name == "test_loop11"]
+    result = oc.run_case(case, compile_too=True, files="main")
+    assert result.status == "PASS", result.detail
