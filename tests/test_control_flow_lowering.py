@@ -238,3 +238,47 @@ def test_onnx_loop_case_through_files_compiled() -> None:
     (case,) = [c for c in oc.load_cases(["test_loop11"]) if c.name == "test_loop11"]
     result = oc.run_case(case, compile_too=True, files="main")
     assert result.status == "PASS", result.detail
+
+
+def _parallel_branch(name: str, op: str) -> str:
+    t = "tensor<64x64xf32>"
+    return f"""
+graph.graph @{name}(%x: {t}, %w: {t}) -> {t} {{
+  %a = graph.matmul %x, %w : ({t}, {t}) -> {t}
+  %b = graph.matmul %w, %x : ({t}, {t}) -> {t}
+  %c = graph.{op} %a : ({t}) -> {t}
+  %d = graph.{op} %b : ({t}) -> {t}
+  %e = graph.add %c, %d : ({t}, {t}) -> {t}
+  graph.net_output %e : {t}
+}}"""
+
+
+PARALLEL_IF = (
+    _parallel_branch("then", "relu")
+    + _parallel_branch("else", "neg")
+    + """
+graph.graph @main(%c: tensor<i1>, %x: tensor<64x64xf32>, %w: tensor<64x64xf32>)
+    -> tensor<64x64xf32> {
+  %r = graph.if %c, %x, %w then_branch @then else_branch @else
+      : (tensor<i1>, tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  graph.net_output %r : tensor<64x64xf32>
+}"""
+)
+
+
+@pytest.mark.parametrize("cond", [True, False])
+def test_if_branches_run_on_streams_they_activate(cond: bool) -> None:
+    """GE's Then/ElseStreamActive: each branch's parallel half runs on a stream the branch
+    starts right after its label_set, joined by an event before it leaves."""
+    rng = np.random.default_rng(0)
+    inputs = {
+        "c": np.array(cond),
+        "x": rng.standard_normal((64, 64)).astype(np.float32),
+        "w": rng.standard_normal((64, 64)).astype(np.float32),
+    }
+    model = _main_model(same_everywhere(PARALLEL_IF, inputs))
+    names = [t.name.removeprefix("ascend.") for t in model.tasks() if t.stream.value.data == 0]
+    for label in (0, 1):
+        at = next(i for i, t in enumerate(model.tasks()) if t.effects().labels == (label,))
+        assert model.tasks()[at + 1].name == "ascend.stream_active"
+    assert names.count("stream_active") == 2 and names.count("event_wait") == 2
