@@ -314,9 +314,7 @@ class _Lowering:
                 unknown = dynamic if marked is None else marked
                 results = self.lower_graph(callee, [env[a] for a in op.args], unknown)
                 env.update(zip(op.res, results, strict=True))
-            elif isinstance(op, CaseOp | IfOp | WhileOp) and (
-                dynamic or any(isinstance(env[v], DynValue) for v in op.operands)
-            ):
+            elif isinstance(op, CaseOp | IfOp | WhileOp) and dynamic:
                 self.lower_dynamic_control(op, env)
             elif isinstance(op, CaseOp):
                 self.lower_case(op, env)
