@@ -11,22 +11,22 @@
 // RUN: ge-atc --model=%t/tiny.onnx --output=%t/tiny --framework=5 --input_shape=x:-1,2 --dynamic_batch_size=1,2,4 --soc_version=Ascend310 2>&1 | filecheck %s --check-prefix=NOTE
 // NOTE: note: --soc_version=Ascend310 is ignored: the ascend model runs on the gedialects interpreter
 // RUN: filecheck %s < %t/tiny.mlir
-// CHECK:      ascend.model @tiny arena_size {{[0-9]+}} weight_size {{[0-9]+}} attributes {_batch_num = 3 : i64, _pred_value_0 = array<i64: 1>, _pred_value_1 = array<i64: 2>, _pred_value_2 = array<i64: 4>, mbatch_dynamic_type = 1 : i64, user_designate_shape_order = ["x"], _dynamic_output_dims = ["0,0,1,2", "1,0,2,2", "2,0,4,2"], _enable_dynamic_batch = true} {
+// CHECK:      ascend.model @tiny arena_size {{[0-9]+}} weight_size {{[0-9]+}} attributes {_batch_num = 3 : i64, _pred_value_0 = array<i64: 1>, _pred_value_1 = array<i64: 2>, _pred_value_2 = array<i64: 4>, mbatch_dynamic_type = 1 : i64, user_designate_shape_order = ["x"], _dynamic_output_dims = ["0,0,1,2", "1,0,2,2", "2,0,4,2"], _enable_dynamic_batch = true, label_num = 4 : i64} {
 // CHECK:        ascend.input "x" arena[[[X:[0-9]+]]] : tensor<4x2xf32> {_mbatch_origin_input_dims = array<i64: -1, 2>, _mbatch_max_input_dims = array<i64: 4, 2>, _dynamic_batch_unknown_dim_index = array<i64: 0>}
 // CHECK-NEXT:   ascend.input "ascend_mbatch_shape_data" arena[[[SD:[0-9]+]]] : tensor<1xi32> {_is_multi_batch_shape_data = true, _dynamic_batch_unknown_data_index = array<i64: 0>}
 // CHECK-NEXT:   ascend.output "y" arena[[[Y:[0-9]+]]] : tensor<4x2xf32>
 // CHECK-NEXT:   ascend.kernel "MapIndex" "ascend_mbatch_shape_mapindex" {{.*}} ins(arena[[[SD]]] : tensor<1xi32>
-// CHECK:        ascend.label_switch_by_index {{.*}} labels [0, 1, 2]
-// CHECK-NEXT:   ascend.label_set 0
+// CHECK:        ascend.label_switch_by_index {{.*}} labels [1, 2, 3]
+// CHECK-NEXT:   ascend.label_set 1
 // CHECK-NEXT:   ascend.kernel "Mul" "scale_ascend_mbatch_batch_0" {{.*}} ins(arena[[[X]]] : tensor<1x2xf32>,
 // CHECK:        ascend.memcpy_async {{.*}} to arena[[[Y]]] : tensor<1x2xf32>
-// CHECK:        ascend.label_set 1
+// CHECK:        ascend.label_set 2
 // CHECK-NEXT:   ascend.kernel "Mul" "scale_ascend_mbatch_batch_1" {{.*}} ins(arena[[[X]]] : tensor<2x2xf32>,
 // CHECK:        ascend.memcpy_async {{.*}} to arena[[[Y]]] : tensor<2x2xf32>
-// CHECK:        ascend.label_set 2
+// CHECK:        ascend.label_set 3
 // CHECK-NEXT:   ascend.kernel "Mul" "scale_ascend_mbatch_batch_2" {{.*}} ins(arena[[[X]]] : tensor<4x2xf32>,
 // CHECK:        ascend.memcpy_async {{.*}} to arena[[[Y]]] : tensor<4x2xf32>
-// CHECK-NEXT:   ascend.label_set 3
+// CHECK-NEXT:   ascend.label_set 0
 
 // A gear runs and returns that gear's shape; a batch of no gear is GE's E13025.
 // RUN: ge-run %t/tiny.mlir --inputs %t/b2.npz | filecheck %s --check-prefix=B2
@@ -40,7 +40,7 @@
 // HYBRID:      ascend.model @tiny_dynamic
 // HYBRID:        ascend.input "x" dyn[0] : tensor<?x2xf32>
 // HYBRID:        ascend.dynamic_kernel
-// HYBRID:      ascend.model @tiny {{.*}}_hybrid_dynamic_graph = @tiny_dynamic}
+// HYBRID:      ascend.model @tiny {{.*}}_hybrid_dynamic_graph = @tiny_dynamic, label_num = 4 : i64}
 // RUN: ge-run %t/hybrid.mlir --inputs %t/b3.npz | filecheck %s --check-prefix=HB3
 // HB3: y: float32[3, 2] mean=2.16667 std=1.86339 [2., 0., 0., 2., 4., 5.]
 // RUN: ge-run %t/hybrid.mlir --inputs %t/b2.npz | filecheck %s --check-prefix=B2
