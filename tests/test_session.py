@@ -187,6 +187,8 @@ def test_stages_in_order_and_lazy_compile() -> None:
         "import",
         "ge-infer-shapes",
         "ge-verify-graph",
+        "ge-convert-for-to-while",
+        "ge-normalize-conds",
         "ge-fold-constants",
         "ge-fuse",
         "ge-place-engines",
