@@ -644,7 +644,12 @@ def parse_block_body(parser: Parser, block: Any) -> None:
     `loc(...)`, the result count check, the SSA definitions with the same spans and errors).
     Any other op (generic form, other dialects, `%x:2 =`, comments before the name) goes
     through `parse_optional_operation` as before.
+
+    A parser with an `op_positions` dict (`tools.diagnostics.LocatingParser`) gets the offset
+    each op starts at recorded, as its own `parse_operation` records it, for the locations of
+    verifier and pass errors.
     """
+    positions: dict[Any, int] | None = getattr(parser, "op_positions", None)
     state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
     lexer = parser.lexer
     source = lexer.input
@@ -687,6 +692,8 @@ def parse_block_body(parser: Parser, block: Any) -> None:
             )
         for i, span in enumerate(results):
             parser._register_ssa_definition(span.text[1:], op.results[i : i + 1], span)  # pyright: ignore[reportPrivateUsage]
+        if positions is not None:
+            positions[op] = start
         block.add_op(op)
 
 

@@ -65,6 +65,8 @@ def tool(*args: str, limit: str | None = LIMIT, stdin: bytes | None = None) -> t
     err = done.stderr.decode()
     assert "Traceback" not in err, err
     lines = [ln for ln in err.splitlines() if ln.strip()]
+    if len(lines) >= 3 and lines[-1].strip() == "^":  # a located error: source line and caret
+        lines = lines[:-2]
     return done.returncode, lines[-1] if lines else ""
 
 

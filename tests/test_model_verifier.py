@@ -175,7 +175,8 @@ def tool(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProcess[s
 
 
 def rejected(tmp_path: Path, text: str, message: str) -> None:
-    """In process and through ge-opt and ge-run on a file: one line naming the culprit."""
+    """In process and through ge-opt and ge-run on a file: one line naming the culprit (and,
+    since issue 16, MLIR's source line and caret under the op the message names first)."""
     with pytest.raises(VerifyException, match=re.escape(message)):
         verify_text(text)
     for args in (
@@ -184,8 +185,10 @@ def rejected(tmp_path: Path, text: str, message: str) -> None:
     ):
         run = tool(tmp_path, text, *args)
         assert run.returncode == 1, (args, run.stdout, run.stderr)
-        lines = run.stderr.strip().splitlines()
-        assert len(lines) == 1 and "error:" in lines[0], (args, run.stderr)
+        lines = run.stderr.strip("\n").splitlines()
+        assert len(lines) == 3 and lines[2].strip() == "^", (args, run.stderr)
+        assert f"{tmp_path / 'model.mlir'}:" in lines[0] and "error:" in lines[0], run.stderr
+        assert lines[1] in text.splitlines(), (args, run.stderr)
         assert message in lines[0] and "Traceback" not in run.stderr
 
 

@@ -51,6 +51,7 @@ from gedialects.passes.analysis.task_graph import (
     TypeSizes,
     paused_gc,
 )
+from gedialects.passes.failure import OpPassFailed
 from gedialects.target.cost_model import (
     CONTROL_US,
     EVENT_RECORD_US,
@@ -77,7 +78,7 @@ class StreamStats:
 
 
 def _fail(model: ModelOp, message: str) -> PassFailedException:
-    return PassFailedException(f"{_NAME}: @{model.sym_name.data}: {message}")
+    return OpPassFailed(f"{_NAME}: @{model.sym_name.data}: {message}", model)
 
 
 @dataclass

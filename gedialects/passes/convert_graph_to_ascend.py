@@ -101,6 +101,7 @@ from gedialects.passes.analysis.memory_plan import (
     plan_without_reuse,
 )
 from gedialects.passes.analysis.task_graph import paused_gc
+from gedialects.passes.failure import OpPassFailed
 from gedialects.passes.for_to_while import convert_for_to_while
 from gedialects.passes.normalize_conds import normalize_cond_graph
 from gedialects.passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
@@ -117,7 +118,7 @@ _NAME = "ge-convert-graph-to-ascend"
 def _fail(op: Operation, message: str) -> PassFailedException:
     name = op.attributes.get(NODE_NAME)
     who = f"'{op.name}'" + (f" ({name.data})" if isinstance(name, StringAttr) else "")
-    return PassFailedException(f"{_NAME}: {who} {message}")
+    return OpPassFailed(f"{_NAME}: {who} {message}", op)
 
 
 @dataclass(eq=False)

@@ -42,6 +42,7 @@ from gedialects.passes.analysis.memory_plan import (
     without_reuse,
 )
 from gedialects.passes.analysis.task_graph import AnalysisError, TaskGraph, TypeSizes, paused_gc
+from gedialects.passes.failure import OpPassFailed
 
 _NAME = "ge-plan-memory"
 STRATEGIES = ("greedy-by-size", "ge-lifetime")
@@ -94,7 +95,7 @@ class _Model:
 
 
 def _fail(model: ModelOp, message: str) -> PassFailedException:
-    return PassFailedException(f"{_NAME}: @{model.sym_name.data}: {message}")
+    return OpPassFailed(f"{_NAME}: @{model.sym_name.data}: {message}", model)
 
 
 def _writer(graph: TaskGraph, tensor: Tensor) -> str:

@@ -76,6 +76,7 @@ from gedialects.ascend import (
     WeightOp,
 )
 from gedialects.passes.analysis.memory_plan import GE_ALIGNMENT, align
+from gedialects.passes.failure import OpPassFailed
 
 _NAME = "ge-sink-loop"
 ITERATIONS_ATTR = ITERATIONS_PER_LOOP
@@ -103,7 +104,7 @@ class LoopLayout:
 
 
 def _fail(model: ModelOp, message: str) -> PassFailedException:
-    return PassFailedException(f"{_NAME}: @{model.sym_name.data}: {message}")
+    return OpPassFailed(f"{_NAME}: @{model.sym_name.data}: {message}", model)
 
 
 def _i64_dense(value: int) -> DenseIntOrFPElementsAttr:

@@ -5,7 +5,9 @@ One place for how a tool fails, so that the four behave the same:
 - a usage error (unknown flag, missing or bad value) is one line naming the flag, with a pointer
   to `--help`, exit code 1 (argparse's default is seven lines of usage and exit 2);
 - a user error is one `error:` line (with `file:line:col` for parse errors, `file:` for a
-  corrupt binary IR file), exit code 1;
+  corrupt binary IR file), exit code 1; a verifier or pass error on an op of a text IR file is
+  MLIR's `file:line:col: error: ...` line followed by the source line and a caret under the
+  op (`tools.diagnostics`);
 - an internal error is one line plus the `GE_DEBUG=1` hint (which re-raises it);
 - output paths that are empty or folders are refused before anything runs, and a write that
   fails is `cannot write OUT: reason`;
@@ -46,6 +48,15 @@ class UsageError(Exception):
 
 class UserError(Exception):
     """Bad input that is not the command line (an unreadable file, a bad model)."""
+
+
+class LocatedError(UserError):
+    """An error already in MLIR's form (`file:line:col: error: ...`, the source line, a
+    caret; `tools.diagnostics`): printed as it is."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -143,6 +154,8 @@ def run_main(
         print(f"error: {one_line(e)} (see '{prog} --help')", file=sys.stderr)
     except ParseError as e:
         print(f"{e.span.get_location()}: error: {e.msg}", file=sys.stderr)
+    except LocatedError as e:
+        print(e.text, file=sys.stderr)
     except UserError as e:
         print(f"error: {one_line(e)}", file=sys.stderr)
     except RecursionError:

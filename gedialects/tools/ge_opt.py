@@ -35,7 +35,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gedialects import budget, dialect_factories, progress, xdsl_dialect_factories
 from gedialects.passes import get_all_passes
-from gedialects.tools import cli, pass_catalog, targets
+from gedialects.tools import cli, diagnostics, pass_catalog, targets
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,18 @@ class GeOptMain(xDSLOptMain):
     binary_output: ModuleOp | None = None
     """The module for `-o FILE.gebc` / `FILE.om`, written in binary by `run`."""
     """`--time-passes`: the wall times of parsing, each stage and printing."""
+    chunk: diagnostics.ChunkState
+    """The chunk being processed, for the locations of its diagnostics."""
+    offset: int = 0
+    """Lines before the chunk being parsed, in the input file (`--split-input-file`)."""
+    failed: bool = False
+    """A chunk reported an error (or a mismatch of expected diagnostics): exit code 1."""
+
+    def __init__(
+        self, description: str = "gedialects modular optimizer", args: Sequence[str] | None = None
+    ) -> None:
+        self.chunk = diagnostics.ChunkState()
+        super().__init__(description=description, args=args)
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         """The input read whole within the memory budget; only a regular file (or stdin)."""
@@ -81,7 +93,9 @@ class GeOptMain(xDSLOptMain):
         self.deferred_output = None
         self.binary_output = None
         with budget.max_memory_set(cli.max_memory(self.args)):
-            super().run()
+            self.run_chunks()
+            if self.failed:
+                return
             if self.binary_output is not None:
                 self.write_binary(self.args.output_file, self.binary_output)
                 self.deferred_output = None
@@ -113,12 +127,16 @@ class GeOptMain(xDSLOptMain):
         bar = progress.task("running passes", total=len(stages), unit="passes")
         log = StageProgress(bar)
 
+        tracker = self.chunk.tracker
+
         def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
             log(prev, module, nxt)
             if timer is not None and prev is not None:
                 timer.stop(group_of[id(prev)], prev.name)
+            tracker.verifying(prev)
             if verify:
                 module.verify()
+            tracker.starting(nxt)
             if prev is not None and nxt is not None and between:
                 print(f"IR after {prev.name}:")
                 Printer(stream=sys.stdout).print_op(module)
@@ -172,18 +190,25 @@ class GeOptMain(xDSLOptMain):
         pass_catalog.add_arguments(arg_parser, self.available_passes)
         arg_parser.add_argument("--max-memory", metavar="SIZE", help=budget.MAX_MEMORY_HELP)
         cli.add_verbosity(arg_parser)
+        arg_parser.add_argument(
+            "--verify-expected-diagnostics",
+            action="store_true",
+            help="check the diagnostics against the input's `// expected-error {{...}}` "
+            "annotations (also -warning, -note, -remark; @+N, @-N, @above, @below), as "
+            "mlir-opt -verify-diagnostics does: exit 1 naming each unmatched line",
+        )
 
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
         self.available_frontends["onnx"] = parse_onnx
-        parse_mlir = self.available_frontends["mlir"]
 
         def parse_checked(io: IO[bytes]) -> ModuleOp:
             from gedialects.nesting import check_nesting
 
-            text = io.read()
-            check_nesting(text, self.get_input_name())
-            return parse_mlir(BytesIO(text))
+            source = diagnostics.Source(self.get_input_name(), io.read().decode(), self.offset)
+            self.chunk.source = source
+            check_nesting(source.text, source.name)
+            return diagnostics.parse_mlir(self.ctx, source, not self.args.no_implicit_module)
 
         self.available_frontends["mlir"] = parse_checked
 
@@ -216,7 +241,8 @@ class GeOptMain(xDSLOptMain):
         what = f"parsing {os.path.basename(name)}" if file_extension != "onnx" else ""
         begin = time.perf_counter()
         with progress.task(what) if what else nullcontext():
-            module = super().parse_chunk(chunk, file_extension, start_offset)
+            self.offset = start_offset
+            module = self.chunk.module = super().parse_chunk(chunk, file_extension, start_offset)
         logger.info("parsed %s in %.3f s", name, time.perf_counter() - begin)
         if self.timer is not None:
             self.timer.stop("", "Parser")
@@ -241,6 +267,29 @@ class GeOptMain(xDSLOptMain):
         except pass_catalog.PipelineError as e:
             raise cli.UserError(f"bad pass pipeline: {e}") from None
         self.pipeline = PassPipeline(passes)
+
+    def run_chunks(self) -> None:
+        """xdsl-opt's `run` loop, with every chunk processed and errors in MLIR's form
+        (`diagnostics.run_chunks`)."""
+        chunks, extension = self.prepare_input()
+        output = self.prepare_output()
+        try:
+            ok = diagnostics.run_chunks(
+                self.chunk,
+                chunks,
+                self.get_input_name(),
+                output,
+                lambda chunk, offset: self.parse_chunk(chunk, extension, offset),
+                self.apply_passes,
+                self.output_resulting_program,
+                verify_diagnostics=self.args.verify_diagnostics,
+                parsing_diagnostics=self.args.parsing_diagnostics,
+                expected_diagnostics=self.args.verify_expected_diagnostics,
+            )
+        finally:
+            if output is not sys.stdout:
+                output.close()
+        self.failed = not ok
 
     def register_all_passes(self) -> None:
         from xdsl.transforms import get_all_passes as xdsl_passes
@@ -320,6 +369,8 @@ def main(
             opt = GeOptMain(description=description, args=argv)
             cli.check_output(opt.args.output_file, "-o/--output-file")
             opt.run()
+            if opt.failed:
+                return 1
         except ArgSpecParseError as e:
             # The pipeline parser's message spans lines (spec, caret, reason): keep the reason.
             lines = [ln for ln in str(e).splitlines() if ln.strip()]

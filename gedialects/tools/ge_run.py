@@ -207,19 +207,14 @@ def _load_inputs(args: argparse.Namespace, sig: Signature | None = None) -> dict
 
 def _parse_module(path: str):
     """The verified module of a text (.mlir) or binary (.gebc, .om) IR file, or of an ONNX
-    model (.onnx, imported to the graph level); `-` reads stdin (`tools.streams`)."""
+    model (.onnx, imported to the graph level); `-` reads stdin (`tools.streams`). Verifier
+    errors in a text file are located (`tools.diagnostics`)."""
     from gedialects import make_context
+    from gedialects.tools.diagnostics import verify_located
     from gedialects.tools.streams import load_module
 
-    return _verified(load_module(path, make_context()))
-
-
-def _verified(module):
-    """As after a parse, the module verified and its models' memory plans proved."""
-    from gedialects.passes.verify_model import verify_models
-
-    module.verify()
-    verify_models(module)
+    module = load_module(path, make_context())
+    verify_located(module, path)
     return module
 
 

@@ -84,16 +84,15 @@ def load_module(path: str, ctx: Context, graph_name: str | None = None) -> Modul
         from gedialects.bytecode import load
 
         return load(data, ctx, where)
-    from xdsl.parser import Parser
-
     from gedialects.nesting import check_nesting
+    from gedialects.tools.diagnostics import parse_text
 
     try:
         text = data.decode()
     except UnicodeDecodeError as e:
         raise cli.UserError(f"cannot read {where}: not UTF-8 text ({e.reason})") from None
     check_nesting(text, where)
-    return Parser(ctx, text, where).parse_module()
+    return parse_text(ctx, text, where)  # op positions kept for located verifier errors
 
 
 def import_onnx(path: str, data: bytes | None, graph_name: str | None) -> ModuleOp:

@@ -17,7 +17,7 @@
 // PARSE-NOT: Traceback
 
 // RUN: not ge-opt %inputs/bad-verify.mlir 2>&1 | filecheck %s --check-prefix=VERIFY
-// VERIFY: bad-verify.mlir: error: 'graph.net_output' types
+// VERIFY: bad-verify.mlir:3:3: error: 'graph.net_output' op types
 // VERIFY-NOT: Traceback
 
 // RUN: not ge-opt %inputs/no-such-file.mlir 2>&1 | filecheck %s --check-prefix=MISSING

@@ -1,10 +1,10 @@
-// RUN: ge-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: ge-opt %s --split-input-file --verify-expected-diagnostics
 
 // Tests Relu of i1 values.
 
 graph.graph @g(%a: tensor<3xi1>) {
   %y = graph.relu %a : (tensor<3xi1>) -> tensor<3xi1>
-  // CHECK: 'graph.relu' requires a numeric (integer or floating-point, not i1) element type for x, got i1
+  // expected-error @above {{'graph.relu' op %y: requires a numeric (integer or floating-point, not i1) element type for x, got i1}}
   graph.net_output
 }
 
@@ -14,7 +14,7 @@ graph.graph @g(%a: tensor<3xi1>) {
 
 graph.graph @g(%a: tensor<3xi32>) {
   %y = graph.leaky_relu %a negative_slope 0.1 : (tensor<3xi32>) -> tensor<3xi32>
-  // CHECK: 'graph.leaky_relu' requires a floating-point element type for x, got i32
+  // expected-error @above {{'graph.leaky_relu' op %y: requires a floating-point element type for x, got i32}}
   graph.net_output
 }
 
@@ -24,7 +24,7 @@ graph.graph @g(%a: tensor<3xi32>) {
 
 graph.graph @g(%a: tensor<3xf32>) {
   %y = graph.sigmoid %a : (tensor<3xf32>) -> tensor<4xf32>
-  // CHECK: 'graph.sigmoid' result type tensor<4xf32> differs from the operand type tensor<3xf32>
+  // expected-error @above {{'graph.sigmoid' op %y: result type tensor<4xf32> differs from the operand type tensor<3xf32>}}
   graph.net_output
 }
 
@@ -34,7 +34,7 @@ graph.graph @g(%a: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xf32>) {
   %y = graph.celu_v2 %a alpha 0.0 : (tensor<3xf32>) -> tensor<3xf32>
-  // CHECK: 'graph.celu_v2' alpha must not be 0
+  // expected-error @above {{'graph.celu_v2' op %y: alpha must not be 0}}
   graph.net_output
 }
 
@@ -44,7 +44,7 @@ graph.graph @g(%a: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xf32>) {
   %y = graph.gelu %a approximate "fast" : (tensor<3xf32>) -> tensor<3xf32>
-  // CHECK: 'graph.gelu' approximate must be "none" or "tanh", got "fast"
+  // expected-error @above {{'graph.gelu' op %y: approximate must be "none" or "tanh", got "fast"}}
   graph.net_output
 }
 
@@ -54,7 +54,7 @@ graph.graph @g(%a: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xi1>) {
   %y = graph.prelu %a, %a : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
-  // CHECK: 'graph.prelu' requires a numeric (integer or floating-point, not i1) element type for x, got i1
+  // expected-error @above {{'graph.prelu' op %y: requires a numeric (integer or floating-point, not i1) element type for x, got i1}}
   graph.net_output
 }
 
@@ -64,7 +64,7 @@ graph.graph @g(%a: tensor<3xi1>) {
 
 graph.graph @g(%a: tensor<3xf32>, %w: tensor<3xf16>) {
   %y = graph.prelu %a, %w : (tensor<3xf32>, tensor<3xf16>) -> tensor<3xf32>
-  // CHECK: 'graph.prelu' requires one element type for x, weight and result, got f32, f16, f32
+  // expected-error @above {{'graph.prelu' op %y: requires one element type for x, weight and result, got f32, f16, f32}}
   graph.net_output
 }
 
@@ -74,7 +74,7 @@ graph.graph @g(%a: tensor<3xf32>, %w: tensor<3xf16>) {
 
 graph.graph @g(%a: tensor<1x3x4x4xf32>, %w: tensor<3xf32>) {
   %y = graph.prelu %a, %w : (tensor<1x3x4x4xf32>, tensor<3xf32>) -> tensor<1x3x4x4xf32>
-  // CHECK: 'graph.prelu' weight of type tensor<3xf32> does not broadcast to x tensor<1x3x4x4xf32>
+  // expected-error @above {{'graph.prelu' op %y: weight of type tensor<3xf32> does not broadcast to x tensor<1x3x4x4xf32>}}
   graph.net_output
 }
 
@@ -84,6 +84,6 @@ graph.graph @g(%a: tensor<1x3x4x4xf32>, %w: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xf32>, %w: tensor<1xf32>) {
   %y = graph.prelu %a, %w : (tensor<3xf32>, tensor<1xf32>) -> tensor<1xf32>
-  // CHECK: 'graph.prelu' result type tensor<1xf32> differs from the type tensor<3xf32> of x
+  // expected-error @above {{'graph.prelu' op %y: result type tensor<1xf32> differs from the type tensor<3xf32> of x}}
   graph.net_output
 }

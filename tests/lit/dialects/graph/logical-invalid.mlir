@@ -1,10 +1,10 @@
-// RUN: ge-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: ge-opt %s --split-input-file --verify-expected-diagnostics
 
 // Tests a comparison of two element types.
 
 graph.graph @g(%a: tensor<3xf32>, %b: tensor<3xi32>) {
   %y = graph.equal %a, %b : (tensor<3xf32>, tensor<3xi32>) -> tensor<3xi1>
-  // CHECK: 'graph.equal' requires one element type for x1 and x2, got f32, i32
+  // expected-error @above {{'graph.equal' op %y: requires one element type for x1 and x2, got f32, i32}}
   graph.net_output
 }
 
@@ -14,7 +14,7 @@ graph.graph @g(%a: tensor<3xf32>, %b: tensor<3xi32>) {
 
 graph.graph @g(%a: tensor<3xi1>) {
   %y = graph.less %a, %a : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
-  // CHECK: 'graph.less' requires a numeric (integer or floating-point, not i1) element type for x1, got i1
+  // expected-error @above {{'graph.less' op %y: requires a numeric (integer or floating-point, not i1) element type for x1, got i1}}
   graph.net_output
 }
 
@@ -24,7 +24,7 @@ graph.graph @g(%a: tensor<3xi1>) {
 
 graph.graph @g(%a: tensor<3xf32>) {
   %y = graph.greater %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  // CHECK: 'graph.greater' requires an i1 element type for the result, got f32
+  // expected-error @above {{'graph.greater' op %y: requires an i1 element type for the result, got f32}}
   graph.net_output
 }
 
@@ -34,7 +34,7 @@ graph.graph @g(%a: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xf32>, %b: tensor<2xf32>) {
   %y = graph.less_equal %a, %b : (tensor<3xf32>, tensor<2xf32>) -> tensor<3xi1>
-  // CHECK: 'graph.less_equal' operand shapes [3] and [2] do not broadcast
+  // expected-error @above {{'graph.less_equal' op %y: operand shapes [3] and [2] do not broadcast}}
   graph.net_output
 }
 
@@ -44,7 +44,7 @@ graph.graph @g(%a: tensor<3xf32>, %b: tensor<2xf32>) {
 
 graph.graph @g(%a: tensor<2x1xf32>, %b: tensor<3xf32>) {
   %y = graph.greater_equal %a, %b : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x1xi1>
-  // CHECK: 'graph.greater_equal' result shape [2, 1] differs from the broadcast shape [2, 3]
+  // expected-error @above {{'graph.greater_equal' op %y: result shape [2, 1] differs from the broadcast shape [2, 3]}}
   graph.net_output
 }
 
@@ -54,7 +54,7 @@ graph.graph @g(%a: tensor<2x1xf32>, %b: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xf32>) {
   %y = graph.logical_and %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  // CHECK: 'graph.logical_and' requires an i1 element type for x1, got f32
+  // expected-error @above {{'graph.logical_and' op %y: requires an i1 element type for x1, got f32}}
   graph.net_output
 }
 
@@ -64,7 +64,7 @@ graph.graph @g(%a: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xi8>) {
   %y = graph.logical_not %a : (tensor<3xi8>) -> tensor<3xi8>
-  // CHECK: 'graph.logical_not' requires an i1 element type for x, got i8
+  // expected-error @above {{'graph.logical_not' op %y: requires an i1 element type for x, got i8}}
   graph.net_output
 }
 
@@ -74,7 +74,7 @@ graph.graph @g(%a: tensor<3xi8>) {
 
 graph.graph @g(%a: tensor<3xf32>) {
   %y = graph.bitwise_and %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  // CHECK: 'graph.bitwise_and' requires an integer (not i1) element type for x1, got f32
+  // expected-error @above {{'graph.bitwise_and' op %y: requires an integer (not i1) element type for x1, got f32}}
   graph.net_output
 }
 
@@ -84,7 +84,7 @@ graph.graph @g(%a: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xi1>) {
   %y = graph.invert %a : (tensor<3xi1>) -> tensor<3xi1>
-  // CHECK: 'graph.invert' requires an integer (not i1) element type for x, got i1
+  // expected-error @above {{'graph.invert' op %y: requires an integer (not i1) element type for x, got i1}}
   graph.net_output
 }
 
@@ -94,7 +94,7 @@ graph.graph @g(%a: tensor<3xi1>) {
 
 graph.graph @g(%a: tensor<3xf32>) {
   %y = graph.left_shift %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  // CHECK: 'graph.left_shift' requires an integer (not i1) element type for x1, got f32
+  // expected-error @above {{'graph.left_shift' op %y: requires an integer (not i1) element type for x1, got f32}}
   graph.net_output
 }
 
@@ -104,7 +104,7 @@ graph.graph @g(%a: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xi32>) {
   %y = graph.is_nan %a : (tensor<3xi32>) -> tensor<3xi1>
-  // CHECK: 'graph.is_nan' requires a floating-point element type for x, got i32
+  // expected-error @above {{'graph.is_nan' op %y: requires a floating-point element type for x, got i32}}
   graph.net_output
 }
 
@@ -114,7 +114,7 @@ graph.graph @g(%a: tensor<3xi32>) {
 
 graph.graph @g(%a: tensor<3xf32>) {
   %y = graph.is_inf %a : (tensor<3xf32>) -> tensor<3xf32>
-  // CHECK: 'graph.is_inf' requires an i1 element type for the result, got f32
+  // expected-error @above {{'graph.is_inf' op %y: requires an i1 element type for the result, got f32}}
   graph.net_output
 }
 
@@ -124,7 +124,7 @@ graph.graph @g(%a: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xf32>) {
   %y = graph.is_pos_inf %a : (tensor<3xf32>) -> tensor<4xi1>
-  // CHECK: 'graph.is_pos_inf' result shape [4] differs from the shape of x [3]
+  // expected-error @above {{'graph.is_pos_inf' op %y: result shape [4] differs from the shape of x [3]}}
   graph.net_output
 }
 
@@ -134,7 +134,7 @@ graph.graph @g(%a: tensor<3xf32>) {
 
 graph.graph @g(%c: tensor<3xi32>, %a: tensor<3xf32>) {
   %y = graph.select_v2 %c, %a, %a : (tensor<3xi32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  // CHECK: 'graph.select_v2' requires an i1 element type for condition, got i32
+  // expected-error @above {{'graph.select_v2' op %y: requires an i1 element type for condition, got i32}}
   graph.net_output
 }
 
@@ -144,7 +144,7 @@ graph.graph @g(%c: tensor<3xi32>, %a: tensor<3xf32>) {
 
 graph.graph @g(%c: tensor<3xi1>, %a: tensor<3xf32>, %b: tensor<3xf16>) {
   %y = graph.select_v2 %c, %a, %b : (tensor<3xi1>, tensor<3xf32>, tensor<3xf16>) -> tensor<3xf32>
-  // CHECK: 'graph.select_v2' requires one element type for x1, x2 and result, got f32, f16, f32
+  // expected-error @above {{'graph.select_v2' op %y: requires one element type for x1, x2 and result, got f32, f16, f32}}
   graph.net_output
 }
 
@@ -154,7 +154,7 @@ graph.graph @g(%c: tensor<3xi1>, %a: tensor<3xf32>, %b: tensor<3xf16>) {
 
 graph.graph @g(%c: tensor<2xi1>, %a: tensor<3xf32>) {
   %y = graph.select_v2 %c, %a, %a : (tensor<2xi1>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  // CHECK: 'graph.select_v2' condition, x1 and x2 shapes [2], [3], [3] do not broadcast
+  // expected-error @above {{'graph.select_v2' op %y: condition, x1 and x2 shapes [2], [3], [3] do not broadcast}}
   graph.net_output
 }
 
@@ -164,7 +164,7 @@ graph.graph @g(%c: tensor<2xi1>, %a: tensor<3xf32>) {
 
 graph.graph @g(%c: tensor<2x1xi1>, %a: tensor<3xf32>) {
   %y = graph.select_v2 %c, %a, %a : (tensor<2x1xi1>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  // CHECK: 'graph.select_v2' result shape [3] differs from the broadcast shape [2, 3]
+  // expected-error @above {{'graph.select_v2' op %y: result shape [3] differs from the broadcast shape [2, 3]}}
   graph.net_output
 }
 
@@ -174,7 +174,7 @@ graph.graph @g(%c: tensor<2x1xi1>, %a: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xf32>) {
   %y = graph.cast %a dst_type f16 : (tensor<3xf32>) -> tensor<3xi32>
-  // CHECK: 'graph.cast' result element type i32 differs from dst_type f16
+  // expected-error @above {{'graph.cast' op %y: result element type i32 differs from dst_type f16}}
   graph.net_output
 }
 
@@ -184,6 +184,6 @@ graph.graph @g(%a: tensor<3xf32>) {
 
 graph.graph @g(%a: tensor<3xf32>) {
   %y = graph.cast %a dst_type f16 : (tensor<3xf32>) -> tensor<4xf16>
-  // CHECK: 'graph.cast' result shape [4] differs from the shape of x [3]
+  // expected-error @above {{'graph.cast' op %y: result shape [4] differs from the shape of x [3]}}
   graph.net_output
 }
