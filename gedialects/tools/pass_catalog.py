@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
-import re
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -113,15 +112,30 @@ def summary(cls: type[ModulePass]) -> str:
 def option_description(doc: str, option: str) -> str:
     """What the pass docstring says of `option`: the parenthesis after `` `option` ``."""
     text = " ".join(doc.split())
-    match = re.search(r"`" + re.escape(option) + r"(?:=[^`]*)?` \(", text)
-    if match is None:
+    start = _mention_end(text, option)
+    if start is None:
         return ""
-    depth, start = 1, match.end()
+    depth = 1
     for i in range(start, len(text)):
         depth += {"(": 1, ")": -1}.get(text[i], 0)
         if depth == 0:
             return text[start:i]
     return ""
+
+
+def _mention_end(text: str, option: str) -> int | None:
+    """Where the parenthesis after the first `` `option` `` or `` `option=...` `` begins (string
+    search, not a pattern built from the name: every regex of the package is audited)."""
+    head = "`" + option
+    at = text.find(head)
+    while at >= 0:
+        rest = at + len(head)
+        close = text.find("`", rest)
+        named = close >= 0 and (close == rest or text[rest] == "=")
+        if named and text.startswith(" (", close + 1):
+            return close + 3
+        at = text.find(head, at + 1)
+    return None
 
 
 def choices_of(cls: type[ModulePass]) -> Mapping[str, tuple[str, ...]]:
