@@ -102,7 +102,7 @@ from gedialects.passes.analysis.memory_plan import (
 )
 from gedialects.passes.analysis.task_graph import paused_gc
 from gedialects.passes.failure import OpPassFailed
-from gedialects.passes.for_to_while import convert_for_to_while
+from gedialects.passes.for_to_while import called_symbols, convert_for_to_while
 from gedialects.passes.normalize_conds import normalize_cond_graph
 from gedialects.passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
 
@@ -728,7 +728,7 @@ class ConvertGraphToAscendPass(ModulePass):
             if isinstance(cond, GraphOp):
                 normalize_cond_graph(cond, _node_name(loop))
         graphs = [g for g in op.ops if isinstance(g, GraphOp)]
-        called = _called_symbols(op)
+        called = called_symbols(op)
         roots = [g for g in graphs if g.sym_name.data not in called]
         if graphs and not roots:
             raise PassFailedException(f"{_NAME}: every graph is called by another; no root")
@@ -758,15 +758,3 @@ class ConvertGraphToAscendPass(ModulePass):
 def _node_name(op: Operation) -> str | None:
     name = op.attributes.get(NODE_NAME)
     return name.data if isinstance(name, StringAttr) else None
-
-
-def _called_symbols(module: ModuleOp) -> set[str]:
-    called: set[str] = set()
-    for op in module.walk():
-        if isinstance(op, PartitionedCallOp):
-            called.add(op.callee.root_reference.data)
-        elif isinstance(op, CaseOp):
-            called.update(ref.root_reference.data for ref in op.branches.data)
-        elif isinstance(op, ControlFlowOp):
-            called.update(op.called_graphs())
-    return called

@@ -171,18 +171,9 @@ class AscendFunctions(InterpreterFunctions):
     ) -> tuple:
         state = _state(interpreter)
         spec = state.plan.dynamic[op]
-        slots: list[Slot] = []
-        for ref in spec.inputs:
-            found = state.resolve(ref, op.describe())
-            if isinstance(found, AscendRuntimeError):
-                state.error = found
-                return ()
-            if state.memory is not None:
-                name = slot_name(found, ref.slot if isinstance(ref, DynRef) else None)
-                state.error = state.memory.read(found.offset, found.nbytes, name, op.describe())
-                if state.error is not None:
-                    return ()
-            slots.append(found)
+        slots = _read_inputs(state, spec.inputs, op.describe())
+        if slots is None:
+            return ()
         inputs = [slot.view(state.arena) for slot in slots]
         try:
             results = run_kernel(op.kernel.data, inputs, op.attrs.data, spec.result_types)
@@ -210,18 +201,10 @@ class AscendFunctions(InterpreterFunctions):
         their shapes of this run) as `graph.if` / `graph.while` / `multibatch.case` do."""
         state = _state(interpreter)
         spec = state.plan.dynamic[op]
-        values: list[np.ndarray] = []
-        for ref in spec.inputs:
-            found = state.resolve(ref, op.describe())
-            if isinstance(found, AscendRuntimeError):
-                state.error = found
-                return ()
-            if state.memory is not None:
-                name = slot_name(found, ref.slot if isinstance(ref, DynRef) else None)
-                state.error = state.memory.read(found.offset, found.nbytes, name, op.describe())
-                if state.error is not None:
-                    return ()
-            values.append(np.array(found.view(state.arena)))  # a copy: the arena may grow
+        slots = _read_inputs(state, spec.inputs, op.describe())
+        if slots is None:
+            return ()
+        values = [np.array(slot.view(state.arena)) for slot in slots]  # copies: the arena may grow
 
         def model(name: str) -> Callable[[Sequence[object]], Sequence[object]]:
             return lambda inputs: interpreter.call_op(name, tuple(inputs))
@@ -325,6 +308,23 @@ class AscendFunctions(InterpreterFunctions):
     def run_end_graph(self, interpreter: Interpreter, op: EndGraphOp, args: PythonValues) -> tuple:
         _state(interpreter).ended = True
         return ()
+
+
+def _read_inputs(state: RunState, refs: Sequence[Slot | DynRef], where: str) -> list[Slot] | None:
+    """The slots a dynamic task reads, each checked as read (None: `state.error` says why)."""
+    slots: list[Slot] = []
+    for ref in refs:
+        found = state.resolve(ref, where)
+        if isinstance(found, AscendRuntimeError):
+            state.error = found
+            return None
+        if state.memory is not None:
+            name = slot_name(found, ref.slot if isinstance(ref, DynRef) else None)
+            state.error = state.memory.read(found.offset, found.nbytes, name, where)
+            if state.error is not None:
+                return None
+        slots.append(found)
+    return slots
 
 
 def _kernel_failure(op: KernelOp | DynamicKernelOp, error: Exception) -> AscendRuntimeError:
