@@ -455,6 +455,21 @@ def run_subprocess(
 # --------------------------------------------------------------------------------------------
 
 _NOTE = re.compile(r"^(note|warning):")
+_CARET = re.compile(r"^[ \t]*\^$")
+
+
+def _without_source_context(lines: list[str]) -> list[str]:
+    """The lines of stderr without the source line and caret under a located diagnostic
+    (`file:line:col: error: ...`, MLIR's form, issue 16): they belong to that one error."""
+    kept: list[str] = []
+    i = 0
+    while i < len(lines):
+        kept.append(lines[i])
+        if "error:" in lines[i] and i + 2 < len(lines) and _CARET.match(lines[i + 2]):
+            i += 3
+        else:
+            i += 1
+    return kept
 
 
 def check(case: Case, outcome: Outcome, step: str = "") -> list[Finding]:
@@ -484,12 +499,15 @@ def check(case: Case, outcome: Outcome, step: str = "") -> list[Finding]:
         return found("level-mismatch", first_error)
     if outcome.rc not in (0, 1):
         return found("exit-code", f"exit code {outcome.rc}: {first_error}")
+    lines = _without_source_context(lines)
     errors = [ln for ln in lines if "error:" in ln]
     others = [ln for ln in lines if "error:" not in ln and not _NOTE.match(ln)]
+    # under --split-input-file every chunk is processed: one error per failing chunk
+    one_per_chunk = "--split-input-file" in case.argv and len(errors) >= 1
     if outcome.rc == 1:
         if "MISMATCH" in outcome.stdout and not errors:
             return []  # a --reference/--compare verdict: the caller judges it
-        if len(errors) != 1 or others:
+        if (len(errors) != 1 and not one_per_chunk) or others:
             return found(
                 "error-lines", f"{len(errors)} error lines, {len(others)} others: {err[:300]}"
             )

@@ -125,6 +125,23 @@ def test_checks_catch_each_class(tmp_path: Path) -> None:
     assert [f.cls for f in harness.check(case, o(0, "", "x: error: y\n", 0.1))] == ["error-lines"]
 
 
+def test_a_located_diagnostic_is_one_error_with_its_source_line_and_caret() -> None:
+    """MLIR's form (issue 16): `file:line:col: error:` then the source line and a caret is one
+    error; a second error, or a caret-less extra line, is still a finding, and under
+    --split-input-file each failing chunk has its own error."""
+    o = harness.Outcome
+    case = harness.Case("lit", "ge-opt", ["input.mlir"])
+    located = "input.mlir:2:8: error: bad\n  %y = graph.relu %x\n       ^\n"
+    assert harness.check(case, o(1, "", located, 0.1)) == []
+    twice = o(1, "", located + located, 0.1)
+    assert [f.cls for f in harness.check(case, twice)] == ["error-lines"]
+    stray = o(1, "", "input.mlir:2:8: error: bad\n  %y = graph.relu %x\n", 0.1)
+    assert [f.cls for f in harness.check(case, stray)] == ["error-lines"]
+    split = harness.Case("lit", "ge-opt", ["input.mlir", "--split-input-file"])
+    assert harness.check(split, twice) == []
+    assert [f.cls for f in harness.check(split, o(1, "", "", 0.1))] == ["error-lines"]
+
+
 def _sleep(argv: list[str]) -> int:
     import time
 
