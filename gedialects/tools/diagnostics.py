@@ -384,9 +384,9 @@ def error_diagnostic(
 # MLIR's expected diagnostics
 # --------------------------------------------------------------------------------------------
 
-EXPECTED = re.compile(
-    r"//[ \t]*expected-(error|warning|note|remark)(-re)?[ \t]*([0-9]+)?[ \t]*"
-    r"(?:@([+-][0-9]+|above|below|unknown))?[ \t]*\{\{(.*)\}\}[ \t]*$"
+EXPECTED = re.compile(  # possessive blanks: three optional runs in a row were cubic
+    r"//[ \t]*+expected-(error|warning|note|remark)(-re)?[ \t]*+([0-9]+)?[ \t]*+"
+    r"(?:@([+-][0-9]+|above|below|unknown))?[ \t]*+\{\{(.*)\}\}[ \t]*+$"
 )
 EXPECTED_WORD = re.compile(r"//[ \t]*expected-(error|warning|note|remark)\b")
 
