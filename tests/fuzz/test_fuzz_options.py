@@ -109,7 +109,7 @@ def test_session_options_of_other_types_raise_option_error(options: object) -> N
     assert _session_outcome(options, None) == expected
 
 
-ATC_MODEL = corpora.onnx_seeds()[1]  # mlp.onnx, input "features" [4, 32]
+ATC_MODEL = next(s for s in corpora.onnx_seeds() if s[0] == "mlp.onnx")  # input "features" [4, 32]
 
 
 @settings(BOUNDED, max_examples=10)

@@ -288,7 +288,7 @@ def model_opset(model: onnx.ModelProto, label: str) -> int:
     return version
 
 
-SCAN8_DOMAIN = "gedialects.scan8"
+SCAN8_DOMAIN = "org.gedialects.scan8"
 """Private domain a Scan-8 node is moved to while onnx.version_converter upgrades its model:
 the converter's Scan 8 -> 9 adapter drops the batch axis from the values around the node (the
 graph's inputs become `[2]` for `[1, 2]`), so the node keeps its opset-8 meaning and
