@@ -71,10 +71,12 @@ def _over_bound(op: Operation, bound: int) -> InterpretationError:
 
 
 def _check_carried(op: Operation, values: Sequence[object], count: int) -> None:
-    """Refuses carried values above the memory budget (the next iteration would hold them twice)."""
+    """Refuses an iteration whose carried values before and after it (held at once while the
+    body runs) exceed the memory budget: the loop stops before its peak reaches twice the limit."""
     nbytes = sum(np.asarray(v).nbytes for v in values)
+    what = f"the loop-carried values of {_where(op)} before and after iteration {count}"
     try:
-        budget.check(nbytes, f"the loop-carried values of {_where(op)} after iteration {count}")
+        budget.check(nbytes, what)
     except budget.MemoryBudgetError as e:
         raise InterpretationError(str(e)) from e
 
@@ -110,8 +112,8 @@ def while_loop(
                 f"{_where(op)} makes no progress: iteration {count} gives back its "
                 "loop-carried values unchanged while its cond holds, so it never ends"
             )
+        _check_carried(op, (*values, *following), count)
         values = following
-        _check_carried(op, values, count)
         count += 1
     return values
 
@@ -155,7 +157,8 @@ class ControlFunctions(InterpreterFunctions):
             if i >= bound:
                 raise _over_bound(op, bound)
             variable = np.array(start + i * delta, dtype=np.int32)
-            values = tuple(call_graph(interpreter, op, op.body, (variable, *values)))
-            _check_carried(op, values, i)
+            following = tuple(call_graph(interpreter, op, op.body, (variable, *values)))
+            _check_carried(op, (*values, *following), i)
+            values = following
             i += 1
         return values
