@@ -645,7 +645,7 @@ def parse_block_body(parser: Parser, block: Any) -> None:
     Any other op (generic form, other dialects, `%x:2 =`, comments before the name) goes
     through `parse_optional_operation` as before.
 
-    A parser with an `op_positions` dict (`tools.diagnostics.LocatingParser`) gets the offset
+    A parser with an `op_positions` dict (`locations.LocatingParser`) gets the offset
     each op starts at recorded, as its own `parse_operation` records it, for the locations of
     verifier and pass errors.
     """

@@ -27,7 +27,7 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
-from gedialects import lexer_workaround, make_context
+from gedialects import lexer_workaround, locations, make_context
 from gedialects.tools import diagnostics
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -484,13 +484,13 @@ AUDITED: dict[str, tuple[str, list[str]]] = {
         "match",
         [" " * N + "`", "custom<" + "a" * N, "custom<a>(" + "$a, " * (N // 4), "(`" + "a" * N],
     ),
-    # gedialects/tools/diagnostics.py: op heads in the input, messages, expected-* comments
-    diagnostics.RESULTS_HEAD.pattern: (
+    # gedialects/locations.py and tools/diagnostics.py: op heads, messages, expected-* comments
+    locations.RESULTS_HEAD.pattern: (
         "match",
         ["%a, " * (N // 4), "%" + "a" * N, "%a:1, " * (N // 6), "%a" + " " * N + "x"],
     ),
-    diagnostics.SYMBOL_IN_MESSAGE.pattern: ("finditer", ["@" + "a" * N, "@" * N]),
-    diagnostics.NAMED_NODE.pattern: ("finditer", ["'a.b' \"" + "a" * N, "'a." * (N // 3)]),
+    locations.SYMBOL_IN_MESSAGE.pattern: ("finditer", ["@" + "a" * N, "@" * N]),
+    locations.NAMED_NODE.pattern: ("finditer", ["'a.b' \"" + "a" * N, "'a." * (N // 3)]),
     diagnostics.EXPECTED.pattern: (
         "match",
         [

@@ -352,6 +352,33 @@ def test_graph_errors(tmp_path: Path) -> None:
     assert session.graph_ids == ()
 
 
+BAD_RELU = """builtin.module {
+  graph.graph @main(%x: tensor<2xf32>) -> (tensor<2xi8>) {
+    %y = graph.relu %x {node_name = "relu1"} : (tensor<2xf32>) -> tensor<2xi8>
+    graph.net_output %y : tensor<2xi8>
+  }
+}
+"""
+
+
+def test_add_graph_verifier_error_names_file_line_col_and_op(tmp_path: Path) -> None:
+    """Issue 16: a verifier error of an .mlir file given to add_graph is located as ge-run
+    locates it (file:line:col, the op's SSA and GE names), in one line."""
+    bad = tmp_path / "bad.mlir"
+    bad.write_text(BAD_RELU)
+    with pytest.raises(GraphError) as info:
+        Session().add_graph(1, str(bad))
+    message = str(info.value)
+    assert message.startswith(f"{bad}:3:10: error: 'graph.relu' op %y (node_name \"relu1\"): ")
+    assert "differs from the operand type" in message
+    assert "\n" not in message
+
+
+def test_add_graph_verifier_error_of_ir_text_is_located_in_the_text() -> None:
+    with pytest.raises(GraphError, match=r"^<graph text>:3:10: error: 'graph.relu' op %y"):
+        Session().add_graph(1, BAD_RELU)
+
+
 def test_compile_error_is_a_graph_error() -> None:
     session = Session()
     session.add_graph(0, ADD, {"ge.inputShape": "x:5,3;y:3"})

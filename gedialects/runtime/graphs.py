@@ -51,23 +51,27 @@ def print_module(module: ModuleOp) -> str:
 
 
 def parse_ir(text: str, label: str) -> ModuleOp:
-    from xdsl.parser import Parser
     from xdsl.utils.exceptions import DiagnosticException, ParseError
 
     from gedialects import make_context
+    from gedialects.locations import located_message, parse_text
     from gedialects.nesting import check_nesting
 
     try:
         check_nesting(text, label)
-        module = Parser(make_context(), text, label).parse_module()
-        module.verify()
-        from gedialects.passes.verify_model import verify_models
-
-        verify_models(module)
+        module = parse_text(make_context(), text, label)
     except ParseError as e:
         raise GraphError(f"{e.span.get_location()}: cannot parse the IR: {e.msg}") from None
     except DiagnosticException as e:
         raise GraphError(f"{label}: {first_line(e)}") from None
+    try:
+        module.verify()
+        from gedialects.passes.verify_model import verify_models
+
+        verify_models(module)
+    except DiagnosticException as e:
+        # `file:line:col: error: 'graph.relu' op %y (node_name "relu1"): ...`, as ge-run says
+        raise GraphError(located_message(e, module, label)) from None
     return module
 
 

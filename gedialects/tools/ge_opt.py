@@ -33,7 +33,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from gedialects import budget, dialect_factories, progress, xdsl_dialect_factories
+from gedialects import budget, dialect_factories, locations, progress, xdsl_dialect_factories
 from gedialects.passes import get_all_passes
 from gedialects.tools import cli, diagnostics, pass_catalog, targets
 
@@ -205,10 +205,10 @@ class GeOptMain(xDSLOptMain):
         def parse_checked(io: IO[bytes]) -> ModuleOp:
             from gedialects.nesting import check_nesting
 
-            source = diagnostics.Source(self.get_input_name(), io.read().decode(), self.offset)
+            source = locations.Source(self.get_input_name(), io.read().decode(), self.offset)
             self.chunk.source = source
             check_nesting(source.text, source.name)
-            return diagnostics.parse_mlir(self.ctx, source, not self.args.no_implicit_module)
+            return locations.parse_mlir(self.ctx, source, not self.args.no_implicit_module)
 
         self.available_frontends["mlir"] = parse_checked
 

@@ -84,8 +84,8 @@ def load_module(path: str, ctx: Context, graph_name: str | None = None) -> Modul
         from gedialects.bytecode import load
 
         return load(data, ctx, where)
+    from gedialects.locations import parse_text
     from gedialects.nesting import check_nesting
-    from gedialects.tools.diagnostics import parse_text
 
     try:
         text = data.decode()
