@@ -131,3 +131,17 @@ def test_atc_option_strings_compile_or_fail_in_one_line(flag: str, value: str, p
         assert not findings, f"{case.command()}: {findings[0].cls}: {findings[0].detail}"
         if outcome.rc == 0:
             assert (Path(tmp) / "out.mlir").is_file()
+
+
+def test_long_sunk_loops_are_compiled_but_their_runs_not_timed() -> None:
+    """Fuzz seed 20261204: `ge-compile{iterations-per-loop=1000000}` is accepted work, and its
+    run takes a million iterations' time; the harness checks the compile, not the run."""
+    import random
+
+    rng = random.Random(0)
+    cases = [corpora.pass_case(rng) for _ in range(3000)]
+    long_loops = [c for c in cases if corpora._long_sunk_loop(c.note)]
+    assert long_loops, "the seed draws no long sunk loop any more"
+    assert not any(c.check_output for c in long_loops)
+    assert corpora._long_sunk_loop("ge-compile{iterations-per-loop=1001}")
+    assert not corpora._long_sunk_loop("ge-compile{iterations-per-loop=1000 max-streams=2}")
