@@ -49,7 +49,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NoReturn
 
 from xdsl.dialects.builtin import (
@@ -1683,6 +1683,8 @@ _KERNEL_EFFECTS = EffectSpec(
     engine="engine",
     kernel="kernel",
 )
+_HYBRID_KERNEL_EFFECTS = replace(_KERNEL_EFFECTS, hybrid=True)
+"""A kernel's effects, run by the hybrid executor (GE's NodeTask / ControlOpNodeTask)."""
 
 
 @irdl_op_definition
@@ -1699,13 +1701,7 @@ class DynamicKernelOp(EngineTaskOp):
 
     name = "ascend.dynamic_kernel"
     GE_TYPE: ClassVar[str] = "NodeTask"
-    EFFECTS: ClassVar[EffectSpec] = EffectSpec(
-        reads=_KERNEL_EFFECTS.reads,
-        writes=_KERNEL_EFFECTS.writes,
-        engine="engine",
-        kernel="kernel",
-        hybrid=True,
-    )
+    EFFECTS: ClassVar[EffectSpec] = _HYBRID_KERNEL_EFFECTS
 
     inputs = prop_def(ArrayAttr[BufferAttr | DynBufferAttr])
     outputs = prop_def(ArrayAttr[DynBufferAttr])
@@ -1729,13 +1725,7 @@ class DynamicControlOp(EngineTaskOp):
 
     name = "ascend.dynamic_control"
     GE_TYPE: ClassVar[str] = "ControlOpNodeTask"
-    EFFECTS: ClassVar[EffectSpec] = EffectSpec(
-        reads=_KERNEL_EFFECTS.reads,
-        writes=_KERNEL_EFFECTS.writes,
-        engine="engine",
-        kernel="kernel",
-        hybrid=True,
-    )
+    EFFECTS: ClassVar[EffectSpec] = _HYBRID_KERNEL_EFFECTS
 
     SUBGRAPHS: ClassVar[dict[str, tuple[str, ...]]] = {
         "If": ("then_branch", "else_branch"),

@@ -45,6 +45,7 @@ from xdsl.printer import Printer
 import gedialects
 import gedialects.passes
 from gedialects.base import GEOp
+from gedialects.tools.pass_catalog import default_text
 
 ROOT = Path(__file__).resolve().parents[2]
 BANNER = (
@@ -254,16 +255,8 @@ def pass_classes() -> list[type[ModulePass]]:
 
 
 def _default_text(field: dataclasses.Field[object]) -> str:
-    # Not PassOptionInfo.default_value: xDSL lower-cases it (`aicoreengine`).
-    if field.default is not dataclasses.MISSING:
-        value = field.default
-    elif field.default_factory is not dataclasses.MISSING:
-        value = field.default_factory()
-    else:
-        return "(required)"
-    if isinstance(value, bool):
-        return f"`{str(value).lower()}`"
-    return f'`"{value}"`' if isinstance(value, str) else f"`{value}`"
+    text = default_text(field)
+    return text if text in ("(required)", "(none)") else f"`{text}`"
 
 
 def passes_page() -> str:

@@ -79,7 +79,10 @@ def type_text(hint: Any) -> str:
     return names.get(hint, getattr(hint, "__name__", str(hint)))
 
 
-def _default_text(field: dataclasses.Field[Any]) -> str:
+def default_text(field: dataclasses.Field[Any]) -> str:
+    """An option's default as a pipeline spells it (`--list-passes` and docs/passes.md).
+
+    Not xDSL's `PassOptionInfo.default_value`: it lower-cases strings (`aicoreengine`)."""
     if field.default is not dataclasses.MISSING:
         value = field.default
     elif field.default_factory is not dataclasses.MISSING:
@@ -151,7 +154,7 @@ def pass_info(cls: type[ModulePass]) -> PassInfo:
         PassOption(
             kebab(f.name),
             type_text(hints[f.name]),
-            _default_text(f),
+            default_text(f),
             option_description(doc, kebab(f.name)),
             tuple(choices.get(f.name, ())),
         )

@@ -203,6 +203,40 @@ SPECS = [
 ]
 
 
+def record_cases(
+    model: nn.Module,
+    path: Path,
+    cases: dict[str, list[np.ndarray]],
+    input_names: list[str],
+    output_names: list[str],
+    max_bytes: int = MAX_BYTES,
+) -> tuple[onnx.ModelProto, list[Path]]:
+    """Checks the exported model (full ONNX check, size), runs every case in onnxruntime and
+    torch, refuses a disagreement, and writes the inputs and onnxruntime's outputs beside it:
+    `CASE.inputs.npz`, `CASE.expected.npz`. Shared with export_control_flow_models.py."""
+    proto = onnx.load(str(path))
+    onnx.checker.check_model(proto, full_check=True)
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise SystemExit(f"{path.name} is {size} bytes; keep test models under {max_bytes}")
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    out = path.parent
+    written = [path]
+    for case, arrays in cases.items():
+        feed = dict(zip(input_names, arrays, strict=True))
+        outputs = session.run(output_names, feed)
+        with torch.no_grad():
+            torch_out = model(*(torch.from_numpy(a) for a in arrays))
+        torch_out = torch_out if isinstance(torch_out, tuple) else (torch_out,)
+        for name, got, want in zip(output_names, outputs, torch_out, strict=True):
+            if not np.allclose(got, want.numpy(), rtol=1e-4, atol=1e-5):
+                raise SystemExit(f"{case}: onnxruntime and torch disagree on '{name}'")
+        np.savez(out / f"{case}.inputs.npz", **feed)
+        np.savez(out / f"{case}.expected.npz", **dict(zip(output_names, outputs, strict=True)))
+        written += [out / f"{case}.inputs.npz", out / f"{case}.expected.npz"]
+    return proto, written
+
+
 def export(spec: Spec, out: Path) -> list[Path]:
     torch.manual_seed(0)
     model = spec.make()
@@ -226,25 +260,8 @@ def export(spec: Spec, out: Path) -> list[Path]:
             training=torch.onnx.TrainingMode.PRESERVE,
             do_constant_folding=True,
         )
-    proto = onnx.load(str(path))
-    onnx.checker.check_model(proto, full_check=True)
+    proto, written = record_cases(model, path, spec.cases, spec.input_names, spec.output_names)
     size = path.stat().st_size
-    if size > MAX_BYTES:
-        raise SystemExit(f"{path.name} is {size} bytes; keep test models under {MAX_BYTES}")
-    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    written = [path]
-    for case, arrays in spec.cases.items():
-        feed = dict(zip(spec.input_names, arrays, strict=True))
-        outputs = session.run(spec.output_names, feed)
-        with torch.no_grad():
-            torch_out = model(*(torch.from_numpy(a) for a in arrays))
-        torch_out = torch_out if isinstance(torch_out, tuple) else (torch_out,)
-        for name, got, want in zip(spec.output_names, outputs, torch_out, strict=True):
-            if not np.allclose(got, want.numpy(), rtol=1e-4, atol=1e-5):
-                raise SystemExit(f"{case}: onnxruntime and torch disagree on '{name}'")
-        np.savez(out / f"{case}.inputs.npz", **feed)
-        np.savez(out / f"{case}.expected.npz", **dict(zip(spec.output_names, outputs, strict=True)))
-        written += [out / f"{case}.inputs.npz", out / f"{case}.expected.npz"]
     ops = sorted({n.op_type for n in proto.graph.node})
     print(f"{path.name}: opset {spec.opset}, {len(proto.graph.node)} nodes, {size} bytes: {ops}")
     return written
