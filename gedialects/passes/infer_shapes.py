@@ -587,17 +587,62 @@ def loop_fixed_point(module: ModuleOp, shapes: dict[str, tuple[int, ...]]) -> Wi
     carried = sum(
         len(o.carried()) for o in module.walk() if isinstance(o, ControlFlowOp) and o.IS_LOOP
     )
-    for _ in range(3 * carried + 2):  # each carried value widens dims, then rank, at most
+    declared: Widening | None = None
+    for _ in range(3 * carried + 3):  # each carried value widens dims, then rank, at most
         trial = module.clone()
         inference = ShapeInference(trial, widening)
         if shapes:
             pin_input_shapes(inference.roots, shapes)
-        inference.run()
+        try:
+            inference.run()
+        except ValueError:
+            # A body that does not infer from its operands' types alone (an accumulator that
+            # starts empty, [0, 0, 3], and is concatenated only from the second iteration
+            # on): start once more from the types the body declares, if they are wider.
+            if declared is not None:
+                raise
+            declared = {
+                key: t
+                for key, t in declared_widening(module).items()
+                if key not in widening or join_types(widening[key], t) != widening[key]
+            }
+            if not declared:
+                raise
+            for key, t in declared.items():
+                previous = widening.get(key)
+                widening[key] = t if previous is None else join_types(previous, t)
+            continue
         found = inference.widenings()
         if not found:
             return widening
         widening.update(found)
     raise ValueError("loop-carried types reach no fixed point (a loop keeps widening)")
+
+
+def declared_widening(module: ModuleOp) -> Widening:
+    """Each loop's carried values at the join of their operand's type and the type their body
+    declares for them, where that is wider than the operand's (the front end's own fixed
+    point: ONNX import widens a scan accumulator to `?` on its growing dims)."""
+    graphs = {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
+    found: Widening = {}
+    loops = (o for o in module.walk() if isinstance(o, ControlFlowOp) and o.IS_LOOP)
+    for k, op in enumerate(loops):
+        names = _callees(op)
+        body = graphs.get(names[-1]) if names else None
+        if body is None:
+            continue
+        offset = 1 if isinstance(op, ForOp) else 0
+        args = body.body.block.args
+        for i, value in enumerate(_call_args(op)):
+            if i + offset >= len(args):
+                break
+            try:
+                joined = join_types(value.type, args[i + offset].type)
+            except TypeConflict:
+                continue
+            if joined != value.type:
+                found[(k, i)] = joined
+    return found
 
 
 @dataclass(frozen=True)

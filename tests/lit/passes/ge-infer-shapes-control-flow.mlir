@@ -106,3 +106,45 @@ graph.graph @for_main(%a: tensor<i32>, %x: tensor<5xf32>, %c: tensor<i1>) -> (te
   %s = graph.if %c, %r then_branch @branch else_branch @branch : (tensor<i1>, tensor<?xf32>) -> tensor<?xf32>
   graph.net_output %r, %s : tensor<?xf32>, tensor<?xf32>
 }
+
+// -----
+
+// Tests an accumulator that starts empty, [0, 0, 3], and is concatenated only from the
+// second iteration on (ONNX Scan outputs import so): from the operand types alone the `next`
+// branch does not infer (dim 1: 0 against 2), so the fixed point starts again from the
+// types the body declares, [?, ?, 3], and refines them.
+
+// CHECK-LABEL: graph.graph @acc_next(%{{.*}}: tensor<?x?x3xf32>, %{{.*}}: tensor<2x3xf32>) -> tensor<?x2x3xf32>
+// CHECK:         graph.concat_d %{{.*}}, %{{.*}} concat_dim 0 : (tensor<?x?x3xf32>, tensor<1x2x3xf32>) -> tensor<?x2x3xf32>
+// CHECK-LABEL: graph.graph @acc_main
+// CHECK:         graph.while %{{.*}}, %{{.*}}, %{{.*}} cond @acc_cond body @acc_body : (tensor<i32>, tensor<0x0x3xf32>, tensor<2x3xf32>) -> (tensor<i32>, tensor<?x?x3xf32>, tensor<2x3xf32>)
+graph.graph @acc_cond(%i: tensor<i32>, %acc: tensor<?x?x3xf32>, %x: tensor<2x3xf32>) -> tensor<i1> {
+  %n = graph.const dense<3> : tensor<i32>
+  %c = graph.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  graph.net_output %c : tensor<i1>
+}
+graph.graph @acc_first(%acc: tensor<?x?x3xf32>, %x: tensor<2x3xf32>) -> tensor<?x?x3xf32> {
+  %a = graph.const dense<[0]> : tensor<1xi64>
+  %u = graph.unsqueeze_v3 %x, %a : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?x?x3xf32>
+  graph.net_output %u : tensor<?x?x3xf32>
+}
+graph.graph @acc_next(%acc: tensor<?x?x3xf32>, %x: tensor<2x3xf32>) -> tensor<?x?x3xf32> {
+  %a = graph.const dense<[0]> : tensor<1xi64>
+  %u = graph.unsqueeze_v3 %x, %a : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?x?x3xf32>
+  %s = graph.concat_d %acc, %u concat_dim 0 : (tensor<?x?x3xf32>, tensor<?x?x3xf32>) -> tensor<?x?x3xf32>
+  graph.net_output %s : tensor<?x?x3xf32>
+}
+graph.graph @acc_body(%i: tensor<i32>, %acc: tensor<?x?x3xf32>, %x: tensor<2x3xf32>) -> (tensor<i32>, tensor<?x?x3xf32>, tensor<2x3xf32>) {
+  %zero = graph.const dense<0> : tensor<i32>
+  %one = graph.const dense<1> : tensor<i32>
+  %first = graph.equal %i, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %r = graph.if %first, %acc, %x then_branch @acc_first else_branch @acc_next : (tensor<i1>, tensor<?x?x3xf32>, tensor<2x3xf32>) -> tensor<?x?x3xf32>
+  %j = graph.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  graph.net_output %j, %r, %x : tensor<i32>, tensor<?x?x3xf32>, tensor<2x3xf32>
+}
+graph.graph @acc_main(%x: tensor<2x3xf32>) -> tensor<?x?x3xf32> {
+  %i = graph.const dense<0> : tensor<i32>
+  %e = graph.const dense<0.0> : tensor<0x0x3xf32>
+  %n, %acc, %y = graph.while %i, %e, %x cond @acc_cond body @acc_body : (tensor<i32>, tensor<0x0x3xf32>, tensor<2x3xf32>) -> (tensor<i32>, tensor<?x?x3xf32>, tensor<2x3xf32>)
+  graph.net_output %acc : tensor<?x?x3xf32>
+}
