@@ -45,9 +45,11 @@ from xdsl.irdl.operations import OptionalDef, PropertyDef, VariadicDef
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from gedialects import exact_text, fast_text, lexer_workaround
+from gedialects.formats import FormatAttr, verify_op_formats
 
 exact_text.install()  # dense literals parse and print exactly once any of our dialects loads
 lexer_workaround.install()  # and the lexer is linear on unterminated strings (see there)
@@ -112,6 +114,40 @@ class GEOp(IRDLOperation):
     """Base of every op that stands for a GE node type; `GE_TYPE` is GE's exact type string."""
 
     GE_TYPE: ClassVar[str]
+
+    FORMAT_AGNOSTIC: ClassVar[bool] = False
+    """GE's `_format_agnostic`: the op computes the same on any storage layout of its tensors
+    (elementwise), so heavy formats propagate through it (`gedialects/formats.py`)."""
+
+    HEAVY_PORTS: ClassVar[Mapping[str, str]] = {}
+    """Port name -> the heavy format the op's AI Core kernel takes there (op-info `format`)."""
+
+    OWN_FORMATS: ClassVar[bool] = False
+    """The op's own verifier checks its storage formats (TransData, Const)."""
+
+    def verify(self, verify_nested_ops: bool = True) -> None:
+        super().verify(verify_nested_ops)
+        if self.OWN_FORMATS or not any(
+            isinstance(t, TensorType) and isinstance(t.encoding, FormatAttr)
+            for t in (*self.operand_types, *self.result_types)
+        ):
+            return
+        try:
+            verify_op_formats(self.name, self.ports(), self.FORMAT_AGNOSTIC, self.HEAVY_PORTS)
+        except VerifyException as err:
+            self.emit_error(f"Operation does not verify: {err}", err)
+
+    def ports(self) -> list[tuple[str, Attribute]]:
+        """(operand or result name, type) of every tensor of the op, in declaration order."""
+        defn = type(self).get_irdl_definition()
+        out: list[tuple[str, Attribute]] = []
+        for name, _ in (*defn.operands, *defn.results):
+            value = getattr(self, name)
+            if isinstance(value, SSAValue):
+                out.append((name, value.type))
+            elif isinstance(value, Sequence):
+                out.extend((f"{name}#{i}", v.type) for i, v in enumerate(value))
+        return out
 
     @classmethod
     def infer_result_types(
@@ -245,8 +281,11 @@ def shapes_compatible(a: Sequence[int] | None, b: Sequence[int] | None) -> bool:
 
 
 def tensor_shape(t: Attribute) -> tuple[int, ...] | None:
-    """Dims of a ranked tensor type (negative for `?`), None when unranked."""
+    """Dims of a ranked tensor type (negative for `?`), None when unranked; of a tensor in a
+    storage format (`#graph.format`), its origin shape: what the op means, not its bytes."""
     if isinstance(t, TensorType):
+        if isinstance(t.encoding, FormatAttr):
+            return t.encoding.shape
         return tuple(t.get_shape())
     return None
 

@@ -29,12 +29,14 @@ gear attributes optional, so the gear Case is the general Case.
 
 from xdsl.ir import Dialect
 
+from gedialects.formats import FormatAttr
 from gedialects.graph import (
     activation,
     array,
     broadcast,
     control,
     elementwise,
+    format_ops,
     fused,
     indexing,
     logical,
@@ -62,6 +64,7 @@ from gedialects.graph.common import (
 )
 from gedialects.graph.control import *  # noqa: F403
 from gedialects.graph.elementwise import *  # noqa: F403
+from gedialects.graph.format_ops import *  # noqa: F403
 from gedialects.graph.fused import *  # noqa: F403
 from gedialects.graph.indexing import *  # noqa: F403
 from gedialects.graph.logical import *  # noqa: F403
@@ -91,8 +94,9 @@ Graph = Dialect(
         *reduction.OPS,
         *fused.OPS,
         *control.OPS,
+        *format_ops.OPS,
     ],
-    [],
+    [FormatAttr],
 )
 
 __all__ = [
@@ -115,6 +119,7 @@ __all__ += array.__all__
 __all__ += broadcast.__all__
 __all__ += control.__all__
 __all__ += elementwise.__all__
+__all__ += format_ops.__all__
 __all__ += fused.__all__
 __all__ += indexing.__all__
 __all__ += logical.__all__

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import NoReturn
+from typing import ClassVar, NoReturn
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -301,6 +301,8 @@ class ElementwiseBinaryOp(GEOp, NodeSyntax):
     the operand shapes (`?` matches anything, unranked tensors are accepted).
     """
 
+    FORMAT_AGNOSTIC: ClassVar[bool] = True
+
     x1 = operand_def(AnyTensor)
     x2 = operand_def(AnyTensor)
     y = result_def(AnyTensor)
@@ -335,6 +337,8 @@ class ElementwiseBinaryOp(GEOp, NodeSyntax):
 
 class ElementwiseUnaryOp(GEOp, NodeSyntax):
     """Base of GE's unary elementwise ops `y = f(x)`: the result type is the operand type."""
+
+    FORMAT_AGNOSTIC: ClassVar[bool] = True
 
     x = operand_def(AnyTensor)
     y = result_def(AnyTensor)

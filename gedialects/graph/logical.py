@@ -434,6 +434,7 @@ class CastOp(GEOp, NodeSyntax):
 
     name = "graph.cast"
     GE_TYPE: ClassVar[str] = "Cast"
+    FORMAT_AGNOSTIC: ClassVar[bool] = True
 
     x = operand_def(AnyTensor)
     y = result_def(AnyTensor)

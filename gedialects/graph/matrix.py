@@ -80,6 +80,11 @@ class MatMulOp(GEOp, NodeSyntax):
 
     name = "graph.matmul"
     GE_TYPE: ClassVar[str] = "MatMul"
+    HEAVY_PORTS: ClassVar[Mapping[str, str]] = {
+        "x1": "FRACTAL_NZ",
+        "x2": "FRACTAL_NZ",
+        "y": "FRACTAL_NZ",
+    }
 
     x1 = operand_def(AnyTensor)
     x2 = operand_def(AnyTensor)
@@ -183,6 +188,11 @@ class BatchMatMulV2Op(GEOp, NodeSyntax):
 
     name = "graph.batch_mat_mul_v2"
     GE_TYPE: ClassVar[str] = "BatchMatMulV2"
+    HEAVY_PORTS: ClassVar[Mapping[str, str]] = {
+        "x1": "FRACTAL_NZ",
+        "x2": "FRACTAL_NZ",
+        "y": "FRACTAL_NZ",
+    }
 
     x1 = operand_def(AnyTensor)
     x2 = operand_def(AnyTensor)

@@ -299,6 +299,11 @@ class Conv2DOp(ConvOpBase):
 
     name = "graph.conv2d"
     GE_TYPE: ClassVar[str] = "Conv2D"
+    HEAVY_PORTS: ClassVar[Mapping[str, str]] = {
+        "x": "NC1HWC0",
+        "filter": "FRACTAL_Z",
+        "y": "NC1HWC0",
+    }
     SPATIAL: ClassVar[int] = 2
 
     strides = prop_def(DenseArrayBase.constr(i64))

@@ -129,6 +129,7 @@ class BatchNormOp(GEOp, NodeSyntax):
 
     name = "graph.batch_norm"
     GE_TYPE: ClassVar[str] = "BatchNorm"
+    HEAVY_PORTS: ClassVar[Mapping[str, str]] = {"x": "NC1HWC0", "y": "NC1HWC0"}
 
     x = operand_def(AnyTensor)
     scale = operand_def(AnyTensor)

@@ -211,6 +211,7 @@ class MaxPoolV3Op(PoolOpBase):
 
     name = "graph.max_pool_v3"
     GE_TYPE: ClassVar[str] = "MaxPoolV3"
+    HEAVY_PORTS: ClassVar[Mapping[str, str]] = {"x": "NC1HWC0", "y": "NC1HWC0"}
 
 
 @irdl_op_definition
@@ -296,6 +297,7 @@ class AvgPoolV2Op(PoolOpBase):
 
     name = "graph.avg_pool_v2"
     GE_TYPE: ClassVar[str] = "AvgPoolV2"
+    HEAVY_PORTS: ClassVar[Mapping[str, str]] = {"x": "NC1HWC0", "y": "NC1HWC0"}
 
     exclusive = prop_def(BoolAttr, default_value=bool_attr(True))
     divisor_override = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))

@@ -46,6 +46,7 @@ from gedialects.base import (
     NODE_NAME,
     GEOp,
 )
+from gedialects.formats import verify_tensor_format
 
 # --------------------------------------------------------------------------------------------
 # Graph structure
@@ -326,6 +327,7 @@ class ConstOp(GEOp):
 
     name = "graph.const"
     GE_TYPE: ClassVar[str] = "Const"
+    OWN_FORMATS: ClassVar[bool] = True
 
     value = prop_def(DenseIntOrFPElementsAttr)
     y = result_def(TensorType)
@@ -366,6 +368,8 @@ class ConstOp(GEOp):
                 f"'graph.const' result type {self.y.type} differs from its value's "
                 f"type {self.value.type}"
             )
+        if (why := verify_tensor_format(self.y.type)) is not None:
+            raise VerifyException(f"'graph.const' {why}")
 
 
 __all__ = ["ConstOp", "GraphOp", "NetOutputOp"]

@@ -45,6 +45,7 @@ _KERNEL_MODULES = (
     "gedialects.interpreters.graph",
     "gedialects.interpreters.multibatch",
     "gedialects.interpreters.loop_kernels",
+    "gedialects.interpreters.formats",
 )
 _loaded = False
 
@@ -79,6 +80,11 @@ def _load_all() -> None:
         _loaded = True
         for module in _KERNEL_MODULES:
             importlib.import_module(module)
+        from gedialects.graph import Graph
+        from gedialects.interpreters.formats import adapt_heavy_kernels
+
+        heavy = [op.GE_TYPE for op in Graph.operations if getattr(op, "HEAVY_PORTS", None)]
+        adapt_heavy_kernels(_KERNELS, _KERNELS_INTO, heavy)
 
 
 def get_kernel(ge_type: str) -> Kernel:

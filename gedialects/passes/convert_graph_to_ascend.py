@@ -74,6 +74,7 @@ from gedialects.base import (
     is_static,
     tensor_nbytes,
 )
+from gedialects.formats import kernel_attrs
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
 from gedialects.graph.control import ControlFlowOp, IfOp, WhileOp
 from gedialects.multibatch import (
@@ -556,7 +557,8 @@ class _Lowering:
 def _kernel_attrs(op: GEOp) -> dict[str, Attribute]:
     """The op's properties that differ from their defaults (kernels default the rest)."""
     defs = op.get_irdl_definition().properties
-    return {k: v for k, v in op.properties.items() if k not in defs or v != defs[k].default_value}
+    attrs = {k: v for k, v in op.properties.items() if k not in defs or v != defs[k].default_value}
+    return dict(kernel_attrs(op.operand_types, attrs))
 
 
 def lower_root(

@@ -48,6 +48,7 @@ from xdsl.utils.hints import isa
 
 from gedialects import budget
 from gedialects.base import NODE_NAME, GEOp, static_element_count
+from gedialects.formats import kernel_attrs
 from gedialects.graph import ConstOp, GraphOp, IdentityOp
 from gedialects.interpreters.kernels import KernelError, kernel_types, run_kernel
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype, numpy_from_dense
@@ -114,7 +115,12 @@ def run_node(op: GEOp, inputs: Sequence[np.ndarray]) -> tuple[np.ndarray, ...] |
         return None
     try:
         with np.errstate(all="ignore"):
-            return run_kernel(op.GE_TYPE, inputs, op.properties, op.result_types)
+            return run_kernel(
+                op.GE_TYPE,
+                inputs,
+                kernel_attrs(op.operand_types, op.properties),
+                op.result_types,
+            )
     except (KernelError, ValueError, IndexError, ArithmeticError):
         return None
 

@@ -62,6 +62,7 @@ from gedialects.base import (
     const_values,
     static_element_count,
 )
+from gedialects.formats import format_of, origin_type
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.graph.common import tensor_of
 from gedialects.graph.control import ControlFlowOp, ForOp
@@ -99,9 +100,17 @@ def _is_tensor(t: Attribute) -> bool:
 
 
 def meet_types(a: Attribute, b: Attribute) -> Attribute:
-    """The most precise type that both `a` and `b` describe; TypeConflict when none does."""
+    """The most precise type that both `a` and `b` describe; TypeConflict when none does.
+    A tensor in a storage format (`#graph.format`) is its origin tensor there: inference
+    gives origin types, and the declared storage format is kept."""
     if a is b or a == b:
         return a
+    if format_of(a) is not None or format_of(b) is not None:
+        if format_of(a) is not None and format_of(b) is not None:
+            raise TypeConflict(f"storage formats of {a} and {b} differ")
+        stored, plain = (a, b) if format_of(a) is not None else (b, a)
+        meet_types(origin_type(stored), plain)
+        return stored
     if not (_is_tensor(a) and _is_tensor(b)):
         raise TypeConflict(f"{a} and {b} differ")
     assert isinstance(a, TensorType | UnrankedTensorType)
@@ -128,6 +137,8 @@ def join_types(a: Attribute, b: Attribute) -> Attribute:
     unranked; TypeConflict when the element types differ."""
     if a is b or a == b:
         return a
+    if format_of(a) is not None or format_of(b) is not None:
+        return join_types(origin_type(a), origin_type(b))
     if not (_is_tensor(a) and _is_tensor(b)):
         raise TypeConflict(f"{a} and {b} differ")
     assert isinstance(a, TensorType | UnrankedTensorType)

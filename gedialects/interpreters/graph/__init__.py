@@ -24,6 +24,7 @@ from xdsl.ir import Operation
 
 from gedialects.base import NODE_NAME, GEOp
 from gedialects.budget import MemoryBudgetError
+from gedialects.formats import kernel_attrs
 from gedialects.graph import ConstOp, Graph, GraphOp, NetOutputOp
 from gedialects.graph.control import ControlFlowOp
 from gedialects.interpreters.graph import (  # noqa: F401 - the modules register kernels
@@ -54,7 +55,9 @@ def _run_node(
     self: InterpreterFunctions, interpreter: Interpreter, op: GEOp, args: PythonValues
 ) -> PythonValues:
     try:
-        return run_kernel(op.GE_TYPE, args, op.properties, op.result_types)
+        return run_kernel(
+            op.GE_TYPE, args, kernel_attrs(op.operand_types, op.properties), op.result_types
+        )
     except MemoryBudgetError as e:
         raise MemoryBudgetError(f"{_label(op)}: {e}") from None
 

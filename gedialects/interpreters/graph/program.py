@@ -22,6 +22,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from gedialects.base import GEOp
 from gedialects.budget import MemoryBudgetError
+from gedialects.formats import kernel_attrs
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
 from gedialects.interpreters.kernels import bind_kernel
 from gedialects.tensors import numpy_from_dense
@@ -149,7 +150,9 @@ def compile_graph(
             and isinstance(op, GEOp)
         ):
             fn = bind_kernel(op.GE_TYPE, op.result_types)
-            steps.append(Step(KERNEL, op, args, results, fn, op.properties))
+            steps.append(
+                Step(KERNEL, op, args, results, fn, kernel_attrs(op.operand_types, op.properties))
+            )
         elif (const := _const(op, found, own)) is not None:
             steps.append(Step(CONST, op, args, results, const=const))
         else:
