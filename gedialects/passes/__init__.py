@@ -19,6 +19,7 @@ PASS_VERBS: tuple[str, ...] = (
     "compile",
     "convert",
     "dump",
+    "eliminate",
     "expand",
     "fold",
     "fuse",
@@ -29,6 +30,7 @@ PASS_VERBS: tuple[str, ...] = (
     "partition",
     "place",
     "plan",
+    "select",
     "sink",
     "verify",
 )
@@ -52,6 +54,10 @@ PASSES: dict[str, tuple[str, str]] = {
     ),
     "ge-convert-for-to-while": ("gedialects.passes.for_to_while", "ConvertForToWhilePass"),
     "ge-dump-dot": ("gedialects.passes.partition.dump_dot", "DumpDotPass"),
+    "ge-eliminate-trans-op-symmetry": (
+        "gedialects.passes.eliminate_trans_op_symmetry",
+        "EliminateTransOpSymmetryPass",
+    ),
     "ge-expand-multibatch": ("gedialects.passes.multibatch.expand", "MultibatchExpandPass"),
     "ge-fold-constants": ("gedialects.passes.fold_constants", "FoldConstantsPass"),
     "ge-fold-identity": ("gedialects.passes.fusion.fold_identity", "FoldIdentityPass"),
@@ -84,6 +90,11 @@ PASSES: dict[str, tuple[str, str]] = {
         "gedialects.passes.partition.merge_engine_partitions",
         "MergeEnginePartitionsPass",
     ),
+    "ge-merge-trans-op-breadth": (
+        "gedialects.passes.merge_trans_op_breadth",
+        "MergeTransOpBreadthPass",
+    ),
+    "ge-merge-trans-op-depth": ("gedialects.passes.merge_trans_op_depth", "MergeTransOpDepthPass"),
     "ge-normalize-conds": ("gedialects.passes.normalize_conds", "NormalizeCondsPass"),
     "ge-partition-dynamic-shape": (
         "gedialects.passes.partition.dynamic_shape",
@@ -94,6 +105,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-partition-stage": ("gedialects.passes.partition.stage", "PartitionStagePass"),
     "ge-place-engines": ("gedialects.passes.partition.place_engines", "PlaceEnginesPass"),
     "ge-plan-memory": ("gedialects.passes.plan_memory", "PlanMemoryPass"),
+    "ge-select-formats": ("gedialects.passes.select_formats", "SelectFormatsPass"),
     "ge-sink-loop": ("gedialects.passes.sink_loop", "SinkLoopPass"),
     "ge-verify-graph": ("gedialects.passes.verify_graph", "VerifyGraphPass"),
     "ge-verify-model": ("gedialects.passes.verify_model", "VerifyModelPass"),

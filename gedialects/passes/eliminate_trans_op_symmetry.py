@@ -1,0 +1,70 @@
+"""`ge-eliminate-trans-op-symmetry`: GE's TransOpSymmetryEliminationPass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from gedialects.base import int_array_values
+from gedialects.graph import CastOp, GraphOp, TransDataOp, TransposeOp
+from gedialects.passes.trans_ops import lossless_cast
+
+
+def _cancels(first: Operation, second: Operation) -> bool:
+    """Whether `second` undoes `first` exactly, so both can go."""
+    if type(first) is not type(second):
+        return False
+    src: SSAValue = first.operands[0]
+    if second.results[0].type != src.type:
+        return False  # GE: src input == dst output in dtype, format and shape
+    if isinstance(first, TransDataOp):
+        return True  # a format transfer is lossless, its inverse restores the bytes
+    if isinstance(first, CastOp):
+        return lossless_cast(src.type, first.results[0].type)
+    if isinstance(first, TransposeOp) and isinstance(second, TransposeOp):
+        p1, p2 = int_array_values(first.perm), int_array_values(second.perm)
+        return len(p1) == len(p2) and all(p1[p2[i]] == i for i in range(len(p1)))
+    return False
+
+
+def eliminate_symmetry(graph: GraphOp) -> int:
+    """Removes every trans op pair that cancels in `graph`; returns the ops removed."""
+    removed = 0
+    for second in list(graph.body.ops):
+        if not isinstance(second, TransDataOp | CastOp | TransposeOp):
+            continue
+        first = second.operands[0].owner
+        if not isinstance(first, Operation) or not _cancels(first, second):
+            continue
+        second.results[0].replace_all_uses_with(first.operands[0])
+        Rewriter.erase_op(second)
+        removed += 1
+        if not first.results[0].uses:
+            Rewriter.erase_op(first)
+            removed += 1
+    return removed
+
+
+@dataclass(frozen=True)
+class EliminateTransOpSymmetryPass(ModulePass):
+    """Removes a trans op followed by its inverse (GE's TransOpSymmetryEliminationPass).
+
+    A TransData, Cast or Transpose whose input feeds a node of the same type that gives back
+    exactly the first one's input type (dtype, storage format and shape) is dropped with
+    it, and the second's readers read the original tensor: TransData always cancels (a
+    format transfer loses nothing), a Cast pair only when the first Cast loses no precision
+    (`CheckPrecisionLoss`: widening only), a Transpose pair when `perm1[perm2[i]] == i`. The
+    first op stays while others still read it.
+    """
+
+    name = "ge-eliminate-trans-op-symmetry"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for graph in op.walk():
+            if isinstance(graph, GraphOp):
+                eliminate_symmetry(graph)
