@@ -206,6 +206,16 @@ def with_format(t: Attribute, fmt: str, origin_format: str) -> Attribute:
     return TensorType(plain.element_type, shape, FormatAttr(fmt, origin_format, plain.get_shape()))
 
 
+def memory_size(t: TensorType, nbytes: int) -> int:
+    """Bytes memory planning reserves for `t` (whose storage takes `nbytes`): for a tensor in
+    a storage format GE's `GetTensorMemorySizeInBytes`, `((nbytes + 64 - 1) / 32) * 32`
+    (round up to 32 after 32 bytes of slack: fp16 [1, 3, 4, 4] as 5HD is 512 -> 544 B);
+    `nbytes` for any other tensor, as the plans have always sized them."""
+    if not isinstance(t.encoding, FormatAttr):
+        return nbytes
+    return (nbytes + 64 - 1) // 32 * 32
+
+
 def kernel_attrs(
     operand_types: Sequence[Attribute], attrs: Mapping[str, Attribute]
 ) -> Mapping[str, Attribute]:

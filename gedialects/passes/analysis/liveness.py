@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 
 from gedialects.ascend import BufferAttr
+from gedialects.formats import memory_size
 from gedialects.passes.analysis import PlanError
 from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
 
@@ -162,7 +163,8 @@ def merge_blocks(
         if len(extended) != len(positions):
             positions = sorted(extended)
         streams = frozenset(graph.stream[p] for p in positions)
-        blocks.append(Block(members, max(t.nbytes for t in members), positions, streams))
+        size = max(memory_size(t.buffer.type, t.nbytes) for t in members)
+        blocks.append(Block(members, size, positions, streams))
     blocks.sort(key=lambda b: b.first)
     return blocks
 

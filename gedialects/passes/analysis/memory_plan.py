@@ -16,6 +16,7 @@ from enum import Enum
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 
 from gedialects.base import tensor_nbytes
+from gedialects.formats import memory_size
 from gedialects.passes.analysis import PlanError
 
 GE_ALIGNMENT = 512
@@ -39,6 +40,11 @@ class Slot:
     @property
     def nbytes(self) -> int:
         return tensor_nbytes(self.type)
+
+    @property
+    def reserved(self) -> int:
+        """Bytes the plan gives it (GE's size rule for storage formats: `memory_size`)."""
+        return memory_size(self.type, self.nbytes)
 
 
 @dataclass
@@ -128,7 +134,7 @@ def plan_without_reuse(slots: list[Slot], alignment: int = GE_ALIGNMENT) -> Memo
             if slot.kind is not kind:
                 continue
             plan.offsets[slot] = cursor
-            cursor += align(max(slot.nbytes, 1), alignment)
+            cursor += align(max(slot.reserved, 1), alignment)
             if kind is SlotKind.FEATURE:
                 plan.feature_bytes += slot.nbytes
         if kind is SlotKind.WEIGHT:

@@ -27,6 +27,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from gedialects.base import NODE_NAME, element_type
+from gedialects.formats import format_of
 from gedialects.graph import (
     ClipByValueOp,
     ConstOp,
@@ -44,8 +45,11 @@ from gedialects.tensors import dense_from_numpy, numpy_from_dense
 
 
 def const_array(value: SSAValue) -> np.ndarray | None:
-    """The value of a `graph.const` result as a numpy array, else None."""
+    """The value of a `graph.const` result as a numpy array, else None (also for a constant
+    in a storage format: its bytes are not the tensor's elements in order)."""
     owner = value.owner
+    if format_of(value.type) is not None:
+        return None
     if isinstance(owner, ConstOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
         return numpy_from_dense(owner.value)
     return None
@@ -104,11 +108,15 @@ def other_operand(op: Operation, value: SSAValue) -> SSAValue:
 
 
 def fusable(root: Operation, interior: Iterable[Operation]) -> bool:
-    """True when the group (root + interior) can become one node; see the module docstring."""
+    """True when the group (root + interior) can become one node; see the module docstring.
+    Never for nodes in storage formats: the fused ops take origin formats only."""
     interior = tuple(interior)
     group = {root, *interior}
     if len(group) != len(interior) + 1:
         return False
+    for op in group:
+        if any(format_of(t) is not None for t in (*op.operand_types, *op.result_types)):
+            return False
     block = root.parent_block()
     for op in interior:
         if op.parent_block() is not block:
