@@ -13,7 +13,8 @@ A tensor whose storage format is its origin format carries no encoding (the plai
 every graph before format selection). Layouts and C0 follow GE's format transfers
 (`format_transfer_nchw_nc1hwc0.cc`, `format_transfer_fractal_z.cc`,
 `format_transfer_fractal_nz.cc`) and `transfer_shape_utils.cc` `GetC0Value`. Kept free of
-numpy: the packing kernels are `gedialects.interpreters.formats`.
+numpy: packing is `gedialects.interpreters.layouts`, the TransData kernel
+`gedialects.interpreters.formats`.
 """
 
 from __future__ import annotations

@@ -25,9 +25,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 import numpy as np
+from xdsl.dialects.builtin import ArrayAttr, TensorType
 from xdsl.ir import Attribute
 
 from gedialects import budget
+from gedialects.formats import INPUT_DESC, format_of
+from gedialects.interpreters.layouts import LayoutError, from_origin, to_origin
 
 KernelAttrs = Mapping[str, Attribute]
 Kernel = Callable[[Sequence[np.ndarray], KernelAttrs, Sequence[Attribute]], tuple[np.ndarray, ...]]
@@ -80,11 +83,11 @@ def _load_all() -> None:
         _loaded = True
         for module in _KERNEL_MODULES:
             importlib.import_module(module)
+        from gedialects.base import GEOp
         from gedialects.graph import Graph
-        from gedialects.interpreters.formats import adapt_heavy_kernels
 
-        heavy = [op.GE_TYPE for op in Graph.operations if getattr(op, "HEAVY_PORTS", None)]
-        adapt_heavy_kernels(_KERNELS, _KERNELS_INTO, heavy)
+        heavy = [op.GE_TYPE for op in Graph.operations if issubclass(op, GEOp) and op.HEAVY_PORTS]
+        _adapt_heavy_kernels(heavy)
 
 
 def get_kernel(ge_type: str) -> Kernel:
@@ -381,3 +384,72 @@ def bind_kernel(
         return _cast_outputs(ge_type, fn(inputs, attrs, types), specs)
 
     return bound
+
+
+# --------------------------------------------------------------------------------------------
+# Heavy formats: kernels of heavy ops (GEOp.HEAVY_PORTS) take them by unpack, compute, pack
+# --------------------------------------------------------------------------------------------
+
+
+def _input_types(attrs: KernelAttrs) -> tuple[Attribute, ...] | None:
+    desc = attrs.get(INPUT_DESC)
+    return tuple(desc.data) if isinstance(desc, ArrayAttr) else None
+
+
+def heavy_kernel(fn: Kernel) -> Kernel:
+    """`fn` (a heavy op's kernel on origin formats) taking heavy formats too."""
+
+    def run(
+        inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+    ) -> tuple[np.ndarray, ...]:
+        types = _input_types(attrs)
+        if types is None:
+            return fn(inputs, attrs, result_types)
+        if len(types) != len(inputs):
+            raise KernelError(f"{INPUT_DESC} names {len(types)} inputs, got {len(inputs)}")
+        try:
+            plain_in = [to_origin(np.asarray(x), t) for x, t in zip(inputs, types, strict=True)]
+        except LayoutError as e:
+            raise KernelError(str(e)) from None
+        plain_types = [
+            TensorType(t.element_type, e.shape)
+            if isinstance(t, TensorType) and (e := format_of(t)) is not None
+            else t
+            for t in result_types
+        ]
+        outs = fn(plain_in, {k: v for k, v in attrs.items() if k != INPUT_DESC}, plain_types)
+        return tuple(from_origin(np.asarray(y), t) for y, t in zip(outs, result_types, strict=True))
+
+    run.__doc__ = fn.__doc__
+    return run
+
+
+def heavy_kernel_into(fn: KernelInto, whole: Kernel) -> KernelInto:
+    """`fn` (an out-variant) taking heavy formats by `whole` (the adapted kernel) and a copy."""
+
+    def run(
+        inputs: Sequence[np.ndarray],
+        attrs: KernelAttrs,
+        result_types: Sequence[Attribute],
+        outputs: Sequence[np.ndarray],
+    ) -> None:
+        if INPUT_DESC not in attrs:
+            fn(inputs, attrs, result_types, outputs)
+            return
+        for out, y in zip(outputs, whole(inputs, attrs, result_types), strict=True):
+            np.copyto(out, y, casting="unsafe")
+
+    return run
+
+
+def _adapt_heavy_kernels(heavy: Sequence[str]) -> None:
+    """Wraps the kernels of the heavy op types `heavy` in place (the registry calls this once
+    all kernel modules are loaded)."""
+    for ge_type in heavy:
+        fn = _KERNELS.get(ge_type)
+        if fn is None:
+            continue
+        _KERNELS[ge_type] = heavy_kernel(fn)
+        into = _KERNELS_INTO.get(ge_type)
+        if into is not None:
+            _KERNELS_INTO[ge_type] = heavy_kernel_into(into, _KERNELS[ge_type])

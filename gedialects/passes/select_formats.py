@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
@@ -21,6 +22,9 @@ from gedialects.graph import (
     MatMulOp,
     TransDataOp,
 )
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import AnyDenseElement
 
 ALLOW_NZ = "allow_nz"
 """GE's MatMul attribute: the op may take and give FRACTAL_NZ (`IsAllowNzMatmul`)."""
@@ -202,7 +206,7 @@ def _propagate(
         return (
             node in aicore
             and node not in heavy
-            and node.results
+            and len(node.results) > 0
             and node.results[0] not in have
             and _agnostic(node, placement)
         )
@@ -272,7 +276,7 @@ def _fold_const_trans(trans: TransDataOp) -> None:
     )
     rtype = trans.dst.type
     assert isinstance(rtype, TensorType)
-    folded = ConstOp(dense_of(packed, rtype))
+    folded = ConstOp(dense_of(packed, cast("TensorType[AnyDenseElement]", rtype)))
     folded.attributes.update(const.attributes)
     name = const.attributes.get(NODE_NAME)
     enc = format_of(rtype)
