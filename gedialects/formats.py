@@ -137,7 +137,15 @@ class FormatAttr(ParametrizedAttribute):
         with parser.in_angle_brackets():
             fmt = _parse_format(parser, FORMATS)
             parser.parse_keyword("origin")
+            pos = parser.pos
             origin = _parse_format(parser, ORIGIN_FORMATS)
+            if origin == fmt:
+                parser.raise_error(
+                    f"storage format {fmt} is the origin format (a tensor in its origin "
+                    "format carries no encoding)",
+                    pos,
+                    parser.pos,
+                )
             dims = parser.parse_comma_separated_list(
                 parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
             )
@@ -268,6 +276,19 @@ def verify_op_formats(
                 got = "its origin format" if enc is None else enc.fmt
                 raise VerifyException(
                     f"'{name}' is format-agnostic: {port} is in {got}, {first_port} in {first.fmt}"
+                )
+        stored = {
+            (enc.shape, tuple(t.get_shape()))
+            for _, t in ports
+            if isinstance(t, TensorType) and (enc := format_of(t)) is not None
+        }
+        by_origin: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for origin_shape, shape in sorted(stored):
+            if by_origin.setdefault(origin_shape, shape) != shape:
+                raise VerifyException(
+                    f"'{name}' is format-agnostic but its {first.fmt} tensors of one shape "
+                    f"are stored as {list(by_origin[origin_shape])} and {list(shape)} "
+                    "(their C0 differs with the element type)"
                 )
         return
     if heavy:

@@ -121,7 +121,9 @@ class SelectFormatsPass(ModulePass):
     on every edge whose producer and consumer formats differ, and a Const -> TransData on a
     weight is folded into the Const (`transdata_kernel.cc`), so weights are stored in their
     heavy format at compile time. Nodes off AI Core (by `_engine_name`, or by the engine
-    `ge-place-engines` would choose when the graph is not placed) keep origin formats.
+    `ge-place-engines` would choose when the graph is not placed) keep origin formats. Each
+    graph is done on its own: GE crosses a subgraph's Data/NetOutput through the function
+    node, here a subgraph's inputs and outputs stay in origin formats.
     Option `allow-nz` (every MatMul as if it had `allow_nz = true`); `fold-weights` (fold
     Const -> TransData, default true).
     """

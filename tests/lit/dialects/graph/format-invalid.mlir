@@ -109,3 +109,32 @@ graph.graph @g(%x: tensor<1x1x5x5x16xf32, #graph.format<NC1HWC0 origin NCHW [1, 
   // expected-error @above {{'graph.conv2d' op %c: has heavy formats on some ports only: filter must be in FRACTAL_Z too}}
   graph.net_output
 }
+
+// -----
+
+// Tests a format-agnostic Cast whose two sides need different C0 (f32 16, i8 32).
+
+graph.graph @g(%x: tensor<1x1x4x4x16xf32, #graph.format<NC1HWC0 origin NCHW [1, 3, 4, 4]>>) {
+  %y = graph.cast %x dst_type i8 : (tensor<1x1x4x4x16xf32, #graph.format<NC1HWC0 origin NCHW [1, 3, 4, 4]>>) -> tensor<1x1x4x4x32xi8, #graph.format<NC1HWC0 origin NCHW [1, 3, 4, 4]>>
+  // expected-error @above {{'graph.cast' op %y: is format-agnostic but its NC1HWC0 tensors of one shape are stored as [1, 1, 4, 4, 16] and [1, 1, 4, 4, 32] (their C0 differs with the element type)}}
+  graph.net_output
+}
+
+// -----
+
+// Tests a plain source whose src_format is a heavy format (a plain tensor is in its origin format).
+
+graph.graph @g(%x: tensor<1x3x4x4xf16>) {
+  %y = graph.trans_data %x src_format "NC1HWC0" dst_format "NCHW" : (tensor<1x3x4x4xf16>) -> tensor<1x3x4x4xf16>
+  // expected-error @above {{'graph.trans_data' op %y: src is in its origin format, so src_format must be one of NCHW, NHWC, ND, got NC1HWC0}}
+  graph.net_output
+}
+
+// -----
+
+// Tests an encoding that names the origin format as the storage format.
+
+// expected-error @below {{storage format NCHW is the origin format (a tensor in its origin format carries no encoding)}}
+graph.graph @g(%x: tensor<1x3x4x4xf16, #graph.format<NCHW origin NCHW [1, 3, 4, 4]>>) {
+  graph.net_output
+}
