@@ -9,8 +9,8 @@ import pytest
 from xdsl.dialects.builtin import TensorType, f16, f32, i8, i32
 
 from gedialects.formats import FORMATS, FormatAttr, c0_of, storage_shape, with_format
-from gedialects.interpreters.layouts import pack, unpack
 from gedialects.interpreters.kernels import KernelError, run_kernel
+from gedialects.interpreters.layouts import pack, unpack
 from gedialects.tensors import numpy_dtype
 
 RNG = np.random.default_rng(18)

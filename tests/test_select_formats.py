@@ -28,8 +28,8 @@ from gedialects import make_context
 from gedialects.base import int_array
 from gedialects.formats import INPUT_DESC, FormatAttr, format_of, memory_size, with_format
 from gedialects.graph import GraphOp, NetOutputOp
-from gedialects.interpreters.layouts import pack
 from gedialects.interpreters.kernels import get_kernel_into, run_kernel
+from gedialects.interpreters.layouts import pack
 from gedialects.interpreters.run import run
 from gedialects.passes.eliminate_trans_op_symmetry import eliminate_symmetry
 from gedialects.passes.merge_trans_op_breadth import merge_breadth
