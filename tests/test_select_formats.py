@@ -187,6 +187,22 @@ def test_compiled_arena_reserves_padded_storage() -> None:
     assert "#graph.format<NC1HWC0" in str(model)  # the lowering carries formats
 
 
+def test_memory_plans_reserve_ge_sizes_for_storage_formats() -> None:
+    """fp16 [1, 3, 4, 4] as 5HD is 512 bytes of storage, 544 by GE's rule: a second 512-byte
+    block at alignment 512; the plain tensor of 512 bytes takes one."""
+    from gedialects.passes.analysis.memory_plan import Slot, SlotKind, plan_without_reuse
+
+    t5 = with_format(TensorType(f16, (1, 3, 4, 4)), "NC1HWC0", "NCHW")
+    assert isinstance(t5, TensorType)
+    plain = TensorType(f16, (1, 16, 4, 4))  # the same 512 bytes, no format
+    for t, arena in ((t5, 1024), (plain, 512)):
+        slot = Slot(t, SlotKind.FEATURE)
+        assert slot.nbytes == 512
+        plan = plan_without_reuse([slot], 512)
+        plan.verify()
+        assert plan.arena_size == arena
+
+
 # --------------------------------------------------------------------------------------------
 # Random format assignments + insertion + elimination never change the numbers
 # --------------------------------------------------------------------------------------------
@@ -415,3 +431,35 @@ def test_select_formats_counts_and_folds_weights() -> None:
     const = next(o for o in graph.body.ops if o.name == "graph.const")
     enc = format_of(const.results[0].type)
     assert isinstance(enc, FormatAttr) and enc.fmt == "FRACTAL_Z"
+
+
+def test_fuse_keeps_numbers_on_storage_format_nodes() -> None:
+    """Conv2D + BatchNorm in NC1HWC0 with a folded FRACTAL_Z filter: ge-fuse leaves them (the
+    filter's storage bytes are not OIHW weights) and the numbers stay."""
+    from gedialects.passes.fusion.fuse import FusePass
+
+    text = """
+    graph.graph @g(%x: tensor<1x3x4x4xf32>) -> tensor<1x4x4x4xf32> {
+      %w = graph.const dense<[[[[0.5]], [[-1.0]], [[2.0]]], [[[1.0]], [[0.25]], [[-0.5]]],
+          [[[1.5]], [[1.0]], [[0.0]]], [[[-2.0]], [[0.5]], [[1.0]]]]> : tensor<4x3x1x1xf32>
+      %s = graph.const dense<[1.0, 2.0, 0.5, -1.0]> : tensor<4xf32>
+      %o = graph.const dense<[0.1, 0.2, 0.3, 0.4]> : tensor<4xf32>
+      %m = graph.const dense<[0.0, 1.0, -1.0, 0.5]> : tensor<4xf32>
+      %v = graph.const dense<[1.0, 4.0, 0.25, 2.0]> : tensor<4xf32>
+      %c = graph.conv2d %x, %w strides [1, 1, 1, 1]
+          : (tensor<1x3x4x4xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x4x4xf32>
+      %y = graph.batch_norm %c, %s, %o, %m, %v epsilon 1.0e-05
+          : (tensor<1x4x4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+          -> tensor<1x4x4x4xf32>
+      graph.net_output %y : tensor<1x4x4x4xf32>
+    }
+    """
+    x = RNG.standard_normal((1, 3, 4, 4)).astype(np.float32)
+    want = next(iter(run(_parse(text), {"x": x}).values()))
+    module = _parse(text)
+    select_formats(_graph(module))
+    FusePass().apply(make_context(), module)
+    module.verify()
+    assert any(o.name == "graph.batch_norm" for o in module.walk())  # not fused in 5HD
+    got = next(iter(run(module, {"x": x}).values()))
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
