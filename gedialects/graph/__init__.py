@@ -40,6 +40,7 @@ from gedialects.graph import (
     fused,
     indexing,
     logical,
+    loss,
     matrix,
     nn,
     normalization,
@@ -68,6 +69,7 @@ from gedialects.graph.format_ops import *  # noqa: F403
 from gedialects.graph.fused import *  # noqa: F403
 from gedialects.graph.indexing import *  # noqa: F403
 from gedialects.graph.logical import *  # noqa: F403
+from gedialects.graph.loss import *  # noqa: F403
 from gedialects.graph.matrix import *  # noqa: F403
 from gedialects.graph.nn import *  # noqa: F403
 from gedialects.graph.normalization import *  # noqa: F403
@@ -93,6 +95,7 @@ Graph = Dialect(
         *indexing.OPS,
         *reduction.OPS,
         *fused.OPS,
+        *loss.OPS,
         *control.OPS,
         *format_ops.OPS,
     ],

@@ -448,6 +448,93 @@ class LayerNormV3Op(GEOp, NodeSyntax):
                 )
 
 
+@irdl_op_definition
+class RmsNormOp(GEOp, NodeSyntax):
+    """GE RmsNorm: `y = x * rstd * gamma` with `rstd = 1 / sqrt(mean(x^2) + epsilon)`.
+
+    The mean runs over the dims from `begin_norm_axis` on (ONNX RMSNormalization's `axis`;
+    GE's prototype normalises over gamma's dims, the same dims when gamma has their shape);
+    `gamma` broadcasts against those dims. `rstd` keeps them as 1s; it is float32 for a 16-bit
+    x (ONNX's default stash_type), as the statistics of `graph.layer_norm_v3`.
+
+        %y, %r = graph.rms_norm %x, %g begin_norm_axis -1
+            : (tensor<2x5xf32>, tensor<5xf32>) -> (tensor<2x5xf32>, tensor<2x1xf32>)
+    """
+
+    name = "graph.rms_norm"
+    GE_TYPE: ClassVar[str] = "RmsNorm"
+
+    x = operand_def(AnyTensor)
+    gamma = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+    rstd = result_def(AnyTensor)
+
+    begin_norm_axis = prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
+    epsilon = prop_def(FloatAttr.constr(f32), default_value=FloatAttr(1e-6, f32))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        gamma: SSAValue | Operation,
+        *,
+        begin_norm_axis: int = -1,
+        epsilon: float = 1e-6,
+        result_types: Sequence[Attribute] | None = None,
+    ) -> None:
+        props: dict[str, Attribute] = {
+            "begin_norm_axis": IntegerAttr(begin_norm_axis, i64),
+            "epsilon": FloatAttr(epsilon, f32),
+        }
+        if result_types is None:
+            result_types = build_result_types(type(self), [x, gamma], props)
+        super().__init__(operands=[x, gamma], result_types=list(result_types), properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """y of x's type; rstd of x's shape with the normalised dims as 1s."""
+        operand_count(cls, operand_types, 2)
+        tx = operand_types[0]
+        elem = element_type(tx)
+        stats_elem = f32 if isinstance(elem, Float16Type | BFloat16Type) else elem
+        x = tensor_shape(tx)
+        if x is None:
+            return (tx, tensor_of(stats_elem, None))
+        rank = len(x)
+        axis = prop_int(cls, properties, "begin_norm_axis")
+        if not -rank <= axis < rank:
+            raise ValueError(f"begin_norm_axis {axis} is out of range for the {rank} dims of x")
+        axis %= rank
+        gamma = tensor_shape(operand_types[1])
+        if gamma is not None:
+            normalised = x[axis:]
+            if len(gamma) > len(normalised) or any(
+                g >= 0 and d >= 0 and g not in (1, d)
+                for g, d in zip(reversed(gamma), reversed(normalised), strict=False)
+            ):
+                raise ValueError(
+                    f"gamma shape {list(gamma)} does not broadcast to the normalised dims "
+                    f"{list(normalised)}"
+                )
+        return (tx, tensor_of(stats_elem, layer_norm_stats_shape(x, axis)))
+
+    def verify_(self) -> None:
+        _verify_float(self, "epsilon", self.epsilon.value.data)
+        verify_element_types(self, (self.x.type, self.gamma.type, self.y.type), "x, gamma and y")
+        y, stats = infer_or_fail(self)
+        verify_result_shape(self, tensor_shape(y), "the shape of x")
+        expected, actual = tensor_shape(stats), tensor_shape(self.rstd.type)
+        if not shapes_compatible(actual, expected):
+            assert actual is not None and expected is not None
+            fail(self, f"rstd shape {format_shape(actual)} differs from {format_shape(expected)}")
+
+
 # --------------------------------------------------------------------------------------------
 # Softmax family and LRN
 # --------------------------------------------------------------------------------------------
@@ -621,6 +708,7 @@ __all__ = [
     "LRNOp",
     "LayerNormV3Op",
     "LogSoftmaxV2Op",
+    "RmsNormOp",
     "SoftmaxV2Op",
     "channel_axis",
     "layer_norm_stats_shape",
@@ -631,6 +719,7 @@ OPS = (
     InstanceNormOp,
     GroupNormOp,
     LayerNormV3Op,
+    RmsNormOp,
     SoftmaxV2Op,
     LogSoftmaxV2Op,
     HardmaxOp,

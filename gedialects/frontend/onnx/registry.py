@@ -45,6 +45,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.indexing",
     "gedialects.frontend.onnx.ops.reduction",
     "gedialects.frontend.onnx.ops.control",
+    "gedialects.frontend.onnx.ops.loss",
 )
 _loaded = False
 

@@ -35,6 +35,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     fused,
     indexing,
     logical,
+    loss,
     matrix,
     nn,
     normalization,

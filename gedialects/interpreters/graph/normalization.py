@@ -17,6 +17,7 @@ from gedialects.graph import (
     LayerNormV3Op,
     LogSoftmaxV2Op,
     LRNOp,
+    RmsNormOp,
     SoftmaxV2Op,
     channel_axis,
 )
@@ -135,6 +136,25 @@ def _layer_norm_v3(
     np.multiply(y, gamma, out=y)
     np.add(y, beta, out=y)
     return y, mean, rstd
+
+
+@kernel("RmsNorm")
+def rms_norm(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = inputs[0]
+    axis = int_(attrs, "begin_norm_axis", RmsNormOp)
+    if not -x.ndim <= axis < x.ndim:
+        raise KernelError(f"RmsNorm: begin_norm_axis {axis} is out of range for {x.shape}")
+    stats = x.astype(np.float32) if x.dtype.itemsize < 4 else x
+    axes = tuple(range(axis % x.ndim, x.ndim))
+    mean_square = np.mean(np.square(stats), axis=axes, keepdims=True)
+    eps = stats.dtype.type(float_(attrs, "epsilon", RmsNormOp))
+    rstd = 1 / np.sqrt(mean_square + eps)
+    y = stats * rstd * compute(inputs[1])
+    if y.shape != x.shape:
+        raise KernelError(f"RmsNorm: gamma {list(inputs[1].shape)} would enlarge x {list(x.shape)}")
+    return y, rstd
 
 
 @kernel("LayerNormV3")

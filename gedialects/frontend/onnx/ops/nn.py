@@ -39,6 +39,7 @@ from gedialects.graph import (
     ReshapeOp,
     ResizeDOp,
     ResizeOp,
+    RmsNormOp,
     SoftmaxV2Op,
     SpaceToDepthOp,
     resize_plan,
@@ -382,6 +383,20 @@ def layer_normalization(ctx: NodeContext) -> Outputs:
         stats_type=stats_type,
     )
     return list(ctx.emit(op).results)[: len(ctx.node.output)]
+
+
+@converter("RMSNormalization")
+def rms_normalization(ctx: NodeContext) -> Outputs:
+    """GE RmsNorm; its statistics are float32 for 16-bit inputs, ONNX's default stash_type."""
+    if ctx.attr("stash_type", 1) != 1:
+        ctx.fail("stash_type other than 1 (float32) is not supported")
+    op = RmsNormOp(
+        ctx.input(0),
+        ctx.input(1),
+        begin_norm_axis=ctx.attr("axis", -1),
+        epsilon=ctx.attr("epsilon", 1e-5),
+    )
+    return [ctx.emit(op).results[0]]
 
 
 def _softmax_axes(ctx: NodeContext, x: SSAValue) -> list[int]:
