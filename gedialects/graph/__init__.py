@@ -33,6 +33,7 @@ from gedialects.formats import FormatAttr
 from gedialects.graph import (
     activation,
     array,
+    attention,
     broadcast,
     control,
     elementwise,
@@ -50,6 +51,7 @@ from gedialects.graph import (
 )
 from gedialects.graph.activation import *  # noqa: F403
 from gedialects.graph.array import *  # noqa: F403
+from gedialects.graph.attention import *  # noqa: F403
 from gedialects.graph.broadcast import *  # noqa: F403
 from gedialects.graph.common import (
     AnyTensor,
@@ -96,6 +98,7 @@ Graph = Dialect(
         *reduction.OPS,
         *fused.OPS,
         *loss.OPS,
+        *attention.OPS,
         *control.OPS,
         *format_ops.OPS,
     ],

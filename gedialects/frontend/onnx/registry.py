@@ -46,6 +46,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.reduction",
     "gedialects.frontend.onnx.ops.control",
     "gedialects.frontend.onnx.ops.loss",
+    "gedialects.frontend.onnx.ops.attention",
 )
 _loaded = False
 

@@ -30,6 +30,7 @@ from gedialects.graph.control import ControlFlowOp
 from gedialects.interpreters.graph import (  # noqa: F401 - the modules register kernels
     activation,
     array,
+    attention,
     broadcast,
     elementwise,
     fused,
