@@ -36,6 +36,7 @@ from gedialects.graph import (
     attention,
     broadcast,
     control,
+    detection,
     elementwise,
     format_ops,
     fused,
@@ -66,6 +67,7 @@ from gedialects.graph.common import (
     window_output_size,
 )
 from gedialects.graph.control import *  # noqa: F403
+from gedialects.graph.detection import *  # noqa: F403
 from gedialects.graph.elementwise import *  # noqa: F403
 from gedialects.graph.format_ops import *  # noqa: F403
 from gedialects.graph.fused import *  # noqa: F403
@@ -99,6 +101,7 @@ Graph = Dialect(
         *fused.OPS,
         *loss.OPS,
         *attention.OPS,
+        *detection.OPS,
         *control.OPS,
         *format_ops.OPS,
     ],

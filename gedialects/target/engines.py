@@ -78,9 +78,13 @@ DVPP_OPS = frozenset(
 
 DATA_DEPENDENT_OPS = frozenset(
     {"NonZero", "Unique", "UniqueWithCounts", "Where", "NonMaxSuppression",
-     "NonMaxSuppressionV3", "GetDynamicDims", "MaskedSelect"}
+     "NonMaxSuppressionV3", "NonMaxSuppressionV6", "GetDynamicDims", "MaskedSelect"}
 )  # fmt: skip
 """Ops whose output shape depends on input values: AI CPU kernels only."""
+
+AICPU_ONLY_OPS = frozenset({"ROIAlign"})
+"""Ops GE's ONNX models run on AI CPU though their shapes are static (the detection heads'
+ROIAlign, beside their NonMaxSuppression)."""
 
 VECTOR_OPS = frozenset(
     {"Add", "Sub", "Mul", "Div", "RealDiv", "Maximum", "Minimum", "Pow", "Neg", "Abs", "Exp",
@@ -129,6 +133,8 @@ class EngineSpec:
         elif op_type not in self.ops:
             return f"op type {op_type} is not in its kernel store"
         if op_type in self.excluded_ops:
+            if op_type in AICPU_ONLY_OPS:
+                return f"op type {op_type} runs on AI CPU only"
             return f"op type {op_type} has a data-dependent output shape"
         names = [dtype_name(t) for t in types]
         if self.dtypes is not None:
@@ -149,7 +155,7 @@ ENGINE_SPECS: tuple[EngineSpec, ...] = (
         AICORE_ENGINE,
         1,
         None,
-        excluded_ops=DATA_DEPENDENT_OPS,
+        excluded_ops=DATA_DEPENDENT_OPS | AICPU_ONLY_OPS,
         dtypes=AICORE_DTYPES,
         unknown_rank=False,
         float_only=FLOAT_ONLY_OPS,

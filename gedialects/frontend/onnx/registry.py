@@ -47,6 +47,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.control",
     "gedialects.frontend.onnx.ops.loss",
     "gedialects.frontend.onnx.ops.attention",
+    "gedialects.frontend.onnx.ops.detection",
 )
 _loaded = False
 

@@ -32,6 +32,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     array,
     attention,
     broadcast,
+    detection,
     elementwise,
     fused,
     indexing,
