@@ -47,6 +47,7 @@ from gedialects.graph import (
     nn,
     normalization,
     pooling,
+    recurrent,
     reduction,
     structure,
 )
@@ -78,6 +79,7 @@ from gedialects.graph.matrix import *  # noqa: F403
 from gedialects.graph.nn import *  # noqa: F403
 from gedialects.graph.normalization import *  # noqa: F403
 from gedialects.graph.pooling import *  # noqa: F403
+from gedialects.graph.recurrent import *  # noqa: F403
 from gedialects.graph.reduction import *  # noqa: F403
 from gedialects.graph.structure import *  # noqa: F403
 from gedialects.graph.structure import GraphCallable
@@ -102,6 +104,7 @@ Graph = Dialect(
         *loss.OPS,
         *attention.OPS,
         *detection.OPS,
+        *recurrent.OPS,
         *control.OPS,
         *format_ops.OPS,
     ],

@@ -48,6 +48,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.loss",
     "gedialects.frontend.onnx.ops.attention",
     "gedialects.frontend.onnx.ops.detection",
+    "gedialects.frontend.onnx.ops.recurrent",
 )
 _loaded = False
 

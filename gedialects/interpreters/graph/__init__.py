@@ -42,6 +42,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     nn,
     normalization,
     pooling,
+    recurrent,
     reduction,
 )
 from gedialects.interpreters.graph.program import GraphProgram, compile_graph
