@@ -434,18 +434,8 @@ class TopKV2Op(GEOp, NodeSyntax):
             fail(self, f"indices type {self.indices.type} differs in shape from the values")
 
 
-@irdl_op_definition
-class CumsumOp(GEOp, NodeSyntax):
-    """GE Cumsum: running sums of `x` along the scalar int `axis`.
-
-    `exclusive` leaves out the element itself (the first sum is 0); `reverse` sums from the
-    end.
-
-        %y = graph.cumsum %x, %a exclusive true : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
-    """
-
-    name = "graph.cumsum"
-    GE_TYPE: ClassVar[str] = "Cumsum"
+class CumulativeOpBase(GEOp, NodeSyntax):
+    """Running reductions of `x` along the scalar int `axis` (`exclusive`, `reverse`)."""
 
     x = operand_def(AnyTensor)
     axis = operand_def(AnyTensor)
@@ -491,11 +481,41 @@ class CumsumOp(GEOp, NodeSyntax):
         infer_or_fail(self)
 
 
+@irdl_op_definition
+class CumsumOp(CumulativeOpBase):
+    """GE Cumsum: running sums of `x` along the scalar int `axis`.
+
+    `exclusive` leaves out the element itself (the first sum is 0); `reverse` sums from the
+    end.
+
+        %y = graph.cumsum %x, %a exclusive true : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+    """
+
+    name = "graph.cumsum"
+    GE_TYPE: ClassVar[str] = "Cumsum"
+
+
+@irdl_op_definition
+class CumprodOp(CumulativeOpBase):
+    """GE Cumprod: running products of `x` along the scalar int `axis`.
+
+    `exclusive` leaves out the element itself (the first product is 1); `reverse` multiplies
+    from the end. ONNX CumProd (opset 26) imports to it.
+
+        %y = graph.cumprod %x, %a reverse true : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+    """
+
+    name = "graph.cumprod"
+    GE_TYPE: ClassVar[str] = "Cumprod"
+
+
 __all__ = [
     "ArgMaxDOp",
     "ArgMinDOp",
     "ArgReduceOp",
+    "CumprodOp",
     "CumsumOp",
+    "CumulativeOpBase",
     "EuclideanNormOp",
     "ReduceL1Op",
     "ReduceLogSumExpOp",
@@ -526,5 +546,6 @@ OPS = (
     ArgMinDOp,
     TopKV2Op,
     CumsumOp,
+    CumprodOp,
 )
 """The ops of this module, in the order the dialect lists them."""

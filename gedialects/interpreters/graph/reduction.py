@@ -134,19 +134,32 @@ def top_kv2(
     return (np.take_along_axis(x, indices, axis=axis), indices.astype(np.int64))
 
 
+def _cumulative(
+    ge_type: str, inputs: Sequence[np.ndarray], attrs: KernelAttrs, product: bool
+) -> Arrays:
+    x = inputs[0]
+    axis_values = index_vector(ge_type, "axis", inputs[1])
+    if len(axis_values) != 1:
+        raise KernelError(f"{ge_type}: axis must hold one value, got {axis_values}")
+    axis = axis_in(ge_type, axis_values[0], x.ndim)
+    reverse = bool_(attrs, "reverse", CumsumOp)
+    data = np.flip(x, axis=axis) if reverse else x
+    y = (np.cumprod if product else np.cumsum)(compute(data), axis=axis)
+    if bool_(attrs, "exclusive", CumsumOp):
+        first = (np.ones_like if product else np.zeros_like)(np.take(y, [0], axis=axis))
+        y = np.concatenate([first, np.take(y, np.arange(y.shape[axis] - 1), axis=axis)], axis=axis)
+    return (np.flip(y, axis=axis) if reverse else y,)
+
+
 @kernel("Cumsum")
 def cumsum(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
-    x = inputs[0]
-    axis_values = index_vector("Cumsum", "axis", inputs[1])
-    if len(axis_values) != 1:
-        raise KernelError(f"Cumsum: axis must hold one value, got {axis_values}")
-    axis = axis_in("Cumsum", axis_values[0], x.ndim)
-    reverse = bool_(attrs, "reverse", CumsumOp)
-    data = np.flip(x, axis=axis) if reverse else x
-    y = np.cumsum(compute(data), axis=axis)
-    if bool_(attrs, "exclusive", CumsumOp):
-        zero = np.zeros_like(np.take(y, [0], axis=axis))
-        y = np.concatenate([zero, np.take(y, np.arange(y.shape[axis] - 1), axis=axis)], axis=axis)
-    return (np.flip(y, axis=axis) if reverse else y,)
+    return _cumulative("Cumsum", inputs, attrs, product=False)
+
+
+@kernel("Cumprod")
+def cumprod(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    return _cumulative("Cumprod", inputs, attrs, product=True)

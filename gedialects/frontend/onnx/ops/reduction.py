@@ -1,4 +1,4 @@
-"""ONNX converters: Reduce*, ArgMax/ArgMin, TopK, CumSum.
+"""ONNX converters: Reduce*, ArgMax/ArgMin, TopK, CumSum, CumProd.
 
 Reduce* `axes` is an attribute up to opset 12 (ReduceSum) or 17 (the others) and an optional
 input after; `keepdims` defaults to 1 in ONNX and becomes GE's `keep_dims`.
@@ -11,6 +11,7 @@ from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
 from gedialects.graph import (
     ArgMaxDOp,
     ArgMinDOp,
+    CumprodOp,
     CumsumOp,
     EuclideanNormOp,
     ReduceL1Op,
@@ -93,7 +94,16 @@ def top_k(ctx: NodeContext) -> Outputs:
 
 @converter("CumSum")
 def cum_sum(ctx: NodeContext) -> Outputs:
-    op = CumsumOp(
+    return _cumulative(ctx, CumsumOp)
+
+
+@converter("CumProd")
+def cum_prod(ctx: NodeContext) -> Outputs:
+    return _cumulative(ctx, CumprodOp)
+
+
+def _cumulative(ctx: NodeContext, op_type: type[CumsumOp | CumprodOp]) -> Outputs:
+    op = op_type(
         ctx.input(0),
         ctx.input(1),
         exclusive=bool(ctx.attr("exclusive", 0)),
