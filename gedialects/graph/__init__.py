@@ -47,6 +47,7 @@ from gedialects.graph import (
     nn,
     normalization,
     pooling,
+    quant,
     recurrent,
     reduction,
     structure,
@@ -79,6 +80,7 @@ from gedialects.graph.matrix import *  # noqa: F403
 from gedialects.graph.nn import *  # noqa: F403
 from gedialects.graph.normalization import *  # noqa: F403
 from gedialects.graph.pooling import *  # noqa: F403
+from gedialects.graph.quant import *  # noqa: F403
 from gedialects.graph.recurrent import *  # noqa: F403
 from gedialects.graph.reduction import *  # noqa: F403
 from gedialects.graph.structure import *  # noqa: F403
@@ -105,6 +107,7 @@ Graph = Dialect(
         *attention.OPS,
         *detection.OPS,
         *recurrent.OPS,
+        *quant.OPS,
         *control.OPS,
         *format_ops.OPS,
     ],

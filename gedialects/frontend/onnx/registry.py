@@ -49,6 +49,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.attention",
     "gedialects.frontend.onnx.ops.detection",
     "gedialects.frontend.onnx.ops.recurrent",
+    "gedialects.frontend.onnx.ops.quant",
 )
 _loaded = False
 

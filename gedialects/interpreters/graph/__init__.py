@@ -42,6 +42,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     nn,
     normalization,
     pooling,
+    quant,
     recurrent,
     reduction,
 )

@@ -118,7 +118,12 @@ def _reshape(ctx: NodeContext, x: SSAValue, shape: Sequence[int], suffix: str) -
 
 @converter("Conv")
 def conv(ctx: NodeContext) -> Outputs:
-    x, w, bias = ctx.input(0), ctx.input(1), ctx.optional_input(2)
+    return [convolution(ctx, ctx.input(0), ctx.input(1), ctx.optional_input(2))]
+
+
+def convolution(ctx: NodeContext, x: SSAValue, w: SSAValue, bias: SSAValue | None) -> SSAValue:
+    """The node's convolution (its attributes) of `x` by `w` (ConvInteger and QLinearConv
+    reuse it on dequantised operands)."""
     wshape = _shape(ctx, w, "the weight")
     n = len(wshape) - 2
     if n not in (1, 2, 3):
@@ -142,7 +147,7 @@ def conv(ctx: NodeContext) -> Outputs:
             groups=groups,
         )
         y = ctx.emit(op, "conv2d").results[0]
-        return [_reshape_back(ctx, y)]
+        return _reshape_back(ctx, y)
     op_type = Conv2DOp if n == 2 else Conv3DOp
     op = op_type(
         x,
@@ -153,7 +158,7 @@ def conv(ctx: NodeContext) -> Outputs:
         dilations=(1, 1, *dilations),
         groups=groups,
     )
-    return [ctx.emit(op).results[0]]
+    return ctx.emit(op).results[0]
 
 
 def _reshape_back(ctx: NodeContext, y: SSAValue) -> SSAValue:

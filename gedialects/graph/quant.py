@@ -1,0 +1,214 @@
+"""Quantisation (GE quantize_ops.h): Quantize (float -> integer) and AscendAntiQuantV2
+(integer -> float), which ONNX QuantizeLinear / DequantizeLinear import to, per tensor, per
+axis or in blocks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import I64, IntegerAttr, IntegerType, i64
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+
+from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tensor_shape
+from gedialects.graph.common import (
+    AnyTensor,
+    fail,
+    i64_attr,
+    infer_or_fail,
+    prop_int,
+    tensor_of,
+    verify_inferred,
+)
+from gedialects.graph.elementwise import is_float
+
+
+def check_params(
+    x: Sequence[int] | None, params: Sequence[Sequence[int] | None], axis: int, block: int
+) -> None:
+    """Scale / zero point shapes: one value, `[C]` along `axis`, or (`block` > 0) x's shape
+    with `ceil(C / block)` along `axis`. ValueError naming the mismatch."""
+    if block < 0:
+        raise ValueError(f"block_size must be non-negative, got {block}")
+    for p in params:
+        if p is None or x is None or (not block and (not p or p in ((1,), (-1,)))):
+            continue  # one value (or not known): no axis involved
+        rank = len(x)
+        if not -rank <= axis < rank:
+            raise ValueError(f"axis {axis} is out of range for rank {rank}")
+        a = axis % rank
+        if block:
+            expect = [*x[:a], -1 if x[a] < 0 else -(-x[a] // block), *x[a + 1 :]]
+            if len(p) != rank or any(
+                e >= 0 and d >= 0 and e != d for e, d in zip(expect, p, strict=True)
+            ):
+                raise ValueError(
+                    f"blocked scale {list(p)} does not fit x {list(x)} in blocks of {block} "
+                    f"on axis {a}"
+                )
+        elif len(p) > 1 or x[a] not in (-1, p[0]):
+            raise ValueError(f"scale {list(p)} is neither one value nor [{x[a]}]")
+
+
+class _QuantOpBase(GEOp, NodeSyntax):
+    axis = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+    block_size = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class QuantizeOp(_QuantOpBase):
+    """GE Quantize: `y = saturate(round(x / scales) + zero_points)` in the zero points' type.
+
+    Rounds half to even and saturates to the integer type's range (int8, uint8, int16, uint16,
+    int32). `scales` and `zero_points` hold one value, one per index of `axis` (GE's per-axis
+    form), or, with `block_size` > 0 (ONNX's blocked quantisation), one per block of that many
+    elements along `axis`.
+
+        %y = graph.quantize %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+    """
+
+    name = "graph.quantize"
+    GE_TYPE: ClassVar[str] = "Quantize"
+
+    x = operand_def(AnyTensor)
+    scales = operand_def(AnyTensor)
+    zero_points = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        scales: SSAValue | Operation,
+        zero_points: SSAValue | Operation,
+        *,
+        axis: int = 1,
+        block_size: int = 0,
+    ) -> None:
+        props: dict[str, Attribute] = {"axis": i64_attr(axis), "block_size": i64_attr(block_size)}
+        operands = [x, scales, zero_points]
+        (result,) = self.infer_result_types(
+            [SSAValue.get(v).type for v in operands], props, lambda i: None
+        )
+        super().__init__(operands=operands, result_types=[result], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """x's shape in the zero points' element type."""
+        if len(operand_types) != 3:
+            raise ValueError(f"'{cls.name}' takes 3 operands, got {len(operand_types)}")
+        x = tensor_shape(operand_types[0])
+        check_params(
+            x,
+            [tensor_shape(t) for t in operand_types[1:]],
+            prop_int(cls, properties, "axis"),
+            prop_int(cls, properties, "block_size"),
+        )
+        return (tensor_of(element_type(operand_types[2]), x),)
+
+    def verify_(self) -> None:
+        for what, value in (("x", self.x), ("scales", self.scales)):
+            if not is_float(element_type(value.type)):
+                fail(self, f"{what} must be a floating-point tensor, got {value.type}")
+        elem = element_type(self.zero_points.type)
+        if not isinstance(elem, IntegerType) or elem.width.data not in (8, 16, 32):
+            fail(self, f"zero_points must be an 8, 16 or 32-bit integer tensor, got {elem}")
+        verify_inferred(self, "the shape of x")
+
+
+@irdl_op_definition
+class AscendAntiQuantV2Op(_QuantOpBase):
+    """GE AscendAntiQuantV2: `y = (x + offset) * scale`, integers back to floats.
+
+    ONNX DequantizeLinear's `(x - zero_point) * scale` with `offset = -zero_point` (the import
+    folds or computes it). `scale` and the optional `offset` broadcast as in `graph.quantize`
+    (GE's kernel takes one value or the last dim; the axis and blocks are ONNX's); GE's
+    `dst_type` is the result element type.
+
+        %y = graph.ascend_anti_quant_v2 %x, %s, %o
+            : (tensor<4xi8>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
+    """
+
+    name = "graph.ascend_anti_quant_v2"
+    GE_TYPE: ClassVar[str] = "AscendAntiQuantV2"
+
+    x = operand_def(AnyTensor)
+    scale = operand_def(AnyTensor)
+    offset = opt_operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        scale: SSAValue | Operation,
+        offset: SSAValue | Operation | None = None,
+        *,
+        axis: int = 1,
+        block_size: int = 0,
+        dst_type: Attribute | None = None,
+    ) -> None:
+        """`dst_type`: the result element type, by default the scale's."""
+        props: dict[str, Attribute] = {"axis": i64_attr(axis), "block_size": i64_attr(block_size)}
+        operands = [x, scale, [] if offset is None else [offset]]
+        types = [SSAValue.get(v).type for v in (x, scale)]
+        if offset is not None:
+            types.append(SSAValue.get(offset).type)
+        (result,) = self.infer_result_types(types, props, lambda i: None)
+        if dst_type is not None:
+            result = tensor_of(dst_type, tensor_shape(result))
+        super().__init__(operands=operands, result_types=[result], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """x's shape in the scale's element type (the verifier allows any float result)."""
+        if len(operand_types) not in (2, 3):
+            raise ValueError(f"'{cls.name}' takes 2 or 3 operands, got {len(operand_types)}")
+        x = tensor_shape(operand_types[0])
+        check_params(
+            x,
+            [tensor_shape(t) for t in operand_types[1:]],
+            prop_int(cls, properties, "axis"),
+            prop_int(cls, properties, "block_size"),
+        )
+        return (tensor_of(element_type(operand_types[1]), x),)
+
+    def verify_(self) -> None:
+        elem = element_type(self.x.type)
+        if not isinstance(elem, IntegerType) or elem.width.data not in (8, 16, 32):
+            fail(self, f"x must be an 8, 16 or 32-bit integer tensor, got {elem}")
+        for what, value in (("scale", self.scale), ("result", self.y)):
+            if not is_float(element_type(value.type)):
+                fail(self, f"{what} must be a floating-point tensor, got {value.type}")
+        if self.offset is not None and element_type(self.offset.type) != element_type(
+            self.scale.type
+        ):
+            fail(self, "offset must have the element type of scale")
+        (inferred,) = infer_or_fail(self)
+        shape = tensor_shape(inferred)
+        verify_inferred(self, "the shape of x", [tensor_of(element_type(self.y.type), shape)])
+
+
+__all__ = ["AscendAntiQuantV2Op", "QuantizeOp", "check_params"]
+
+OPS = (QuantizeOp, AscendAntiQuantV2Op)
+"""The ops of this module, in the order the dialect lists them."""
