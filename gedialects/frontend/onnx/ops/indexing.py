@@ -14,6 +14,7 @@ from gedialects.graph import (
     GatherV2DOp,
     NonZeroOp,
     OneHotOp,
+    ReshapeOp,
     ReverseSequenceOp,
     ScatterElementsOp,
     SqueezeV3Op,
@@ -66,6 +67,28 @@ def scatter_elements(ctx: NodeContext) -> Outputs:
         reduction=ctx.attr("reduction", "none"),
     )
     return _one(ctx, op)
+
+
+@converter("Scatter")
+def scatter(ctx: NodeContext) -> Outputs:
+    """Scatter (opsets 9-10, deprecated) is ScatterElements without a reduction."""
+    op = ScatterElementsOp(ctx.input(0), ctx.input(1), ctx.input(2), axis=ctx.attr("axis", 0))
+    return _one(ctx, op)
+
+
+@converter("Compress")
+def compress(ctx: NodeContext) -> Outputs:
+    """The slices where `condition` is true: NonZero of the condition, then a GatherV2 (the
+    flattened input without `axis`). The count depends on the data: an unknown-shape node."""
+    x, condition = ctx.input(0), ctx.input(1)
+    flat = ctx.const(np.array([-1], dtype=np.int64), "flat_shape")
+    found = ctx.emit(NonZeroOp(condition), "nonzero").results[0]
+    indices = ctx.emit(ReshapeOp(found, flat), "indices").results[0]
+    axis = ctx.attr("axis", None)
+    if axis is None:
+        x = ctx.emit(ReshapeOp(x, flat), "flatten").results[0]
+        axis = 0
+    return _one(ctx, GatherV2DOp(x, indices, axis=axis))
 
 
 @converter("ScatterND")
