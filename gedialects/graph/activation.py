@@ -86,6 +86,21 @@ class EluOp(UnaryMathOp):
 
 
 @irdl_op_definition
+class SwishOp(UnaryMathOp):
+    """GE Swish: `x * sigmoid(scale * x)` (SiLU for scale 1).
+
+    ONNX Swish (opset 24) imports with its `alpha` as `scale`; SwiGLU as `Swish(A) * B`.
+
+        %y = graph.swish %x scale 1.5 : (tensor<4xf32>) -> tensor<4xf32>
+    """
+
+    name = "graph.swish"
+    GE_TYPE: ClassVar[str] = "Swish"
+
+    scale = f32_prop(1.0)
+
+
+@irdl_op_definition
 class SeluOp(UnaryMathOp):
     """GE Selu: `gamma * x` where `x > 0`, else `gamma * alpha * (exp(x) - 1)`.
 
@@ -327,6 +342,7 @@ __all__ = [
     "SigmoidOp",
     "SoftplusOp",
     "SoftsignOp",
+    "SwishOp",
     "TanhOp",
     "ThresholdedReluOp",
 ]
@@ -346,6 +362,7 @@ OPS = (
     TanhOp,
     ThresholdedReluOp,
     MishOp,
+    SwishOp,
     ShrinkOp,
     PReluOp,
 )

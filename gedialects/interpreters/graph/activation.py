@@ -16,6 +16,7 @@ from gedialects.graph import (
     LeakyReluOp,
     SeluOp,
     ShrinkOp,
+    SwishOp,
     ThresholdedReluOp,
 )
 from gedialects.interpreters.graph.common import Arrays, compute, float_, str_
@@ -88,6 +89,16 @@ def elu(
     with np.errstate(over="ignore"):
         negative = alpha * np.expm1(np.minimum(x, t(0)) * input_scale)
     return (scale * np.where(x > 0, x, negative),)
+
+
+@kernel("Swish")
+def swish(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = _float_input("Swish", inputs[0])
+    scale = x.dtype.type(float_(attrs, "scale", SwishOp))
+    # sigmoid(z) = (tanh(z / 2) + 1) / 2: no overflow for large |z|
+    return (x * (np.tanh(scale * x / 2) + 1) / 2,)
 
 
 @kernel("Selu")

@@ -83,6 +83,7 @@ from gedialects.graph import (
     SoftsignOp,
     SqrtOp,
     SubOp,
+    SwishOp,
     TanhOp,
     TanOp,
     ThresholdedReluOp,
@@ -182,6 +183,18 @@ def leaky_relu(ctx: NodeContext) -> Outputs:
 @converter("Elu")
 def elu(ctx: NodeContext) -> Outputs:
     return _one(ctx, EluOp(ctx.input(0), alpha=ctx.attr("alpha", 1.0)))
+
+
+@converter("Swish")
+def swish(ctx: NodeContext) -> Outputs:
+    return _one(ctx, SwishOp(ctx.input(0), scale=float(ctx.attr("alpha", 1.0))))
+
+
+@converter("SwiGLU")
+def swi_glu(ctx: NodeContext) -> Outputs:
+    """`Swish_alpha(A) * B` (GE's SwiGlu splits one input; ONNX gives the halves)."""
+    gate = ctx.emit(SwishOp(ctx.input(0), scale=float(ctx.attr("alpha", 1.0))), "swish")
+    return _one(ctx, MulOp(gate.results[0], ctx.input(1)))
 
 
 @converter("Selu")
