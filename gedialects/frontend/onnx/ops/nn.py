@@ -17,6 +17,7 @@ from xdsl.ir import SSAValue
 from gedialects.base import element_type, tensor_shape
 from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
 from gedialects.graph import (
+    AddOp,
     AvgPoolV2Op,
     BatchNormOp,
     Conv2DOp,
@@ -24,6 +25,9 @@ from gedialects.graph import (
     Conv3DOp,
     Conv3DTransposeOp,
     DepthToSpaceOp,
+    DivOp,
+    EqualOp,
+    EuclideanNormOp,
     GlobalAveragePoolOp,
     GlobalLpPoolOp,
     GlobalMaxPoolOp,
@@ -36,12 +40,18 @@ from gedialects.graph import (
     LRNOp,
     MaxPoolV3Op,
     MaxPoolWithArgmaxOp,
+    MulOp,
+    ReduceL1Op,
+    ReduceMeanOp,
     ReshapeOp,
     ResizeDOp,
     ResizeOp,
     RmsNormOp,
+    SelectV2Op,
     SoftmaxV2Op,
     SpaceToDepthOp,
+    SqrtOp,
+    SubOp,
     resize_plan,
 )
 from gedialects.tensors import numpy_dtype
@@ -547,3 +557,41 @@ def space_to_depth(ctx: NodeContext) -> Outputs:
         ctx.input(0), block_size=ctx.attr("blocksize"), mode=ctx.attr("mode", "DCR")
     )
     return [ctx.emit(op).results[0]]
+
+
+@converter("LpNormalization")
+def lp_normalization(ctx: NodeContext) -> Outputs:
+    """`x / ||x||_p` along `axis` (p 1 or 2): GE's ReduceL1 / EuclideanNorm (keep_dims) and
+    a Div, as GE's L2Normalize computes the p = 2 case."""
+    p = ctx.attr("p", 2)
+    if p not in (1, 2):
+        ctx.fail(f"p must be 1 or 2, got {p}")
+    x = ctx.input(0)
+    axes = ctx.const(np.array([ctx.attr("axis", -1)], dtype=np.int64), "axes")
+    norm_type = ReduceL1Op if p == 1 else EuclideanNormOp
+    norm = ctx.emit(norm_type(x, axes, keep_dims=True), "norm").results[0]
+    # a zero norm (all of x zero there) divides by 1: 0, as ONNX defines it
+    zero = ctx.const(np.array(0, dtype=numpy_dtype(element_type(x.type))), "zero")
+    one = ctx.const(np.array(1, dtype=numpy_dtype(element_type(x.type))), "one")
+    is_zero = ctx.emit(EqualOp(norm, zero), "norm_is_zero").results[0]
+    safe = ctx.emit(SelectV2Op(is_zero, one, norm), "safe_norm").results[0]
+    return [ctx.emit(DivOp(x, safe)).results[0]]
+
+
+@converter("MeanVarianceNormalization")
+def mean_variance_normalization(ctx: NodeContext) -> Outputs:
+    """`(x - mean) / (sqrt(E[x^2] - mean^2) + 1e-9)` over `axes`, ONNX's function body (GE's
+    MVNV2 with eps outside the root)."""
+    x = ctx.input(0)
+    axes = ctx.const(np.array(ctx.attr("axes", [0, 2, 3]), dtype=np.int64), "axes")
+    dtype = numpy_dtype(element_type(x.type))
+    mean = ctx.emit(ReduceMeanOp(x, axes, keep_dims=True), "mean").results[0]
+    square = ctx.emit(MulOp(x, x), "square").results[0]
+    mean_square = ctx.emit(ReduceMeanOp(square, axes, keep_dims=True), "mean_square").results[0]
+    squared_mean = ctx.emit(MulOp(mean, mean), "squared_mean").results[0]
+    variance = ctx.emit(SubOp(mean_square, squared_mean), "variance").results[0]
+    std = ctx.emit(SqrtOp(variance), "std").results[0]
+    eps = ctx.const(np.array(1e-9, dtype=dtype), "epsilon")
+    denominator = ctx.emit(AddOp(std, eps), "std_eps").results[0]
+    centred = ctx.emit(SubOp(x, mean), "centred").results[0]
+    return [ctx.emit(DivOp(centred, denominator)).results[0]]
