@@ -14,7 +14,14 @@ from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
-from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tensor_shape
+from gedialects.base import (
+    GEOp,
+    NodeSyntax,
+    OperandValues,
+    element_nbytes,
+    element_type,
+    tensor_shape,
+)
 from gedialects.graph.common import (
     AnyTensor,
     broadcast_shape,
@@ -475,7 +482,52 @@ class CastOp(GEOp, NodeSyntax):
 # --------------------------------------------------------------------------------------------
 
 
+@irdl_op_definition
+class BitcastOp(GEOp, NodeSyntax):
+    """GE Bitcast: the bits of `x` read as the element type `type`, no value conversion.
+
+    Both element types have the same width here (ONNX BitCast's rule; GE's prototype also
+    splits or joins the last dim when they differ), so the shape is unchanged; bytes are
+    little-endian. GE runs it on its local engine.
+
+        %y = graph.bitcast %x type i32 : (tensor<4xf32>) -> tensor<4xi32>
+    """
+
+    name = "graph.bitcast"
+    GE_TYPE: ClassVar[str] = "Bitcast"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    type = prop_def(TypeAttribute)
+
+    traits = traits_def(Pure())
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """x's shape in `type`, which must have x's element width."""
+        target = properties["type"]
+        a, b = element_nbytes(element_type(operand_types[0])), element_nbytes(target)
+        if a is None or b is None or a != b:
+            raise ValueError(
+                f"type {target} must have the width of {element_type(operand_types[0])}"
+            )
+        return (tensor_of(target, tensor_shape(operand_types[0])),)
+
+    def __init__(self, x: SSAValue | Operation, type: Attribute) -> None:
+        init_node(self, [x], None, {"type": type})
+
+    def verify_(self) -> None:
+        verify_inferred(self, "the shape of x")
+
+
 __all__ = [
+    "BitcastOp",
     "BitwiseAndOp",
     "BitwiseOrOp",
     "BitwiseXorOp",
@@ -521,5 +573,6 @@ OPS = (
     IsNegInfOp,
     SelectV2Op,
     CastOp,
+    BitcastOp,
 )
 """The ops of this module, in the order the dialect lists them."""

@@ -93,3 +93,21 @@ def cast(
     x = inputs[0]
     with np.errstate(invalid="ignore", over="ignore"):
         return (x.astype(dtype),)
+
+
+@kernel("Bitcast")
+def bitcast(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """A view of the same little-endian bytes in the target dtype."""
+    dst = attrs.get("type")
+    if dst is None:
+        raise KernelError("Bitcast: attribute 'type' is missing")
+    try:
+        dtype = numpy_dtype(dst)
+    except UnsupportedDtypeError as e:
+        raise KernelError(f"Bitcast: {e}") from None
+    x = np.array(inputs[0], order="C")  # a contiguous copy (0-d stays 0-d)
+    if x.dtype.itemsize != dtype.itemsize:
+        raise KernelError(f"Bitcast: {x.dtype} and {dtype} differ in width")
+    return (x.view(dtype).reshape(x.shape),)

@@ -13,9 +13,9 @@ from collections.abc import Callable
 import numpy as np
 import onnx
 from onnx import helper
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
-from gedialects.base import element_type
+from gedialects.base import element_nbytes, element_type
 from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
 from gedialects.graph import (
     AbsOp,
@@ -26,6 +26,7 @@ from gedialects.graph import (
     AsinOp,
     AtanhOp,
     AtanOp,
+    BitcastOp,
     BitwiseAndOp,
     BitwiseOrOp,
     BitwiseXorOp,
@@ -183,6 +184,16 @@ def leaky_relu(ctx: NodeContext) -> Outputs:
 @converter("Elu")
 def elu(ctx: NodeContext) -> Outputs:
     return _one(ctx, EluOp(ctx.input(0), alpha=ctx.attr("alpha", 1.0)))
+
+
+@converter("BitCast")
+def bit_cast(ctx: NodeContext) -> Outputs:
+    target = onnx_element_type(ctx, ctx.attr("to"), "BitCast")
+    x = ctx.input(0)
+    a, b = element_nbytes(element_type(x.type)), element_nbytes(target)
+    if a != b:
+        ctx.fail(f"BitCast to {target} needs the width of {element_type(x.type)}")
+    return _one(ctx, BitcastOp(x, target))
 
 
 @converter("Swish")
@@ -352,13 +363,17 @@ def mean(ctx: NodeContext) -> Outputs:
 # --------------------------------------------------------------------------------------------
 
 
-def _cast(ctx: NodeContext, x: SSAValue, to: int) -> Outputs:
+def onnx_element_type(ctx: NodeContext, to: int, what: str = "Cast") -> Attribute:
+    """The IR element type of an ONNX dtype code; one-line error for unsupported ones."""
     name = onnx.TensorProto.DataType.Name(to) if to in onnx.TensorProto.DataType.values() else to
     try:
-        dst = element_type_of(helper.tensor_dtype_to_np_dtype(to))
+        return element_type_of(helper.tensor_dtype_to_np_dtype(to))
     except (KeyError, TypeError, ValueError):
-        ctx.fail(f"Cast to {name} is not supported")
-    return _one(ctx, CastOp(x, dst))
+        ctx.fail(f"{what} to {name} is not supported")
+
+
+def _cast(ctx: NodeContext, x: SSAValue, to: int) -> Outputs:
+    return _one(ctx, CastOp(x, onnx_element_type(ctx, to)))
 
 
 @converter("Cast")
