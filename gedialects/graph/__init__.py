@@ -50,6 +50,7 @@ from gedialects.graph import (
     quant,
     recurrent,
     reduction,
+    sampling,
     structure,
 )
 from gedialects.graph.activation import *  # noqa: F403
@@ -83,6 +84,7 @@ from gedialects.graph.pooling import *  # noqa: F403
 from gedialects.graph.quant import *  # noqa: F403
 from gedialects.graph.recurrent import *  # noqa: F403
 from gedialects.graph.reduction import *  # noqa: F403
+from gedialects.graph.sampling import *  # noqa: F403
 from gedialects.graph.structure import *  # noqa: F403
 from gedialects.graph.structure import GraphCallable
 
@@ -108,6 +110,7 @@ Graph = Dialect(
         *detection.OPS,
         *recurrent.OPS,
         *quant.OPS,
+        *sampling.OPS,
         *control.OPS,
         *format_ops.OPS,
     ],

@@ -50,6 +50,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.detection",
     "gedialects.frontend.onnx.ops.recurrent",
     "gedialects.frontend.onnx.ops.quant",
+    "gedialects.frontend.onnx.ops.sampling",
 )
 _loaded = False
 

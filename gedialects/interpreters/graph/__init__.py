@@ -45,6 +45,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     quant,
     recurrent,
     reduction,
+    sampling,
 )
 from gedialects.interpreters.graph.program import GraphProgram, compile_graph
 from gedialects.interpreters.kernels import run_kernel
