@@ -10,6 +10,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -31,6 +32,7 @@ from gedialects.graph.common import (
     prop_str,
     tensor_of,
     verify_element_types,
+    verify_index_tensor,
     verify_inferred,
 )
 from gedialects.graph.elementwise import is_float
@@ -260,7 +262,101 @@ class FusedInferAttentionScoreOp(GEOp, NodeSyntax):
         verify_inferred(self, "the attention shape")
 
 
-__all__ = ["OPTIONAL_INPUTS", "FusedInferAttentionScoreOp", "present_names"]
+@irdl_op_definition
+class RotaryPositionEmbeddingOp(GEOp, NodeSyntax):
+    """GE RotaryPositionEmbedding: rotates pairs of features of `x` by position angles.
 
-OPS = (FusedInferAttentionScoreOp,)
+    `x` is `[B, heads, S, D]` or `[B, S, heads * D]` (`num_heads` given); the first
+    `rotary_dim` features of each head (0: all) are rotated, the rest pass. `cos` and `sin`
+    are `[B, S, rotary_dim / 2]`, or `[max_position, rotary_dim / 2]` rows picked by the
+    optional int64 `position_ids` `[B, S]`. `mode` 0 pairs feature i with i + rotary_dim / 2
+    (GE's "half"), 1 pairs neighbours (ONNX's interleaved): `(a, b) -> (a cos - b sin,
+    a sin + b cos)`. ONNX RotaryEmbedding imports to it.
+
+        %y = graph.rotary_position_embedding %x, %c, %s
+            : (tensor<1x2x3x4xf32>, tensor<1x3x2xf32>, tensor<1x3x2xf32>) -> tensor<1x2x3x4xf32>
+    """
+
+    name = "graph.rotary_position_embedding"
+    GE_TYPE: ClassVar[str] = "RotaryPositionEmbedding"
+
+    x = operand_def(AnyTensor)
+    cos = operand_def(AnyTensor)
+    sin = operand_def(AnyTensor)
+    position_ids = opt_operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    mode = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+    num_heads = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+    rotary_dim = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        cos: SSAValue | Operation,
+        sin: SSAValue | Operation,
+        position_ids: SSAValue | Operation | None = None,
+        *,
+        mode: int = 0,
+        num_heads: int = 0,
+        rotary_dim: int = 0,
+    ) -> None:
+        props: dict[str, Attribute] = {
+            "mode": i64_attr(mode),
+            "num_heads": i64_attr(num_heads),
+            "rotary_dim": i64_attr(rotary_dim),
+        }
+        operands = [x, cos, sin, [] if position_ids is None else [position_ids]]
+        result_types = build_result_types(type(self), operands, props)
+        super().__init__(operands=operands, result_types=result_types, properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """The type of x."""
+        if len(operand_types) not in (3, 4):
+            raise ValueError(f"'{cls.name}' takes 3 or 4 operands, got {len(operand_types)}")
+        if prop_int(cls, properties, "mode") not in (0, 1):
+            raise ValueError("mode must be 0 (half) or 1 (interleaved)")
+        x = tensor_shape(operand_types[0])
+        heads = prop_int(cls, properties, "num_heads")
+        if x is not None:
+            if len(x) not in (3, 4):
+                raise ValueError(f"x must be 3-D or 4-D, got {len(x)} dims")
+            if len(x) == 3 and heads <= 0:
+                raise ValueError("a 3-D x needs num_heads")
+            head = x[3] if len(x) == 4 else (x[2] // heads if x[2] >= 0 else -1)
+            rotary = prop_int(cls, properties, "rotary_dim") or head
+            if rotary >= 0 and (rotary % 2 or (head >= 0 and rotary > head)):
+                raise ValueError(f"rotary_dim {rotary} must be even and at most {head}")
+            for what, t in (("cos", operand_types[1]), ("sin", operand_types[2])):
+                c = tensor_shape(t)
+                if c is not None and c[-1] >= 0 and rotary >= 0 and c[-1] * 2 != rotary:
+                    raise ValueError(f"{what} must end in rotary_dim / 2 = {rotary // 2}")
+        return (operand_types[0],)
+
+    def verify_(self) -> None:
+        types = (self.x.type, self.cos.type, self.sin.type, self.y.type)
+        verify_element_types(self, types, "x, cos, sin and y")
+        if not is_float(element_type(self.x.type)):
+            fail(self, f"x must be a floating-point tensor, got {self.x.type}")
+        if self.position_ids is not None:
+            verify_index_tensor(self, "position_ids", self.position_ids.type, 2)
+        verify_inferred(self, "the shape of x")
+
+
+__all__ = [
+    "OPTIONAL_INPUTS",
+    "FusedInferAttentionScoreOp",
+    "RotaryPositionEmbeddingOp",
+    "present_names",
+]
+
+OPS = (FusedInferAttentionScoreOp, RotaryPositionEmbeddingOp)
 """The ops of this module, in the order the dialect lists them."""

@@ -8,8 +8,8 @@ import numpy as np
 from xdsl.dialects.builtin import FloatAttr
 from xdsl.ir import Attribute
 
-from gedialects.graph import FusedInferAttentionScoreOp, present_names
-from gedialects.interpreters.graph.common import Arrays, bool_, float_, int_
+from gedialects.graph import FusedInferAttentionScoreOp, RotaryPositionEmbeddingOp, present_names
+from gedialects.interpreters.graph.common import Arrays, bool_, compute, float_, int_
 from gedialects.interpreters.kernels import KernelAttrs, KernelError, check_output, kernel
 
 _PRECISION = {1: np.float32, 10: np.float16, 11: np.float64}
@@ -132,3 +132,43 @@ def fused_infer_attention_score(
     mode = int_(attrs, "qk_matmul_output_mode", OP)
     qk = (raw, logits, biased, weights)[mode]
     return (y, present_k, present_v, np.broadcast_to(qk, (batch, heads, s_q, total)))
+
+
+@kernel("RotaryPositionEmbedding")
+def rotary_position_embedding(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    op = RotaryPositionEmbeddingOp
+    x, cos, sin = (compute(v) for v in inputs[:3])
+    original = x.shape
+    if x.ndim == 4:  # [B, heads, S, D] -> [B, S, heads, D]
+        x = x.transpose(0, 2, 1, 3)
+    elif x.ndim == 3:
+        heads = int_(attrs, "num_heads", op)
+        if heads <= 0 or x.shape[2] % heads:
+            raise KernelError(f"RotaryPositionEmbedding: {x.shape[2]} features, {heads} heads")
+        x = x.reshape(x.shape[0], x.shape[1], heads, -1)
+    else:
+        raise KernelError(f"RotaryPositionEmbedding: x must be 3-D or 4-D, got {list(original)}")
+    rotary = int_(attrs, "rotary_dim", op) or x.shape[3]
+    half = rotary // 2
+    if len(inputs) > 3:
+        positions = inputs[3].astype(np.int64)
+        if (positions < 0).any() or (positions >= cos.shape[0]).any():
+            raise KernelError("RotaryPositionEmbedding: position_ids beyond the cache")
+        cos, sin = cos[positions], sin[positions]
+    if cos.shape[-1] != half or sin.shape[-1] != half:
+        raise KernelError(f"RotaryPositionEmbedding: caches must end in {half}")
+    cos, sin = cos[:, :, None, :], sin[:, :, None, :]
+    rotate = x[..., :rotary]
+    if int_(attrs, "mode", op) == 1:
+        a, b = rotate[..., 0::2], rotate[..., 1::2]
+    else:
+        a, b = rotate[..., :half], rotate[..., half:]
+    real, imag = a * cos - b * sin, a * sin + b * cos
+    if int_(attrs, "mode", op) == 1:
+        turned = np.stack([real, imag], axis=-1).reshape(rotate.shape)
+    else:
+        turned = np.concatenate([real, imag], axis=-1)
+    y = np.concatenate([turned, x[..., rotary:]], axis=-1)
+    return (y.reshape(original) if len(original) == 3 else y.transpose(0, 2, 1, 3),)

@@ -1,11 +1,12 @@
-"""ONNX converter: Attention (opsets 23-25) as GE's FusedInferAttentionScore."""
+"""ONNX converters: Attention (opsets 23-25) as GE's FusedInferAttentionScore, RotaryEmbedding
+as GE's RotaryPositionEmbedding."""
 
 from __future__ import annotations
 
 from xdsl.ir import SSAValue
 
 from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
-from gedialects.graph import OPTIONAL_INPUTS, FusedInferAttentionScoreOp
+from gedialects.graph import OPTIONAL_INPUTS, FusedInferAttentionScoreOp, RotaryPositionEmbeddingOp
 
 
 @converter("Attention")
@@ -35,3 +36,17 @@ def attention(ctx: NodeContext) -> Outputs:
         right_window_size=ctx.attr("right_window_size", -1),
     )
     return list(ctx.emit(op).results)[: len(ctx.node.output)]
+
+
+@converter("RotaryEmbedding")
+def rotary_embedding(ctx: NodeContext) -> Outputs:
+    op = RotaryPositionEmbeddingOp(
+        ctx.input(0),
+        ctx.input(1),
+        ctx.input(2),
+        ctx.optional_input(3),
+        mode=1 if ctx.attr("interleaved", 0) else 0,
+        num_heads=ctx.attr("num_heads", 0),
+        rotary_dim=ctx.attr("rotary_embedding_dim", 0),
+    )
+    return [ctx.emit(op).results[0]]
