@@ -48,11 +48,11 @@ class NLLLossOp(GEOp, NodeSyntax):
     count with weight 0 (absent, as in ONNX, nothing is ignored; GE's parser writes -100). The
     second result is that weight sum (GE's `total_weight`).
 
-        %y, %w = graph.nll_loss %x, %t reduction "sum"
+        %y, %w = graph.nllloss %x, %t reduction "sum"
             : (tensor<3x5xf32>, tensor<3xi64>) -> (tensor<f32>, tensor<f32>)
     """
 
-    name = "graph.nll_loss"
+    name = "graph.nllloss"
     GE_TYPE: ClassVar[str] = "NLLLoss"
 
     x = operand_def(AnyTensor)

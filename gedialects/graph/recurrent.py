@@ -209,8 +209,8 @@ class DynamicRNNOp(RecurrentOpBase):
     layout 1. Results: Y, the last hidden and the last cell state.
 
         %y, %h, %c = graph.dynamic_rnn %x, %w, %r, %b, %h0, %c0, %p hidden_size 3
-            activations "Sigmoid,Tanh,Tanh" activation_alpha array<f32: 0.0, 0.0, 0.0>
-            activation_beta array<f32: 0.0, 0.0, 0.0>
+            activations "Sigmoid,Tanh,Tanh" activation_alpha [0.0, 0.0, 0.0]
+            activation_beta [0.0, 0.0, 0.0]
             : (tensor<2x1x4xf32>, tensor<1x12x4xf32>, tensor<1x12x3xf32>, tensor<1x24xf32>,
                tensor<1x1x3xf32>, tensor<1x1x3xf32>, tensor<1x9xf32>)
             -> (tensor<2x1x1x3xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>)
@@ -261,8 +261,8 @@ class DynamicGRUV2Op(RecurrentOpBase):
     (no cell state); `activations` names f, g per direction.
 
         %y, %h = graph.dynamic_gruv2 %x, %w, %r, %b, %h0 hidden_size 3
-            activations "Sigmoid,Tanh" activation_alpha array<f32: 0.0, 0.0>
-            activation_beta array<f32: 0.0, 0.0>
+            activations "Sigmoid,Tanh" activation_alpha [0.0, 0.0]
+            activation_beta [0.0, 0.0]
             : (tensor<2x1x4xf32>, tensor<1x9x4xf32>, tensor<1x9x3xf32>, tensor<1x18xf32>,
                tensor<1x1x3xf32>) -> (tensor<2x1x1x3xf32>, tensor<1x1x3xf32>)
     """
@@ -307,7 +307,7 @@ class RNNOp(RecurrentOpBase):
     the rest as in `graph.dynamic_rnn` (no cell state).
 
         %y, %h = graph.rnn %x, %w, %r, %b, %h0 hidden_size 3 activations "Tanh"
-            activation_alpha array<f32: 0.0> activation_beta array<f32: 0.0>
+            activation_alpha [0.0] activation_beta [0.0]
             : (tensor<2x1x4xf32>, tensor<1x3x4xf32>, tensor<1x3x3xf32>, tensor<1x6xf32>,
                tensor<1x1x3xf32>) -> (tensor<2x1x1x3xf32>, tensor<1x1x3xf32>)
     """

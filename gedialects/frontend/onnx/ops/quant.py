@@ -6,6 +6,7 @@ quantised kernels compute up to rounding of the float intermediate."""
 from __future__ import annotations
 
 import numpy as np
+import onnx
 from onnx import helper
 from xdsl.ir import Operation, SSAValue
 
@@ -90,9 +91,13 @@ def quantize_linear(ctx: NodeContext) -> Outputs:
     code = ctx.attr("output_dtype", 0)
     dtype = None
     if code:
-        dtype = np.dtype(helper.tensor_dtype_to_np_dtype(code))
+        name = onnx.TensorProto.DataType.Name(code)
+        try:
+            dtype = np.dtype(helper.tensor_dtype_to_np_dtype(code))
+        except (KeyError, TypeError, ValueError):
+            ctx.fail(f"output_dtype {name} is not supported")
         if dtype.name not in _INTEGER_DTYPES:
-            ctx.fail(f"output_dtype {helper.tensor_dtype_to_string(code)} is not supported")
+            ctx.fail(f"output_dtype {name} is not supported (int8/16/32, uint8/16 are)")
     y = quantize(
         ctx,
         ctx.input(0),

@@ -1,0 +1,33 @@
+// RUN: ge-opt %s --split-input-file -p ge-place-engines | filecheck %s
+// RUN: ge-opt %s --split-input-file -p ge-place-engines,ge-partition-dynamic-shape | filecheck %s --check-prefix=DYN
+
+// Tests that the detection ops land on AI CPU as GE places them (NonMaxSuppressionV6 for its
+// data-dependent output, ROIAlign as an AI-CPU-only op), the recurrent layers and fused
+// attention on AI Core, and that the selected boxes partition as unknown-shape.
+
+graph.graph @detection_head(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %x: tensor<1x3x8x8xf32>, %r: tensor<4x5xf32>) -> (tensor<?x3xi64>, tensor<4x3x2x2xf32>) {
+  %m = graph.const dense<3> : tensor<1xi64>
+  %iou = graph.const dense<5.000000e-01> : tensor<1xf32>
+  %sel = graph.non_max_suppression_v6 %b, %s, %m, %iou : (tensor<1x6x4xf32>, tensor<1x1x6xf32>, tensor<1xi64>, tensor<1xf32>) -> tensor<?x3xi64>
+  %y = graph.roialign %x, %r spatial_scale 0.5 pooled_height 2 pooled_width 2 roi_end_mode 2 : (tensor<1x3x8x8xf32>, tensor<4x5xf32>) -> tensor<4x3x2x2xf32>
+  graph.net_output %sel, %y : tensor<?x3xi64>, tensor<4x3x2x2xf32>
+}
+
+// CHECK-LABEL: graph.graph @detection_head
+// CHECK:         graph.non_max_suppression_v6 {{.*}} {_engine_name = "DNN_VM_AICPU"}
+// CHECK:         graph.roialign {{.*}} {_engine_name = "DNN_VM_AICPU"}
+
+// DYN-LABEL: graph.graph @detection_head
+// DYN:         graph.non_max_suppression_v6 {{.*}}_is_unknown_shape = true
+
+// -----
+
+graph.graph @sequence(%x: tensor<2x1x4xf32>, %w: tensor<1x12x4xf32>, %r: tensor<1x12x3xf32>, %b: tensor<1x24xf32>, %h: tensor<1x1x3xf32>, %p: tensor<1x9xf32>, %q: tensor<1x2x3x4xf32>) -> (tensor<1x1x3xf32>, tensor<1x2x3x4xf32>) {
+  %y, %yh, %yc = graph.dynamic_rnn %x, %w, %r, %b, %h, %h, %p hidden_size 3 activations "Sigmoid,Tanh,Tanh" activation_alpha [0.0, 0.0, 0.0] activation_beta [0.0, 0.0, 0.0] : (tensor<2x1x4xf32>, tensor<1x12x4xf32>, tensor<1x12x3xf32>, tensor<1x24xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>, tensor<1x9xf32>) -> (tensor<2x1x1x3xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>)
+  %a, %k, %v, %qk = graph.fused_infer_attention_score %q, %q, %q is_causal true : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>) -> (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x3xf32>)
+  graph.net_output %yh, %a : tensor<1x1x3xf32>, tensor<1x2x3x4xf32>
+}
+
+// CHECK-LABEL: graph.graph @sequence
+// CHECK:         graph.dynamic_rnn {{.*}} {_engine_name = "AIcoreEngine"}
+// CHECK:         graph.fused_infer_attention_score {{.*}} {_engine_name = "AIcoreEngine"}
