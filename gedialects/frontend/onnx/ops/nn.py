@@ -349,16 +349,47 @@ def global_lp_pool(ctx: NodeContext) -> Outputs:
 
 @converter("BatchNormalization")
 def batch_normalization(ctx: NodeContext) -> Outputs:
-    if ctx.attr("training_mode", 0):
-        ctx.fail("training_mode = 1 is not supported (only inference BatchNorm is modelled)")
-    if any(ctx.node.output[1:]):
+    training = bool(ctx.attr("training_mode", 0))
+    if any(ctx.node.output[1:]) and not training:
         ctx.fail("the running mean/variance outputs exist only in training mode")
     x, scale, bias, mean, var = (ctx.input(i) for i in range(5))
     params = (scale, bias, mean, var)
     if len({element_type(p.type) for p in params}) != 1:
         ctx.fail("scale, B, input_mean and input_var must have one element type")
-    op = BatchNormOp(x, scale, bias, mean, var, epsilon=ctx.attr("epsilon", 1e-5))
-    return [ctx.emit(op).results[0]]
+    if not training:
+        op = BatchNormOp(x, scale, bias, mean, var, epsilon=ctx.attr("epsilon", 1e-5))
+        return [ctx.emit(op).results[0]]
+    return _training_batch_norm(ctx, x, scale, bias, mean, var)
+
+
+def _training_batch_norm(
+    ctx: NodeContext, x: SSAValue, scale: SSAValue, bias: SSAValue, mean: SSAValue, var: SSAValue
+) -> Outputs:
+    """Training mode as GE's BNTrainingReduce + BNTrainingUpdate split it: the batch's mean
+    and (biased) variance over every axis but C, the normalisation by them (an inference
+    BatchNorm fed the batch statistics), and the running statistics
+    `running * momentum + batch * (1 - momentum)`."""
+    rank = len(_shape(ctx, x, "the input"))
+    axes = ctx.const(np.array([a for a in range(rank) if a != 1], dtype=np.int64), "axes")
+    batch_mean = ctx.emit(ReduceMeanOp(x, axes), "batch_mean").results[0]
+    kept = ctx.emit(ReduceMeanOp(x, axes, keep_dims=True), "batch_mean_kept").results[0]
+    centred = ctx.emit(SubOp(x, kept), "centred").results[0]
+    square = ctx.emit(MulOp(centred, centred), "square").results[0]
+    batch_var = ctx.emit(ReduceMeanOp(square, axes), "batch_var").results[0]
+    op = BatchNormOp(x, scale, bias, batch_mean, batch_var, epsilon=ctx.attr("epsilon", 1e-5))
+    y = ctx.emit(op).results[0]
+    momentum = float(ctx.attr("momentum", 0.9))
+    keep = ctx.const(np.array(momentum, dtype=numpy_dtype(element_type(mean.type))), "momentum")
+    take = ctx.const(np.array(1 - momentum, dtype=numpy_dtype(element_type(mean.type))), "1-m")
+    outputs: list[SSAValue | None] = [y]
+    for name, running, batch in (
+        ("running_mean", mean, batch_mean),
+        ("running_var", var, batch_var),
+    ):
+        old = ctx.emit(MulOp(running, keep), f"{name}_kept").results[0]
+        new = ctx.emit(MulOp(batch, take), f"{name}_batch").results[0]
+        outputs.append(ctx.emit(AddOp(old, new), name).results[0])
+    return outputs[: len(ctx.node.output)]
 
 
 @converter("InstanceNormalization")
