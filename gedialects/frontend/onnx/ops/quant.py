@@ -144,7 +144,9 @@ def dynamic_quantize_linear(ctx: NodeContext) -> Outputs:
         ctx.const(np.array(0, dtype=dtype), "q_min"),
         ctx.const(np.array(255, dtype=dtype), "q_max"),
     )
-    point = _one(ctx, CastOp(_one(ctx, clipped, "clip"), element_type_of(np.uint8)), "zero_point")
+    point = _one(
+        ctx, CastOp(_one(ctx, clipped, "clip"), element_type_of(np.dtype(np.uint8))), "zero_point"
+    )
     y = _one(ctx, QuantizeOp(x, scale, point))
     return [y, scale, point]
 
@@ -153,7 +155,7 @@ def dynamic_quantize_linear(ctx: NodeContext) -> Outputs:
 def mat_mul_integer(ctx: NodeContext) -> Outputs:
     """int32 `(a - a_zero) @ (b - b_zero)` (exact in int32)."""
     a, b = ctx.input(0), ctx.input(1)
-    i32 = element_type_of(np.int32)
+    i32 = element_type_of(np.dtype(np.int32))
     sides = []
     for name, value, zero in (("a", a, ctx.optional_input(2)), ("b", b, ctx.optional_input(3))):
         wide = _one(ctx, CastOp(value, i32), f"{name}_cast")
@@ -184,7 +186,7 @@ def q_linear_mat_mul(ctx: NodeContext) -> Outputs:
 def conv_integer(ctx: NodeContext) -> Outputs:
     """int32 convolution of the zero-point-shifted operands, run as a float convolution
     (exact while the sums stay below 2^24) and cast back."""
-    f32 = element_type_of(np.float32)
+    f32 = element_type_of(np.dtype(np.float32))
     x = _one(ctx, CastOp(ctx.input(0), f32), "x_cast")
     w = _one(ctx, CastOp(ctx.input(1), f32), "w_cast")
     for name, zero in (("x", ctx.optional_input(2)), ("w", ctx.optional_input(3))):
@@ -200,7 +202,7 @@ def conv_integer(ctx: NodeContext) -> Outputs:
         else:
             w = _one(ctx, SubOp(w, z), "w_shifted")
     y = convolution(ctx, x, w, None)
-    return [_one(ctx, CastOp(y, element_type_of(np.int32)), "cast")]
+    return [_one(ctx, CastOp(y, element_type_of(np.dtype(np.int32))), "cast")]
 
 
 @converter("QLinearConv")
@@ -212,7 +214,7 @@ def q_linear_conv(ctx: NodeContext) -> Outputs:
     bias = ctx.optional_input(8)
     if bias is not None:
         # int32 bias in units of x_scale * w_scale, per output channel
-        f32 = element_type_of(np.float32)
+        f32 = element_type_of(np.dtype(np.float32))
         b = _one(ctx, CastOp(bias, f32), "bias_cast")
         x_scale = ctx.input(1)
         unit = _one(ctx, MulOp(x_scale, w_scale), "bias_unit")

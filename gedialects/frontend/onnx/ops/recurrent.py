@@ -46,18 +46,19 @@ def _common(
         if r_shape is None or r_shape[-1] < 0:
             ctx.fail("hidden_size is needed when R's shape is not known")
         hidden = r_shape[-1]
-    names = list(ctx.attr("activations", []))
     by_lower = {a.lower(): a for a in ACTIVATIONS}
-    names = [by_lower.get(n.lower(), n) for n in names] or list(_DEFAULT_ACTIVATIONS[kind])
+    given: list[str] = [str(n) for n in ctx.attr("activations", [])]
+    names = [by_lower.get(n.lower(), n) for n in given] or list(_DEFAULT_ACTIVATIONS[kind])
     count = len(_DEFAULT_ACTIVATIONS[kind])
     if len(names) == count and dirs == 2:
         names = names * 2
     bad = [n for n in names if n not in ACTIVATIONS]
     if bad:
         ctx.fail(f'activation "{bad[0]}" is not supported')
-    given_alpha = list(ctx.attr("activation_alpha", []))
-    given_beta = list(ctx.attr("activation_beta", []))
-    alpha, beta = [], []
+    given_alpha = [float(v) for v in ctx.attr("activation_alpha", [])]
+    given_beta = [float(v) for v in ctx.attr("activation_beta", [])]
+    alpha: list[float] = []
+    beta: list[float] = []
     for n in names:
         alpha.append(given_alpha.pop(0) if n in _ALPHA and given_alpha else _ALPHA.get(n, 0.0))
         beta.append(given_beta.pop(0) if n in _BETA and given_beta else _BETA.get(n, 0.0))
