@@ -51,6 +51,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.recurrent",
     "gedialects.frontend.onnx.ops.quant",
     "gedialects.frontend.onnx.ops.sampling",
+    "gedialects.frontend.onnx.ops.generators",
 )
 _loaded = False
 
