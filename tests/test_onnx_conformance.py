@@ -61,6 +61,7 @@ FAST_CASES = (
     "test_cumprod_1d_reverse_exclusive",
     "test_cumsum_1d",
     "test_depthtospace_crd_mode_example",
+    "test_det_2d",
     "test_dequantizelinear_axis",
     "test_div",
     "test_dropout_default",

@@ -383,6 +383,26 @@ def test_small_ops_match_reference() -> None:
     np.testing.assert_array_equal(got["y"], want)
 
 
+def test_det_windows_and_eye_like() -> None:
+    check(helper.make_node("Det", ["x"], ["y"]), {"x": _f(2, 3, 3, 3)}, opset=22)
+    for op in ("HannWindow", "HammingWindow", "BlackmanWindow"):
+        for periodic in (0, 1):
+            node = helper.make_node(op, ["n"], ["y"], periodic=periodic)
+            check(node, {}, {"n": np.array(7, np.int64)}, opset=17)
+    check(
+        helper.make_node("EyeLike", ["x"], ["y"], k=-1, dtype=TensorProto.INT32),
+        {"x": _f(3, 5)},
+        opset=22,
+    )
+
+
+def test_window_of_unknown_size_is_refused() -> None:
+    node = helper.make_node("HannWindow", ["n"], ["y"])
+    feeds = {"n": np.array(7, np.int64)}
+    with pytest.raises(OnnxImportError, match="size must be a constant"):
+        import_model(one_node_model(node, feeds, {}, {"y": np.zeros(7, np.float32)}, 17))
+
+
 def test_mvn_without_axes_imports_despite_the_checker_body_failure() -> None:
     """onnx 1.23's strict inference fails inside MeanVarianceNormalization's function body
     when `axes` is left to its default; the importer checks the model without expanding it."""

@@ -30,6 +30,7 @@ from gedialects.base import (
     GEOp,
     NodeSyntax,
     OperandValues,
+    element_type,
     tensor_shape,
 )
 from gedialects.graph.common import (
@@ -37,6 +38,7 @@ from gedialects.graph.common import (
     AnyTensor,
     bool_attr,
     broadcast_shape,
+    fail,
     infer_or_fail,
     init_node,
     same_element_type,
@@ -45,6 +47,7 @@ from gedialects.graph.common import (
     verify_inferred,
     verify_rank,
 )
+from gedialects.graph.elementwise import is_float
 
 
 def flag(properties: Mapping[str, Attribute], key: str) -> bool:
@@ -398,7 +401,57 @@ class EinsumOp(GEOp, NodeSyntax):
 # --------------------------------------------------------------------------------------------
 
 
-__all__ = ["BatchMatMulV2Op", "EinsumOp", "MatMulOp", "batch_matmul_shape", "parse_einsum"]
+@irdl_op_definition
+class MatrixDeterminantOp(GEOp, NodeSyntax):
+    """GE MatrixDeterminant: the determinants of the square matrices in the last two dims.
 
-OPS = (MatMulOp, BatchMatMulV2Op, EinsumOp)
+    `x` is `[..., M, M]`, the result `[...]`. ONNX Det imports to it.
+
+        %y = graph.matrix_determinant %x : (tensor<2x3x3xf32>) -> tensor<2xf32>
+    """
+
+    name = "graph.matrix_determinant"
+    GE_TYPE: ClassVar[str] = "MatrixDeterminant"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, x: SSAValue | Operation) -> None:
+        init_node(self, [x], None)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """x's shape without the last two dims."""
+        x = tensor_shape(operand_types[0])
+        elem = element_type(operand_types[0])
+        if x is None:
+            return (tensor_of(elem, None),)
+        if len(x) < 2 or (x[-1] >= 0 and x[-2] >= 0 and x[-1] != x[-2]):
+            raise ValueError(f"x must end in square matrices, got {list(x)}")
+        return (tensor_of(elem, x[:-2]),)
+
+    def verify_(self) -> None:
+        verify_element_types(self, (self.x.type, self.y.type), "x and result")
+        if not is_float(element_type(self.x.type)):
+            fail(self, f"x must be a floating-point tensor, got {self.x.type}")
+        verify_inferred(self, "the batch shape")
+
+
+__all__ = [
+    "BatchMatMulV2Op",
+    "EinsumOp",
+    "MatMulOp",
+    "MatrixDeterminantOp",
+    "batch_matmul_shape",
+    "parse_einsum",
+]
+
+OPS = (MatMulOp, BatchMatMulV2Op, EinsumOp, MatrixDeterminantOp)
 """The ops of this module, in the order the dialect lists them."""

@@ -154,3 +154,13 @@ def einsum(
     except ValueError as e:
         raise KernelError(f"Einsum: {equation}: {e}") from None
     return (np.asarray(y),)
+
+
+@kernel("MatrixDeterminant")
+def matrix_determinant(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    x = compute(inputs[0])
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise KernelError(f"MatrixDeterminant: x {list(x.shape)} must end in square matrices")
+    return (np.asarray(np.linalg.det(x)),)

@@ -14,7 +14,7 @@ from xdsl.ir import SSAValue
 
 from gedialects.base import element_type, tensor_shape
 from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
-from gedialects.graph import AddOp, BatchMatMulV2Op, EinsumOp, MatMulOp, MulOp
+from gedialects.graph import AddOp, BatchMatMulV2Op, EinsumOp, MatMulOp, MatrixDeterminantOp, MulOp
 from gedialects.tensors import numpy_dtype
 
 
@@ -77,3 +77,8 @@ def gemm(ctx: NodeContext) -> Outputs:
 def einsum(ctx: NodeContext) -> Outputs:
     inputs = [ctx.input(i) for i in range(len(ctx.node.input))]
     return [ctx.emit(EinsumOp(inputs, equation=ctx.attr("equation"))).results[0]]
+
+
+@converter("Det")
+def det(ctx: NodeContext) -> Outputs:
+    return [ctx.emit(MatrixDeterminantOp(ctx.input(0))).results[0]]

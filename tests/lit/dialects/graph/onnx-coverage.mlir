@@ -77,6 +77,7 @@ graph.graph @quant(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %z: tensor<3xi8>, %o:
 // CHECK:         graph.cumprod %{{.*}}, %{{.*}} exclusive true : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
 // CHECK:         graph.bitcast %{{.*}} type i32 : (tensor<2x3xf32>) -> tensor<2x3xi32>
 // CHECK:         graph.swish %{{.*}} scale 1.5 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK:         graph.matrix_determinant %{{.*}} : (tensor<3x5x5xf32>) -> tensor<3xf32>
 graph.graph @more(%x: tensor<3x5x2xf32>, %t: tensor<3x2xi64>, %w: tensor<5xf32>, %g: tensor<2xf32>, %img: tensor<1x1x4x4xf32>, %grid: tensor<1x6x6x2xf32>, %vol: tensor<1x1x2x3x4xf32>, %grid3: tensor<1x2x2x2x3xf32>, %m: tensor<2x3xf32>, %a: tensor<i64>) -> tensor<3x2xf32> {
   %l, %tw = graph.nllloss %x, %t, %w reduction "none" ignore_index 1 : (tensor<3x5x2xf32>, tensor<3x2xi64>, tensor<5xf32>) -> (tensor<3x2xf32>, tensor<f32>)
   %n, %rstd = graph.rms_norm %x, %g epsilon 1.0e-05 : (tensor<3x5x2xf32>, tensor<2xf32>) -> (tensor<3x5x2xf32>, tensor<3x5x1xf32>)
@@ -85,5 +86,7 @@ graph.graph @more(%x: tensor<3x5x2xf32>, %t: tensor<3x2xi64>, %w: tensor<5xf32>,
   %c = graph.cumprod %m, %a exclusive true : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
   %b = graph.bitcast %m type i32 : (tensor<2x3xf32>) -> tensor<2x3xi32>
   %sw = graph.swish %m scale 1.5 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %sq = graph.const dense<1.0> : tensor<3x5x5xf32>
+  %d = graph.matrix_determinant %sq : (tensor<3x5x5xf32>) -> tensor<3xf32>
   graph.net_output %l : tensor<3x2xf32>
 }
