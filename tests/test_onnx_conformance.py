@@ -290,7 +290,11 @@ def test_markdown_block_replaces_only_its_block(tmp_path: Path) -> None:
     )
     assert report.summary() == "1 passed, 1 failed, 1 skipped"
     block = oc.markdown_block(report, 1.0)
-    assert "| Abs | 2 | 1 | 1 | 0 | 0 |" in block and "pass rate **50.0%**" in block
+    assert "| Abs | 2 | 1 | 1 | 0 | 0 |" in block and "pass rate 50.0%" in block
+    # the headline is pass / carried (issue 21), next to onnxruntime's figure
+    assert "**1 passed of the 3 cases the npz contract carries: 33.3%**" in block
+    assert "(onnxruntime 1.32 passes 1566 of 1654, 94.7%)" in block
+    assert "- no converter for LSTM: 1" in block
     doc = tmp_path / "onnx.md"
     doc.write_text("# Title\n\nprose\n")
     oc.write_markdown(doc, block)
