@@ -466,3 +466,27 @@ def test_detection_head_through_the_tools(tmp_path: Path) -> None:
         )  # fmt: skip
         assert done.returncode == 0, done.stderr + done.stdout
         np.testing.assert_allclose(np.load(tmp_path / "out.npz")["kept"], expected)
+
+
+def test_grid_sample_defaults_survive_the_compiled_text(tmp_path: Path) -> None:
+    """A compiled GridSampler2D printed without its default properties: the kernel took the
+    defaults from the shared base class, which has no IRDL definition (an internal error of
+    `ge-run` on every GridSample case after `ge-compile` through files)."""
+    from onnx.reference import ReferenceEvaluator
+
+    node = helper.make_node("GridSample", ["x", "g"], ["y"])
+    feeds = {"x": _f(1, 2, 4, 4), "g": RNG.uniform(-1, 1, (1, 3, 3, 2)).astype(np.float32)}
+    model = one_node_model(node, feeds, {}, {"y": np.zeros(1, np.float32)}, 22)
+    (expected,) = [np.asarray(v) for v in ReferenceEvaluator(model).run(None, feeds)]
+    onnx.save(model, tmp_path / "m.onnx")
+    np.savez(tmp_path / "in.npz", x=feeds["x"], g=feeds["g"])
+    np.savez(tmp_path / "want.npz", y=expected)
+    done = run_tool(
+        "ge-opt", str(tmp_path / "m.onnx"), "-p", "ge-compile", "-o", str(tmp_path / "c.mlir")
+    )
+    assert done.returncode == 0, done.stderr
+    done = run_tool(
+        "ge-run", str(tmp_path / "c.mlir"), "--inputs", str(tmp_path / "in.npz"),
+        "--reference", str(tmp_path / "want.npz"),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr + done.stdout

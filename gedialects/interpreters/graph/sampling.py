@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.ir import Attribute
 
-from gedialects.graph import GridSamplerOpBase
+from gedialects.graph import GridSampler2DOp, GridSampler3DOp, GridSamplerOpBase
 from gedialects.interpreters.graph.common import Arrays, bool_, compute, str_
 from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
 
@@ -42,8 +42,11 @@ def _cubic(t: np.ndarray) -> list[np.ndarray]:
     ]
 
 
-def _sample(ge_type: str, x: np.ndarray, grid: np.ndarray, attrs: KernelAttrs) -> np.ndarray:
-    op = GridSamplerOpBase
+def _sample(
+    op: type[GridSamplerOpBase], x: np.ndarray, grid: np.ndarray, attrs: KernelAttrs
+) -> np.ndarray:
+    """`op` (the concrete class) gives the defaults of properties a parsed task leaves out."""
+    ge_type = op.GE_TYPE
     mode = str_(attrs, "interpolation_mode", op)
     padding = str_(attrs, "padding_mode", op)
     aligned = bool_(attrs, "align_corners", op)
@@ -109,11 +112,11 @@ def _sample(ge_type: str, x: np.ndarray, grid: np.ndarray, attrs: KernelAttrs) -
 def grid_sampler_2d(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
-    return (_sample("GridSampler2D", compute(inputs[0]), compute(inputs[1]), attrs),)
+    return (_sample(GridSampler2DOp, compute(inputs[0]), compute(inputs[1]), attrs),)
 
 
 @kernel("GridSampler3D")
 def grid_sampler_3d(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
-    return (_sample("GridSampler3D", compute(inputs[0]), compute(inputs[1]), attrs),)
+    return (_sample(GridSampler3DOp, compute(inputs[0]), compute(inputs[1]), attrs),)
