@@ -53,6 +53,10 @@ PASSES: dict[str, tuple[str, str]] = {
         "ConvertGraphToAscendPass",
     ),
     "ge-convert-for-to-while": ("gedialects.passes.for_to_while", "ConvertForToWhilePass"),
+    "ge-create-subgraph-with-scope": (
+        "gedialects.passes.multibatch.subgraph_multi_dims",
+        "CreateSubGraphWithScopePass",
+    ),
     "ge-dump-dot": ("gedialects.passes.partition.dump_dot", "DumpDotPass"),
     "ge-eliminate-trans-op-symmetry": (
         "gedialects.passes.eliminate_trans_op_symmetry",
@@ -107,6 +111,10 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-plan-memory": ("gedialects.passes.plan_memory", "PlanMemoryPass"),
     "ge-select-formats": ("gedialects.passes.select_formats", "SelectFormatsPass"),
     "ge-sink-loop": ("gedialects.passes.sink_loop", "SinkLoopPass"),
+    "ge-subgraph-multi-dims-clone": (
+        "gedialects.passes.multibatch.subgraph_multi_dims",
+        "SubgraphMultiDimsClonePass",
+    ),
     "ge-verify-graph": ("gedialects.passes.verify_graph", "VerifyGraphPass"),
     "ge-verify-model": ("gedialects.passes.verify_model", "VerifyModelPass"),
 }
