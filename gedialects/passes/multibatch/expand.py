@@ -8,10 +8,11 @@ The root graph (inputs with -1 dims in `--input_shape`) becomes
                                                           |
                                                     graph.net_output {_dynamic_output_dims}
 
-and `@Batch_<i>` is a clone of the original graph whose inputs have gear `i`'s static shapes;
-`ge-infer-shapes` then makes every value in it static (a `?` left is an error, GE's "Multi-batch
-not support middle dynamic shape"). See docs/design/gears.md for the attribute list and the two
-deliberate differences from GE (root input types, constants).
+and `@Batch_<i>` is a clone of the original graph (and of every subgraph it calls) whose inputs
+have gear `i`'s static shapes; `ge-infer-shapes` then makes its values static, except those of
+data-dependent ops, which the partitioner puts in dynamic parts (`static-branches`: an error
+instead, GE's "Multi-batch not support middle dynamic shape"). See docs/design/gears.md for the
+attribute list and the deliberate differences from GE.
 """
 
 from __future__ import annotations
@@ -670,8 +671,12 @@ class MultibatchExpandPass(ModulePass):
     `get-dynamic-dims` (take the gear from the input shapes with `multibatch.get_dynamic_dims`,
     GE's GetNext-sink variant, instead of the `ascend_mbatch_shape_data` input), `entry`
     (the root graph when there are several), `hybrid` (also keep the fully dynamic graph
-    `@<root>_dynamic`, named by the root's `_hybrid_dynamic_graph`, for shapes of no gear).
-    Errors carry GE's codes and messages.
+    `@<root>_dynamic`, named by the root's `_hybrid_dynamic_graph`, for shapes of no gear),
+    `static-branches` (GE's refusal of a `?` left in a branch, "Multi-batch not support middle
+    dynamic shape"; by default such a branch is partitioned into static and dynamic parts).
+    Subgraphs the root calls (If / While / Case branches, partitioned calls) are copied per
+    gear, as GE's MultiBatchClonePass copies the graph with its subgraphs. Errors carry GE's
+    codes and messages.
     """
 
     name = "ge-expand-multibatch"
