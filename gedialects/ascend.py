@@ -105,6 +105,7 @@ from xdsl.utils.hints import isa
 
 from gedialects import exact_text, fast_text
 from gedialects.base import (
+    BATCH_LABEL,
     GEOp,
     IntList,
     element_count,
@@ -787,7 +788,7 @@ def _other_gears(first: Operation, op: Operation, labels: dict[int, set[str]], s
     """Whether `op` and every earlier writer of dynamic `slot` are copies of distinct gear
     branches (`_batch_label`): gears are exclusive, so each run writes the slot once (GE's
     memory blocks of different batch labels never hold values of one run together)."""
-    mine, theirs = first.attributes.get("_batch_label"), op.attributes.get("_batch_label")
+    mine, theirs = first.attributes.get(BATCH_LABEL), op.attributes.get(BATCH_LABEL)
     if not isinstance(mine, StringAttr) or not isinstance(theirs, StringAttr):
         return False
     seen = labels.setdefault(slot, {mine.data})

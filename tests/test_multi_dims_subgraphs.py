@@ -1,5 +1,5 @@
 """Multi-dims subgraphs (issue 19 part 3): ge-create-subgraph-with-scope then
-ge-subgraph-multi-dims-clone give the same numbers as the graph before them at every gear, at
+ge-expand-multi-dims-subgraphs give the same numbers as the graph before them at every gear, at
 graph level, compiled, and through ge-opt / ge-run on files; a shape of no gear is E13025."""
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ from xdsl.parser import Parser
 from gedialects import make_context
 from gedialects.ascend import DynamicControlOp, KernelOp, ModelOp
 from gedialects.interpreters.run import run
-from gedialects.passes.multibatch.subgraph_multi_dims import (
-    CreateSubGraphWithScopePass,
-    SubgraphMultiDimsClonePass,
-)
+from gedialects.passes.multibatch.create_scope import CreateSubGraphWithScopePass
+from gedialects.passes.multibatch.subgraph_multi_dims import SubgraphMultiDimsClonePass
 from gedialects.passes.pipelines import CompilePipelinePass
 from tests.conftest import run_tool
 
@@ -120,7 +118,7 @@ def test_multi_dims_through_the_tools(tmp_path: Path) -> None:
     source.write_text(SAMPLE)
     md, model = tmp_path / "md.mlir", tmp_path / "model.mlir"
     done = run_tool(
-        "ge-opt", str(source), "-p", "ge-create-subgraph-with-scope,ge-subgraph-multi-dims-clone",
+        "ge-opt", str(source), "-p", "ge-create-subgraph-with-scope,ge-expand-multi-dims-subgraphs",
         "-o", str(md),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

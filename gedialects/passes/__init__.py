@@ -18,6 +18,7 @@ PASS_VERBS: tuple[str, ...] = (
     "assign",
     "compile",
     "convert",
+    "create",
     "dump",
     "eliminate",
     "expand",
@@ -54,13 +55,17 @@ PASSES: dict[str, tuple[str, str]] = {
     ),
     "ge-convert-for-to-while": ("gedialects.passes.for_to_while", "ConvertForToWhilePass"),
     "ge-create-subgraph-with-scope": (
-        "gedialects.passes.multibatch.subgraph_multi_dims",
+        "gedialects.passes.multibatch.create_scope",
         "CreateSubGraphWithScopePass",
     ),
     "ge-dump-dot": ("gedialects.passes.partition.dump_dot", "DumpDotPass"),
     "ge-eliminate-trans-op-symmetry": (
         "gedialects.passes.eliminate_trans_op_symmetry",
         "EliminateTransOpSymmetryPass",
+    ),
+    "ge-expand-multi-dims-subgraphs": (
+        "gedialects.passes.multibatch.subgraph_multi_dims",
+        "SubgraphMultiDimsClonePass",
     ),
     "ge-expand-multibatch": ("gedialects.passes.multibatch.expand", "MultibatchExpandPass"),
     "ge-fold-constants": ("gedialects.passes.fold_constants", "FoldConstantsPass"),
@@ -111,10 +116,6 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-plan-memory": ("gedialects.passes.plan_memory", "PlanMemoryPass"),
     "ge-select-formats": ("gedialects.passes.select_formats", "SelectFormatsPass"),
     "ge-sink-loop": ("gedialects.passes.sink_loop", "SinkLoopPass"),
-    "ge-subgraph-multi-dims-clone": (
-        "gedialects.passes.multibatch.subgraph_multi_dims",
-        "SubgraphMultiDimsClonePass",
-    ),
     "ge-verify-graph": ("gedialects.passes.verify_graph", "VerifyGraphPass"),
     "ge-verify-model": ("gedialects.passes.verify_model", "VerifyModelPass"),
 }

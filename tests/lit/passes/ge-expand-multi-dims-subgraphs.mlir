@@ -1,8 +1,8 @@
-// ge-subgraph-multi-dims-clone (GE's SubgraphMultiDimsClonePass): a subgraph marked
+// ge-expand-multi-dims-subgraphs (GE's SubgraphMultiDimsClonePass): a subgraph marked
 // _subgraph_is_multi_dims becomes GetShape per ?-input -> Concat -> MapIndex (table of full
 // shapes) -> Case over one static branch per gear.
-// RUN: ge-opt %s --split-input-file -p ge-subgraph-multi-dims-clone | filecheck %s
-// RUN: ge-opt %s --split-input-file -p ge-create-subgraph-with-scope,ge-subgraph-multi-dims-clone,ge-subgraph-multi-dims-clone | filecheck %s --check-prefix=TWICE
+// RUN: ge-opt %s --split-input-file -p ge-expand-multi-dims-subgraphs | filecheck %s
+// RUN: ge-opt %s --split-input-file -p ge-create-subgraph-with-scope,ge-expand-multi-dims-subgraphs,ge-expand-multi-dims-subgraphs | filecheck %s --check-prefix=TWICE
 
 // Inputs 0 (x: ?x4) and 2 (y: ?x?) change; input 1 (w) does not. Gear rows are the full shapes
 // of x and y: [2,4,2,3], [4,4,1,1], [1,4,3,2]. The output range is over all branches: dim 0 of
