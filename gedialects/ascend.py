@@ -105,6 +105,7 @@ from xdsl.utils.hints import isa
 
 from gedialects import exact_text, fast_text
 from gedialects.base import (
+    BATCH_LABEL,
     GEOp,
     IntList,
     element_count,
@@ -783,6 +784,20 @@ class ModelOp(GEOp):
         _ModelVerifier(self).run()
 
 
+def _other_gears(first: Operation, op: Operation, labels: dict[int, set[str]], slot: int) -> bool:
+    """Whether `op` and every earlier writer of dynamic `slot` are copies of distinct gear
+    branches (`_batch_label`): gears are exclusive, so each run writes the slot once (GE's
+    memory blocks of different batch labels never hold values of one run together)."""
+    mine, theirs = first.attributes.get(BATCH_LABEL), op.attributes.get(BATCH_LABEL)
+    if not isinstance(mine, StringAttr) or not isinstance(theirs, StringAttr):
+        return False
+    seen = labels.setdefault(slot, {mine.data})
+    if theirs.data in seen:
+        return False
+    seen.add(theirs.data)
+    return True
+
+
 class _ModelVerifier:
     """The model-wide rules, in one pass over the body plus a pass over collected references."""
 
@@ -800,6 +815,7 @@ class _ModelVerifier:
         self.weights: list[WeightOp] = []
         self.names: dict[str, set[str]] = {"input": set(), "output": set()}
         self.dyn_writer: dict[int, DeclarationOp | TaskOp] = {}
+        self.dyn_labels: dict[int, set[str]] = {}  # gear labels of a slot's writers
         self.dyn_type: dict[int, TensorType] = {}
         self.dyn_reads: list[tuple[DeclarationOp | TaskOp, DynBufferAttr]] = []
         self.io: list[tuple[int, int, InputOp | OutputOp]] = []
@@ -878,7 +894,7 @@ class _ModelVerifier:
             return
         self.dyn_type_of(op, buffer)
         writer = self.dyn_writer.setdefault(buffer.slot_value, op)
-        if writer is not op:
+        if writer is not op and not _other_gears(writer, op, self.dyn_labels, buffer.slot_value):
             self.fail(f"{op.describe()} writes {buffer}, already written by {writer.describe()}")
 
     def in_arena(self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr) -> None:
@@ -1004,12 +1020,17 @@ class _ModelVerifier:
                 _, index, *dims = (int(v) for v in text.split(","))
             except ValueError:
                 index, dims = -1, []
-            if not 0 <= index < len(outputs) or any(d < 0 for d in dims):
+            # -1: a dim only the run knows (a gear branch with data-dependent ops), GE's
+            # unknown dim; only a dynamic buffer, which the runtime places, can hold it
+            unknown = 0 <= index < len(outputs) and isinstance(outputs[index].buffer, DynBufferAttr)
+            if not 0 <= index < len(outputs) or any(d < (-1 if unknown else 0) for d in dims):
                 self.fail(
                     f'{here}: {DYNAMIC_OUTPUT_DIMS} entry "{text}" is not '
                     f'"<gear>,<output index>,<dims>" for one of its {len(outputs)} outputs'
                 )
             buffer = outputs[index].buffer
+            if unknown:
+                continue
             count = element_count(dims)
             if count > _count(buffer.type):
                 self.fail(

@@ -18,6 +18,7 @@ PASS_VERBS: tuple[str, ...] = (
     "assign",
     "compile",
     "convert",
+    "create",
     "dump",
     "eliminate",
     "expand",
@@ -53,10 +54,18 @@ PASSES: dict[str, tuple[str, str]] = {
         "ConvertGraphToAscendPass",
     ),
     "ge-convert-for-to-while": ("gedialects.passes.for_to_while", "ConvertForToWhilePass"),
+    "ge-create-subgraph-with-scope": (
+        "gedialects.passes.multibatch.create_scope",
+        "CreateSubGraphWithScopePass",
+    ),
     "ge-dump-dot": ("gedialects.passes.partition.dump_dot", "DumpDotPass"),
     "ge-eliminate-trans-op-symmetry": (
         "gedialects.passes.eliminate_trans_op_symmetry",
         "EliminateTransOpSymmetryPass",
+    ),
+    "ge-expand-multi-dims-subgraphs": (
+        "gedialects.passes.multibatch.subgraph_multi_dims",
+        "SubgraphMultiDimsClonePass",
     ),
     "ge-expand-multibatch": ("gedialects.passes.multibatch.expand", "MultibatchExpandPass"),
     "ge-fold-constants": ("gedialects.passes.fold_constants", "FoldConstantsPass"),

@@ -21,7 +21,7 @@ streams are `ge-assign-streams`'s, which rewrite this model's buffers and stream
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -63,6 +63,7 @@ from gedialects.ascend import (
 from gedialects.base import (
     AICORE_ENGINE,
     AICPU_ENGINE,
+    BATCH_LABEL,
     ENGINE_NAME,
     GE_LOCAL_ENGINE,
     HOST_CPU_ENGINE,
@@ -91,6 +92,7 @@ from gedialects.multibatch import (
     UNKNOWN_DIM_INDEX,
     USER_DESIGNATE_SHAPE_ORDER,
     CaseOp,
+    branch_name,
 )
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.analysis.graph_view import bool_attr
@@ -140,6 +142,8 @@ class _Task:
     kind: Callable[..., Operation]
     """The task op class; it is built with `stream=` and `args` (buffers placed)."""
     args: dict[str, object]
+    attributes: dict[str, Attribute] = field(default_factory=dict[str, Attribute])
+    """Discardable attributes of the task (a gear branch's `_batch_label`)."""
 
 
 @dataclass
@@ -423,11 +427,21 @@ class _Lowering:
             )
         return value
 
-    def copy_into(self, op: Operation, outs: list[Value], results: list[Slot]) -> None:
+    def copy_into(
+        self, op: Operation, outs: list[Value], results: Sequence[Value], label: str = ""
+    ) -> None:
         """A branch's outputs into the op's result buffers (GE's ref mapping shares them; a
-        copy is what GE's SubgraphPass inserts where it cannot)."""
+        copy is what GE's SubgraphPass inserts where it cannot). A dynamic result (a gear
+        Case output whose shape some branch knows only at run time) takes any output; each
+        branch's copy carries its `label` (`_batch_label`): the gears are exclusive, so the
+        dynamic buffer has one writer per gear (GE's memory blocks carry the label too)."""
         for src, dst in zip(outs, results, strict=True):
-            if isinstance(src, DynValue):
+            if isinstance(dst, DynValue):
+                self.emit(MemcpyAsyncOp, src=src, dst=dst)
+                if label:
+                    self.tasks[-1].attributes[BATCH_LABEL] = StringAttr(label)
+                continue
+            if isinstance(src, DynValue) and not (is_static(src.type) or is_static(dst.type)):
                 raise _fail(op, "has a branch output of unknown shape")
             if dst in self.gear_buffers:
                 dst = self.view(op, dst, src.type)
@@ -525,13 +539,17 @@ class _Lowering:
         self.emit(LabelSwitchByIndexOp, index=index, labels=labels)
         for i, branch in enumerate(branches):
             self.emit(LabelSetOp, label=labels[i])
-            self.copy_into(op, self.lower_graph(branch, args), results)
+            self.copy_into(op, self.lower_graph(branch, args), results, branch_name(i))
             if i + 1 < len(branches):
                 self.emit(LabelGotoOp, label=last)
         self.emit(LabelSetOp, label=last)
         env.update(zip(op.output, results, strict=True))
 
-    def case_result(self, op: CaseOp, index: int, branches: list[GraphOp]) -> Slot:
+    def case_result(self, op: CaseOp, index: int, branches: list[GraphOp]) -> Value:
+        """A static result's buffer; a `?` one feeding only graph.net_output is a model output
+        sized for the largest gear, or, when a branch's output shape is known only at run time
+        (a gear branch with data-dependent ops, partitioned into static and dynamic parts), a
+        dynamic buffer the runtime places."""
         result = op.output[index]
         if is_static(result.type):
             return self.new_slot(op, result.type, SlotKind.FEATURE)
@@ -545,6 +563,8 @@ class _Lowering:
         types: list[TensorType] = []
         for b in branches:
             t = b.function_type.outputs.data[index]
+            if isinstance(t, TensorType) and not is_static(t) and BATCH_NUM in op.attributes:
+                return self.new_dyn(op, result.type)
             if not isinstance(t, TensorType) or not is_static(t):
                 raise _fail(op, f"branch output {index} has non-static type {t}")
             types.append(t)
@@ -698,6 +718,8 @@ def _materialise(
             for k, v in task.args.items()
         }
         ops.append(task.kind(stream=0, **args))
+        if task.attributes:
+            ops[-1].attributes |= task.attributes
     ops.append(EndGraphOp(stream=0))
     return ModelOp(graph.sym_name.data, plan.arena_size, plan.weight_size, ops)
 
@@ -740,14 +762,17 @@ class ConvertGraphToAscendPass(ModulePass):
                 (g, lower_root(g, op, self.default_engine, self.alignment, False, subgraphs))
                 for g in roots
             ]
-            # The subgraphs of dynamic control tasks, as models of dynamic tasks (theirs too).
+            # The subgraphs of dynamic control tasks, as models of dynamic tasks (theirs too);
+            # a subgraph of static shapes only (a gear branch of a multi-dims Case) keeps
+            # static tasks and its own memory plan (GE runs it as a known subgraph).
             by_name = {g.sym_name.data: g for g in graphs}
             done: set[str] = set()
             while len(done) < len(subgraphs):
                 name = next(n for n in subgraphs if n not in done)
                 done.add(name)
+                graph = by_name[name]
                 model = lower_root(
-                    by_name[name], op, self.default_engine, self.alignment, True, subgraphs
+                    graph, op, self.default_engine, self.alignment, not _static(graph), subgraphs
                 )
                 models.append((by_name[name], model))
         for graph, model in models:
@@ -755,6 +780,20 @@ class ConvertGraphToAscendPass(ModulePass):
         for graph in graphs:
             if graph.parent is not None:
                 Rewriter.erase_op(graph)
+
+
+def _static(graph: GraphOp) -> bool:
+    """Every value of `graph` and of the graphs it calls has a static shape."""
+    ftype = graph.function_type
+    if not all(is_static(t) for t in (*ftype.inputs.data, *ftype.outputs.data)):
+        return False
+    return all(is_static(r.type) for op in graph.body.block.ops for r in op.results) and not any(
+        called_symbols_of(op) for op in graph.body.block.ops
+    )
+
+
+def called_symbols_of(op: Operation) -> bool:
+    return isinstance(op, CaseOp | ControlFlowOp | PartitionedCallOp)
 
 
 def _node_name(op: Operation) -> str | None:

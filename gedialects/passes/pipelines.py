@@ -60,7 +60,8 @@ class CompilePipelinePass(ModulePass):
     Options: `input-shape` (atc-style pins of `?` input dims; with a gear option, the `-1`
     dims the gears fill), the gear options of `ge-expand-multibatch` (`dynamic-batch-size`,
     `dynamic-image-size`, `dynamic-dims`, `input-format`) and `hybrid` (with gears: also keep
-    the fully dynamic graph for input shapes of no gear), `device-memory` (bytes the graph
+    the fully dynamic graph for input shapes of no gear) and `static-branches` (GE's refusal of a
+    gear branch with data-dependent shapes), `device-memory` (bytes the graph
     and the planned arena may use; default 0: the memory budget, `--max-memory` /
     `GE_MAX_MEMORY`, since the interpreter is the device and an arena beyond it can never be
     allocated), `fold` and `fold-max-size`, `fusion` and `disable-fusion` (fusion kinds of
@@ -84,6 +85,7 @@ class CompilePipelinePass(ModulePass):
     dynamic_dims: str = ""
     input_format: str = "NCHW"
     hybrid: bool = False
+    static_branches: bool = False
     device_memory: int = 0
     fold: bool = True
     fold_max_size: int = DEFAULT_MAX_SIZE
@@ -134,6 +136,7 @@ class CompilePipelinePass(ModulePass):
                     dynamic_dims=self.dynamic_dims,
                     input_format=self.input_format,
                     hybrid=self.hybrid,
+                    static_branches=self.static_branches,
                 )
             )
         first += self.checks()

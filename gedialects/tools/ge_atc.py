@@ -77,6 +77,16 @@ def _parser() -> argparse.ArgumentParser:
         choices=["true", "false"],
         help="also keep the fully dynamic graph for shapes of no gear",
     )
+    p.add_argument(
+        "--static_branches",
+        nargs="?",
+        const="true",
+        default="false",
+        choices=["true", "false"],
+        help="GE's refusal of a gear branch with data-dependent shapes ('Multi-batch not "
+        "support middle dynamic shape'); by default such a branch is partitioned into static "
+        "and dynamic parts",
+    )
     p.add_argument("--soc_version", default="", help="accepted for atc compatibility; ignored")
     p.add_argument("--graph-name", default=None, help="model symbol (default: from the model)")
     p.add_argument("--max-memory", metavar="SIZE", help=MAX_MEMORY_HELP)
@@ -121,6 +131,7 @@ def compile_options(args: argparse.Namespace) -> dict[str, str]:
         "dynamic_dims": args.dynamic_dims,
         "input_format": args.input_format,
         "hybrid": args.hybrid,
+        "static_branches": args.static_branches,
         "soc_version": args.soc_version,
     }
     if args.graph_name is not None:
@@ -160,6 +171,7 @@ def compile_model(args: argparse.Namespace) -> ModuleOp:
         dynamic_dims=args.dynamic_dims,
         input_format=args.input_format,
         hybrid=hybrid,
+        static_branches=args.static_branches == "true",
     )
     try:
         pipeline.apply(make_context(), module)

@@ -200,8 +200,10 @@ def _outputs(
     out_shapes = [slot.shape for slot in slots]
     if plan.gears is not None and gear is not None:
         dims = plan.gears.output_dims_of(gear)
+        # a gear's -1 dim (a branch with data-dependent ops): the dynamic buffer's own shape
         out_shapes = [
-            dims.get(name, slot.shape) for (name, _), slot in zip(plan.outputs, slots, strict=True)
+            slot.shape if -1 in dims.get(name, (-1,)) else dims[name]
+            for (name, _), slot in zip(plan.outputs, slots, strict=True)
         ]
     if state.memory is not None:
         for (_, ref), slot, op, shape in zip(

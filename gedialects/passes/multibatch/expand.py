@@ -8,16 +8,17 @@ The root graph (inputs with -1 dims in `--input_shape`) becomes
                                                           |
                                                     graph.net_output {_dynamic_output_dims}
 
-and `@Batch_<i>` is a clone of the original graph whose inputs have gear `i`'s static shapes;
-`ge-infer-shapes` then makes every value in it static (a `?` left is an error, GE's "Multi-batch
-not support middle dynamic shape"). See docs/design/gears.md for the attribute list and the two
-deliberate differences from GE (root input types, constants).
+and `@Batch_<i>` is a clone of the original graph (and of every subgraph it calls) whose inputs
+have gear `i`'s static shapes; `ge-infer-shapes` then makes its values static, except those of
+data-dependent ops, which the partitioner puts in dynamic parts (`static-branches`: an error
+instead, GE's "Multi-batch not support middle dynamic shape"). See docs/design/gears.md for the
+attribute list and the deliberate differences from GE.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from xdsl.context import Context
@@ -77,7 +78,7 @@ def _fail(message: str) -> PassFailedException:
     return PassFailedException(f"{_NAME}: {message}")
 
 
-def _relaxed(t: Attribute) -> Attribute:
+def relaxed_type(t: Attribute) -> Attribute:
     """`t` with every dim unknown: the original static dims hold for one batch, not all."""
     if isinstance(t, TensorType):
         return TensorType(t.element_type, [DYNAMIC_INDEX] * t.get_num_dims())
@@ -94,7 +95,7 @@ def _dict_with(attrs: DictionaryAttr | None, extra: dict[str, Attribute]) -> Dic
     return DictionaryAttr(base | extra)
 
 
-def _calls(graph: GraphOp) -> list[str]:
+def direct_calls(graph: GraphOp) -> list[str]:
     found: list[str] = []
     for op in graph.walk():
         for value in op.properties.values():
@@ -110,10 +111,20 @@ class _OpTemplate(NamedTuple):
     operands: tuple[int, ...]  # positions in the graph's values: arguments, then results
     hints: tuple[str | None, ...]  # the result name hints
     is_output: bool
+    calls: bool  # a property names a subgraph: renamed per gear
+
+
+def _renamed(value: Attribute, renames: dict[str, str]) -> Attribute:
+    """`value` (a symbol or an array of them) naming the gear's clones of the subgraphs."""
+    if isinstance(value, SymbolRefAttr) and value.root_reference.data in renames:
+        return SymbolRefAttr(renames[value.root_reference.data])
+    if isinstance(value, ArrayAttr) and any(isinstance(a, SymbolRefAttr) for a in value.data):
+        return ArrayAttr([_renamed(a, renames) for a in value.data])
+    return value
 
 
 @dataclass
-class _Template:
+class BranchTemplate:
     """What every gear's clone shares, computed once from the root, so that a clone is one
     pass of op creation: no value maps to hash, no type to relax, no name to derive again."""
 
@@ -122,7 +133,7 @@ class _Template:
     kept: list[int]  # the NetOutput operands the Case produces (not direct outputs)
 
     @classmethod
-    def of(cls, root: GraphOp, direct: set[int]) -> _Template:
+    def of(cls, root: GraphOp, direct: set[int]) -> BranchTemplate:
         counts: dict[str, int] = {}
         relaxed: dict[Attribute, Attribute] = {}
         block = root.body.block
@@ -144,12 +155,17 @@ class _Template:
             if not (is_output or isinstance(op, ConstOp)):
                 for t in types:
                     if t not in relaxed:
-                        relaxed[t] = _relaxed(t)
+                        relaxed[t] = relaxed_type(t)
                 types = tuple(relaxed[t] for t in types)
             # graph.graph verifies that its ops are in topological order: defined before use
             operands = tuple(position[v] for v in op.operands)
             hints = tuple(r.name_hint for r in op.results)
-            ops.append(_OpTemplate(op, node, types, operands, hints, is_output))
+            calls = any(
+                isinstance(v, SymbolRefAttr)
+                or (isinstance(v, ArrayAttr) and any(isinstance(a, SymbolRefAttr) for a in v.data))
+                for v in op.properties.values()
+            )
+            ops.append(_OpTemplate(op, node, types, operands, hints, is_output, calls))
             for r in op.results:
                 position[r] = len(values)
                 values.append(r)
@@ -167,21 +183,32 @@ class _Expansion:
     config: GearConfig
     get_dynamic_dims: bool
     hybrid: bool = False
+    static_branches: bool = False
+    """GE's refusal of a `?` left in a branch ("Multi-batch not support middle dynamic
+    shape"); without it such a branch is partitioned into static and dynamic parts."""
+    subgraphs: dict[str, GraphOp] = field(default_factory=dict[str, GraphOp])
+    """The graphs the root reaches through calls, in first-call order (cloned per gear)."""
 
     def run(self, ctx: Context) -> GraphOp:
         self.check()
         direct = self.direct_outputs()
-        template = _Template.of(self.root, direct)
+        template = BranchTemplate.of(self.root, direct)
+        templates = {n: BranchTemplate.of(g, set()) for n, g in self.subgraphs.items()}
         branches = [self.branch(i, template) for i in range(self.config.gear_count)]
+        clones = [
+            c for i in range(self.config.gear_count) for c in self.subgraph_clones(i, templates)
+        ]
         new_root = self.new_root(branches, direct)
         Rewriter.insert_op(new_root, _after(self.root))
         if self.hybrid:
             dynamic = self.dynamic_graph()
             Rewriter.insert_op(dynamic, _after(self.root))
             new_root.attributes[HYBRID_GRAPH] = SymbolRefAttr(dynamic.sym_name.data)
-        for branch in reversed(branches):
-            Rewriter.insert_op(branch, _after(new_root))
+        for graph in reversed([*branches, *clones]):
+            Rewriter.insert_op(graph, _after(new_root))
         Rewriter.erase_op(self.root)
+        if not self.hybrid:  # the dynamic graph of hybrid mode calls the originals
+            self.erase_unused_subgraphs()
         self.infer(ctx)
         self.record_output_dims(new_root, branches, direct)
         return new_root
@@ -203,16 +230,12 @@ class _Expansion:
         for t, n in zip(types, root.input_names, strict=True):
             if not isinstance(t, TensorType):
                 raise _fail(f"input '{n}' of @{name} has type {t}; gears need ranked tensors")
-        called = _calls(root)
-        if called:
-            raise _fail(
-                f"@{name} calls @{called[0]}; expand gears before partitioning (GE runs "
-                "MultiBatchClonePass in graph preprocessing, on a graph without subgraphs)"
-            )
+        self.subgraphs = self.reachable()
         taken = _symbol_names(self.module)
         for i in range(self.config.gear_count):
-            if branch_name(i) in taken:
-                raise _fail(f"the module already has a symbol @{branch_name(i)}")
+            for new in (branch_name(i), *self.renames(i).values()):
+                if new in taken:
+                    raise _fail(f"the module already has a symbol @{new}")
         if self.get_dynamic_dims:
             total = sum(len(s.unknown) for s in self.config.inputs)
             if total != self.config.gear_length:
@@ -222,6 +245,27 @@ class _Expansion:
                     "shape-data input (the default)"
                 )
 
+    def reachable(self) -> dict[str, GraphOp]:
+        try:
+            return reachable_graphs(self.module, self.root)
+        except ValueError as e:
+            raise _fail(str(e)) from None
+
+    def erase_unused_subgraphs(self) -> None:
+        """The originals of the cloned subgraphs, unless a graph outside the gears (another
+        root) still reaches them."""
+        kept: set[str] = set()
+        stack = [g for g in self.module.ops if isinstance(g, GraphOp)]
+        stack = [g for g in stack if g.sym_name.data not in self.subgraphs]
+        while stack:
+            for callee in direct_calls(stack.pop()):
+                if callee in self.subgraphs and callee not in kept:
+                    kept.add(callee)
+                    stack.append(self.subgraphs[callee])
+        for name, graph in self.subgraphs.items():
+            if name not in kept:
+                Rewriter.erase_op(graph)
+
     def direct_outputs(self) -> set[int]:
         """Outputs that are root inputs (GE's direct_output_): not produced by the Case."""
         out = self.root.body.block.last_op
@@ -230,26 +274,20 @@ class _Expansion:
 
     # ---- branches ----------------------------------------------------------------------------
 
-    def branch(self, index: int, template: _Template) -> GraphOp:
+    def branch(self, index: int, template: BranchTemplate) -> GraphOp:
         """Gear `index`'s clone: static inputs, renamed nodes, `_batch_label`, parent indices.
 
         One pass builds each op with its final attributes and relaxed result types (no clone
         then retype: replacing every value afterwards cost as much as the clone)."""
         root = self.root
-        label = branch_name(index)
         postfix = f"{BRANCH_NODE_POSTFIX}{index}"
         names = root.input_names
-        block = Block(
-            arg_types=[
-                _with_dims(t, self.config.shape(n, index))
-                for t, n in zip(root.function_type.inputs.data, names, strict=True)
-            ]
-        )
+        arg_types = [
+            _with_dims(t, self.config.shape(n, index))
+            for t, n in zip(root.function_type.inputs.data, names, strict=True)
+        ]
         arg_attrs = []
-        for j, (old_arg, arg, name) in enumerate(
-            zip(root.body.block.args, block.args, names, strict=True)
-        ):
-            arg.name_hint = old_arg.name_hint
+        for j, name in enumerate(names):
             old = root.arg_attrs.data[j] if root.arg_attrs is not None else None
             arg_attrs.append(
                 _dict_with(
@@ -260,38 +298,6 @@ class _Expansion:
                     },
                 )
             )
-        label_attr = StringAttr(label)
-        values: list[SSAValue] = list(block.args)
-        ops: list[Operation] = []
-        for t in template.ops:
-            op = t.op
-            attributes = dict(op.attributes)
-            if t.node is not None:
-                attributes[NODE_NAME] = StringAttr(t.node + postfix)
-            attributes[BATCH_LABEL] = label_attr
-            operands = [values[k] for k in t.operands]
-            if t.is_output:
-                new = NetOutputOp([operands[i] for i in template.kept])
-                new.attributes = attributes
-            else:
-                new = op.create(
-                    operands=operands,
-                    result_types=t.result_types,
-                    properties=op.properties,  # create copies the dicts
-                    attributes=attributes,
-                    location=op.location,
-                    regions=[Region() for _ in op.regions] if op.regions else (),
-                )
-                if op.regions:
-                    mapper = dict(zip(template.values, values, strict=False))  # a prefix
-                    for old_region, new_region in zip(op.regions, new.regions, strict=True):
-                        old_region.clone_into(new_region, value_mapper=mapper)
-                for result, hint in zip(new.results, t.hints, strict=True):
-                    if hint is not None:
-                        result.name_hint = hint
-                values.extend(new.results)
-            ops.append(new)
-        block.add_ops(ops)
         res_attrs = []
         out_names = root.output_names
         for position, i in enumerate(template.kept):
@@ -305,14 +311,19 @@ class _Expansion:
                     },
                 )
             )
-        out = ops[-1]
-        assert isinstance(out, NetOutputOp)
-        graph = GraphOp(label, block.arg_types, [v.type for v in out.outputs], Region(block))
-        graph.attributes = dict(root.attributes)
+        graph = instantiate_branch(
+            root, template, branch_name(index), arg_types, index, self.renames(index)
+        )
         graph.attributes.pop(ENABLE_DYNAMIC_BATCH, None)
         graph.arg_attrs = ArrayAttr(arg_attrs)
         graph.res_attrs = ArrayAttr(res_attrs)
         return graph
+
+    def renames(self, index: int) -> dict[str, str]:
+        return renames_of(self.subgraphs, index)
+
+    def subgraph_clones(self, index: int, templates: dict[str, BranchTemplate]) -> list[GraphOp]:
+        return clone_subgraphs(self.subgraphs, templates, index)
 
     def dynamic_graph(self) -> GraphOp:
         """Hybrid mode (GE UserHybridGraphManager): the original graph with `?` on the
@@ -329,11 +340,11 @@ class _Expansion:
         for op in block.ops:
             if not isinstance(op, ConstOp | NetOutputOp):
                 for result in op.results:
-                    Rewriter.replace_value_with_new_type(result, _relaxed(result.type))
+                    Rewriter.replace_value_with_new_type(result, relaxed_type(result.type))
         out = block.last_op
         assert isinstance(out, NetOutputOp)
         graph.function_type = FunctionType.from_lists(
-            block.arg_types, [_relaxed(v.type) for v in out.outputs]
+            block.arg_types, [relaxed_type(v.type) for v in out.outputs]
         )
         return graph
 
@@ -396,7 +407,7 @@ class _Expansion:
             index,
             user_args,
             [b.sym_name.data for b in branches],
-            [_relaxed(out.outputs[i].type) for i in produced],
+            [relaxed_type(out.outputs[i].type) for i in produced],
         )
         case.attributes |= {
             NODE_NAME: StringAttr(CASE_NAME),
@@ -443,7 +454,7 @@ class _Expansion:
     ) -> None:
         """GE's GetDynamicOutputShape: `"<gear>,<output>,<dims>"` on the root NetOutput."""
         static: dict[int, bool] = {}  # by type identity: the branches share type objects
-        for branch in branches:
+        for branch in branches if self.static_branches else ():
             block = branch.body.block
             # An operand is a block argument or the result of an op checked before it: with
             # static arguments, checking the results finds the first op that has a `?`.
@@ -461,7 +472,8 @@ class _Expansion:
                             f"'{op.name}' ({_node_name(op)}) in @{branch.sym_name.data} has "
                             f"type {value.type} after shape inference; every value of a gear "
                             "branch must be static (GE: Multi-batch not support middle "
-                            "dynamic shape)"
+                            "dynamic shape; drop static-branches to partition the branch into "
+                            "static and dynamic parts)"
                         )
         entries: list[StringAttr] = []
         count = len(branches[0].function_type.outputs.data) + len(direct)
@@ -471,14 +483,151 @@ class _Expansion:
             for position, i in enumerate(produced):
                 t = branch.function_type.outputs.data[position]
                 assert isinstance(t, TensorType)
-                entries.append(output_dims_entry(g, i, t.get_shape()))
+                entries.append(output_dims_entry(g, i, _ge_dims(t.get_shape())))
         for i in others:
             t = root.function_type.outputs.data[i]
             assert isinstance(t, TensorType)
-            entries.append(output_dims_entry(-1, i, t.get_shape()))
+            entries.append(output_dims_entry(-1, i, _ge_dims(t.get_shape())))
         out = root.body.block.last_op
         assert isinstance(out, NetOutputOp)
         out.attributes[DYNAMIC_OUTPUT_DIMS] = ArrayAttr(entries)
+
+
+def reachable_graphs(module: ModuleOp, root: GraphOp) -> dict[str, GraphOp]:
+    """The subgraphs `root` calls, transitively, in first-call order; ValueError for a call of
+    no `graph.graph` of `module` or of `root` itself."""
+    graphs = {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
+    found: dict[str, GraphOp] = {}
+    stack = [root]
+    while stack:
+        graph = stack.pop()
+        for callee in direct_calls(graph):
+            if callee in found:
+                continue
+            target = graphs.get(callee)
+            if target is None:
+                raise ValueError(
+                    f"@{graph.sym_name.data} calls @{callee}, which is not a graph.graph of "
+                    "the module"
+                )
+            if target is root:
+                raise ValueError(f"@{graph.sym_name.data} calls @{callee}, the graph expanded")
+            found[callee] = target
+            stack.append(target)
+    return found
+
+
+def renames_of(
+    subgraphs: dict[str, GraphOp], index: int, postfix: str = BRANCH_NODE_POSTFIX
+) -> dict[str, str]:
+    """Gear `index`'s names of `subgraphs` (GE renames nested subgraphs with the branch's node
+    postfix)."""
+    return {name: f"{name}{postfix}{index}" for name in subgraphs}
+
+
+def clone_subgraphs(
+    subgraphs: dict[str, GraphOp],
+    templates: dict[str, BranchTemplate],
+    index: int,
+    postfix: str = BRANCH_NODE_POSTFIX,
+) -> list[GraphOp]:
+    """Gear `index`'s copies of `subgraphs` (GE's MultiBatchClonePass copies the whole graph
+    with its subgraphs per branch): relaxed inputs, so that shape inference gives each copy
+    its gear's static shapes from the caller."""
+    renames = renames_of(subgraphs, index, postfix)
+    node_postfix = f"{postfix}{index}"
+    clones: list[GraphOp] = []
+    for name, graph in subgraphs.items():
+        arg_types = [relaxed_type(t) for t in graph.function_type.inputs.data]
+        clone = instantiate_branch(
+            graph,
+            templates[name],
+            renames[name],
+            arg_types,
+            index,
+            renames,
+            all_kept=True,
+            postfix=postfix,
+        )
+        if graph.arg_attrs is not None:
+            clone.arg_attrs = ArrayAttr([_postfixed(a, node_postfix) for a in graph.arg_attrs.data])
+        if graph.res_attrs is not None:
+            clone.res_attrs = graph.res_attrs
+        clones.append(clone)
+    return clones
+
+
+def _postfixed(attrs: DictionaryAttr, postfix: str) -> DictionaryAttr:
+    name = attrs.data.get(NODE_NAME)
+    if not isinstance(name, StringAttr):
+        return attrs
+    return _dict_with(attrs, {NODE_NAME: StringAttr(name.data + postfix)})
+
+
+def instantiate_branch(
+    graph: GraphOp,
+    template: BranchTemplate,
+    name: str,
+    arg_types: Sequence[Attribute],
+    index: int,
+    renames: dict[str, str],
+    *,
+    all_kept: bool = False,
+    postfix: str = BRANCH_NODE_POSTFIX,
+) -> GraphOp:
+    """Gear `index`'s copy of `graph` (its `template`) named `name`: nodes renamed with the
+    branch `postfix` and `index`, `_batch_label`, result types relaxed, subgraph symbols per
+    `renames`."""
+    label = branch_name(index)
+    postfix = f"{postfix}{index}"
+    block = Block(arg_types=arg_types)
+    for old_arg, arg in zip(graph.body.block.args, block.args, strict=True):
+        arg.name_hint = old_arg.name_hint
+    label_attr = StringAttr(label)
+    values: list[SSAValue] = list(block.args)
+    ops: list[Operation] = []
+    for t in template.ops:
+        op = t.op
+        attributes = dict(op.attributes)
+        if t.node is not None:
+            attributes[NODE_NAME] = StringAttr(t.node + postfix)
+        attributes[BATCH_LABEL] = label_attr
+        operands = [values[k] for k in t.operands]
+        if t.is_output:
+            new = NetOutputOp(operands if all_kept else [operands[i] for i in template.kept])
+            new.attributes = attributes
+        else:
+            properties = op.properties
+            if t.calls:
+                properties = {k: _renamed(v, renames) for k, v in properties.items()}
+            new = op.create(
+                operands=operands,
+                result_types=t.result_types,
+                properties=properties,  # create copies the dicts
+                attributes=attributes,
+                location=op.location,
+                regions=[Region() for _ in op.regions] if op.regions else (),
+            )
+            if op.regions:
+                mapper = dict(zip(template.values, values, strict=False))  # a prefix
+                for old_region, new_region in zip(op.regions, new.regions, strict=True):
+                    old_region.clone_into(new_region, value_mapper=mapper)
+            for result, hint in zip(new.results, t.hints, strict=True):
+                if hint is not None:
+                    result.name_hint = hint
+            values.extend(new.results)
+        ops.append(new)
+    block.add_ops(ops)
+    out = ops[-1]
+    assert isinstance(out, NetOutputOp)
+    clone = GraphOp(name, block.arg_types, [v.type for v in out.outputs], Region(block))
+    clone.attributes = dict(graph.attributes)
+    return clone
+
+
+def _ge_dims(dims: Sequence[int]) -> list[int]:
+    """GE writes an unknown dim as -1 (xDSL's marker is DYNAMIC_INDEX)."""
+    return [d if d >= 0 else -1 for d in dims]
 
 
 def _node_name(op: Operation) -> str:
@@ -507,7 +656,7 @@ def _after(op: Operation) -> InsertPoint:
 
 def _roots(module: ModuleOp) -> list[GraphOp]:
     graphs = [g for g in module.ops if isinstance(g, GraphOp)]
-    called = {name for g in graphs for name in _calls(g)}
+    called = {name for g in graphs for name in direct_calls(g)}
     return [g for g in graphs if g.sym_name.data not in called]
 
 
@@ -522,8 +671,12 @@ class MultibatchExpandPass(ModulePass):
     `get-dynamic-dims` (take the gear from the input shapes with `multibatch.get_dynamic_dims`,
     GE's GetNext-sink variant, instead of the `ascend_mbatch_shape_data` input), `entry`
     (the root graph when there are several), `hybrid` (also keep the fully dynamic graph
-    `@<root>_dynamic`, named by the root's `_hybrid_dynamic_graph`, for shapes of no gear).
-    Errors carry GE's codes and messages.
+    `@<root>_dynamic`, named by the root's `_hybrid_dynamic_graph`, for shapes of no gear),
+    `static-branches` (GE's refusal of a `?` left in a branch, "Multi-batch not support middle
+    dynamic shape"; by default such a branch is partitioned into static and dynamic parts).
+    Subgraphs the root calls (If / While / Case branches, partitioned calls) are copied per
+    gear, as GE's MultiBatchClonePass copies the graph with its subgraphs. Errors carry GE's
+    codes and messages.
     """
 
     name = "ge-expand-multibatch"
@@ -536,6 +689,7 @@ class MultibatchExpandPass(ModulePass):
     get_dynamic_dims: bool = False
     entry: str = ""
     hybrid: bool = False
+    static_branches: bool = False
 
     def config(self) -> GearConfig:
         try:
@@ -568,4 +722,6 @@ class MultibatchExpandPass(ModulePass):
         from gedialects.passes.analysis.task_graph import paused_gc
 
         with paused_gc():  # a clone per gear: many small objects, no cycles to collect
-            _Expansion(op, roots[0], config, self.get_dynamic_dims, self.hybrid).run(ctx)
+            _Expansion(
+                op, roots[0], config, self.get_dynamic_dims, self.hybrid, self.static_branches
+            ).run(ctx)

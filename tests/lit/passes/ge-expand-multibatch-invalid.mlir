@@ -34,14 +34,14 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}, %y: tensor<?xf32> {node
 
 // The splits below, with `--verify-diagnostics` (one error per split; the first split is the
 // graph above, whose second input is not in this --input_shape).
-// RUN: ge-opt %s --split-input-file --verify-diagnostics -p 'ge-expand-multibatch{input-shape="x:-1" dynamic-batch-size="1,2"}' | filecheck %s --check-prefix=SPLIT
+// RUN: ge-opt %s --split-input-file --verify-diagnostics -p 'ge-expand-multibatch{input-shape="x:-1" dynamic-batch-size="1,2" static-branches=true}' | filecheck %s --check-prefix=SPLIT
 // SPLIT: ge-expand-multibatch: E10001: {{.*}}(missing: y).
 // SPLIT-NEXT: {{/}}/ -----
 // SPLIT-NEXT: ge-expand-multibatch: expands exactly one root graph, found @main, @other; choose with entry=
 // SPLIT-NEXT: {{/}}/ -----
-// SPLIT-NEXT: ge-expand-multibatch: @caller calls @callee; expand gears before partitioning (GE runs MultiBatchClonePass in graph preprocessing, on a graph without subgraphs)
+// SPLIT-NEXT: ge-expand-multibatch: the module already has a symbol @callee_ascend_mbatch_batch_0
 // SPLIT-NEXT: {{/}}/ -----
-// SPLIT-NEXT: ge-expand-multibatch: 'test.op' (unnamed) in @Batch_0 has type tensor<?xf32> after shape inference; every value of a gear branch must be static (GE: Multi-batch not support middle dynamic shape)
+// SPLIT-NEXT: ge-expand-multibatch: 'test.op' (unnamed) in @Batch_0 has type tensor<?xf32> after shape inference; every value of a gear branch must be static (GE: Multi-batch not support middle dynamic shape; drop static-branches to partition the branch into static and dynamic parts)
 
 // RUN: ge-opt %s --split-input-file --verify-diagnostics -p 'ge-expand-multibatch{input-shape="x:-1" dynamic-batch-size="1,2" entry=other}' | filecheck %s --check-prefix=ENTRY
 // ENTRY: ge-expand-multibatch: no root graph named @other
@@ -61,7 +61,12 @@ graph.graph @callee(%a: tensor<?xf32>) -> tensor<?xf32> {
 }
 graph.graph @caller(%x: tensor<?xf32> {node_name = "x"}) -> tensor<?xf32> {
   %r = partition.partitioned_call @callee(%x) : (tensor<?xf32>) -> tensor<?xf32>
-  graph.net_output %r : tensor<?xf32>
+  %s = partition.partitioned_call @callee_ascend_mbatch_batch_0(%r) : (tensor<?xf32>) -> tensor<?xf32>
+  graph.net_output %s : tensor<?xf32>
+}
+// gear 0's copy of @callee would take this name
+graph.graph @callee_ascend_mbatch_batch_0(%a: tensor<?xf32>) -> tensor<?xf32> {
+  graph.net_output %a : tensor<?xf32>
 }
 
 // -----
