@@ -214,6 +214,24 @@ def int_array(values: Iterable[int]) -> DenseArrayBase[I64]:
     return DenseArrayBase.from_list(i64, tuple(values))
 
 
+UNKNOWN_DIM = -1
+"""GE's `UNKNOWN_DIM`: how a GE attribute (`_dynamic_output_dims`, `_mbatch_origin_input_dims`,
+`shape_info`, ...) spells a dim known only at run time."""
+
+
+def ge_dims(dims: Iterable[int]) -> tuple[int, ...]:
+    """`dims` as GE writes them into attributes: every unknown dim is GE's -1, never xDSL's
+    `?` marker (`DYNAMIC_INDEX`, -9223372036854775808), which a shape read off a `TensorType`
+    carries. Every GE attribute built from a type's dims goes through here (issue 19 part 6:
+    a direct graph output leaked the marker into `_dynamic_output_dims`)."""
+    return tuple(UNKNOWN_DIM if d < 0 else d for d in dims)
+
+
+def ge_dims_array(dims: Iterable[int]) -> DenseArrayBase[I64]:
+    """`int_array(ge_dims(dims))`: a dims attribute in GE's spelling."""
+    return int_array(ge_dims(dims))
+
+
 def int_array_values(attr: DenseArrayBase[IntegerType]) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 

@@ -49,7 +49,15 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface, SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from gedialects.base import NODE_NAME, GEOp, NodeSyntax, int_array, int_array_values
+from gedialects.base import (
+    NODE_NAME,
+    GEOp,
+    NodeSyntax,
+    ge_dims,
+    ge_dims_array,
+    int_array,
+    int_array_values,
+)
 from gedialects.graph import GraphOp
 from gedialects.partition import GE_TENSOR, check_signature, lookup_graph
 
@@ -127,8 +135,9 @@ _OPTION_OF = {
 
 
 def output_dims_entry(gear: int, index: int, dims: Sequence[int]) -> StringAttr:
-    """One `_dynamic_output_dims` string: `"<gear>,<output>,<d0>,<d1>,..."`."""
-    return StringAttr(",".join(str(v) for v in (gear, index, *dims)))
+    """One `_dynamic_output_dims` string: `"<gear>,<output>,<d0>,<d1>,..."` (an unknown dim
+    is GE's -1, `base.ge_dims`)."""
+    return StringAttr(",".join(str(v) for v in (gear, index, *ge_dims(dims))))
 
 
 def parse_output_dims(attr: Attribute | None) -> dict[int, dict[int, tuple[int, ...]]]:
@@ -148,10 +157,10 @@ def input_attrs(name: str, dims: Sequence[int], max_dims: Sequence[int]) -> Dict
     """Root input attributes of a user Data (GE's SetMaxShapeToData and the clone pass);
     `dims` as `--input_shape` gives them (-1: set per gear)."""
     attrs: dict[str, Attribute] = {NODE_NAME: StringAttr(name)}
-    unknown = [i for i, d in enumerate(dims) if d == -1]
+    unknown = [i for i, d in enumerate(dims) if d < 0]
     if unknown:
-        attrs[ORIGIN_INPUT_DIMS] = int_array(dims)
-        attrs[MAX_INPUT_DIMS] = int_array(max_dims)
+        attrs[ORIGIN_INPUT_DIMS] = ge_dims_array(dims)
+        attrs[MAX_INPUT_DIMS] = ge_dims_array(max_dims)
         attrs[UNKNOWN_DIM_INDEX] = int_array(unknown)
         attrs[MBATCH_SWITCH_NAME] = StringAttr(CASE_NAME)
     return DictionaryAttr(attrs)
@@ -424,7 +433,10 @@ class GetDynamicDimsOp(NodeSyntax, GEOp):
         super().__init__(
             operands=[inputs],
             result_types=[result_type],
-            properties={"shape_info": int_array(shape_info), "N": IntegerAttr(len(inputs), i64)},
+            properties={
+                "shape_info": ge_dims_array(shape_info),
+                "N": IntegerAttr(len(inputs), i64),
+            },
         )
 
     def verify_(self) -> None:

@@ -270,3 +270,47 @@ def test_cnn_gear_equals_original_per_pair(cnn: tuple[ModuleOp, ModuleOp], n: in
         [run(original, {"image": padded[i : i + 2]})["logits"] for i in range(0, len(padded), 2)]
     )[:n]
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+DIRECT = """
+graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}, %yin: tensor<?x3xf32> {node_name = "yin"})
+    -> (tensor<?x3xf32> {node_name = "y"}, tensor<?x3xf32> {node_name = "yout"}) {
+  %r = graph.relu %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  graph.net_output %r, %yin : tensor<?x3xf32>, tensor<?x3xf32>
+}
+"""
+
+
+def test_direct_output_writes_no_dynamic_dim_marker_into_dynamic_output_dims() -> None:
+    """Issue 19 part 6: a gear input returned as an output leaked -9223372036854775808."""
+    from gedialects.passes.pipelines import CompilePipelinePass
+
+    module = expand(parse(DIRECT), input_shape="x:-1,3;yin:-1,3", dynamic_batch_size="1,4,8")
+    info = GearInfo.from_module(module)
+    assert info.output_dims_of(1) == {"y": (4, 3), "yout": (4, 3)}
+    assert info.output_dims_of(0) == {"y": (1, 3), "yout": (1, 3)}
+    assert "-9223372036854775808" not in str(module)
+    CompilePipelinePass().apply(make_context(), module)  # refused the marker before the fix
+    x = np.arange(-6, 6, dtype=np.float32).reshape(4, 3)
+    out = run(module, {"x": x, "yin": x + 1})
+    assert_same(out, {"y": np.maximum(x, 0), "yout": x + 1})
+
+
+def test_ge_dims_writes_minus_one_for_the_dynamic_marker() -> None:
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+    from gedialects.base import ge_dims, ge_dims_array, int_array_values
+    from gedialects.multibatch import (
+        ORIGIN_INPUT_DIMS,
+        GetDynamicDimsOp,
+        input_attrs,
+        output_dims_entry,
+    )
+
+    assert ge_dims((DYNAMIC_INDEX, 3, -1, 0)) == (-1, 3, -1, 0)
+    assert int_array_values(ge_dims_array((DYNAMIC_INDEX, 2))) == (-1, 2)
+    assert output_dims_entry(-1, 0, (DYNAMIC_INDEX, 3)).data == "-1,0,-1,3"
+    attrs = input_attrs("x", (DYNAMIC_INDEX, 3), (8, 3)).data
+    assert int_array_values(attrs[ORIGIN_INPUT_DIMS]) == (-1, 3)
+    op = GetDynamicDimsOp([], shape_info=(2, DYNAMIC_INDEX, 3))
+    assert int_array_values(op.shape_info) == (2, -1, 3)

@@ -34,7 +34,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
 from gedialects.ascend import ModelOp
-from gedialects.base import int_array_values, symbol_name
+from gedialects.base import ge_dims, int_array_values, symbol_name
 from gedialects.errors import GearMismatchError
 from gedialects.gear_options import GearConfig, InputShape, dims_text
 from gedialects.graph import GraphOp, NetOutputOp
@@ -193,8 +193,7 @@ class GearInfo:
                 continue
             origin = _int_list(arg.get(ORIGIN_INPUT_DIMS))
             if origin is None:
-                origin = tuple(t.get_shape()) if isinstance(t, TensorType) else ()
-                origin = tuple(-1 if d < 0 else d for d in origin)
+                origin = ge_dims(t.get_shape()) if isinstance(t, TensorType) else ()
             dims[input_name] = origin
         user_order = (
             [s.data for s in order.data if isinstance(s, StringAttr)]

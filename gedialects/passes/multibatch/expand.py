@@ -43,7 +43,15 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolOpInterface
 from xdsl.utils.exceptions import PassFailedException
 
-from gedialects.base import BATCH_LABEL, NODE_NAME, PARENT_NODE_INDEX, GEOp, int_array, is_static
+from gedialects.base import (
+    BATCH_LABEL,
+    NODE_NAME,
+    PARENT_NODE_INDEX,
+    GEOp,
+    ge_dims,
+    int_array,
+    is_static,
+)
 from gedialects.gear_options import GearConfig, GearError, check_graph_inputs, parse_options
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp, ShapeOp
 from gedialects.multibatch import (
@@ -219,10 +227,7 @@ class _Expansion:
         root = self.root
         name = root.sym_name.data
         types = root.function_type.inputs.data
-        dims = [
-            tuple(-1 if d < 0 else d for d in t.get_shape()) if isinstance(t, TensorType) else None
-            for t in types
-        ]
+        dims = [ge_dims(t.get_shape()) if isinstance(t, TensorType) else None for t in types]
         try:
             check_graph_inputs(self.config, name, root.input_names, dims)
         except GearError as e:
@@ -483,13 +488,24 @@ class _Expansion:
             for position, i in enumerate(produced):
                 t = branch.function_type.outputs.data[position]
                 assert isinstance(t, TensorType)
-                entries.append(output_dims_entry(g, i, _ge_dims(t.get_shape())))
+                entries.append(output_dims_entry(g, i, t.get_shape()))
+        out = root.body.block.last_op
+        assert isinstance(out, NetOutputOp)
         for i in others:
             t = root.function_type.outputs.data[i]
             assert isinstance(t, TensorType)
-            entries.append(output_dims_entry(-1, i, _ge_dims(t.get_shape())))
-        out = root.body.block.last_op
-        assert isinstance(out, NetOutputOp)
+            value = out.outputs[i]
+            name = root.input_names[value.index] if isinstance(value, BlockArgument) else None
+            if name is not None and not is_static(t) and self.config.input(name).unknown:
+                # A root input returned as it is (GE's direct output): its shape is the
+                # input's in each gear. GE writes one `-1` entry with the root Data's
+                # shape, which it has set to the largest gear (SetMaxShapeToData), so a
+                # smaller gear would report the largest gear's shape; one entry per gear
+                # reports each gear's own.
+                for g in range(self.config.gear_count):
+                    entries.append(output_dims_entry(g, i, self.config.shape(name, g)))
+            else:
+                entries.append(output_dims_entry(-1, i, t.get_shape()))
         out.attributes[DYNAMIC_OUTPUT_DIMS] = ArrayAttr(entries)
 
 
@@ -623,11 +639,6 @@ def instantiate_branch(
     clone = GraphOp(name, block.arg_types, [v.type for v in out.outputs], Region(block))
     clone.attributes = dict(graph.attributes)
     return clone
-
-
-def _ge_dims(dims: Sequence[int]) -> list[int]:
-    """GE writes an unknown dim as -1 (xDSL's marker is DYNAMIC_INDEX)."""
-    return [d if d >= 0 else -1 for d in dims]
 
 
 def _node_name(op: Operation) -> str:
