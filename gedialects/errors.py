@@ -50,5 +50,15 @@ class GearMismatchError(InputError, ValueError):
     codes = ("E13025",)
 
 
+class DynamicInputError(InputError, ValueError):
+    """A gear set through GE's GeExecutor API (`GearInfo.set_dynamic_batch_size`,
+    `set_dynamic_image_size`, `set_dynamic_dims`) that the model refuses, with GE's ACL code:
+    145012 `ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID` (the dynamic input buffer is too small,
+    or the dims given do not cover the inputs / change a fixed dim), 145013
+    `ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID` (no gear of the model matches)."""
+
+    codes = ("145012", "145013")
+
+
 class ExecutionError(GEError):
     """A kernel failed while running (e.g. an index out of range in the data)."""

@@ -20,10 +20,12 @@ limit `ge.exec.static_model_ops_lower_limit`; a graph whose shapes are all known
 `ge-compile{partition-static=false}`), whose nodes become static tasks and dynamic tasks
 (shapes and memory decided at run time). A graph with gears gets one static branch per gear
 behind a label switch, its buffers sized for the largest gear (`ge-expand-multibatch`,
-docs/design/gears.md). With `ge.compileHybridMode=1` the compiled model also keeps the fully
-dynamic model (`ge-expand-multibatch{hybrid}`, as `ge-atc --hybrid`), which runs input shapes
-that are no gear instead of raising E13025. `stages(graph_id)` gives the printed IR after each
-step.
+docs/design/gears.md). Hybrid mode (GE's four conditions: `ge.inputShape`, `ge.dynamicDims`,
+`ge.dynamicNodeType=1`, `ge.compileHybridMode=1`; `notes` says which fails when only the last
+is given) compiles the gear graph and the graph without gears concurrently on two workers, as
+GE's UserHybridGraphManager does; the compiled model keeps the fully dynamic model, which runs
+input shapes that are no gear instead of raising E13025. `stages(graph_id)` gives the printed
+IR after each step.
 
 JIT mode (`ge.jit=1`, GE's JIT executor) compiles at `run_graph` instead, slice by slice with
 the real input shapes; see `Session.run_graph` and `Session.jit_stats`.
@@ -165,6 +167,12 @@ class Session:
         """The gear table of a graph compiled with gear options (None without)."""
         self.compile_graph(graph_id)
         return self._graph(graph_id).info
+
+    def notes(self, graph_id: int) -> tuple[str, ...]:
+        """Notes of the graph's compile (also logged as warnings): `ge.compileHybridMode=1`
+        given while GE's other conditions of hybrid mode do not hold, and which fail."""
+        self.compile_graph(graph_id)
+        return tuple(self._graph(graph_id).notes)
 
     def gear_count(self, graph_id: int) -> int:
         """aclmdlGetInputDynamicGearCount: 0 for a graph without gears."""

@@ -15,7 +15,7 @@ from xdsl.parser import Parser
 from gedialects import make_context
 from gedialects.interpreters.run import run
 from gedialects.passes.pipelines import CompilePipelinePass, expand_pipelines
-from gedialects.runtime.compile import compile_pipeline
+from gedialects.runtime.compile import DYNAMIC_STAGE_SUFFIX, compile_pipeline
 from gedialects.session import Session
 from gedialects.tools import ge_atc, ge_import, ge_opt
 
@@ -23,7 +23,8 @@ MODELS = Path(__file__).parent / "models"
 
 HYBRID_OPTIONS = {
     "ge.inputShape": "tokens:-1,5,32",
-    "ge.dynamicBatchSize": "1,3",
+    "ge.dynamicDims": "1;3",
+    "ge.dynamicNodeType": "1",
     "ge.compileHybridMode": "1",
 }
 
@@ -41,8 +42,8 @@ CASES = {
     "transformer-gears-hybrid": (
         "transformer.onnx",
         HYBRID_OPTIONS,
-        ["--input_shape=tokens:-1,5,32", "--dynamic_batch_size=1,3", "--hybrid"],
-        'input-shape="tokens:-1,5,32" dynamic-batch-size="1,3" hybrid=true',
+        ["--input_shape=tokens:-1,5,32", "--dynamic_dims=1;3", "--hybrid"],
+        'input-shape="tokens:-1,5,32" dynamic-dims="1;3" hybrid=true',
         ["transformer_b3_s5.inputs.npz", "off-gear batch 2"],
     ),
 }
@@ -109,6 +110,16 @@ def test_session_stages_are_the_ge_opt_stages(
     session = Session(options)
     session.add_graph(0, MODELS / model)
     stages = session.stages(0)
+    # Hybrid mode: the Session compiles the gear graph and the graph without gears apart (two
+    # workers, as GE); the gear graph's stages are ge-opt's without `hybrid`, the dynamic
+    # graph's the same list without the gear expansion.
+    dynamic = [
+        k.removesuffix(DYNAMIC_STAGE_SUFFIX) for k in stages if k.endswith(DYNAMIC_STAGE_SUFFIX)
+    ]
+    stages = {k: v for k, v in stages.items() if not k.endswith(DYNAMIC_STAGE_SUFFIX)}
+    if dynamic:
+        assert dynamic == [k for k in stages if k not in ("import", "ge-expand-multibatch")]
+        compile_options = compile_options.replace(" hybrid=true", "")
     capsys.readouterr()
     out = _ge_opt(tmp_path, model, compile_options, "--print-between-passes")
     printed = _between(capsys.readouterr().out)
@@ -131,7 +142,7 @@ def test_session_compiles_with_the_ge_compile_stage_list() -> None:
         | {"ge.streamMaxParallelNum": "AIcoreEngine:2,DNN_VM_AICPU:1"}
     )
     assert isinstance(pipeline, CompilePipelinePass)
-    assert pipeline.hybrid and pipeline.dynamic_batch_size == "1,3"
+    assert not pipeline.hybrid and pipeline.dynamic_dims == "1;3"  # hybrid: compile_graph
     assert not pipeline.memory_reuse and not pipeline.multi_stream
     assert pipeline.max_streams == 3 and not pipeline.partition_static
     names = [p.name for p in expand_pipelines([pipeline])]

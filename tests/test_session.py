@@ -142,7 +142,8 @@ def test_hybrid_mode_runs_an_off_gear_shape() -> None:
     path = MODELS / "transformer.onnx"
     options = {
         "ge.inputShape": "tokens:-1,5,32",
-        "ge.dynamicBatchSize": "1,3",
+        "ge.dynamicDims": "1;3",
+        "ge.dynamicNodeType": "1",
         "ge.compileHybridMode": "1",
     }
     session = Session(options)

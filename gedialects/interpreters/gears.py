@@ -35,7 +35,7 @@ from xdsl.traits import SymbolTable
 
 from gedialects.ascend import ModelOp
 from gedialects.base import ge_dims, int_array_values, symbol_name
-from gedialects.errors import GearMismatchError
+from gedialects.errors import DynamicInputError, GearMismatchError
 from gedialects.gear_options import GearConfig, InputShape, dims_text
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.interpreters.entry import RunError, Signature, find_entry
@@ -254,6 +254,83 @@ class GearInfo:
         gear = self.config.gear_of(dims)
         if gear is None:
             raise GearMismatchError(self._mismatch(dims_text([int(d) for d in dims])), "E13025")
+        return gear
+
+    # GeExecutor::SetDynamicBatchSize / SetDynamicImageSize / SetDynamicDims
+    def set_dynamic_batch_size(self, batch_size: int, length: int | None = None) -> int:
+        """GE's SetDynamicBatchSize: the gear of `batch_size`. `length` is the byte size of
+        the dynamic input buffer (default: one uint64); fewer than 4 bytes is 145012, a model
+        whose gears are not one value each or that has no gear `[batch_size]` is 145013
+        (IsDynamicBatchSizeMatchModel)."""
+        self._check_length(length, 1, "Dynamic input size")
+        for gear in self.gears:
+            if len(gear) != 1:
+                raise self._no_gear(
+                    f"Dynamic batch param num is 1, current batch size is {len(gear)}"
+                )
+        return self._gear_or_fail([batch_size], f"Dynamic batch {batch_size}")
+
+    def set_dynamic_image_size(self, height: int, width: int, length: int | None = None) -> int:
+        """GE's SetDynamicImageSize: the gear `[height, width]`. `length` below two uint32
+        is 145012; gears that are not two values or no gear `[height, width]` is 145013
+        (IsDynamicImageSizeMatchModel)."""
+        self._check_length(length, 2, "Dynamic input size")
+        for gear in self.gears:
+            if len(gear) != 2:
+                raise self._no_gear(
+                    f"Dynamic resolution param num is 2, current resolution size is {len(gear)}"
+                )
+        return self._gear_or_fail([height, width], f"Dynamic resolution ({height},{width})")
+
+    def set_dynamic_dims(self, dims: Sequence[int], length: int | None = None) -> int:
+        """GE's SetDynamicDims: `dims` are ALL dims of the inputs in `user_designate_shape_order`
+        (GetCurDynamicDims): their count must be that of the inputs' dims and every fixed dim
+        must be kept (145012); the values at the -1 dims must be a gear (145013); `length`
+        below one uint32 per -1 dim is 145012."""
+        order = [s.name for s in self.config.inputs]
+        all_dims = [d for s in self.config.inputs for d in s.dims]
+        if len(dims) != len(all_dims):
+            raise DynamicInputError(
+                f"145012: ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID: Dynamic input size "
+                f"[{len(dims)}] is not equal with all data dims size [{len(all_dims)}] "
+                f"(the dims of {', '.join(order)})",
+                "145012",
+            )
+        current: list[int] = []
+        for i, (given, model) in enumerate(zip(dims, all_dims, strict=True)):
+            if model < 0:
+                current.append(int(given))
+            elif int(given) != model:
+                raise DynamicInputError(
+                    f"145012: ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID: Static dims should be "
+                    f"same, index:{i} value:{int(given)} should be {model}",
+                    "145012",
+                )
+        gear = self._gear_or_fail(current, f"Cur dynamic dims {dims_text(current)}")
+        self._check_length(length, len(current), "input dynamic size")
+        return gear
+
+    def _check_length(self, length: int | None, values: int, what: str) -> None:
+        need = 4 * values  # GE takes uint32 values at least (uint64 when the buffer holds them)
+        if length is not None and length < need:
+            raise DynamicInputError(
+                f"145012: ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID: {what} [{length}] is less "
+                f"than [{need}] (model @{self.graph})",
+                "145012",
+            )
+
+    def _no_gear(self, reason: str) -> DynamicInputError:
+        table = "[" + ", ".join(dims_text(g) for g in self.gears) + "]"
+        return DynamicInputError(
+            f"145013: ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID: The current dynamic input does "
+            f"not match the gear of the model @{self.graph}: {reason} (gears {table})",
+            "145013",
+        )
+
+    def _gear_or_fail(self, values: Sequence[int], what: str) -> int:
+        gear = self.config.gear_of(values)
+        if gear is None:
+            raise self._no_gear(f"{what} can not match the gear of model")
         return gear
 
     def select(self, shapes: Mapping[str, Sequence[int]]) -> int:

@@ -77,17 +77,36 @@ def kernel_into(ge_type: str) -> Callable[[KernelInto], KernelInto]:
     return _registrar(_KERNELS_INTO, "out-variant kernel", ge_type)
 
 
-def _load_all() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in _KERNEL_MODULES:
-            importlib.import_module(module)
-        from gedialects.base import GEOp
-        from gedialects.graph import Graph
+_LOAD_LOCK = threading.RLock()
+_loading = False
 
-        heavy = [op.GE_TYPE for op in Graph.operations if issubclass(op, GEOp) and op.HEAVY_PORTS]
-        _adapt_heavy_kernels(heavy)
+
+def _load_all() -> None:
+    """Imports every kernel module once, then adapts the heavy-format kernels. `_loaded` is
+    set only when all is done: a second thread (hybrid mode compiles two graphs at once) waits
+    on the lock instead of seeing a half-filled registry ("no kernel implements GE type
+    MapIndex"); a kernel module that asks again while this thread imports it (`_loading`)
+    returns at once."""
+    global _loaded, _loading
+    if _loaded:
+        return
+    with _LOAD_LOCK:
+        if _loaded or _loading:
+            return
+        _loading = True
+        try:
+            for module in _KERNEL_MODULES:
+                importlib.import_module(module)
+            from gedialects.base import GEOp
+            from gedialects.graph import Graph
+
+            heavy = [
+                op.GE_TYPE for op in Graph.operations if issubclass(op, GEOp) and op.HEAVY_PORTS
+            ]
+            _adapt_heavy_kernels(heavy)
+            _loaded = True
+        finally:
+            _loading = False
 
 
 def get_kernel(ge_type: str) -> Kernel:

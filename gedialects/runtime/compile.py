@@ -4,19 +4,22 @@ stage so that `Session.stages` has the IR after each."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gedialects import budget
 from gedialects.errors import GraphError, OptionError
 from gedialects.runtime.graphs import GraphState, first_line, print_module, root_inputs
-from gedialects.runtime.session_options import stream_count
+from gedialects.runtime.session_options import hybrid_mode, stream_count
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.passes import ModulePass
 
     from gedialects.passes.pipelines import CompilePipelinePass
+
+logger = logging.getLogger(__name__)
 
 GEAR_OPTIONS = {
     "ge.dynamicBatchSize": "dynamic_batch_size",
@@ -28,7 +31,9 @@ GEAR_OPTIONS = {
 
 def compile_pipeline(options: Mapping[str, str], *, gears: bool = True) -> CompilePipelinePass:
     """`ge-compile` configured by the (checked) GE options; `gears=False` leaves the gear
-    options out (a JIT slice). The Session's one choice of its own, `partition-static=false`:
+    options out (a JIT slice, the dynamic graph of hybrid mode). Hybrid mode is not a stage:
+    `compile_graph` compiles its two graphs apart (GE's UserHybridGraphManager). The
+    Session's one choice of its own, `partition-static=false`:
     a static graph skips `ge-partition-dynamic-shape`, which would only mark it, so that
     `stages` lists only stages that do something (sink loops stay off: GE's
     `iterations_per_loop` is a training option the Session does not take)."""
@@ -40,7 +45,6 @@ def compile_pipeline(options: Mapping[str, str], *, gears: bool = True) -> Compi
     gear_values = {field: options.get(name, "") for name, field in GEAR_OPTIONS.items() if gears}
     return CompilePipelinePass(
         input_shape=options.get("ge.inputShape", ""),
-        hybrid=gears and any(gear_values.values()) and options.get("ge.compileHybridMode") == "1",
         device_memory=budget.max_memory(),
         max_streams=stream_count(streams) if streams else 8,
         multi_stream=options.get("ge.enableSingleStream") != "true",
@@ -89,8 +93,12 @@ def run_stages(
 def compile_graph(graph: GraphState) -> None:
     """Compiles `graph` ahead (not JIT mode): its gears checked against the graph's inputs,
     then `ge-compile` with its options; fills the compiled module, stages, signature and gear
-    table. Hybrid mode is `ge-expand-multibatch{hybrid}`: the compiled model keeps the fully
-    dynamic model, which the interpreter runs for input shapes of no gear."""
+    table. In hybrid mode (`session_options.hybrid_mode`: GE's four conditions) the gear
+    graph and the graph without gears compile concurrently on two workers, as GE's
+    UserHybridGraphManager compiles them on a two-thread pool; the compiled model then keeps
+    the fully dynamic model `@<root>_dynamic` (named by `_hybrid_dynamic_graph`), which the
+    interpreter runs for input shapes of no gear. When `ge.compileHybridMode=1` asks for
+    hybrid mode and the conditions do not hold, a note (logged as a warning) says why."""
     from gedialects.gear_options import GearError, check_graph_inputs
     from gedialects.graph import GraphOp
     from gedialects.interpreters.gears import GearInfo
@@ -104,9 +112,84 @@ def compile_graph(graph: GraphState) -> None:
             check_graph_inputs(graph.gears, name, names, dims)
         except GearError as e:
             raise OptionError(e.one_line, e.code) from None
-    run_stages(module, [compile_pipeline(graph.options)], stages)
+    hybrid, note = hybrid_mode(graph.options)
+    if note is not None:
+        logger.warning("%s", note)
+    graph.notes = [note] if note is not None else []
+    if hybrid and graph.gears is not None:
+        compile_hybrid(module, graph.options, stages)
+    else:
+        run_stages(module, [compile_pipeline(graph.options)], stages)
     entry = find_entry(module)
     graph.stages = stages
     graph.compiled, graph.level = module, "ascend"
     graph.signature = signature(entry)
     graph.info = GearInfo.find(entry) if isinstance(entry, GraphOp) else GearInfo.find_model(entry)
+
+
+DYNAMIC_STAGE_SUFFIX = " (dynamic graph)"
+"""`Session.stages` lists the dynamic graph's stages of hybrid mode under this suffix."""
+
+
+def compile_hybrid(module: ModuleOp, options: Mapping[str, str], stages: dict[str, str]) -> None:
+    """Hybrid mode: `module` compiled with its gears and, concurrently, a copy of it without
+    gears whose root is renamed `@<root>_dynamic`; the dynamic model joins `module` and the
+    gear model names it (`_hybrid_dynamic_graph`). Both workers run to the end; a failure of
+    either is raised once, the gear graph's first (with the dynamic graph's message added
+    when it failed differently)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
+    from xdsl.rewriter import InsertPoint, Rewriter
+
+    from gedialects.base import symbol_name
+    from gedialects.interpreters.run import find_entry
+    from gedialects.multibatch import HYBRID_GRAPH, HYBRID_SUFFIX
+
+    name, _, _ = root_inputs(module)
+    dynamic = module.clone()
+    root = find_entry(dynamic)
+    root.sym_name = StringAttr(name + HYBRID_SUFFIX)
+    dynamic_stages: dict[str, str] = {}
+    jobs = (
+        (module, compile_pipeline(options), stages),
+        (dynamic, compile_pipeline(options, gears=False), dynamic_stages),
+    )
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="ge-hybrid") as pool:
+        futures = [pool.submit(run_stages, m, [p], printed) for m, p, printed in jobs]
+        errors = [f.exception() for f in futures]
+    gear_error, dynamic_error = errors
+    if gear_error is not None:
+        if (
+            dynamic_error is not None
+            and isinstance(gear_error, GraphError | OptionError)
+            and str(dynamic_error) != str(gear_error)
+        ):
+            raise type(gear_error)(
+                f"{gear_error} (the dynamic graph of hybrid mode failed too: {dynamic_error})",
+                gear_error.code,
+            ) from None
+        raise gear_error
+    if dynamic_error is not None:
+        if isinstance(dynamic_error, GraphError | OptionError):
+            raise type(dynamic_error)(
+                f"the dynamic graph of hybrid mode: {dynamic_error}", dynamic_error.code
+            ) from None
+        raise dynamic_error
+    taken = {symbol_name(op) for op in module.ops} - {None}
+    clash = [s for op in dynamic.ops if (s := symbol_name(op)) in taken]
+    if clash:
+        raise GraphError(
+            f"hybrid mode: the dynamic graph's @{clash[0]} is also a symbol of the gear graph"
+        )
+    first = module.body.block.first_op
+    for op in list(dynamic.ops):
+        op.detach()
+        if first is None:
+            module.body.block.add_op(op)
+        else:
+            Rewriter.insert_op(op, InsertPoint.before(first))
+    find_entry(module, name).attributes[HYBRID_GRAPH] = SymbolRefAttr(name + HYBRID_SUFFIX)
+    module.verify()
+    for stage, text in dynamic_stages.items():
+        stages[stage + DYNAMIC_STAGE_SUFFIX] = text

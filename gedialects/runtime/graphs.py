@@ -31,6 +31,8 @@ class GraphState:
     level: str = ""
     signature: Signature | None = None
     info: GearInfo | None = None
+    notes: list[str] = field(default_factory=list)
+    """Notes of the last compile (hybrid mode asked for and not taken, and why)."""
     jit: Any = None
     """JIT mode: the slice chain and its caches (a `runtime.jit.Jit`; `Any` here because
     jit.py builds on this module, and the import contracts forbid the cycle)."""

@@ -14,6 +14,14 @@ if TYPE_CHECKING:
     from gedialects.gear_options import GearConfig
 
 INVALID_PARAM = "E10001"
+
+NODE_TYPE_OPTION = "ge.dynamicNodeType"
+GETNEXT_NODE_TYPE = "0"
+"""GE's kDynamicDimsTypeIsGetNext: the gear dims come from a GetNext's shapes (GetNext sink)."""
+DATA_NODE_TYPE = "1"
+"""GE's kDynamicDimsTypeIsData: the inputs are Data (placeholder) nodes; the host passes the
+gear as the `ascend_mbatch_shape_data` input."""
+HYBRID_OPTION = "ge.compileHybridMode"
 """GE's "Value %s for parameter %s is invalid. Reason: %s"."""
 
 
@@ -41,6 +49,17 @@ def _flag(name: str, value: str) -> str:
     if value not in ("0", "1"):
         raise OptionError(
             f"Value {value} for parameter {name} is invalid. Reason: it must be 0 or 1.",
+            INVALID_PARAM,
+        )
+    return value
+
+
+def _node_type(name: str, value: str) -> str:
+    """`0` (GetNext) or `1` (Data / placeholder)"""
+    if value not in (GETNEXT_NODE_TYPE, DATA_NODE_TYPE):
+        raise OptionError(
+            f"Value {value} for parameter {name} is invalid. Reason: it must be 0 (GetNext) or "
+            "1 (Data).",
             INVALID_PARAM,
         )
     return value
@@ -128,7 +147,8 @@ OPTIONS: dict[str, Callable[[str, str], str]] = {
     "ge.dynamicBatchSize": _text,
     "ge.dynamicImageSize": _text,
     "ge.dynamicDims": _text,
-    "ge.compileHybridMode": _flag,
+    NODE_TYPE_OPTION: _node_type,
+    HYBRID_OPTION: _flag,
     "ge.exec.static_model_ops_lower_limit": _lower_limit,
     "ge.exec.disableReuseMemory": _flag,
     "ge.streamMaxParallelNum": _stream_limit,
@@ -152,8 +172,13 @@ OPTION_HELP: dict[str, str] = {
     "ge.dynamicBatchSize": "gears over the batch dim (`1,4,8`): one static graph per batch size",
     "ge.dynamicImageSize": "gears over H and W (`224,224;448,448`)",
     "ge.dynamicDims": "gears over any `-1` dims of `ge.inputShape` (`1,16;4,32`)",
-    "ge.compileHybridMode": "`1`: input shapes of no gear run the graph compiled without gears "
-    "instead of raising E13025",
+    NODE_TYPE_OPTION: "what feeds the gear inputs: `1` Data (placeholder) nodes, the host passes "
+    "the gear; `0` a GetNext (GetNext sink): the root's inputs come from a queue of input sets "
+    "and `GetDynamicDims` reads the gear off their shapes on the device",
+    HYBRID_OPTION: "`1`: hybrid mode, when `ge.inputShape` and `ge.dynamicDims` are set and "
+    "`ge.dynamicNodeType` is `1` (GE's four conditions; otherwise a note says which is "
+    "missing): the gear graph and the graph without gears compile concurrently, and input "
+    "shapes of no gear run the latter instead of raising E13025",
     "ge.exec.static_model_ops_lower_limit": "known-shape partitions smaller than this many ops "
     "merge into unknown ones (`ge-partition-dynamic-shape`; -1: never merge)",
     "ge.exec.disableReuseMemory": "`1`: every value gets its own arena block (`ge-plan-memory` "
@@ -231,6 +256,34 @@ def gear_config(options: Mapping[str, str]) -> GearConfig | None:
         )
     except GearError as e:
         raise OptionError(e.one_line, e.code) from None
+
+
+def hybrid_mode(options: Mapping[str, str]) -> tuple[bool, str | None]:
+    """GE's UserHybridGraphManager::IsHybridMode: hybrid mode exactly when `ge.inputShape` and
+    `ge.dynamicDims` are non-empty, `ge.dynamicNodeType` is `1` and `ge.compileHybridMode` is
+    `1`. Returns whether it holds and, when `ge.compileHybridMode=1` asked for it in vain,
+    a note naming the conditions that fail."""
+    if options.get(HYBRID_OPTION) != "1":
+        return False, None
+    missing: list[str] = []
+    if not options.get("ge.inputShape"):
+        missing.append("ge.inputShape is empty")
+    if not options.get("ge.dynamicDims"):
+        others = [k for k in ("ge.dynamicBatchSize", "ge.dynamicImageSize") if options.get(k)]
+        given = f" ({others[0]} is given; hybrid mode takes only ge.dynamicDims)" if others else ""
+        missing.append(f"ge.dynamicDims is empty{given}")
+    node_type = options.get(NODE_TYPE_OPTION)
+    if node_type != DATA_NODE_TYPE:
+        missing.append(
+            f"{NODE_TYPE_OPTION} is {'unset' if node_type is None else repr(node_type)}, not '1'"
+        )
+    if not missing:
+        return True, None
+    return False, (
+        f"note: {HYBRID_OPTION}=1 is ignored, no hybrid mode: GE's four conditions "
+        f"(ge.inputShape, ge.dynamicDims, {NODE_TYPE_OPTION}=1, {HYBRID_OPTION}=1) do not "
+        f"hold: {'; '.join(missing)}"
+    )
 
 
 def check_jit_options(options: Mapping[str, str]) -> None:
