@@ -211,6 +211,20 @@ class Session:
         logger.debug("graph %d: ran in %.3f s", graph_id, time.perf_counter() - begin)
         return outputs
 
+    def run_queue(
+        self,
+        graph_id: int,
+        input_sets: Sequence[Mapping[str, np.ndarray] | Sequence[np.ndarray]],
+    ) -> list[dict[str, np.ndarray]]:
+        """GetNext sink (`ge.dynamicNodeType=0`): the graph's GetNext pulls `input_sets` in
+        order, one per run of the graph, as GE's data channel feeds a sunk model; the sets
+        may be of different gears (`GetDynamicDims` finds each one's on the device). Returns
+        each run's outputs. Other graphs take one input set (`run_graph`)."""
+        graph = self._graph(graph_id)
+        self.compile_graph(graph_id)
+        with memory_limit(graph.options):
+            return execute.run_queue(graph, self._signature(graph_id), input_sets)
+
     def jit_stats(self, graph_id: int) -> JitStats:
         """Counters of a graph added with `ge.jit=1`: slices compiled, cache hits, runs."""
         graph = self._jit_graph(graph_id)

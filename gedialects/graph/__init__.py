@@ -40,6 +40,7 @@ from gedialects.graph import (
     elementwise,
     format_ops,
     fused,
+    getnext,
     indexing,
     logical,
     loss,
@@ -74,6 +75,7 @@ from gedialects.graph.detection import *  # noqa: F403
 from gedialects.graph.elementwise import *  # noqa: F403
 from gedialects.graph.format_ops import *  # noqa: F403
 from gedialects.graph.fused import *  # noqa: F403
+from gedialects.graph.getnext import *  # noqa: F403
 from gedialects.graph.indexing import *  # noqa: F403
 from gedialects.graph.logical import *  # noqa: F403
 from gedialects.graph.loss import *  # noqa: F403
@@ -113,6 +115,7 @@ Graph = Dialect(
         *sampling.OPS,
         *control.OPS,
         *format_ops.OPS,
+        *getnext.OPS,
     ],
     [FormatAttr],
 )
@@ -139,6 +142,7 @@ __all__ += control.__all__
 __all__ += elementwise.__all__
 __all__ += format_ops.__all__
 __all__ += fused.__all__
+__all__ += getnext.__all__
 __all__ += indexing.__all__
 __all__ += logical.__all__
 __all__ += matrix.__all__

@@ -43,6 +43,10 @@ class Signature:
     ) = None
     """Hybrid mode: for checked user inputs, the op that runs them instead of the entry (the
     dynamic graph, for shapes of no gear) and its arguments; None: the entry runs them."""
+    getnext: int = 0
+    """GetNext sink: how many of the last inputs a GetNext pulls (they are not arguments of
+    the entry: each input set goes into the queue, `interpreters.getnext`); outputs beyond
+    `output_names` (the hidden GetDynamicDims output) are dropped."""
 
 
 def _entry_ops(module: ModuleOp) -> list[GraphOp | ModelOp]:

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     IntegerAttr,
     ModuleOp,
     StringAttr,
@@ -34,10 +35,11 @@ from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
 from gedialects.ascend import ModelOp
-from gedialects.base import ge_dims, int_array_values, symbol_name
+from gedialects.base import NODE_NAME, ge_dims, int_array_values, symbol_name
 from gedialects.errors import DynamicInputError, GearMismatchError
 from gedialects.gear_options import GearConfig, InputShape, dims_text
 from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.graph.getnext import GETNEXT_OUTPUT_ATTRS, GETNEXT_SINK_DYNAMIC, GetNextOp
 from gedialects.interpreters.entry import RunError, Signature, find_entry
 from gedialects.multibatch import (
     BATCH_NUM,
@@ -94,6 +96,15 @@ class GearInfo:
     output_names: tuple[str, ...]
     output_dims: dict[int, dict[int, tuple[int, ...]]]
     """Gear (-1 = any gear) -> output index -> dims, from `_dynamic_output_dims`."""
+    getnext_types: tuple[Attribute, ...] = ()
+    """GetNext sink (`getnext_sink_dynamic`): the types of the GetNext's data outputs, the
+    last inputs of `input_names` (the graph's result types, or the model's largest-gear
+    buffers); the gear is found on the device and read back from the hidden last output
+    (not in `output_names`)."""
+
+    @property
+    def getnext(self) -> bool:
+        return bool(self.getnext_types)
 
     @classmethod
     def from_module(cls, module: ModuleOp, entry: str | None = None) -> GearInfo:
@@ -134,13 +145,26 @@ class GearInfo:
         out_attr = (
             last.attributes.get(DYNAMIC_OUTPUT_DIMS) if isinstance(last, NetOutputOp) else None
         )
+        get_next = next((op for op in graph.body.block.ops if isinstance(op, GetNextOp)), None)
+        output_names = graph.output_names
+        if get_next is not None and isinstance(last, NetOutputOp):
+            found = get_next.attributes.get(GETNEXT_OUTPUT_ATTRS)
+            dicts = found.data if isinstance(found, ArrayAttr) else ()
+            for i, name in enumerate(get_next.names):
+                attrs = (
+                    dicts[i] if i < len(dicts) and isinstance(dicts[i], DictionaryAttr) else None
+                )
+                inputs.append((name, dict(attrs.data) if attrs else {}, get_next.outputs[i].type))
+            if _flag(last.attributes, GETNEXT_SINK_DYNAMIC):
+                output_names = output_names[:-1]
         return cls._build(
             graph.sym_name.data,
             case.attributes,
             inputs,
-            graph.output_names,
+            output_names,
             out_attr,
             has_dims_op,
+            tuple(r.type for r in get_next.outputs[: get_next.count]) if get_next else (),
         )
 
     @classmethod
@@ -151,17 +175,40 @@ class GearInfo:
         if not isinstance(model, ModelOp) or BATCH_NUM not in model.attributes:
             return None
         inputs = [(op.input_name.data, op.attributes, op.buffer.type) for op in model.inputs()]
+        tasks = model.tasks()
         has_dims_op = any(
             op.effects().kernel == GetDynamicDimsOp.GE_TYPE and not op.effects().hybrid
-            for op in model.tasks()
+            for op in tasks
         )
+        output_names = model.output_names
+        getnext = _flag(model.attributes, GETNEXT_SINK_DYNAMIC)
+        types: list[Attribute] = []
+        if getnext:
+            task = next((t for t in tasks if t.effects().kernel == GetNextOp.GE_TYPE), None)
+            found = model.attributes.get(GETNEXT_OUTPUT_ATTRS)
+            if task is None or not isinstance(found, ArrayAttr):
+                raise ValueError(
+                    f"@{model.sym_name.data}: {GETNEXT_SINK_DYNAMIC} without a GetNext task "
+                    f"and {GETNEXT_OUTPUT_ATTRS}"
+                )
+            outs = task.effects().outs
+            for attrs, buffer in zip(found.data, outs, strict=False):
+                if not isinstance(attrs, DictionaryAttr):
+                    raise ValueError(f"@{model.sym_name.data}: malformed {GETNEXT_OUTPUT_ATTRS}")
+                name = attrs.data.get(NODE_NAME)
+                if not isinstance(name, StringAttr):
+                    raise ValueError(f"@{model.sym_name.data}: a GetNext output has no name")
+                inputs.append((name.data, dict(attrs.data), buffer.type))
+                types.append(buffer.type)
+            output_names = output_names[:-1]
         return cls._build(
             model.sym_name.data,
             model.attributes,
             inputs,
-            model.output_names,
+            output_names,
             model.attributes.get(DYNAMIC_OUTPUT_DIMS),
             has_dims_op,
+            tuple(types) if getnext else (),
         )
 
     @classmethod
@@ -173,6 +220,7 @@ class GearInfo:
         output_names: tuple[str, ...],
         output_dims: Attribute | None,
         has_dims_op: bool,
+        getnext_types: tuple[Attribute, ...] = (),
     ) -> GearInfo:
         count = attrs[BATCH_NUM]
         kind = attrs.get(DYNAMIC_TYPE)
@@ -217,6 +265,7 @@ class GearInfo:
             shape_data,
             output_names,
             parse_output_dims(output_dims),
+            getnext_types,
         )
 
     # aclmdlGetInputDynamicGearCount / aclmdlGetInputDynamicDims
@@ -242,7 +291,8 @@ class GearInfo:
         """The output dims in gear `gear` (GE's GetGearAndRealOutShapeInfo)."""
         self._check_index(gear)
         merged = self.output_dims.get(-1, {}) | self.output_dims.get(gear, {})
-        return {self.output_names[i]: dims for i, dims in sorted(merged.items())}
+        count = len(self.output_names)  # GetNext sink: the hidden last output has no name
+        return {self.output_names[i]: dims for i, dims in sorted(merged.items()) if i < count}
 
     def max_input_dims(self) -> dict[str, tuple[int, ...]]:
         """The buffer shape of every input: its largest gear (E.4)."""
@@ -446,8 +496,8 @@ def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
     types: list[Attribute] = []
     example: list[Attribute] = []
     configured = {s.name for s in info.config.inputs}
-    for i, name in zip(keep, info.input_names, strict=True):
-        t = sig.input_types[i]
+    declared = [sig.input_types[i] for i in keep] + list(info.getnext_types)
+    for t, name in zip(declared, info.input_names, strict=True):
         if isinstance(t, TensorType) and name in configured:
             dims = info.config.input(name).dims
             types.append(TensorType(t.element_type, [DYNAMIC_INDEX if d < 0 else d for d in dims]))
@@ -468,6 +518,17 @@ def gear_signature(entry: Operation, sig: Signature) -> Signature | None:
         except HybridFallbackError as e:
             raise RunError(str(e)) from None
 
+    if info.getnext:
+        # GetNext sink: the gear is found on the device; the Data arguments (if any) are
+        # passed as they are and the GetNext's inputs queued (`run.run_entry`).
+        return dataclasses.replace(
+            sig,
+            input_names=info.input_names,
+            input_types=tuple(types),
+            output_names=info.output_names,
+            example_types=tuple(example),
+            getnext=len(info.getnext_types),
+        )
     return dataclasses.replace(
         sig,
         input_names=info.input_names,

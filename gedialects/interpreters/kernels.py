@@ -49,6 +49,7 @@ _KERNEL_MODULES = (
     "gedialects.interpreters.multibatch",
     "gedialects.interpreters.loop_kernels",
     "gedialects.interpreters.formats",
+    "gedialects.interpreters.getnext",
 )
 _loaded = False
 

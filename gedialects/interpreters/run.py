@@ -21,6 +21,7 @@ from gedialects import budget, progress
 from gedialects.base import shapes_compatible, symbol_name, tensor_shape
 from gedialects.interpreters.entry import RunError, Signature, declared_signature, find_entry
 from gedialects.interpreters.gears import gear_signature
+from gedialects.interpreters.getnext import InputQueue, feeding, getnext_signature
 from gedialects.tensors import UnsupportedDtypeError, numpy_dtype
 
 __all__ = [
@@ -48,6 +49,8 @@ def signature(entry: Operation) -> Signature:
     expanded multi-batch root or its model takes its gears' shapes (`gears.gear_signature`)."""
     sig = declared_signature(entry)
     adapted = gear_signature(entry, sig)
+    if adapted is None:
+        adapted = getnext_signature(entry, sig)
     return sig if adapted is None else adapted
 
 
@@ -137,6 +140,10 @@ class RunResult:
     outputs: dict[str, np.ndarray]
     ran: Operation
     stats: RunStats | None = None
+    launches: tuple[dict[str, np.ndarray], ...] = ()
+    """GetNext sink: the outputs of every launch, in order (`outputs` is the last)."""
+    pulled: int = 0
+    """GetNext sink: the input sets the launches pulled."""
 
 
 def run_entry(
@@ -151,6 +158,7 @@ def run_entry(
     max_loop_iterations: int | None = None,
     interpreter: Interpreter | None = None,
     compiled: bool = True,
+    queue: Sequence[Mapping[str, np.ndarray]] = (),
 ) -> RunResult:
     """Runs the entry point of `module` on named inputs, optionally instrumented.
 
@@ -162,7 +170,12 @@ def run_entry(
     iterations of each graph-level While/For (None: `control.DEFAULT_MAX_LOOP_ITERATIONS`).
     Pass the `interpreter` of an earlier run of `module` (`make_interpreter(module)`) to reuse
     the programs it compiled (the module must not have changed); `compiled` False dispatches
-    every op through xDSL's interpreter, the reference of the compiled executors."""
+    every op through xDSL's interpreter, the reference of the compiled executors.
+
+    An entry fed by a GetNext (GetNext sink) takes `inputs` and then every set of `queue` as
+    its queue of input sets: launches run until the queue is empty, each pulling one set per
+    GetNext execution (N with `ge-sink-loop` N); `RunResult.launches` has every launch's
+    outputs. `queue` is refused for any other entry."""
     from xdsl.utils.exceptions import InterpretationError
 
     from gedialects.ascend import ModelOp
@@ -173,7 +186,19 @@ def run_entry(
 
     op = find_entry(module, entry)
     sig = signature(op)
+    if queue and not sig.getnext:
+        raise RunError(
+            f"@{sig.entry} is not fed by a GetNext: it takes one input set, "
+            f"{len(queue) + 1} were given"
+        )
     args = check_inputs(sig, inputs)
+    feed: InputQueue | None = None
+    if sig.getnext:
+        data = len(sig.input_names) - sig.getnext
+        sets = [args, *(check_inputs(sig, s) for s in queue)]
+        names = sig.input_names[data:]
+        feed = InputQueue([dict(zip(names, s[data:], strict=True)) for s in sets])
+        args = args[:data]
     routed = sig.route(args) if sig.route is not None else None
     if routed is not None:
         op, args = routed
@@ -201,9 +226,18 @@ def run_entry(
     interpreter.set_data(GraphFunctions, COMPILED, compiled)
     name = symbol_name(op)
     begin = time.perf_counter()
+    launches: list[tuple[object, ...]] = []
     try:
         with progress.task(f"running @{name}"):
-            results = interpreter.call_op(op, args)
+            if feed is None:
+                launches.append(tuple(interpreter.call_op(op, args)))
+            else:
+                with feeding(feed):
+                    while len(feed):
+                        before = len(feed)
+                        launches.append(tuple(interpreter.call_op(op, args)))
+                        if len(feed) == before:
+                            raise RunError(f"@{name} ran without pulling an input set")
     except (InterpretationError, KernelError, budget.MemoryBudgetError) as e:
         raise RunError(str(e).strip().splitlines()[0]) from None
     except ValueError as e:
@@ -212,9 +246,14 @@ def run_entry(
             raise
         raise RunError(_in_op(interpreter, what)) from None
     logger.info("ran @%s (%s) in %.3f s", name, op.name, time.perf_counter() - begin)
-    outputs = {out: np.asarray(v) for out, v in zip(sig.output_names, results, strict=True)}
+    count = len(sig.output_names)  # GetNext sink: the hidden dims output is dropped
+    named = tuple(
+        {out: np.asarray(v) for out, v in zip(sig.output_names, results[:count], strict=True)}
+        for results in launches
+    )
     stats = last_stats(interpreter) if isinstance(op, ModelOp) else None
-    return RunResult(outputs, op, stats)
+    pulled = feed.pulled if feed is not None else 0
+    return RunResult(named[-1], op, stats, named if feed is not None else (), pulled)
 
 
 def run(

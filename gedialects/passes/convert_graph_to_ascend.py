@@ -27,8 +27,10 @@ from typing import overload
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     IntegerAttr,
     ModuleOp,
     StringAttr,
@@ -78,6 +80,7 @@ from gedialects.base import (
 from gedialects.formats import kernel_attrs
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
 from gedialects.graph.control import ControlFlowOp, IfOp, WhileOp
+from gedialects.graph.getnext import GETNEXT_OUTPUT_ATTRS, GETNEXT_SINK_DYNAMIC, GetNextOp
 from gedialects.multibatch import (
     BATCH_NUM,
     DYNAMIC_OUTPUT_DIMS,
@@ -112,6 +115,7 @@ from gedialects.passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
 DEFAULT_ENGINES: dict[str, str] = {
     "MapIndex": HOST_CPU_ENGINE,  # GE's HostcpuEngineUpdatePass white list
     "GetDynamicDims": AICPU_ENGINE,
+    "GetNext": AICPU_ENGINE,
 }
 """Engines of op types that do not run on the default engine when nothing pins them."""
 
@@ -341,6 +345,8 @@ class _Lowering:
                 if peer not in self.peers:
                     raise _fail(op, f"with peerIndex {peer} runs before its partition.end")
                 env[op.y] = self.bind(op, self.peers[peer], op.y.type, dynamic)
+            elif isinstance(op, GetNextOp) and not dynamic:
+                self.lower_get_next(op, env)
             elif isinstance(op, GEOp) and dynamic:
                 outs = [self.new_dyn(op, r.type) for r in op.results]
                 self.emit(
@@ -381,6 +387,47 @@ class _Lowering:
                 raise _fail(op, "has no lowering to the ascend dialect")
         self.active_calls.pop()
         return outputs
+
+    def lower_get_next(self, op: GetNextOp, env: dict[SSAValue, Value]) -> None:
+        """GetNext sink: a `GetNext` kernel task writes the next input set into its data
+        buffers and the actual shapes into its int32 shape buffers. A data output with `?`
+        dims (a gear input, `_mbatch_max_input_dims` in `_getnext_output_attrs`) gets a
+        buffer sized for the largest gear, planned in the arena with every gear's view of
+        it; `GetDynamicDims` reads only the shape buffers."""
+        n = op.count
+        found = op.attributes.get(GETNEXT_OUTPUT_ATTRS)
+        dicts = found.data if isinstance(found, ArrayAttr) else ()
+        outs: list[Slot] = []
+        for i in range(n):
+            t = op.outputs[i].type
+            attrs = dicts[i].data if i < len(dicts) and isinstance(dicts[i], DictionaryAttr) else {}
+            max_dims = attrs.get(MAX_INPUT_DIMS)
+            if is_static(t) or not isinstance(t, TensorType):
+                outs.append(self.new_slot(op, t, SlotKind.FEATURE))
+                continue
+            if not isinstance(max_dims, DenseArrayBase):
+                raise _fail(
+                    op,
+                    f"output {i} ('{op.names[i]}') has type {t} and no {MAX_INPUT_DIMS}: a "
+                    "GetNext outside gears needs static shapes, or an unknown-shape partition",
+                )
+            dims = int_array_values(max_dims)
+            if len(dims) != t.get_num_dims() or any(d < 0 for d in dims):
+                raise _fail(op, f"output {i} has {MAX_INPUT_DIMS} {list(dims)} for type {t}")
+            slot = self.new_slot(op, TensorType(t.element_type, dims), SlotKind.FEATURE)
+            self.gear_buffers.add(slot)
+            outs.append(slot)
+        outs += [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.outputs[n:]]
+        self.emit(
+            KernelOp,
+            kernel=op.GE_TYPE,
+            node_name=self.task_name(op),
+            engine=self.engine(op),
+            inputs=[],
+            outputs=outs,
+            attrs=_kernel_attrs(op),
+        )
+        env.update(zip(op.results, outs, strict=True))
 
     def lower_dynamic_control(
         self, op: CaseOp | IfOp | WhileOp, env: dict[SSAValue, Value]
@@ -654,6 +701,12 @@ def _copy_gear_attributes(graph: GraphOp, model: ModelOp) -> None:
     for key in (ENABLE_DYNAMIC_BATCH, HYBRID_GRAPH):
         if key in graph.attributes:
             model.attributes[key] = graph.attributes[key]
+    get_next = next((op for op in graph.body.block.ops if isinstance(op, GetNextOp)), None)
+    out = graph.body.block.last_op
+    if get_next is not None and GETNEXT_OUTPUT_ATTRS in get_next.attributes:
+        model.attributes[GETNEXT_OUTPUT_ATTRS] = get_next.attributes[GETNEXT_OUTPUT_ATTRS]
+    if out is not None and GETNEXT_SINK_DYNAMIC in out.attributes:
+        model.attributes[GETNEXT_SINK_DYNAMIC] = out.attributes[GETNEXT_SINK_DYNAMIC]
     if graph.arg_attrs is None:
         return
     for op, attrs in zip(model.inputs(), graph.arg_attrs.data, strict=True):

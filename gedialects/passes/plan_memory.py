@@ -45,6 +45,8 @@ from gedialects.passes.analysis.task_graph import AnalysisError, TaskGraph, Type
 from gedialects.passes.failure import OpPassFailed
 
 _NAME = "ge-plan-memory"
+GETNEXT_KERNEL = "GetNext"
+"""GE's GetNext kernel type (`graph.get_next`'s GE_TYPE; the graph dialect is not imported here)."""
 STRATEGIES = ("greedy-by-size", "ge-lifetime")
 
 
@@ -107,7 +109,7 @@ def _writer(graph: TaskGraph, tensor: Tensor) -> str:
 
 def _classify(model: ModelOp, graph: TaskGraph) -> _Model:
     info = _Model(graph, model.weight_size.value.data)
-    io_ranges = sorted({(b.offset_value, b.nbytes) for b in _io_buffers(model)})
+    io_ranges = sorted({(b.offset_value, b.nbytes) for b in io_buffers(model)})
     for offset, nbytes in io_ranges:
         info.io[(offset, nbytes)] = -1
         info.io_at[offset] = max(nbytes, info.io_at.get(offset, 0))
@@ -133,9 +135,15 @@ def _classify(model: ModelOp, graph: TaskGraph) -> _Model:
     return info
 
 
-def _io_buffers(model: ModelOp) -> list[BufferAttr]:
-    """The planned buffers of the inputs and outputs."""
-    buffers = (op.buffer for op in (*model.inputs(), *model.outputs()))
+def io_buffers(model: ModelOp) -> list[BufferAttr]:
+    """The planned buffers of the inputs and outputs, and those a GetNext task writes (GetNext
+    sink: the model's inputs, each data buffer sized for the largest gear and read by every
+    gear branch through its gear's view, as a multi-batch input buffer is)."""
+    buffers = [op.buffer for op in (*model.inputs(), *model.outputs())]
+    for task in model.tasks():
+        effects = task.effects()
+        if effects.kernel == GETNEXT_KERNEL and not effects.hybrid:
+            buffers += effects.outs
     return [b for b in buffers if isinstance(b, BufferAttr)]
 
 
@@ -293,7 +301,7 @@ def largest_tensors(model: ModelOp, count: int = 3) -> list[str]:
     """Descriptions of the largest feature tensors of a (planned or not) model."""
     graph = TaskGraph.of(model)
     info = _Model(graph, model.weight_size.value.data)
-    io = {(b.offset_value, b.nbytes) for b in _io_buffers(model)}
+    io = {(b.offset_value, b.nbytes) for b in io_buffers(model)}
     seen: dict[tuple[int, TensorType], tuple[int, str]] = {}
     for pos, task in enumerate(graph.tasks):
         for buffer in graph.writes[pos]:

@@ -177,11 +177,12 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
     written value or covers only its tail reads bytes no single tensor holds (the first such
     read goes to `bad`; two live values sharing bytes is the more telling error)."""
     weight_size = model.weight_size.value.data
+    from gedialects.passes.plan_memory import io_buffers  # GetNext sink's buffers included
+
     io_at: dict[int, int] = {}
-    for op in (*model.inputs(), *model.outputs()):
-        if isinstance(op.buffer, BufferAttr):
-            offset = op.buffer.offset_value
-            io_at[offset] = max(io_at.get(offset, 0), op.buffer.nbytes)
+    for buffer in io_buffers(model):
+        offset = buffer.offset_value
+        io_at[offset] = max(io_at.get(offset, 0), buffer.nbytes)
     sizes = TypeSizes()
     current: dict[tuple[int, int], _Value] = {}
     values: list[_Value] = []

@@ -11,7 +11,12 @@ from typing import TYPE_CHECKING
 from gedialects import budget
 from gedialects.errors import GraphError, OptionError
 from gedialects.runtime.graphs import GraphState, first_line, print_module, root_inputs
-from gedialects.runtime.session_options import hybrid_mode, stream_count
+from gedialects.runtime.session_options import (
+    GETNEXT_NODE_TYPE,
+    NODE_TYPE_OPTION,
+    hybrid_mode,
+    stream_count,
+)
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
@@ -112,6 +117,11 @@ def compile_graph(graph: GraphState) -> None:
             check_graph_inputs(graph.gears, name, names, dims)
         except GearError as e:
             raise OptionError(e.one_line, e.code) from None
+    if graph.options.get(NODE_TYPE_OPTION) == GETNEXT_NODE_TYPE:
+        from gedialects.passes.getnext import GetNextSinkPass
+
+        # GetNext sink: the inputs come from a GetNext, the gear from their shapes
+        run_stages(module, [GetNextSinkPass()], stages)
     hybrid, note = hybrid_mode(graph.options)
     if note is not None:
         logger.warning("%s", note)

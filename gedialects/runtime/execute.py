@@ -20,39 +20,68 @@ if TYPE_CHECKING:
 
 
 def run_graph(
-    graph: GraphState, sig: Signature, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray]
+    graph: GraphState,
+    sig: Signature,
+    inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray],
+    queue: Sequence[Mapping[str, np.ndarray] | Sequence[np.ndarray]] = (),
 ) -> dict[str, np.ndarray]:
-    """Outputs by name of the compiled `graph` on `inputs` (by name or in input order). A
-    hybrid model (`ge-expand-multibatch{hybrid}`) runs input shapes of no gear on its dynamic
-    model (the interpreter's route, as `ge-run` takes it); without hybrid mode they are
-    GE's E13025."""
-    from gedialects.interpreters.gears import hybrid_graph
-    from gedialects.interpreters.run import RunError, check_inputs, find_entry, run
+    """The last launch's outputs of `run_queue` (one launch, unless a GetNext pulls a
+    `queue`)."""
+    return run_queue(graph, sig, [inputs, *queue])[-1]
 
-    named = named_inputs(sig.input_names, inputs)
+
+def run_queue(
+    graph: GraphState,
+    sig: Signature,
+    sets: Sequence[Mapping[str, np.ndarray] | Sequence[np.ndarray]],
+) -> list[dict[str, np.ndarray]]:
+    """Outputs by name of each launch of the compiled `graph` on the input `sets` (each by
+    name or in input order): one set, one launch, except for a graph fed by a GetNext
+    (`ge.dynamicNodeType=0`), whose launches pull the sets in order. A hybrid model
+    (`ge-expand-multibatch{hybrid}`) runs input shapes of no gear on its dynamic model (the
+    interpreter's route, as `ge-run` takes it); without hybrid mode they are GE's E13025."""
+    from gedialects.interpreters.gears import hybrid_graph
+    from gedialects.interpreters.run import RunError, check_inputs, find_entry, run_entry
+
+    if not sets:
+        raise InputError("no input set given")
+    if len(sets) > 1 and not sig.getnext:
+        raise InputError(
+            f"{len(sets)} input sets given: only a graph fed by a GetNext "
+            "(ge.dynamicNodeType=0) takes a queue of input sets"
+        )
+    named = named_inputs(sig.input_names, sets[0])
+    queue = [named_inputs(sig.input_names, s) for s in sets[1:]]
     if graph.jit is not None:
-        return jit.run(graph.jit, sig, named, graph)
+        return [jit.run(graph.jit, sig, named, graph)]
     module = graph.compiled
     assert module is not None
     if graph.info is not None:
-        try:
-            check_inputs(sig, named)
-        except RunError as e:
-            raise InputError(str(e)) from None
-        try:
-            graph.info.select({n: a.shape for n, a in named.items()})
-        except GearMismatchError:
-            if hybrid_graph(find_entry(module)) is None:
-                raise
+        for given in (named, *queue):
+            try:
+                check_inputs(sig, given)
+            except RunError as e:
+                raise InputError(str(e)) from None
+            try:
+                graph.info.select({n: a.shape for n, a in given.items()})
+            except GearMismatchError:
+                if hybrid_graph(find_entry(module)) is None:
+                    raise
     interpreter = _take_interpreter(graph, module)
     try:
-        outputs = run(module, named, max_steps=max_steps(graph.options), interpreter=interpreter)
+        result = run_entry(
+            module,
+            named,
+            max_steps=max_steps(graph.options),
+            interpreter=interpreter,
+            queue=queue,
+        )
     except RunError as e:
         if any(key in str(e) for key in ("input '", "unknown input", "missing input")):
             raise InputError(str(e)) from None
         raise ExecutionError(str(e)) from None
     graph.interpreters.append((module, interpreter))
-    return outputs
+    return list(result.launches or (result.outputs,))
 
 
 def _take_interpreter(graph: GraphState, module: ModuleOp) -> Interpreter:

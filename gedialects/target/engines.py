@@ -78,7 +78,8 @@ DVPP_OPS = frozenset(
 
 DATA_DEPENDENT_OPS = frozenset(
     {"NonZero", "Unique", "UniqueWithCounts", "Where", "NonMaxSuppression",
-     "NonMaxSuppressionV3", "NonMaxSuppressionV6", "GetDynamicDims", "MaskedSelect"}
+     "NonMaxSuppressionV3", "NonMaxSuppressionV6", "GetDynamicDims", "MaskedSelect",
+     "GetNext"}
 )  # fmt: skip
 """Ops whose output shape depends on input values: AI CPU kernels only."""
 

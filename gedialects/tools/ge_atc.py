@@ -3,6 +3,8 @@
     ge-atc --model=cnn.onnx --output=cnn --input_shape="image:-1,3,16,16" \\
            --dynamic_batch_size="1,4,8" [--hybrid] [--framework=5] [--soc_version=Ascend310]
     ge-run cnn.om --inputs in.npz
+    ge-atc ... --dynamic_dims="1;4;8" --dynamic_node_type=0   # GetNext sink
+    ge-run cnn.om --inputs b1.npz --inputs b8.npz --inputs b4.npz  # a queue of input sets
 
 One command for import (`ge-import`) and `ge-compile` with atc's options (gears through
 `ge-expand-multibatch`, its first stage, when a dynamic option is given); writes the offline
@@ -70,6 +72,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--dynamic_dims", default="", help='"d,d;d,d"')
     p.add_argument("--input_format", default="NCHW", help="NCHW or NHWC (image sizes)")
     p.add_argument(
+        "--dynamic_node_type",
+        default="1",
+        metavar="0|1",
+        help="GE's ge.dynamicNodeType: 1 the inputs are Data (the host passes the gear); 0 a "
+        "GetNext feeds them (GetNext sink: ge-run pulls one --inputs set per run, the gear is "
+        "read off their shapes)",
+    )
+    p.add_argument(
         "--hybrid",
         nargs="?",
         const="true",
@@ -130,6 +140,7 @@ def compile_options(args: argparse.Namespace) -> dict[str, str]:
         "dynamic_image_size": args.dynamic_image_size,
         "dynamic_dims": args.dynamic_dims,
         "input_format": args.input_format,
+        "dynamic_node_type": args.dynamic_node_type,
         "hybrid": args.hybrid,
         "static_branches": args.static_branches,
         "soc_version": args.soc_version,
@@ -161,9 +172,26 @@ def compile_model(args: argparse.Namespace) -> ModuleOp:
             "--hybrid needs gears: give --dynamic_batch_size, --dynamic_image_size or "
             "--dynamic_dims"
         )
+    if args.dynamic_node_type not in ("0", "1"):
+        raise AtcError(
+            f"E10001: Value {args.dynamic_node_type} for parameter --dynamic_node_type is "
+            "invalid. Reason: it must be 0 (GetNext) or 1 (Data)."
+        )
+    if hybrid and args.dynamic_node_type == "0":
+        raise AtcError(
+            "E10001: Value 0 for parameter --dynamic_node_type is invalid. Reason: --hybrid "
+            "needs Data inputs (--dynamic_node_type=1)."
+        )
     from gedialects.tools.ge_import import import_onnx
 
     module = import_onnx(args.model, args.graph_name)
+    if args.dynamic_node_type == "0":
+        from gedialects.passes.getnext import GetNextSinkPass
+
+        try:
+            GetNextSinkPass().apply(make_context(), module)
+        except PassFailedException as e:
+            raise AtcError(str(e).strip().splitlines()[0]) from None
     pipeline = CompilePipelinePass(
         input_shape=args.input_shape,
         dynamic_batch_size=args.dynamic_batch_size,

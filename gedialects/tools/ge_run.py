@@ -46,7 +46,14 @@ def _parser() -> argparse.ArgumentParser:
         "or an ONNX model (.onnx); - reads stdin",
     )
     p.add_argument("--entry", help="graph or model symbol to run (default: the only root)")
-    p.add_argument("--inputs", metavar="IN.npz", help="inputs keyed by input name")
+    p.add_argument(
+        "--inputs",
+        action="append",
+        default=[],
+        metavar="IN.npz",
+        help="inputs keyed by input name; give it again for each further input set of a "
+        "model fed by a GetNext (its queue: launches run until it is empty)",
+    )
     p.add_argument(
         "--input", action="append", default=[], metavar="NAME=FILE.npy", help="one input"
     )
@@ -136,9 +143,12 @@ def _model_options(args: argparse.Namespace) -> bool:
     )
 
 
-def _run(module, inputs: dict, args: argparse.Namespace) -> tuple[dict, str | None]:
+def _run(
+    module, inputs: dict, args: argparse.Namespace, queue: Sequence[dict] = ()
+) -> tuple[list[dict], str | None]:
     """Runs the entry, instrumented as asked, on the one route of every run (`run_entry`:
-    input checks, gears, hybrid fallback): outputs and the profile text."""
+    input checks, gears, hybrid fallback, GetNext queues): the outputs of each launch (one
+    unless a GetNext pulls the `queue`) and the profile text."""
     from gedialects.ascend import ModelOp
     from gedialects.interpreters.run import find_entry, run_entry
 
@@ -158,6 +168,7 @@ def _run(module, inputs: dict, args: argparse.Namespace) -> tuple[dict, str | No
         max_steps=_max_steps(args),
         max_loop_iterations=_max_loop_iterations(args),
         timing=bool(args.trace or args.profile),
+        queue=queue,
     )
     timeline = result.stats.timeline if result.stats is not None else None
     if timeline is not None and args.trace:
@@ -167,7 +178,7 @@ def _run(module, inputs: dict, args: argparse.Namespace) -> tuple[dict, str | No
         profile += (
             f"\n  dynamic memory peak     {result.stats.dynamic_peak} bytes (placed at run time)"
         )
-    return result.outputs, profile
+    return list(result.launches or (result.outputs,)), profile
 
 
 def _load_npz(
@@ -193,7 +204,7 @@ def _load_inputs(args: argparse.Namespace, sig: Signature | None = None) -> dict
 
     names = sig.input_names if sig is not None else None
     entry = sig.entry if sig is not None else ""
-    inputs = _load_npz(args.inputs, names, "input", entry) if args.inputs else {}
+    inputs = _load_npz(args.inputs[0], names, "input", entry) if args.inputs else {}
     for item in args.input:
         name, sep, path = item.partition("=")
         if not sep or not name or not path:
@@ -343,15 +354,31 @@ def _run_cli(args: argparse.Namespace) -> int:
         inputs = generated | inputs
     for name, value in inputs.items():
         logger.debug("input '%s': %s%s", name, value.dtype, list(value.shape))
-    outputs, profile = _run(module, inputs, args)
+    queue = [_load_npz(path, sig.input_names, "input", sig.entry) for path in args.inputs[1:]]
+    if queue and not sig.getnext:
+        raise UsageError(
+            f"--inputs is given {len(args.inputs)} times: @{sig.entry} is not fed by a GetNext "
+            "(ge-getnext-sink), so it takes one input set"
+        )
+    launches, profile = _run(module, inputs, args, queue)
     # With the outputs or the trace on stdout (`-o -`, `--trace -`), the words go to stderr.
     words = sys.stderr if "-" in (args.output, args.trace) else sys.stdout
+    outputs = launches[-1]
     if not args.quiet:
-        print(_summary(outputs), file=words)
+        if len(launches) == 1:
+            print(_summary(outputs), file=words)
+        for k, launch in enumerate(launches if len(launches) > 1 else ()):
+            print(f"launch {k + 1}:", file=words)
+            print(_summary(launch), file=words)
     if profile is not None:
         print(profile, file=words)
-    if args.output:
-        _write_npz(args.output, outputs)
+    if args.output:  # several launches: every launch's outputs, keyed `<name>:<launch>`
+        written = (
+            outputs
+            if len(launches) == 1
+            else {f"{n}:{k + 1}": v for k, launch in enumerate(launches) for n, v in launch.items()}
+        )
+        _write_npz(args.output, written)
     if args.reference:
         reference = _load_npz(args.reference, sig.output_names, "output", sig.entry)
         problems = _compare(outputs, reference, args.rtol, args.atol)

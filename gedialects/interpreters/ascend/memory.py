@@ -173,6 +173,13 @@ class MemoryCheck:
         self.ids: dict[tuple[int, int], int] = {}
         self.names: list[str] = []
         self.writers: list[str] = []
+        self.view_bases: dict[int, tuple[int, int]] = {}
+        """Range id -> (offset, nbytes) of the largest-gear buffers a GetNext writes whole:
+        a gear branch reads its gear's view at their start (GetNext sink)."""
+
+    def allow_views(self, offset: int, nbytes: int, name: str) -> None:
+        """Reads at the start of this range, of at most its size, read what it wrote."""
+        self.view_bases[self.range_id(offset, nbytes, name)] = (offset, nbytes)
 
     def grow(self, size: int) -> None:
         extra = size - len(self.owner)
@@ -203,6 +210,10 @@ class MemoryCheck:
             return None
         first = int(bad[0])
         other = int(owners[first])
+        base = self.view_bases.get(other)
+        view = base is not None and base[0] == offset and nbytes <= base[1]
+        if view and not np.flatnonzero(owners != other).size:
+            return None  # a gear's view of a GetNext's largest-gear buffer
         run = np.flatnonzero(owners[first:] != other)
         stop = first + (int(run[0]) if run.size else nbytes - first)
         where = f"bytes [{offset + first}, {offset + stop})"

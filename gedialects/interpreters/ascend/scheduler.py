@@ -19,6 +19,7 @@ from xdsl.interpreter import (
 
 from gedialects import budget
 from gedialects.ascend import (
+    BufferAttr,
     ModelOp,
     TaskOp,
 )
@@ -134,6 +135,14 @@ def execute(
     )
     gear, shapes = _select_gear(model, plan, args)
     memory = MemoryCheck(size) if options.check_uninitialized else None
+    if memory is not None and plan.gears is not None and plan.gears.getnext:
+        for task in model.tasks():
+            effects = task.effects()
+            if effects.kernel == "GetNext":
+                for buffer in effects.outs:
+                    if isinstance(buffer, BufferAttr):
+                        text = f"{buffer} : {buffer.type}"
+                        memory.allow_views(buffer.offset_value, buffer.nbytes, text)
     held = program.take(size, memory) if program is not None else None
     arena = held.data if held is not None else bytearray(size)
     state = RunState(plan, arena, heap=DynamicHeap(plan.arena_top), memory=memory, size=size)
@@ -198,6 +207,17 @@ def _outputs(
             raise found
         slots.append(found)
     out_shapes = [slot.shape for slot in slots]
+    if plan.gears is not None and plan.gears.getnext and slots:
+        # GetNext sink (GE's AssembleListenerOutput): the gear is the GetDynamicDims output,
+        # the hidden last output, read back after the run
+        hidden = slots[-1]
+        dims = np.frombuffer(state.arena, hidden.dtype, math.prod(hidden.shape), hidden.offset)
+        gear = plan.gears.config.gear_of([int(v) for v in dims])
+        if gear is None:
+            raise AscendRuntimeError(
+                f"'ascend.model' @{model.sym_name.data}: E13025: the dims "
+                f"{[int(v) for v in dims]} GetDynamicDims read are no gear of the model"
+            )
     if plan.gears is not None and gear is not None:
         dims = plan.gears.output_dims_of(gear)
         # a gear's -1 dim (a branch with data-dependent ops): the dynamic buffer's own shape
@@ -261,7 +281,7 @@ def _select_gear(
     largest gear's buffer); the shape data, when given, must name the inputs' gear."""
     shapes = [tuple(np.shape(a)) for a in args]
     info = plan.gears
-    if info is None:
+    if info is None or info.getnext:  # GetNext sink: the device finds the gear (`_outputs`)
         return None, [
             slot.shape if isinstance(slot, Slot) else shape
             for (_, slot), shape in zip(plan.inputs, shapes, strict=True)

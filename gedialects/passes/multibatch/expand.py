@@ -732,7 +732,22 @@ class MultibatchExpandPass(ModulePass):
             raise _fail(f"expands exactly one root graph, found {names}; choose with entry=")
         from gedialects.passes.analysis.task_graph import paused_gc
 
+        root = roots[0]
+        from gedialects.passes import getnext
+
+        get_next = getnext.find_get_next(root)
         with paused_gc():  # a clone per gear: many small objects, no cycles to collect
-            _Expansion(
-                op, roots[0], config, self.get_dynamic_dims, self.hybrid, self.static_branches
-            ).run(ctx)
+            if get_next is None:
+                _Expansion(
+                    op, root, config, self.get_dynamic_dims, self.hybrid, self.static_branches
+                ).run(ctx)
+                return
+            # GetNext sink (GE's InitParamsOfGetNext): the gear comes from the input shapes
+            if self.hybrid:
+                raise _fail(
+                    "hybrid mode needs Data inputs (GE: ge.dynamicNodeType=1); "
+                    f"@{root.sym_name.data} is fed by a GetNext"
+                )
+            ori = getnext.create_ori_graph(root, get_next, _NAME)
+            new_root = _Expansion(op, root, config, True, False, self.static_branches).run(ctx)
+            getnext.link_get_next(new_root, ori)
