@@ -19,7 +19,7 @@ from gedialects.interpreters.gears import GearInfo
 from gedialects.interpreters.getnext import InputQueue, feeding
 from gedialects.interpreters.run import RunError, find_entry, run_entry, signature
 from gedialects.multibatch import GET_DYNAMIC_DIMS_NAME
-from gedialects.passes.getnext import GetNextSinkPass
+from gedialects.passes.getnext import SinkInputsPass
 from gedialects.passes.multibatch.expand import MultibatchExpandPass
 from gedialects.passes.pipelines import CompilePipelinePass
 from gedialects.session import Session
@@ -64,7 +64,7 @@ def _assert_same(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> Non
 def _fed(compiled: bool, **options: object) -> ModuleOp:
     module = parse(GRAPH)
     ctx = make_context()
-    GetNextSinkPass().apply(ctx, module)
+    SinkInputsPass().apply(ctx, module)
     if compiled:
         CompilePipelinePass(**options).apply(ctx, module)  # type: ignore[arg-type]
     else:
@@ -146,7 +146,7 @@ def test_sink_loop_iterations_pull_one_set_each() -> None:
 def test_getnext_without_gears_pulls_static_sets() -> None:
     module = parse(GRAPH.replace("?x3", "2x3").replace("?xf32", "2xf32"))
     ctx = make_context()
-    GetNextSinkPass().apply(ctx, module)
+    SinkInputsPass().apply(ctx, module)
     CompilePipelinePass().apply(ctx, module)
     sets = [_set(2, 5), _set(2, 6), _set(2, 7)]
     result = run_entry(module, sets[0], queue=sets[1:])
@@ -193,7 +193,7 @@ def _tokens(batch: int, seq: int, seed: int) -> dict[str, np.ndarray]:
 def test_session_queue_of_gears_matches_onnxruntime() -> None:
     session = Session()
     session.add_graph(0, TRANSFORMER, TRANSFORMER_OPTIONS)
-    assert "ge-getnext-sink" in session.stages(0)
+    assert "ge-sink-inputs" in session.stages(0)
     assert session.input_names(0) == ("tokens",)
     sets = [_tokens(3, 5, 0), _tokens(1, 5, 1), _tokens(2, 7, 2), _tokens(3, 5, 3)]
     outputs = session.run_queue(0, sets)
@@ -222,3 +222,21 @@ def test_session_getnext_and_hybrid_mode_is_no_hybrid_mode() -> None:
     assert note.endswith("ge.dynamicNodeType is '0', not '1'")
     out = session.run_queue(0, [_tokens(1, 5, 0)])
     assert out[0]["encoded"].shape == (1, 5, 32)
+
+
+def test_session_describes_a_getnext_graph() -> None:
+    session = Session()
+    session.add_graph(
+        0,
+        GRAPH,
+        {"ge.inputShape": "x:-1,3;y:-1", "ge.dynamicDims": "1,1;4,4;2,2"}
+        | {"ge.dynamicNodeType": "0"},
+    )
+    assert [(a.name, a.shape) for a in session.get_inputs(0)] == [("x", (None, 3)), ("y", (None,))]
+    assert [(a.name, a.shape) for a in session.get_outputs(0)] == [
+        ("r", (None, 3)),
+        ("s", (None,)),
+        ("yout", (None,)),
+    ]
+    assert session.gear_count(0) == 3
+    assert session.gear_dims(0)[1] == {"x": (4, 3), "y": (4,)}

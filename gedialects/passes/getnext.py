@@ -1,8 +1,8 @@
-"""GetNext sink: `ge-getnext-sink` feeds a root graph from a GetNext, and GE's
+"""GetNext sink: `ge-sink-inputs` feeds a root graph from a GetNext, and GE's
 `CreateOriGraph` / `LinkGetDynamicDimsToNetOutput` steps of MultiBatchClonePass for a root
 with a GetNext (`ge-expand-multibatch` calls them).
 
-- `ge-getnext-sink` turns the root's inputs (Data) into the outputs of one `graph.get_next`,
+- `ge-sink-inputs` turns the root's inputs (Data) into the outputs of one `graph.get_next`,
   as TF's dataset sink feeds a GE graph (`IteratorV2` -> `GetNext`): the root then takes no
   arguments and each run pulls its input set from a queue (`interpreters.getnext`).
 - `create_ori_graph` (GE's CreateOriGraph, on the body that becomes the branches): each of the
@@ -39,7 +39,7 @@ from gedialects.base import NODE_NAME
 from gedialects.graph import GraphOp, NetOutputOp, ShapeOp
 from gedialects.graph.getnext import GETNEXT_OUTPUT_ATTRS, GETNEXT_SINK_DYNAMIC, GetNextOp
 
-_SINK = "ge-getnext-sink"
+_SINK = "ge-sink-inputs"
 
 
 def find_get_next(graph: GraphOp) -> GetNextOp | None:
@@ -150,7 +150,7 @@ def _roots(module: ModuleOp) -> list[GraphOp]:
 
 
 @dataclass(frozen=True)
-class GetNextSinkPass(ModulePass):
+class SinkInputsPass(ModulePass):
     """Feeds the root graph from a GetNext (TF's dataset sink: `IteratorV2` -> `GetNext`).
 
     Every input of the root becomes an output of one `graph.get_next` (named as the input,

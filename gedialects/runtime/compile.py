@@ -118,10 +118,10 @@ def compile_graph(graph: GraphState) -> None:
         except GearError as e:
             raise OptionError(e.one_line, e.code) from None
     if graph.options.get(NODE_TYPE_OPTION) == GETNEXT_NODE_TYPE:
-        from gedialects.passes.getnext import GetNextSinkPass
+        from gedialects.passes.getnext import SinkInputsPass
 
         # GetNext sink: the inputs come from a GetNext, the gear from their shapes
-        run_stages(module, [GetNextSinkPass()], stages)
+        run_stages(module, [SinkInputsPass()], stages)
     hybrid, note = hybrid_mode(graph.options)
     if note is not None:
         logger.warning("%s", note)

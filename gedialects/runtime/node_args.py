@@ -71,7 +71,8 @@ def describe(graph: GraphState) -> tuple[tuple[NodeArg, ...], tuple[NodeArg, ...
     types = _output_types(find_entry(module, sig.entry))
     outputs: list[NodeArg] = []
     info = graph.info
-    for name, ttype in zip(sig.output_names, types, strict=True):
+    count = len(sig.output_names)  # GetNext sink: the hidden dims output is not described
+    for name, ttype in zip(sig.output_names, types[:count], strict=True):
         shape: tuple[int | None, ...] | None = None
         if info is not None:
             per_gear = [info.output_dims_of(g).get(name) for g in range(info.gear_count)]

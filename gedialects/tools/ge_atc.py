@@ -186,10 +186,10 @@ def compile_model(args: argparse.Namespace) -> ModuleOp:
 
     module = import_onnx(args.model, args.graph_name)
     if args.dynamic_node_type == "0":
-        from gedialects.passes.getnext import GetNextSinkPass
+        from gedialects.passes.getnext import SinkInputsPass
 
         try:
-            GetNextSinkPass().apply(make_context(), module)
+            SinkInputsPass().apply(make_context(), module)
         except PassFailedException as e:
             raise AtcError(str(e).strip().splitlines()[0]) from None
     pipeline = CompilePipelinePass(

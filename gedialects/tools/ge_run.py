@@ -358,7 +358,7 @@ def _run_cli(args: argparse.Namespace) -> int:
     if queue and not sig.getnext:
         raise UsageError(
             f"--inputs is given {len(args.inputs)} times: @{sig.entry} is not fed by a GetNext "
-            "(ge-getnext-sink), so it takes one input set"
+            "(ge-sink-inputs), so it takes one input set"
         )
     launches, profile = _run(module, inputs, args, queue)
     # With the outputs or the trace on stdout (`-o -`, `--trace -`), the words go to stderr.

@@ -1014,6 +1014,7 @@ SESSION_OPTION_NAMES = (
     "ge.dynamicBatchSize",
     "ge.dynamicImageSize",
     "ge.dynamicDims",
+    "ge.dynamicNodeType",
     "ge.compileHybridMode",
     "ge.exec.static_model_ops_lower_limit",
     "ge.exec.disableReuseMemory",

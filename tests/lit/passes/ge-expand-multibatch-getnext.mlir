@@ -1,7 +1,7 @@
-// RUN: ge-opt %s -p 'ge-getnext-sink,ge-expand-multibatch{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4;2,2"}' | filecheck %s
-// RUN: ge-opt %s -p 'ge-getnext-sink,ge-compile{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4;2,2"}' | filecheck %s --check-prefix=MODEL
-// RUN: not ge-opt %s -p 'ge-getnext-sink,ge-expand-multibatch{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4" hybrid=true}' 2>&1 | filecheck %s --check-prefix=HYBRID
-// RUN: not ge-opt %s -p 'ge-getnext-sink,ge-expand-multibatch{input-shape="x:-1,3;y:-1" dynamic-batch-size="1,4"}' 2>&1 | filecheck %s --check-prefix=BATCH
+// RUN: ge-opt %s -p 'ge-sink-inputs,ge-expand-multibatch{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4;2,2"}' | filecheck %s
+// RUN: ge-opt %s -p 'ge-sink-inputs,ge-compile{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4;2,2"}' | filecheck %s --check-prefix=MODEL
+// RUN: not ge-opt %s -p 'ge-sink-inputs,ge-expand-multibatch{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4" hybrid=true}' 2>&1 | filecheck %s --check-prefix=HYBRID
+// RUN: not ge-opt %s -p 'ge-sink-inputs,ge-expand-multibatch{input-shape="x:-1,3;y:-1" dynamic-batch-size="1,4"}' 2>&1 | filecheck %s --check-prefix=BATCH
 
 // Tests GetNext sink (GE's MultiBatchClonePass with a GetNext): CreateOriGraph makes the
 // GetNext's data outputs the branches' Data; on the root the GetNext feeds the Case with its

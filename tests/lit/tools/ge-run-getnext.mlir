@@ -1,16 +1,16 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python -c "import numpy as np; np.savez('%t/b4.npz', x=np.arange(-6, 6, dtype=np.float32).reshape(4, 3), y=np.ones(4, np.float32)); np.savez('%t/b1.npz', x=np.array([[1, -2, 3]], np.float32), y=np.full(1, 10, np.float32)); np.savez('%t/b2.npz', x=np.ones((2, 3), np.float32), y=np.zeros(2, np.float32)); np.savez('%t/b3.npz', x=np.ones((3, 3), np.float32), y=np.zeros(3, np.float32))"
-// RUN: ge-opt %s -p 'ge-getnext-sink,ge-compile{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4;2,2"}' -o %t/model.mlir
+// RUN: ge-opt %s -p 'ge-sink-inputs,ge-compile{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4;2,2"}' -o %t/model.mlir
 // RUN: ge-run %t/model.mlir --inputs %t/b4.npz --inputs %t/b1.npz --inputs %t/b2.npz --check-uninitialized -o %t/out.npz | filecheck %s --check-prefix=QUEUE
 // RUN: %python -c "import numpy as np; d = np.load('%t/out.npz'); print(sorted(d.files)); print(d['r:2'].tolist(), d['s:3'].tolist())" | filecheck %s --check-prefix=NPZ
 // RUN: ge-run %t/model.mlir --inputs %t/b2.npz | filecheck %s --check-prefix=ONE
-// RUN: ge-opt %s -p 'ge-getnext-sink,ge-compile{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4;2,2" iterations-per-loop=2}' -o %t/sunk.mlir
+// RUN: ge-opt %s -p 'ge-sink-inputs,ge-compile{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4;2,2" iterations-per-loop=2}' -o %t/sunk.mlir
 // RUN: ge-run %t/sunk.mlir --inputs %t/b4.npz --inputs %t/b1.npz --inputs %t/b2.npz --inputs %t/b4.npz --check-uninitialized | filecheck %s --check-prefix=SINK
 // RUN: not ge-run %t/sunk.mlir --inputs %t/b4.npz --inputs %t/b1.npz --inputs %t/b2.npz 2>&1 | filecheck %s --check-prefix=EMPTY
 // RUN: not ge-run %t/model.mlir --inputs %t/b4.npz --inputs %t/b3.npz 2>&1 | filecheck %s --check-prefix=NOGEAR
 // RUN: ge-opt %s -o %t/plain.mlir
 // RUN: not ge-run %t/plain.mlir --inputs %t/b4.npz --inputs %t/b1.npz 2>&1 | filecheck %s --check-prefix=PLAIN
-// RUN: ge-opt %s -p 'ge-getnext-sink,ge-expand-multibatch{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4;2,2"}' | ge-run - --inputs %t/b4.npz --inputs %t/b1.npz | filecheck %s --check-prefix=GRAPH
+// RUN: ge-opt %s -p 'ge-sink-inputs,ge-expand-multibatch{input-shape="x:-1,3;y:-1" dynamic-dims="1,1;4,4;2,2"}' | ge-run - --inputs %t/b4.npz --inputs %t/b1.npz | filecheck %s --check-prefix=GRAPH
 
 // Tests GetNext sink through the tools: each launch's GetNext pulls the next --inputs set,
 // GetDynamicDims finds its gear on the device, and the outputs take that gear's shapes
@@ -45,7 +45,7 @@
 
 // EMPTY: error: 'ascend.kernel' "IteratorGetNext" (GetNext): GetNext: end of sequence: the input queue is empty after 3 input set(s) (a launch of a model sunk with iterations_per_loop N pulls N)
 // NOGEAR: error: {{.*}}E13025{{.*}}[3,3]
-// PLAIN: error: --inputs is given 2 times: @main is not fed by a GetNext (ge-getnext-sink), so it takes one input set
+// PLAIN: error: --inputs is given 2 times: @main is not fed by a GetNext (ge-sink-inputs), so it takes one input set
 
 // GRAPH:      launch 1:
 // GRAPH-NEXT: r: float32[4, 3]

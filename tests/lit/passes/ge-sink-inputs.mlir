@@ -1,5 +1,5 @@
-// RUN: ge-opt %s --split-input-file -p ge-getnext-sink | filecheck %s
-// RUN: not ge-opt %s --split-input-file -p 'ge-getnext-sink{entry="nope"}' 2>&1 | filecheck %s --check-prefix=ENTRY
+// RUN: ge-opt %s --split-input-file -p ge-sink-inputs | filecheck %s
+// RUN: not ge-opt %s --split-input-file -p 'ge-sink-inputs{entry="nope"}' 2>&1 | filecheck %s --check-prefix=ENTRY
 
 // Tests the inputs of the root turned into the outputs of one GetNext: data first (named as
 // the inputs), then their int32 shapes; the root takes no arguments.
@@ -8,7 +8,7 @@
 // CHECK-NEXT:    %[[X:.*]], %[[Y:.*]], %{{.*}}, %{{.*}} = graph.get_next output_names ["x", "y"] {node_name = "IteratorGetNext"} : () -> (tensor<?x3xf32>, tensor<?xf32>, tensor<2xi32>, tensor<1xi32>)
 // CHECK-NEXT:    %[[R:.*]] = graph.relu %[[X]]
 // CHECK-NEXT:    graph.net_output %[[R]], %[[Y]]
-// ENTRY: error: ge-getnext-sink: no root graph named @nope
+// ENTRY: error: ge-sink-inputs: no root graph named @nope
 
 graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}, %y: tensor<?xf32> {node_name = "y"})
     -> (tensor<?x3xf32> {node_name = "r"}, tensor<?xf32> {node_name = "yout"}) {

@@ -1,7 +1,7 @@
-// RUN: not ge-opt %s --split-input-file -p ge-getnext-sink 2>&1 | filecheck %s
+// RUN: not ge-opt %s --split-input-file -p ge-sink-inputs 2>&1 | filecheck %s
 
 // Tests a root without inputs.
-// CHECK: error: ge-getnext-sink: @empty has no inputs to feed
+// CHECK: error: ge-sink-inputs: @empty has no inputs to feed
 
 graph.graph @empty() -> (tensor<2xf32> {node_name = "c"}) {
   %c = graph.const dense<1.0> : tensor<2xf32>
@@ -11,7 +11,7 @@ graph.graph @empty() -> (tensor<2xf32> {node_name = "c"}) {
 // -----
 
 // Tests a root fed by a GetNext already.
-// CHECK: error: ge-getnext-sink: @fed is fed by a graph.get_next already
+// CHECK: error: ge-sink-inputs: @fed is fed by a graph.get_next already
 
 graph.graph @fed(%a: tensor<2xf32>) -> (tensor<2xf32> {node_name = "x"}) {
   %x, %s = graph.get_next output_names ["x"] : () -> (tensor<2xf32>, tensor<1xi32>)
@@ -21,7 +21,7 @@ graph.graph @fed(%a: tensor<2xf32>) -> (tensor<2xf32> {node_name = "x"}) {
 // -----
 
 // Tests two roots.
-// CHECK: error: ge-getnext-sink: feeds exactly one root graph, found @a, @b; choose with entry=
+// CHECK: error: ge-sink-inputs: feeds exactly one root graph, found @a, @b; choose with entry=
 
 graph.graph @a(%x: tensor<2xf32>) -> (tensor<2xf32>) {
   graph.net_output %x : tensor<2xf32>
