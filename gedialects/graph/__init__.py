@@ -53,6 +53,7 @@ from gedialects.graph import (
     reduction,
     sampling,
     structure,
+    variables,
 )
 from gedialects.graph.activation import *  # noqa: F403
 from gedialects.graph.array import *  # noqa: F403
@@ -89,6 +90,7 @@ from gedialects.graph.reduction import *  # noqa: F403
 from gedialects.graph.sampling import *  # noqa: F403
 from gedialects.graph.structure import *  # noqa: F403
 from gedialects.graph.structure import GraphCallable
+from gedialects.graph.variables import *  # noqa: F403
 
 # Each category module lists its ops in `OPS` and exports them in `__all__`.
 Graph = Dialect(
@@ -116,6 +118,7 @@ Graph = Dialect(
         *control.OPS,
         *format_ops.OPS,
         *getnext.OPS,
+        *variables.OPS,
     ],
     [FormatAttr],
 )
@@ -151,3 +154,4 @@ __all__ += normalization.__all__
 __all__ += pooling.__all__
 __all__ += reduction.__all__
 __all__ += structure.__all__
+__all__ += variables.__all__

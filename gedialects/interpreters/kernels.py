@@ -47,7 +47,6 @@ _F = TypeVar("_F", Kernel, KernelInto)
 _KERNEL_MODULES = (
     "gedialects.interpreters.graph",
     "gedialects.interpreters.multibatch",
-    "gedialects.interpreters.loop_kernels",
     "gedialects.interpreters.formats",
     "gedialects.interpreters.getnext",
 )

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from xdsl.interpreter import Interpreter
 
     from gedialects.interpreters.ascend import RunStats
+    from gedialects.interpreters.variables import VariableStore
 
 logger = logging.getLogger(__name__)
 
@@ -159,6 +160,7 @@ def run_entry(
     interpreter: Interpreter | None = None,
     compiled: bool = True,
     queue: Sequence[Mapping[str, np.ndarray]] = (),
+    variables: VariableStore | None = None,
 ) -> RunResult:
     """Runs the entry point of `module` on named inputs, optionally instrumented.
 
@@ -175,7 +177,9 @@ def run_entry(
     An entry fed by a GetNext (GetNext sink) takes `inputs` and then every set of `queue` as
     its queue of input sets: launches run until the queue is empty, each pulling one set per
     GetNext execution (N with `ge-sink-loop` N); `RunResult.launches` has every launch's
-    outputs. `queue` is refused for any other entry."""
+    outputs. `queue` is refused for any other entry. `variables` is the session's variable
+    store the run reads and updates (None: the interpreter's own, fresh for a fresh
+    interpreter)."""
     from xdsl.utils.exceptions import InterpretationError
 
     from gedialects.ascend import ModelOp
@@ -213,6 +217,10 @@ def run_entry(
     from gedialects.interpreters.graph import COMPILED, GraphFunctions
 
     interpreter = interpreter if interpreter is not None else make_interpreter(module)
+    if variables is not None:
+        from gedialects.interpreters.variables import use_store
+
+        use_store(interpreter, variables)
     configure_loops(interpreter, max_loop_iterations)
     limits = {} if max_steps is None else {"max_steps": max_steps}
     configure(
@@ -267,6 +275,7 @@ def run(
     max_steps: int | None = None,
     max_loop_iterations: int | None = None,
     interpreter: Interpreter | None = None,
+    variables: VariableStore | None = None,
 ) -> dict[str, np.ndarray]:
     """Runs the entry point of `module` on named inputs and returns named outputs
     (`run_entry` for the instruments, the statistics and reusing an `interpreter`)."""
@@ -280,4 +289,5 @@ def run(
         max_steps=max_steps,
         max_loop_iterations=max_loop_iterations,
         interpreter=interpreter,
+        variables=variables,
     ).outputs

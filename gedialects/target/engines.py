@@ -58,12 +58,13 @@ GE_LOCAL_OPS = frozenset(
         "Reshape", "Squeeze", "SqueezeV2", "SqueezeV3", "Unsqueeze", "UnsqueezeV2",
         "UnsqueezeV3", "ExpandDims", "Flatten", "FlattenV2", "Identity", "IdentityN",
         "Shape", "ShapeN", "Size", "Rank", "Snapshot", "StopGradient", "PreventGradient",
-        "End", "PlaceHolder", "Bitcast", "Empty",
+        "End", "PlaceHolder", "Bitcast", "Empty", "Variable", "RefData", "VariableRef",
     }
 )  # fmt: skip
 """Ops of GE's local engine (`REGISTER_OP_CREATOR` in `compiler/engines/local_engine`); the
 functional control-flow ops are all GE-local NoOp kernels (`no_op.cc`; For too, whose
-subgraph makes the tasks)."""
+subgraph makes the tasks); Variable and RefData are NoOps there too (their memory is the
+session's variable region, no task reads it in)."""
 
 RTS_OPS = frozenset(
     {"StreamActive", "StreamSwitch", "StreamMerge", "Send", "Recv", "LabelSet", "LabelGoto",

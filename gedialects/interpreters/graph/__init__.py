@@ -25,7 +25,18 @@ from xdsl.ir import Operation
 from gedialects.base import NODE_NAME, GEOp
 from gedialects.budget import MemoryBudgetError
 from gedialects.formats import kernel_attrs
-from gedialects.graph import ConstOp, Graph, GraphOp, NetOutputOp
+from gedialects.graph import (
+    ConstOp,
+    Graph,
+    GraphOp,
+    NetOutputOp,
+    RefDataOp,
+    RefWriterOp,
+    VariableOp,
+    VarLikeOp,
+    reads_variable,
+    ref_source,
+)
 from gedialects.graph.control import ControlFlowOp
 from gedialects.interpreters.graph import (  # noqa: F401 - the modules register kernels
     activation,
@@ -46,14 +57,23 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     recurrent,
     reduction,
     sampling,
+    variables,
 )
 from gedialects.interpreters.graph.program import GraphProgram, compile_graph
 from gedialects.interpreters.kernels import run_kernel
+from gedialects.interpreters.variables import store_of
 from gedialects.tensors import numpy_from_dense
 
 # --------------------------------------------------------------------------------------------
 
-_OWN_IMPLS = (GraphOp, NetOutputOp, ConstOp)
+_OWN_IMPLS: tuple[type[GEOp], ...] = (
+    GraphOp,
+    NetOutputOp,
+    ConstOp,
+    VariableOp,
+    RefDataOp,
+    *(op for op in Graph.operations if issubclass(op, RefWriterOp)),
+)
 """Graph ops with a dedicated implementation below; every other op runs its kernel."""
 
 
@@ -95,7 +115,27 @@ def kernel_ops() -> tuple[type[GEOp], ...]:
     )
 
 
+def _read_variable(interpreter: Interpreter, op: VarLikeOp) -> PythonValues:
+    """The session's value of the op's variable, entered from its initial value the first
+    time; None for a variable without a value that only Assign's ref port takes (the Assign
+    initialises it)."""
+    store = store_of(interpreter)
+    if op.variable not in store and op.initial_value() is None and not reads_variable(op):
+        return (None,)
+    return (store.read(op.variable, op.y.type, op.initial_value(), _label(op)),)
+
+
+def _dispatch_writers(cls: type[InterpreterFunctions]) -> type[InterpreterFunctions]:
+    """Registers `run_writer` as the `@impl` of each variable writer."""
+    for op_type in Graph.operations:
+        if issubclass(op_type, RefWriterOp):
+            name = f"run_{op_type.name.removeprefix('graph.')}"
+            setattr(cls, name, impl(op_type)(cls.run_writer))  # pyright: ignore[reportAttributeAccessIssue]
+    return cls
+
+
 @register_impls
+@_dispatch_writers
 @_dispatch_to_kernels
 class GraphFunctions(InterpreterFunctions):
     @impl_callable(GraphOp)
@@ -114,6 +154,29 @@ class GraphFunctions(InterpreterFunctions):
     @impl(ConstOp)
     def run_const(self, interpreter: Interpreter, op: ConstOp, args: PythonValues) -> PythonValues:
         return (numpy_from_dense(op.value),)
+
+    @impl(VariableOp)
+    def run_variable(
+        self, interpreter: Interpreter, op: VariableOp, args: PythonValues
+    ) -> PythonValues:
+        return _read_variable(interpreter, op)
+
+    @impl(RefDataOp)
+    def run_ref_data(
+        self, interpreter: Interpreter, op: RefDataOp, args: PythonValues
+    ) -> PythonValues:
+        return _read_variable(interpreter, op)
+
+    def run_writer(
+        self, interpreter: Interpreter, op: RefWriterOp, args: PythonValues
+    ) -> PythonValues:
+        """The writer's kernel, its result stored as the variable's new value."""
+        source = ref_source(op.ref)
+        assert source is not None, "verified: a ref port takes a ref value"
+        ins = (args[1], args[1]) if args[0] is None else args  # Assign to an unset variable
+        (result,) = _run_node(self, interpreter, op, ins)
+        store_of(interpreter).write(source.variable, result)
+        return (result,)
 
 
 COMPILED = "compiled"

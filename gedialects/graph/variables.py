@@ -1,0 +1,417 @@
+"""Stateful graphs: `graph.variable` (GE Variable), `graph.ref_data` (RefData) and the writers
+`graph.assign`, `graph.assign_add`, `graph.assign_sub` (Assign, AssignAdd, AssignSub).
+
+A variable is state of the session, not of one run (GE's VarManager keeps a per-session
+variable memory apart from the feature-map arena): the op reads the session's value of the
+variable named `var_name` (initialising it from `value` the first time the session meets it),
+and a writer stores its result back under that name, so the next run, the next sunk iteration
+and every other graph of the session see it.
+
+Ref ports. GE marks input `i` of a node as a ref port when an output has the same name
+(`variable_prepare_op_pass.cc`, GenerateRefTypeAndInputOutputMap): Assign's `ref` input and
+`ref` output. Here operand 0 of a writer is its ref port and its result is the ref output, the
+variable after the write; a ref port must be fed by a ref value (a variable, a ref_data or the
+ref output of a writer), so following ref ports back from any writer reaches the variable it
+writes (`ref_source`). Ops stay SSA: a reader of `%w` sees the value before the writer of `%w`,
+a reader of the writer's result the value after it. For that to be the memory order too (the
+lowering makes the writer write into the variable's own bytes), a writer must come after every
+other user of the ref value it overwrites, which also gives each ref value at most one writer.
+
+    %w = graph.variable "w" = dense<[0.5, -1.0]> : tensor<2xf32>
+    %y = graph.mul %x, %w : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %w1 = graph.assign_sub %w, %d : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from gedialects import exact_text, fast_text
+from gedialects.base import GEOp, NodeSyntax, element_nbytes
+from gedialects.graph.common import AnyTensor, bool_attr, fail, format_shape
+from gedialects.graph.structure import GraphOp, module_rule
+
+# --------------------------------------------------------------------------------------------
+# Var-like nodes
+# --------------------------------------------------------------------------------------------
+
+
+class VarLikeOp(GEOp):
+    """Base of the nodes that hold a session variable (GE's var-like nodes): the result is
+    the variable's value when the op runs; `var_name` names the variable in the session."""
+
+    var_name = prop_def(StringAttr)
+    y = result_def(TensorType)
+
+    @property
+    def variable(self) -> str:
+        return self.var_name.data
+
+    def initial_value(self) -> DenseIntOrFPElementsAttr | None:
+        return None
+
+    def verify_(self) -> None:
+        if not self.var_name.data:
+            fail(self, "has an empty var_name")
+        ttype = self.y.type
+        if any(d < 0 for d in ttype.get_shape()):
+            fail(
+                self,
+                f'"{self.var_name.data}" has shape {format_shape(ttype.get_shape())}: a '
+                "variable's memory is fixed when the session creates it, so its shape is static",
+            )
+        if element_nbytes(ttype.element_type) is None:
+            fail(
+                self, f'"{self.var_name.data}" has element type {ttype.element_type}, no byte size'
+            )
+
+    # `%w = graph.variable "w" = dense<...> : tensor<...> {attrs}` or `"w" : tensor<...>`
+
+    @classmethod
+    def _parse_var(cls, parser: Parser, with_value: bool) -> VarLikeOp:
+        name = parser.parse_str_literal()
+        value: DenseIntOrFPElementsAttr | None = None
+        if with_value and parser.parse_optional_punctuation("=") is not None:
+            pos = parser.pos
+            parsed = exact_text.parse_dense_value(parser) or parser.parse_attribute()
+            if not isinstance(parsed, DenseIntOrFPElementsAttr) or not isinstance(
+                parsed.type, TensorType
+            ):
+                parser.raise_error(
+                    f"'{cls.name}' initial value must be a dense<...> : tensor<...>", pos
+                )
+            value, ttype = parsed, parsed.type
+        else:
+            parser.parse_punctuation(":")
+            pos = parser.pos
+            ttype = parser.parse_type()
+            if not isinstance(ttype, TensorType):
+                parser.raise_error(f"'{cls.name}' expects a ranked tensor type, got {ttype}", pos)
+        props: dict[str, Attribute] = {"var_name": StringAttr(name)}
+        if value is not None:
+            props["value"] = value
+        attrs = fast_text.parse_optional_attr_dict(parser)
+        return cls.create(properties=props, result_types=[ttype], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.var_name.data)
+        value = self.initial_value()
+        if value is not None:
+            text = exact_text.dense_text(value)
+            printer.print_string(" = ")
+            if text is not None:
+                printer.print_string(text)
+            else:
+                printer.print_attribute(value)
+        else:
+            printer.print_string(" : ")
+            printer.print_attribute(self.y.type)
+        fast_text.print_attr_dict(printer, self.attributes)
+
+
+@irdl_op_definition
+class VariableOp(VarLikeOp):
+    """GE Variable: a named tensor kept by the session across runs.
+
+    `value`, when given, initialises the variable the first time the session meets it (GE's
+    init graph assigning the initial value); without it the variable must be given a value
+    (`Session.write_variable`, `ge-run --variables`) or be assigned before it is read.
+
+        %w = graph.variable "w" = dense<[1.0, 2.0]> : tensor<2xf32>
+        %v = graph.variable "v" : tensor<4x4xf16>
+    """
+
+    name = "graph.variable"
+    GE_TYPE: ClassVar[str] = "Variable"
+
+    value = opt_prop_def(DenseIntOrFPElementsAttr)
+
+    def __init__(
+        self,
+        var_name: str,
+        result_type: TensorType,
+        value: DenseIntOrFPElementsAttr | None = None,
+    ) -> None:
+        props: dict[str, Attribute] = {"var_name": StringAttr(var_name)}
+        if value is not None:
+            props["value"] = value
+        super().__init__(properties=props, result_types=[result_type])
+
+    def initial_value(self) -> DenseIntOrFPElementsAttr | None:
+        return self.value
+
+    @classmethod
+    def parse(cls, parser: Parser) -> VarLikeOp:
+        return cls._parse_var(parser, with_value=True)
+
+    def verify_(self) -> None:
+        super().verify_()
+        value = self.value
+        if value is not None and value.type != self.y.type:
+            fail(
+                self,
+                f'"{self.var_name.data}" initial value has type {value.type}, the variable '
+                f"is {self.y.type}",
+            )
+
+
+@irdl_op_definition
+class RefDataOp(VarLikeOp):
+    """GE RefData: a ref input, the caller's tensor updated in place. Here the caller is the
+    session: the op refers to the session variable `var_name` without giving it an initial
+    value, so the variable comes from another graph of the session or from the user
+    (`Session.write_variable`, `ge-run --variables`).
+
+        %r = graph.ref_data "counter" : tensor<i32>
+    """
+
+    name = "graph.ref_data"
+    GE_TYPE: ClassVar[str] = "RefData"
+
+    def __init__(self, var_name: str, result_type: TensorType) -> None:
+        super().__init__(properties={"var_name": StringAttr(var_name)}, result_types=[result_type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> VarLikeOp:
+        return cls._parse_var(parser, with_value=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Writers
+# --------------------------------------------------------------------------------------------
+
+
+class RefWriterOp(GEOp, NodeSyntax):
+    """Base of the variable writers: `ref` (operand 0) is the ref port, the result the ref
+    output (GE names both `ref`), `value` what is written or combined.
+
+    The ref port takes a ref value; `value` has the variable's shape and dtype exactly (GE's
+    Assign with validate_shape; no broadcasting: the variable's memory is fixed); the writer
+    comes after every other user of its ref value (see the module docstring)."""
+
+    ref = operand_def(AnyTensor)
+    value = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    use_locking = prop_def(BoolAttr, default_value=bool_attr(False))
+
+    def __init__(self, ref: SSAValue | Operation, value: SSAValue | Operation) -> None:
+        ref = SSAValue.get(ref)
+        super().__init__(operands=[ref, value], result_types=[ref.type])
+
+    def verify_(self) -> None:
+        ref, value, y = self.ref, self.value, self.y
+        source = _ref_feeder(ref)
+        if source is not None:
+            fail(
+                self,
+                f"ref input is fed by {source}, not a ref value: a ref port takes a "
+                "graph.variable, a graph.ref_data or the ref output of a writer",
+            )
+        if value.type != ref.type:
+            fail(
+                self,
+                f"assigns a {value.type} to the variable "
+                f'"{_name_or_question(ref)}" of type {ref.type}: the value must have the '
+                "variable's shape and dtype",
+            )
+        if y.type != ref.type:
+            fail(self, f"ref output type {y.type} differs from the ref input type {ref.type}")
+        _verify_last_user(self)
+
+
+def _name_or_question(ref: SSAValue) -> str:
+    source = ref_source(ref)
+    return source.variable if source is not None else "?"
+
+
+def _ref_feeder(value: SSAValue) -> str | None:
+    """None when `value` is a ref value; else what feeds it, for the diagnostic."""
+    owner = value.owner
+    if isinstance(owner, VarLikeOp | RefWriterOp):
+        return None
+    if isinstance(owner, Operation):
+        hint = f" (%{value.name_hint})" if value.name_hint else ""
+        return f"'{owner.name}'{hint}"
+    index = getattr(value, "index", "?")  # a block argument
+    hint = f"%{value.name_hint}" if value.name_hint else f"argument #{index}"
+    return f"the graph input {hint}"
+
+
+def _verify_last_user(writer: RefWriterOp) -> None:
+    ref = writer.ref
+    for use in ref.uses:
+        user = use.operation
+        if user is writer:
+            continue
+        if isinstance(user, RefWriterOp) and use.index == 0:
+            fail(
+                writer,
+                f'writes the variable "{_name_or_question(ref)}" through a ref value that '
+                f"'{user.name}' also writes: each ref value has one writer (chain the "
+                "writers through their ref outputs)",
+            )
+        if user.parent is not writer.parent or not user.is_before_in_block(writer):
+            fail(
+                writer,
+                f"'{user.name}' reads the variable \"{_name_or_question(ref)}\" after this "
+                "writer overwrites it: a writer must come after every other user of its ref "
+                "input (read its ref output for the new value)",
+            )
+
+
+def ref_source(value: SSAValue) -> VarLikeOp | None:
+    """The var-like op a ref value stands for, following writers' ref ports back; None when
+    `value` is not a ref value."""
+    seen = 0
+    while True:
+        owner = value.owner
+        if isinstance(owner, VarLikeOp):
+            return owner
+        if not isinstance(owner, RefWriterOp) or seen > 1_000_000:
+            return None
+        value = owner.ref
+        seen += 1
+
+
+def is_ref_value(value: SSAValue) -> bool:
+    return isinstance(value.owner, VarLikeOp | RefWriterOp)
+
+
+@irdl_op_definition
+class AssignOp(RefWriterOp):
+    """GE Assign: `ref = value`.
+
+    %w1 = graph.assign %w, %v : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    """
+
+    name = "graph.assign"
+    GE_TYPE: ClassVar[str] = "Assign"
+
+    validate_shape = prop_def(BoolAttr, default_value=bool_attr(True))
+
+    def verify_(self) -> None:
+        super().verify_()
+        if not self.validate_shape.value.data:
+            fail(
+                self,
+                "has validate_shape false: a variable's shape is fixed in the session's "
+                "variable memory, so it cannot change",
+            )
+
+
+@irdl_op_definition
+class AssignAddOp(RefWriterOp):
+    """GE AssignAdd: `ref = ref + value`.
+
+    %c1 = graph.assign_add %c, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    """
+
+    name = "graph.assign_add"
+    GE_TYPE: ClassVar[str] = "AssignAdd"
+
+
+@irdl_op_definition
+class AssignSubOp(RefWriterOp):
+    """GE AssignSub: `ref = ref - value`.
+
+    %w1 = graph.assign_sub %w, %d : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    """
+
+    name = "graph.assign_sub"
+    GE_TYPE: ClassVar[str] = "AssignSub"
+
+
+def reads_variable(op: VarLikeOp) -> bool:
+    """Whether a user of the op's value reads it: every user but Assign's ref port, which
+    only overwrites (so an Assign may initialise a variable that has no value yet)."""
+    return any(not (isinstance(u.operation, AssignOp) and u.index == 0) for u in op.y.uses)
+
+
+# --------------------------------------------------------------------------------------------
+# Module rule
+# --------------------------------------------------------------------------------------------
+
+
+def var_like_ops(module: ModuleOp) -> Iterator[tuple[GraphOp, VarLikeOp]]:
+    for graph in module.body.block.ops:
+        if isinstance(graph, GraphOp):
+            for op in graph.body.block.ops:
+                if isinstance(op, VarLikeOp):
+                    yield graph, op
+
+
+@module_rule
+def check_variables(module: ModuleOp) -> None:
+    """A variable name stands for one memory: every var-like op of a name has its type and
+    at most one gives an initial value (two would disagree on what the session starts with);
+    within one graph a name appears once (two chains of writers over one memory would have
+    no order)."""
+    seen: dict[str, VarLikeOp] = {}
+    initial: dict[str, VariableOp] = {}
+    for graph, op in var_like_ops(module):
+        name = op.variable
+        first = seen.setdefault(name, op)
+        if first is not op:
+            if first.y.type != op.y.type:
+                raise VerifyException(
+                    f"'{op.name}' \"{name}\" in @{graph.sym_name.data} has type {op.y.type}, "
+                    f"but the variable is {first.y.type} elsewhere: a variable name stands "
+                    "for one memory"
+                )
+            if first.parent is op.parent:
+                raise VerifyException(
+                    f"'{op.name}' \"{name}\" appears twice in @{graph.sym_name.data}: use "
+                    "the first one's value (or a writer's ref output)"
+                )
+        if isinstance(op, VariableOp) and op.value is not None:
+            other = initial.setdefault(name, op)
+            if other is not op and other.value != op.value:
+                raise VerifyException(
+                    f"'graph.variable' \"{name}\" in @{graph.sym_name.data} has an initial "
+                    "value that differs from another graph.variable of that name"
+                )
+
+
+def variable_types(module: ModuleOp) -> dict[str, TensorType]:
+    """Every variable the module names, with its type."""
+    return {op.variable: op.y.type for _, op in var_like_ops(module)}
+
+
+__all__ = [
+    "AssignAddOp",
+    "AssignOp",
+    "AssignSubOp",
+    "RefDataOp",
+    "RefWriterOp",
+    "VarLikeOp",
+    "VariableOp",
+    "is_ref_value",
+    "reads_variable",
+    "ref_source",
+    "variable_types",
+]
+
+OPS = (VariableOp, RefDataOp, AssignOp, AssignAddOp, AssignSubOp)
+"""The ops of this module, in the order the dialect lists them."""
