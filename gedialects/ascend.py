@@ -65,6 +65,7 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
     TensorType,
+    UnitAttr,
     i32,
     i64,
 )
@@ -73,6 +74,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
+    opt_prop_def,
     prop_def,
     region_def,
     traits_def,
@@ -121,12 +123,23 @@ from gedialects.dense_hex import parse_large_hex_dense, print_dense
 # --------------------------------------------------------------------------------------------
 
 
+VAR_BASE = 128 << 30
+"""Where the variable region starts in a model's address space: GE's `kVarMemoryLogicBase`
+(128 GiB, `graph_var_manager.h`), the logical base of the per-session variable memory, apart
+from the feature-map arena. `var[k]` is the buffer at offset `VAR_BASE + k`."""
+
+VAR_ALIGNMENT = 512
+"""GE's `kSessionMemAlignSize`: every variable starts on a 512-byte boundary of its region."""
+
+
 @irdl_attr_definition
 class BufferAttr(ParametrizedAttribute):
-    """A tensor stored at a byte offset of the model's arena.
+    """A tensor stored at a byte offset of the model's arena, or of its variable region.
 
     Generic form `#ascend.buffer<1024, tensor<1x4xf32>>`; inside ascend ops it is written
-    `arena[1024] : tensor<1x4xf32>`. The tensor is dense, row-major, little-endian.
+    `arena[1024] : tensor<1x4xf32>`. The tensor is dense, row-major, little-endian. Offsets
+    from `VAR_BASE` on address the session's variable region: `var[0] : tensor<2xf32>` is
+    `#ascend.buffer<137438953472, tensor<2xf32>>`.
     """
 
     name = "ascend.buffer"
@@ -164,8 +177,14 @@ class BufferAttr(ParametrizedAttribute):
         """One past the last byte."""
         return self.offset.data + self.nbytes
 
+    @property
+    def is_variable(self) -> bool:
+        """In the variable region (`var[k]`), not the arena."""
+        return self.offset.data >= VAR_BASE
+
     def __str__(self) -> str:
-        return f"arena[{self.offset.data}]"
+        offset = self.offset.data
+        return f"var[{offset - VAR_BASE}]" if offset >= VAR_BASE else f"arena[{offset}]"
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -192,10 +211,16 @@ class BufferAttr(ParametrizedAttribute):
 
 
 def parse_buffer(parser: Parser) -> BufferAttr:
-    """`arena[1024] : tensor<1x4xf32>`"""
-    parser.parse_keyword("arena")
+    """`arena[1024] : tensor<1x4xf32>` or `var[0] : tensor<2xf32>`"""
+    base = VAR_BASE if parser.parse_optional_keyword("var") is not None else 0
+    if not base:
+        parser.parse_keyword("arena")
     parser.parse_punctuation("[")
+    pos = parser.pos
     offset = parser.parse_integer(allow_boolean=False)
+    if base and not 0 <= offset < VAR_BASE:
+        parser.raise_error(f"variable region offset {offset} is outside [0, {VAR_BASE})", pos)
+    offset += base
     parser.parse_punctuation("]")
     parser.parse_punctuation(":")
     pos = parser.pos
@@ -372,6 +397,10 @@ def _i64_interned(value: int) -> IntegerAttr:
 def _make_buffer(kind: str, number: int, type: Attribute) -> BufferAttr | DynBufferAttr:
     if not isinstance(type, TensorType):
         raise ValueError("not a ranked tensor")
+    if kind == "var":
+        if number >= VAR_BASE:
+            raise ValueError("outside the variable region")
+        return BufferAttr(VAR_BASE + number, type)
     return BufferAttr(number, type) if kind == "arena" else DynBufferAttr(number, type)
 
 
@@ -822,6 +851,9 @@ class _ModelVerifier:
         """(offset, end, op) of each input/output in a planned buffer, sorted once the
         declarations are read (`check_io`)."""
         self.io_starts: list[int] = []
+        self.variables: dict[int, VariableOp] = {}
+        """Offset -> the variable declared there (tasks use a variable whole)."""
+        self.variable_names: dict[str, VariableOp] = {}
 
     def fail(self, message: str) -> NoReturn:
         raise VerifyException(message)
@@ -898,6 +930,9 @@ class _ModelVerifier:
             self.fail(f"{op.describe()} writes {buffer}, already written by {writer.describe()}")
 
     def in_arena(self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr) -> None:
+        if buffer.is_variable:
+            self.in_variable(op, what, buffer)
+            return
         if buffer.end > self.arena_size:
             self.fail(
                 f"{op.describe()} {what} {buffer} ends at {buffer.end}, outside the arena "
@@ -905,6 +940,23 @@ class _ModelVerifier:
             )
         if isinstance(op, TaskOp):
             self.io_view(op, what, buffer)
+
+    def in_variable(self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr) -> None:
+        """A buffer of the variable region is one declared variable, whole: the region holds
+        the session's variables and nothing else."""
+        declared = self.variables.get(buffer.offset_value)
+        if declared is None or declared.buffer.type != buffer.type:
+            found = (
+                ""
+                if declared is None
+                else f" ({declared.describe()} there is {declared.buffer.type})"
+            )
+            self.fail(
+                f"{op.describe()} {what} {buffer} : {buffer.type} is not a variable the model "
+                f"declares{found}; tasks use a variable's buffer whole"
+            )
+        if isinstance(op, InputOp | OutputOp):
+            self.fail(f"{op.describe()} lies in the variable region ({buffer})")
 
     def check_io(self) -> None:
         """Inputs and outputs do not overlap (GE's zero-copy I/O binds each to its own user
@@ -963,6 +1015,8 @@ class _ModelVerifier:
             self.events.add(op.id.value.data)
         elif isinstance(op, WeightOp):
             self.weights.append(op)
+        elif isinstance(op, VariableOp):
+            self.variable(op)
         elif isinstance(op, InputOp | OutputOp):
             kind = "input" if isinstance(op, InputOp) else "output"
             name = op.input_name.data if isinstance(op, InputOp) else op.output_name.data
@@ -975,6 +1029,17 @@ class _ModelVerifier:
                 self.writable(op, "buffer", op.buffer)
             else:
                 self.read(op, "buffer", op.buffer)
+
+    def variable(self, op: VariableOp) -> None:
+        earlier = self.variable_names.setdefault(op.variable, op)
+        if earlier is not op:
+            self.fail(f"{op.describe()} is declared twice")
+        start, end = op.buffer.offset_value, op.buffer.offset_value + max(op.buffer.nbytes, 1)
+        for other in self.variables.values():
+            o_start = other.buffer.offset_value
+            if start < o_start + max(other.buffer.nbytes, 1) and o_start < end:
+                self.fail(f"{op.describe()} {op.buffer} overlaps {other.describe()} {other.buffer}")
+        self.variables[start] = op
 
     def check_weights(self) -> None:
         previous: WeightOp | None = None
@@ -1277,6 +1342,105 @@ class WeightOp(FastSyntax, DeclarationOp):
             raise VerifyException(
                 f"{self.describe()} buffer type {self.buffer.type} differs from its value's "
                 f"type {self.value.type}"
+            )
+
+
+@irdl_op_definition
+class VariableOp(DeclarationOp):
+    """GE Variable in a model: a session variable's place in the model's variable region.
+
+    The region (`var[k]`, from GE's logical base `kVarMemoryLogicBase`) is apart from the
+    arena and belongs to the session (GE's VarManager): a run copies nothing into it but the
+    session's current value of each variable, entered from `value` the first time the session
+    meets the variable; tasks read and write it by offset like the arena, and what they leave
+    there is the variable's value for the next run. `assigned_first`: the model overwrites
+    the variable whole before anything reads it (an Assign initialises it), so it may start
+    without a value.
+
+        ascend.variable "w" var[0] : tensor<2xf32> = dense<[1.0, 2.0]> : tensor<2xf32>
+        ascend.variable "step" var[512] : tensor<i64> assigned_first
+    """
+
+    name = "ascend.variable"
+    GE_TYPE: ClassVar[str] = "Variable"
+
+    var_name = prop_def(StringAttr)
+    buffer = prop_def(BufferAttr)
+    value = opt_prop_def(DenseIntOrFPElementsAttr)
+    assigned_first = opt_prop_def(UnitAttr)
+
+    def __init__(
+        self,
+        name: str,
+        buffer: BufferAttr,
+        value: DenseIntOrFPElementsAttr | None = None,
+        assigned_first: bool = False,
+    ) -> None:
+        props: dict[str, Attribute] = {"var_name": StringAttr(name), "buffer": buffer}
+        if value is not None:
+            props["value"] = value
+        if assigned_first:
+            props["assigned_first"] = UnitAttr()
+        super().__init__(properties=props)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> VariableOp:
+        name = parser.parse_str_literal()
+        pos = parser.pos
+        buffer = parse_buffer(parser)
+        if not buffer.is_variable:
+            parser.raise_error(
+                f"'ascend.variable' \"{name}\" must lie in the variable region "
+                f"(var[k]), not {buffer}",
+                pos,
+            )
+        value: DenseIntOrFPElementsAttr | None = None
+        if parser.parse_optional_punctuation("=") is not None:
+            pos = parser.pos
+            parsed = exact_text.parse_dense_value(parser) or parser.parse_attribute()
+            if not isinstance(parsed, DenseIntOrFPElementsAttr):
+                parser.raise_error(
+                    "'ascend.variable' expects a dense<...> : tensor<...> value", pos
+                )
+            value = parsed
+        first = parser.parse_optional_keyword("assigned_first") is not None
+        op = cls(name, buffer, value, first)
+        op.attributes |= fast_text.parse_optional_attr_dict(parser)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.var_name.data)
+        printer.print_string(" " + _buffer_text(self.buffer))
+        if self.value is not None:
+            printer.print_string(" = ")
+            print_dense(printer, self.value)
+        if self.assigned_first is not None:
+            printer.print_string(" assigned_first")
+        fast_text.print_attr_dict(printer, self.attributes)
+
+    @property
+    def variable(self) -> str:
+        return self.var_name.data
+
+    def describe(self) -> str:
+        return f"'ascend.variable' \"{self.var_name.data}\""
+
+    def verify_(self) -> None:
+        buffer = self.buffer
+        if not buffer.is_variable:
+            raise VerifyException(
+                f"{self.describe()} lies at {buffer}, outside the variable region (var[k])"
+            )
+        if (buffer.offset_value - VAR_BASE) % VAR_ALIGNMENT:
+            raise VerifyException(
+                f"{self.describe()} at {buffer} is not aligned to {VAR_ALIGNMENT} bytes "
+                "(GE's kSessionMemAlignSize)"
+            )
+        if self.value is not None and self.value.type != buffer.type:
+            raise VerifyException(
+                f"{self.describe()} initial value has type {self.value.type}, its buffer "
+                f"{buffer.type}"
             )
 
 
@@ -1972,6 +2136,7 @@ Ascend = Dialect(
         OutputOp,
         StreamOp,
         WeightOp,
+        VariableOp,
         # Tasks
         DynamicControlOp,
         DynamicKernelOp,

@@ -44,7 +44,7 @@ CACHE_LIMIT = 1 << 14
 _SPACE = re.compile(r"[ \t\r\n]*")
 _SIMPLE_TENSOR = re.compile(r"tensor<(?:\*x|(?:(?:[0-9]+|\?)x)*)[a-z][a-z0-9]*>")
 """`tensor<4x?xf32>`, `tensor<f32>`, `tensor<*xi64>`: builtin element types, no encoding."""
-_BUFFER = re.compile(r"(arena|dyn)\[(0|[1-9][0-9]{0,17})\] : ")
+_BUFFER = re.compile(r"(arena|dyn|var)\[(0|[1-9][0-9]{0,17})\] : ")
 _PLAIN_STRING = re.compile(r'"([ !#-\[\]-~]*)"')
 """A string literal without escapes: printable ASCII but `"` and backslash, as printed."""
 _INT = re.compile(r"-?(?:0|[1-9][0-9]{0,17})(?![0-9a-zA-Z_$.])")

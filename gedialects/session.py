@@ -72,6 +72,7 @@ if TYPE_CHECKING:
 
     from gedialects.interpreters.gears import GearInfo
     from gedialects.interpreters.run import Signature
+    from gedialects.interpreters.variables import VariableStore
 
 
 logger = logging.getLogger(__name__)
@@ -83,6 +84,7 @@ class Session:
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
         self.options = check_options(options, "session")
         self._graphs: dict[int, GraphState] = {}
+        self._variables: VariableStore | None = None
 
     # graph management ------------------------------------------------------------------------
 
@@ -207,7 +209,9 @@ class Session:
         self.compile_graph(graph_id)
         begin = time.perf_counter()
         with memory_limit(graph.options):
-            outputs = execute.run_graph(graph, self._signature(graph_id), inputs)
+            outputs = execute.run_graph(
+                graph, self._signature(graph_id), inputs, variables=self._variable_store()
+            )
         logger.debug("graph %d: ran in %.3f s", graph_id, time.perf_counter() - begin)
         return outputs
 
@@ -223,7 +227,75 @@ class Session:
         graph = self._graph(graph_id)
         self.compile_graph(graph_id)
         with memory_limit(graph.options):
-            return execute.run_queue(graph, self._signature(graph_id), input_sets)
+            return execute.run_queue(
+                graph, self._signature(graph_id), input_sets, self._variable_store()
+            )
+
+    # variables -------------------------------------------------------------------------------
+
+    def variable_names(self) -> tuple[str, ...]:
+        """The variables the session's graphs declare (`graph.variable`, `graph.ref_data`)."""
+        return tuple(sorted(self._declared_variables()))
+
+    def read_variable(self, name: str) -> np.ndarray:
+        """A copy of the session's current value of variable `name` (GE's VarManager keeps
+        one per session: every graph and run of the session sees the same). InputError when
+        no graph declares it or it has no value yet (no run has met it and none was written)."""
+        from gedialects.interpreters.entry import RunError
+
+        declared = self._declared_variables()
+        if name not in declared:
+            raise InputError(self._unknown_variable(name, declared))
+        store = self._variable_store()
+        if name not in store:
+            raise InputError(
+                f"variable '{name}' has no value yet: no run has initialised it and none was "
+                "written (write_variable)"
+            )
+        try:
+            return store.get(name)
+        except RunError as e:  # pragma: no cover - checked above
+            raise InputError(str(e)) from None
+
+    def write_variable(self, name: str, value: np.ndarray) -> None:
+        """Sets the session's value of variable `name`, which later runs read (instead of its
+        initial value); it must have the shape and dtype the graphs declare (InputError)."""
+        import numpy as np
+
+        from gedialects.interpreters.entry import RunError
+
+        if not isinstance(value, np.ndarray | np.generic):
+            raise InputError(
+                f"variable '{name}': pass a numpy array, not {type(value).__name__} "
+                "(no implicit conversion, as in GE)"
+            )
+        declared = self._declared_variables()
+        if name not in declared:
+            raise InputError(self._unknown_variable(name, declared))
+        try:
+            self._variable_store().set(name, np.asarray(value), declared[name])
+        except RunError as e:
+            raise InputError(str(e)) from None
+
+    def _variable_store(self) -> VariableStore:
+        if self._variables is None:
+            from gedialects.interpreters.variables import VariableStore
+
+            self._variables = VariableStore()
+        return self._variables
+
+    def _declared_variables(self) -> dict[str, Any]:
+        from gedialects.graph import variable_types
+
+        found: dict[str, Any] = {}
+        for graph in self._graphs.values():
+            found.update(variable_types(graph.module))
+        return found
+
+    @staticmethod
+    def _unknown_variable(name: str, declared: Mapping[str, Any]) -> str:
+        known = ", ".join(sorted(declared)) or "none"
+        return f"unknown variable '{name}' (the session's variables: {known})"
 
     def jit_stats(self, graph_id: int) -> JitStats:
         """Counters of a graph added with `ge.jit=1`: slices compiled, cache hits, runs."""

@@ -3,6 +3,11 @@ errors of bad variables."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
@@ -153,3 +158,169 @@ def test_setting_an_unknown_variable_is_one_line() -> None:
 
     with pytest.raises(RunError, match=r"unknown variable 'v' \(the module's variables: c, w\)"):
         VariableStore().update({"v": np.zeros(2, np.float32)}, variable_types(parse(STEP)))
+
+
+# --------------------------------------------------------------------------------------------
+# The ascend level: the variable region, sunk loops, the Session, the tools
+# --------------------------------------------------------------------------------------------
+
+TRAIN = Path(__file__).parent.parent / "examples" / "train_step.mlir"
+
+
+def training_data() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(0)
+    return (
+        rng.standard_normal((8, 3)).astype(np.float32),
+        rng.standard_normal((8, 1)).astype(np.float32),
+    )
+
+
+def numpy_training(x: np.ndarray, t: np.ndarray, steps: int) -> dict[str, np.ndarray]:
+    """The update of examples/train_step.mlir in numpy, float32 throughout."""
+    w = np.array([[0.5], [-0.25], [1.0]], np.float32)
+    b = np.zeros(1, np.float32)
+    lr, scale = np.float32(0.1), np.float32(0.25)
+    for _ in range(steps):
+        e = (x @ w + b) - t
+        g = e * scale
+        w = w - (x.T @ g) * lr
+        b = b - g.sum(axis=0) * lr
+    return {"w": w, "b": b}
+
+
+def compile_text(text: str, iterations: int = 1) -> ModuleOp:
+    from gedialects.passes.pipelines import CompilePipelinePass
+
+    module = parse(text)
+    CompilePipelinePass(iterations_per_loop=iterations).apply(make_context(), module)
+    module.verify()
+    return module
+
+
+@pytest.mark.parametrize("seed", [None, 0, 1, 2])
+@pytest.mark.parametrize("compiled", [True, False])
+def test_sunk_training_step_applies_ten_updates_in_one_launch(
+    seed: int | None, compiled: bool
+) -> None:
+    from gedialects.interpreters.run import run_entry
+
+    module = compile_text(TRAIN.read_text(), iterations=10)
+    x, t = training_data()
+    store = VariableStore()
+    run_entry(
+        module,
+        {"x": x, "t": t},
+        variables=store,
+        schedule_seed=seed,
+        check_uninitialized=seed is not None,
+        compiled=compiled,
+    )
+    want = numpy_training(x, t, 10)
+    for name in ("w", "b"):
+        np.testing.assert_allclose(store.get(name), want[name], rtol=1e-6, atol=1e-7)
+    graph_store = VariableStore()  # ten graph-level runs give the very same bits
+    graph = parse(TRAIN.read_text())
+    for _ in range(10):
+        run(graph, {"x": x, "t": t}, variables=graph_store)
+    for name in ("w", "b"):
+        np.testing.assert_array_equal(store.get(name), graph_store.get(name))
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_compiled_model_keeps_variables_across_runs_like_the_graph(seed: int) -> None:
+    from gedialects.interpreters.run import run_entry
+
+    module, graph = compile_text(STEP), parse(STEP)
+    x = np.array([0.25, 0.5], np.float32)
+    model_store, graph_store = VariableStore(), VariableStore()
+    for _ in range(3):
+        a = run_entry(
+            module, {"x": x}, variables=model_store, schedule_seed=seed, check_uninitialized=True
+        ).outputs
+        g = run(graph, {"x": x}, variables=graph_store)
+        np.testing.assert_array_equal(a["y"], g["y"])
+    for name in ("w", "c"):
+        np.testing.assert_array_equal(model_store.get(name), graph_store.get(name))
+    assert int(model_store.get("c")) == 3
+
+
+def test_model_variable_read_before_initialisation_is_one_line() -> None:
+    module = compile_text(STEP.replace("= dense<[0.5, -1.0]> : tensor<2xf32>", ": tensor<2xf32>"))
+    with pytest.raises(RunError) as info:
+        run(module, {"x": np.ones(2, np.float32)})
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(
+        "'ascend.model' @main reads the variable \"w\" before it is initialised"
+    )
+
+
+def test_model_assign_first_initialises_the_variable() -> None:
+    text = """
+graph.graph @init(%v: tensor<3xi32>) -> tensor<3xi32> {
+  %c = graph.variable "c" : tensor<3xi32>
+  %c1 = graph.assign %c, %v : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  graph.net_output %c1 : tensor<3xi32>
+}
+"""
+    from gedialects.interpreters.run import run_entry
+
+    store = VariableStore()
+    v = np.array([4, 5, 6], np.int32)
+    out = run_entry(
+        compile_text(text), {"v": v}, variables=store, check_uninitialized=True, schedule_seed=1
+    ).outputs
+    np.testing.assert_array_equal(out["output0"], v)
+    np.testing.assert_array_equal(store.get("c"), v)
+
+
+def test_session_keeps_variables_across_run_graph_and_reads_and_writes_them() -> None:
+    from gedialects import Session
+    from gedialects.errors import InputError
+
+    session = Session()
+    session.add_graph(1, str(TRAIN))
+    x, t = training_data()
+    assert session.variable_names() == ("b", "w")
+    with pytest.raises(InputError, match="variable 'w' has no value yet"):
+        session.read_variable("w")
+    for _ in range(4):
+        session.run_graph(1, {"x": x, "t": t})
+    want = numpy_training(x, t, 4)
+    np.testing.assert_allclose(session.read_variable("w"), want["w"], rtol=1e-6, atol=1e-7)
+    session.write_variable("w", np.zeros((3, 1), np.float32))
+    session.write_variable("b", np.zeros(1, np.float32))
+    loss = session.run_graph(1, {"x": x, "t": t})["loss"]
+    np.testing.assert_allclose(loss, np.mean(t * t), rtol=1e-6)
+    with pytest.raises(InputError, match=r"variable 'w' is float32 \[3,1\], the value given"):
+        session.write_variable("w", np.zeros(3, np.float32))
+    with pytest.raises(InputError, match=r"unknown variable 'v' \(the session's variables: b, w\)"):
+        session.write_variable("v", np.zeros(3, np.float32))
+    with pytest.raises(InputError, match="pass a numpy array, not list"):
+        session.write_variable("w", [[0.0], [0.0], [0.0]])  # type: ignore[arg-type]
+
+
+def test_training_step_through_files_matches_ten_numpy_steps(tmp_path: Path) -> None:
+    """The way users run it: ge-opt ge-compile{iterations-per-loop=10} -> .mlir -> ge-run."""
+    x, t = training_data()
+    np.savez(tmp_path / "in.npz", x=x, t=t)
+    model = tmp_path / "train.mlir"
+    env = {**os.environ, "PYTHONPATH": str(TRAIN.parent.parent)}
+    subprocess.run(
+        [sys.executable, "-m", "gedialects.tools.ge_opt", str(TRAIN), "-p",
+         "ge-compile{iterations-per-loop=10}", "-o", str(model)],
+        check=True, env=env,
+    )  # fmt: skip
+    for launch in (1, 2):
+        given = ["--variables", str(tmp_path / "after.npz")] if launch == 2 else []
+        subprocess.run(
+            [sys.executable, "-m", "gedialects.tools.ge_run", str(model), "--inputs",
+             str(tmp_path / "in.npz"), *given, "--dump-variables", str(tmp_path / "next.npz"),
+             "-q", "--check-uninitialized", "--schedule-seed", str(launch)],
+            check=True, env=env,
+        )  # fmt: skip
+        os.replace(tmp_path / "next.npz", tmp_path / "after.npz")
+        after = np.load(tmp_path / "after.npz")
+        want = numpy_training(x, t, 10 * launch)
+        for name in ("w", "b"):
+            np.testing.assert_allclose(after[name], want[name], rtol=1e-5, atol=1e-6)

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.utils.exceptions import InterpretationError
 
@@ -120,6 +120,21 @@ def uninitialised(name: str, reader: str) -> str:
         "value, a value with Session.write_variable or ge-run --variables, or graph.assign it "
         "first)"
     )
+
+
+def module_variables(module: ModuleOp) -> dict[str, TensorType]:
+    """The variables a module declares, with their types: its graphs' var-like ops and its
+    models' `ascend.variable` declarations."""
+    from gedialects.ascend import ModelOp, VariableOp
+    from gedialects.graph import variable_types
+
+    found = variable_types(module)
+    for model in module.body.block.ops:
+        if isinstance(model, ModelOp):
+            for op in model.body.block.ops:
+                if isinstance(op, VariableOp):
+                    found.setdefault(op.variable, op.buffer.type)
+    return found
 
 
 class _Variables(InterpreterFunctions):

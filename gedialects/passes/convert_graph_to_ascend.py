@@ -46,6 +46,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.ascend import (
     LABEL_NUM,
+    VAR_BASE,
     BufferAttr,
     DynamicControlOp,
     DynamicKernelOp,
@@ -60,6 +61,7 @@ from gedialects.ascend import (
     ModelOp,
     OutputOp,
     StreamOp,
+    VariableOp,
     WeightOp,
 )
 from gedialects.base import (
@@ -78,7 +80,15 @@ from gedialects.base import (
     tensor_nbytes,
 )
 from gedialects.formats import kernel_attrs
-from gedialects.graph import ConstOp, GraphOp, NetOutputOp
+from gedialects.graph import (
+    AssignOp,
+    ConstOp,
+    GraphOp,
+    NetOutputOp,
+    RefWriterOp,
+    VarLikeOp,
+    reads_variable,
+)
 from gedialects.graph.control import ControlFlowOp, IfOp, WhileOp
 from gedialects.graph.getnext import GETNEXT_OUTPUT_ATTRS, GETNEXT_SINK_DYNAMIC, GetNextOp
 from gedialects.multibatch import (
@@ -105,6 +115,7 @@ from gedialects.passes.analysis.memory_plan import (
     Slot,
     SlotKind,
     plan_without_reuse,
+    variable_layout,
 )
 from gedialects.passes.analysis.task_graph import paused_gc
 from gedialects.passes.failure import OpPassFailed
@@ -171,6 +182,45 @@ class _Lowering:
     graphs: dict[str, GraphOp] | None = None
     subgraph_models: dict[str, None] = field(default_factory=dict)
     """Graphs a dynamic control task runs: each becomes a model of dynamic tasks."""
+    variables: dict[str, Slot] = field(default_factory=dict)
+    """Variable name -> its slot in the variable region (one per name, every graph's)."""
+    read_variables: set[str] = field(default_factory=set)
+    """Variables some var-like op of the lowered graphs reads (not only Assign's ref port)."""
+
+    def variable(self, op: VarLikeOp) -> Slot:
+        """The variable's memory: the slot of its name (GE's VarManager: one per session)."""
+        slot = self.variables.get(op.variable)
+        if slot is None:
+            slot = self.variables[op.variable] = self.new_slot(
+                op, op.y.type, SlotKind.VARIABLE, op.initial_value(), name=op.variable
+            )
+        elif slot.value is None and op.initial_value() is not None:
+            slot.value = op.initial_value()
+        if reads_variable(op):
+            self.read_variables.add(op.variable)
+        return slot
+
+    def write_variable(self, op: RefWriterOp, env: dict[SSAValue, Value], dynamic: bool) -> None:
+        """A writer's kernel task whose output is its variable's memory (GE's VariableRef
+        removal: `ref_var_src_var_name` on the writer's output places it in the variable)."""
+        ref = env[op.ref]
+        if dynamic or not isinstance(ref, Slot) or ref.kind is not SlotKind.VARIABLE:
+            raise _fail(
+                op,
+                "writes a variable inside an unknown-shape partition; the variable region is "
+                "static memory, so its writers run as static kernels",
+            )
+        self.emit(
+            KernelOp,
+            kernel=op.GE_TYPE,
+            node_name=self.task_name(op),
+            engine=self.engine(op),
+            # Assign only overwrites: its task does not read the variable's bytes
+            inputs=[env[op.value]] if isinstance(op, AssignOp) else [ref, env[op.value]],
+            outputs=[ref],
+            attrs=_kernel_attrs(op),
+        )
+        env[op.y] = ref
 
     def new_dyn(self, op: Operation, t: Attribute) -> DynValue:
         if not isinstance(t, TensorType):
@@ -185,6 +235,7 @@ class _Lowering:
         t: Attribute,
         kind: SlotKind,
         value: DenseIntOrFPElementsAttr | None = None,
+        name: str | None = None,
     ) -> Slot:
         if not isinstance(t, TensorType) or not is_static(t):
             raise _fail(
@@ -193,7 +244,7 @@ class _Lowering:
                 "need static shapes (ge-partition-dynamic-shape puts such nodes in unknown-shape "
                 "partitions, which become dynamic tasks)",
             )
-        slot = Slot(t, kind, value)
+        slot = Slot(t, kind, value, name)
         self.slots.append(slot)
         return slot
 
@@ -315,6 +366,10 @@ class _Lowering:
                 outputs = [env[v] for v in op.outputs]
             elif isinstance(op, ConstOp):
                 env[op.y] = self.weight(op)
+            elif isinstance(op, VarLikeOp):
+                env[op.y] = self.variable(op)
+            elif isinstance(op, RefWriterOp):
+                self.write_variable(op, env, dynamic)
             elif isinstance(op, PartitionedCallOp):
                 callee = self.lookup_graph(op, op.callee.root_reference.data)
                 # A subgraph is as its partitioner marked it, else as its caller.
@@ -748,13 +803,19 @@ def _materialise(
             made[slot] = found
         return found
 
-    made: dict[Value, BufferAttr | DynBufferAttr] = {}
+    made: dict[Value, BufferAttr | DynBufferAttr] = {
+        slot: BufferAttr(VAR_BASE + offset, slot.type)
+        for slot, offset in variable_layout(lowering.slots, plan.alignment).items()
+    }
 
     ops: list[Operation] = [StreamOp(0, engine)]
     for slot in lowering.slots:
         if slot.kind is SlotKind.WEIGHT:
             assert slot.value is not None
             ops.append(WeightOp(buf(slot), slot.value))
+    for name, slot in lowering.variables.items():
+        first = name not in lowering.read_variables
+        ops.append(VariableOp(name, buf(slot), slot.value, assigned_first=first))
     for name, slot in zip(graph.input_names, inputs, strict=True):
         ops.append(InputOp(name, buf(slot)))
     for name, slot in zip(graph.output_names, outputs, strict=True):

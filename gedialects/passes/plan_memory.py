@@ -20,6 +20,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.ascend import (
+    VAR_BASE,
     BufferAttr,
     DynBufferAttr,
     InputOp,
@@ -118,8 +119,8 @@ def _classify(model: ModelOp, graph: TaskGraph) -> _Model:
         for written, buffers in ((False, graph.reads[pos]), (True, graph.writes[pos])):
             for buffer in buffers:
                 offset = buffer.offset_value
-                if offset < info.weight_size:
-                    continue  # a weight: read-only, placed at load time
+                if offset < info.weight_size or offset >= VAR_BASE:
+                    continue  # a weight (read-only, placed at load time) or a variable
                 _, _, _, nbytes = sizes(buffer.type)
                 key = (offset, sizes.canon(buffer.type))
                 tensor = info.tensors.get(key)
@@ -277,8 +278,8 @@ def _rewrite(model: ModelOp, info: _Model, new_offset: dict[tuple[int, int], int
         if isinstance(buffer, DynBufferAttr):
             return buffer
         offset = buffer.offset_value
-        if offset < weight_size:
-            return buffer
+        if offset < weight_size or offset >= VAR_BASE:
+            return buffer  # weights and variables keep their places
         key = (offset, sizes.canon(buffer.type))
         found = cache.get(key)
         if found is None:
@@ -306,7 +307,7 @@ def largest_tensors(model: ModelOp, count: int = 3) -> list[str]:
     for pos, task in enumerate(graph.tasks):
         for buffer in graph.writes[pos]:
             key = (buffer.offset_value, buffer.type)
-            if buffer.offset_value < info.weight_size or key in seen:
+            if not info.weight_size <= buffer.offset_value < VAR_BASE or key in seen:
                 continue
             if (buffer.offset_value, buffer.nbytes) in io:
                 continue

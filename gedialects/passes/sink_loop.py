@@ -61,6 +61,7 @@ from gedialects.ascend import (
     ITERATIONS_PER_LOOP,
     LABEL_NUM,
     MAX_ITERATIONS_PER_LOOP,
+    VAR_BASE,
     BufferAttr,
     DeclarationOp,
     EndGraphOp,
@@ -112,7 +113,7 @@ def _i64_dense(value: int) -> DenseIntOrFPElementsAttr:
 
 
 def _shifted(value: Attribute, start: int, shift: int) -> Attribute:
-    if isinstance(value, BufferAttr) and value.offset_value >= start:
+    if isinstance(value, BufferAttr) and start <= value.offset_value < VAR_BASE:
         return BufferAttr(value.offset_value + shift, value.type)
     if isinstance(value, ArrayAttr) and any(isinstance(v, BufferAttr) for v in value.data):
         return ArrayAttr([_shifted(v, start, shift) for v in value.data])
@@ -120,7 +121,8 @@ def _shifted(value: Attribute, start: int, shift: int) -> Attribute:
 
 
 def _shift_buffers(ops: list[Operation], start: int, shift: int) -> None:
-    """Moves every buffer at or above `start` by `shift` bytes, in any property of any op."""
+    """Moves every arena buffer at or above `start` by `shift` bytes, in any property of any
+    op (the variable region is apart from the arena: its buffers stay)."""
     for op in ops:
         for name, value in list(op.properties.items()):
             moved = _shifted(value, start, shift)

@@ -50,7 +50,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from gedialects.ascend import BufferAttr, ModelOp, WeightOp
+from gedialects.ascend import VAR_BASE, BufferAttr, ModelOp, WeightOp
 from gedialects.passes.analysis.liveness import Block, Tensor, conflicts, merge_blocks
 from gedialects.passes.analysis.task_graph import (
     AnalysisError,
@@ -198,6 +198,8 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
                     weights.check_read(graph.tasks[pos].describe(), buffer, nbytes, bad)
                 if offset < weight_size or nbytes == 0 or nbytes <= io_at.get(offset, -1):
                     continue  # weights are read-only; I/O views are checked by the dialect
+                if offset >= VAR_BASE:
+                    continue  # a variable holds the session's value from the start of a run
                 if written:
                     last.write(offset, offset + nbytes, pos)
                 else:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from xdsl.interpreter import Interpreter
 
     from gedialects.interpreters.run import Signature
+    from gedialects.interpreters.variables import VariableStore
 
 
 def run_graph(
@@ -24,16 +25,18 @@ def run_graph(
     sig: Signature,
     inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray],
     queue: Sequence[Mapping[str, np.ndarray] | Sequence[np.ndarray]] = (),
+    variables: VariableStore | None = None,
 ) -> dict[str, np.ndarray]:
     """The last launch's outputs of `run_queue` (one launch, unless a GetNext pulls a
-    `queue`)."""
-    return run_queue(graph, sig, [inputs, *queue])[-1]
+    `queue`); `variables`: the session's variable store the runs read and update."""
+    return run_queue(graph, sig, [inputs, *queue], variables)[-1]
 
 
 def run_queue(
     graph: GraphState,
     sig: Signature,
     sets: Sequence[Mapping[str, np.ndarray] | Sequence[np.ndarray]],
+    variables: VariableStore | None = None,
 ) -> list[dict[str, np.ndarray]]:
     """Outputs by name of each launch of the compiled `graph` on the input `sets` (each by
     name or in input order): one set, one launch, except for a graph fed by a GetNext
@@ -75,6 +78,7 @@ def run_queue(
             max_steps=max_steps(graph.options),
             interpreter=interpreter,
             queue=queue,
+            variables=variables,
         )
     except RunError as e:
         if any(key in str(e) for key in ("input '", "unknown input", "missing input")):

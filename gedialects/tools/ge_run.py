@@ -90,6 +90,16 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="stop a graph-level While or For after N iterations with an error (default 10^6)",
     )
+    p.add_argument(
+        "--variables",
+        metavar="IN.npz",
+        help="values of the module's variables by name, instead of their initial values",
+    )
+    p.add_argument(
+        "--dump-variables",
+        metavar="OUT.npz",
+        help="write every variable's value after the run here (-: npz to stdout)",
+    )
     model = p.add_argument_group("ascend.model runs")
     model.add_argument(
         "--trace",
@@ -159,6 +169,7 @@ def _run(
                 "--trace, --profile, --check-uninitialized and --schedule-seed run ascend.model "
                 f"entries; @{entry.sym_name.data} is a '{entry.name}' (compile it with ge-compile)"
             )
+    store = _load_variables(module, args)
     result = run_entry(
         module,
         inputs,
@@ -169,7 +180,10 @@ def _run(
         max_loop_iterations=_max_loop_iterations(args),
         timing=bool(args.trace or args.profile),
         queue=queue,
+        variables=store,
     )
+    if args.dump_variables:
+        _write_npz(args.dump_variables, store.snapshot())
     timeline = result.stats.timeline if result.stats is not None else None
     if timeline is not None and args.trace:
         _write_trace(args.trace, timeline)
@@ -179,6 +193,34 @@ def _run(
             f"\n  dynamic memory peak     {result.stats.dynamic_peak} bytes (placed at run time)"
         )
     return list(result.launches or (result.outputs,)), profile
+
+
+def _load_variables(module, args: argparse.Namespace):
+    """The run's variable store: `--variables`' values, checked by name, shape and dtype
+    against the module's variables (the others start from their initial values)."""
+    from gedialects.interpreters.run import RunError
+    from gedialects.interpreters.variables import VariableStore, module_variables
+
+    store = VariableStore()
+    if args.variables:
+        declared = module_variables(module)
+        names = sorted(declared)
+
+        def unknown(name: str, names: Collection[str]) -> str:
+            known = ", ".join(names) or "none"
+            return f"unknown variable '{name}' (the module's variables: {known})"
+
+        from gedialects.npz import ArrayFileError, load_npz
+
+        try:
+            values = load_npz(args.variables, names, unknown)
+        except ArrayFileError as e:
+            raise InputFileError(str(e)) from None
+        try:
+            store.update(values, declared)
+        except RunError as e:
+            raise InputFileError(f"{args.variables}: {e}") from None
+    return store
 
 
 def _load_npz(
@@ -331,6 +373,9 @@ def run_cli(argv: Sequence[str] | None) -> int:
     cli.configure_output(args, "ge-run")
     cli.check_output(args.output, "-o/--output")
     cli.check_output(args.trace, "--trace")
+    cli.check_output(args.dump_variables, "--dump-variables")
+    if args.dump_variables == "-" and "-" in (args.output, args.trace):
+        raise UsageError("--dump-variables - and another output both write to stdout")
     if args.output == "-" and args.trace == "-":
         raise UsageError("-o - and --trace - both write to stdout; send one of them to a file")
     with max_memory_set(cli.max_memory(args)):
@@ -362,7 +407,7 @@ def _run_cli(args: argparse.Namespace) -> int:
         )
     launches, profile = _run(module, inputs, args, queue)
     # With the outputs or the trace on stdout (`-o -`, `--trace -`), the words go to stderr.
-    words = sys.stderr if "-" in (args.output, args.trace) else sys.stdout
+    words = sys.stderr if "-" in (args.output, args.trace, args.dump_variables) else sys.stdout
     outputs = launches[-1]
     if not args.quiet:
         if len(launches) == 1:

@@ -240,7 +240,7 @@ class AscendFunctions(InterpreterFunctions):
             state.error = _copy_dynamic(state, op)
             return ()
         arena = state.arena
-        src, dst = op.src.offset_value, op.dst.offset_value
+        src, dst = state.plan.place(op.src.offset_value), state.plan.place(op.dst.offset_value)
         size = op.src.nbytes
         if state.memory is not None:
             text = f"{op.src} : {op.src.type}"
@@ -283,7 +283,7 @@ class AscendFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: LabelSwitchByIndexOp, args: PythonValues
     ) -> tuple:
         state = _state(interpreter)
-        offset = op.index.offset_value
+        offset = state.plan.place(op.index.offset_value)
         if state.memory is not None:
             text = f"{op.index} : {op.index.type}"
             state.error = state.memory.read(offset, op.index.nbytes, text, op.describe())
@@ -569,8 +569,9 @@ def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
 def _bind_memcpy(op: MemcpyAsyncOp, context: BindContext) -> Decoded:
     if isinstance(op.src, DynBufferAttr) or isinstance(op.dst, DynBufferAttr):
         return context.impl(op)  # the value is placed at run time
-    src, dst, size = op.src.offset_value, op.dst.offset_value, op.src.nbytes
-    if max(src, dst) + size > context.plan.arena_size:
+    place = context.plan.place
+    src, dst, size = place(op.src.offset_value), place(op.dst.offset_value), op.src.nbytes
+    if max(src, dst) + size > context.plan.memory_size:
         return context.impl(op)
     source, target = op.src, op.dst
 
@@ -616,8 +617,8 @@ def _bind_switch(op: LabelSwitchByIndexOp, context: BindContext) -> Decoded:
     labels = int_array_values(op.labels)
     stream_labels = context.plan.labels[context.stream]
     targets = [stream_labels.get(label) for label in labels]
-    offset = op.index.offset_value
-    if offset + 4 > context.plan.arena_size or any(t is None for t in targets):
+    offset = context.plan.place(op.index.offset_value)
+    if offset + 4 > context.plan.memory_size or any(t is None for t in targets):
         return context.impl(op)
     index_buffer = op.index
     count = len(targets)

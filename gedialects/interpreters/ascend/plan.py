@@ -14,6 +14,7 @@ from xdsl.utils.exceptions import InterpretationError
 from gedialects.ascend import (
     ITERATIONS_PER_LOOP,
     MAX_ITERATIONS_PER_LOOP,
+    VAR_BASE,
     BufferAttr,
     DeclarationOp,
     DynBufferAttr,
@@ -22,6 +23,7 @@ from gedialects.ascend import (
     OutputOp,
     StreamOp,
     TaskOp,
+    VariableOp,
     WeightOp,
 )
 from gedialects.base import element_count
@@ -74,10 +76,14 @@ class DynRef:
 
 
 class _Slots:
-    """Resolves buffers to slots, each distinct type object once (`get_shape` is slow)."""
+    """Resolves buffers to slots, each distinct type object once (`get_shape` is slow).
 
-    def __init__(self) -> None:
+    A slot's offset is where its bytes lie in the run's memory: the arena's, or for `var[k]`
+    the variable region's, which a run keeps at `var_base` (just above the arena)."""
+
+    def __init__(self, var_base: int = 0) -> None:
         self.types: dict[int, tuple[TensorType, tuple[int, ...], np.dtype, int]] = {}
+        self.var_base = var_base
 
     def any(
         self, buffer: BufferAttr | DynBufferAttr, owner: DeclarationOp | TaskOp
@@ -108,7 +114,13 @@ class _Slots:
 
     def __call__(self, buffer: BufferAttr, owner: DeclarationOp | TaskOp) -> Slot:
         ttype, shape, dtype, count = self._info(buffer.type, owner)
-        return Slot(buffer.offset.data, count * dtype.itemsize, dtype, count, shape, ttype)
+        return Slot(
+            self.place(buffer.offset.data), count * dtype.itemsize, dtype, count, shape, ttype
+        )
+
+    def place(self, offset: int) -> int:
+        """The run memory's offset of a buffer offset (`var[k]` -> `var_base + k`)."""
+        return offset if offset < VAR_BASE else self.var_base + offset - VAR_BASE
 
 
 @dataclass(frozen=True)
@@ -173,6 +185,16 @@ class Plan:
     output_ops: tuple[OutputOp, ...] = ()
     weight_ops: tuple[WeightOp, ...] = ()
     """The model's declarations, found once (each `ModelOp.inputs()` walks the whole body)."""
+    variables: tuple[tuple[VariableOp, Slot], ...] = ()
+    """Each declared variable and its slot in the run's memory."""
+    var_base: int = 0
+    """Where the variable region lies in a run's memory: above the arena, aligned."""
+    memory_size: int = 0
+    """Bytes of a run's planned memory: the arena, then the variable region."""
+
+    def place(self, offset: int) -> int:
+        """The run memory's offset of a buffer offset (`var[k]` -> `var_base + k`)."""
+        return offset if offset < VAR_BASE else self.var_base + offset - VAR_BASE
 
     @property
     def task_count(self) -> int:
@@ -192,7 +214,6 @@ class Plan:
 
     @staticmethod
     def of(model: ModelOp) -> Plan:
-        slot = _Slots()
         kinds: dict[type, list[Operation]] = {}
         all_tasks: list[TaskOp] = []
         for op in model.body.block.ops:
@@ -200,6 +221,10 @@ class Plan:
                 all_tasks.append(op)
             else:
                 kinds.setdefault(type(op), []).append(op)
+        variable_ops = tuple(op for op in kinds.get(VariableOp, ()) if isinstance(op, VariableOp))
+        var_base = align(model.arena_size.value.data)
+        var_size = max((v.buffer.end - VAR_BASE for v in variable_ops), default=0)
+        slot = _Slots(var_base)
         streams = [op for op in kinds.get(StreamOp, ()) if isinstance(op, StreamOp)]
         input_ops = tuple(op for op in kinds.get(InputOp, ()) if isinstance(op, InputOp))
         output_ops = tuple(op for op in kinds.get(OutputOp, ()) if isinstance(op, OutputOp))
@@ -269,13 +294,16 @@ class Plan:
                 o.buffer.slot.data for o in output_ops if isinstance(o.buffer, DynBufferAttr)
             ),
             arena_size=model.arena_size.value.data,
-            arena_top=align(model.arena_size.value.data),
+            arena_top=align(var_base + var_size),
             engines={s.id.value.data: s.engine.data for s in streams},
             gears=_gears(model),
             iterations=_iterations(model),
             input_ops=input_ops,
             output_ops=output_ops,
             weight_ops=weight_ops,
+            variables=tuple((v, slot(v.buffer, v)) for v in variable_ops),
+            var_base=var_base,
+            memory_size=var_base + var_size if variable_ops else model.arena_size.value.data,
         )
 
     def control_spans(self) -> tuple[tuple[int, ...], ...]:
@@ -351,6 +379,8 @@ def _gears(model: ModelOp) -> GearInfo | None:
         raise AscendRuntimeError(f"'ascend.model' @{model.sym_name.data}: {e}") from None
 
 
-def slot_name(slot: Slot, dyn: int | None = None) -> str:
+def slot_name(slot: Slot, dyn: int | None = None, var_base: int = -1) -> str:
+    if 0 <= var_base <= slot.offset:
+        return f"var[{slot.offset - var_base}] : {slot.type}"
     where = f"arena[{slot.offset}]" if dyn is None else f"dyn[{dyn}] at arena[{slot.offset}]"
     return f"{where} : {slot.type}"

@@ -40,6 +40,7 @@ from gedialects.interpreters.ascend.plan import (
 )
 from gedialects.interpreters.ascend.timing import Clock
 from gedialects.interpreters.timeline import Timeline
+from gedialects.interpreters.variables import VariableStore, store_of, uninitialised
 
 
 @dataclass
@@ -123,14 +124,17 @@ def execute(
 
     With a `program` the compiled executor runs the steps (`compiled`) in an arena it reuses;
     without, each task is dispatched through the interpreter (`run_op`), as a reference."""
-    size = model.arena_size.value.data
+    size = plan.memory_size
     tables = [
         *(["the writer of each byte (check-uninitialized)"] * options.check_uninitialized),
         *(["the ready time of each byte (timing)"] * options.timing),
     ]
     budget.check(
         size * bytes_per_arena_byte(options.check_uninitialized, options.timing),
-        f"'ascend.model' @{model.sym_name.data}: its arena (arena_size {size})"
+        f"'ascend.model' @{model.sym_name.data}: its arena (arena_size "
+        f"{model.arena_size.value.data}"
+        + (f", variables {size - plan.var_base} B" if plan.variables else "")
+        + ")"
         + (f" with {' and '.join(tables)}" if tables else ""),
     )
     gear, shapes = _select_gear(model, plan, args)
@@ -148,8 +152,10 @@ def execute(
     state = RunState(plan, arena, heap=DynamicHeap(plan.arena_top), memory=memory, size=size)
     if program is not None and held is not None:
         state.grow = lambda top: program.grow(held, state, top)
+    store = store_of(interpreter)
     try:
         _load(model, plan, state, args, shapes)
+        _load_variables(model, plan, state, store)
         previous = bind(state)
         try:
             if program is not None and held is not None:
@@ -159,6 +165,7 @@ def execute(
         finally:
             bind(previous)
         outputs = _outputs(model, plan, state, gear)
+        _store_variables(plan, state, store)
     finally:
         if program is not None and held is not None:
             program.give_back(held, state.size)
@@ -194,6 +201,35 @@ def _load(
         arena[slot.offset : slot.offset + array.nbytes] = np.ascontiguousarray(array).tobytes()
         if memory is not None:
             memory.write(slot.offset, _nbytes(slot, shape), slot_name(slot), op.describe())
+
+
+def _load_variables(model: ModelOp, plan: Plan, state: RunState, store: VariableStore) -> None:
+    """The session's value of each variable into the variable region (entered from the
+    declaration's initial value the first time the session meets it). A variable without a
+    value is an error unless the model assigns it first; its bytes then stay unwritten, so
+    the uninitialised-memory check catches a task that reads them all the same."""
+    arena, memory = state.arena, state.memory
+    for decl, slot in plan.variables:
+        name = decl.variable
+        if name not in store and decl.value is None:
+            if decl.assigned_first is None:
+                raise AscendRuntimeError(
+                    uninitialised(name, f"'ascend.model' @{model.sym_name.data}")
+                )
+            continue
+        array = store.read(name, slot.type, decl.value, f"'ascend.model' @{model.sym_name.data}")
+        arena[slot.offset : slot.offset + slot.nbytes] = np.ascontiguousarray(array).tobytes()
+        if memory is not None:
+            memory.write(
+                slot.offset, slot.nbytes, slot_name(slot, var_base=plan.var_base), decl.describe()
+            )
+
+
+def _store_variables(plan: Plan, state: RunState, store: VariableStore) -> None:
+    """What the run left in the variable region is each variable's value for the next."""
+    for decl, slot in plan.variables:
+        if decl.variable in store or decl.assigned_first is not None:
+            store.write(decl.variable, np.array(slot.view(state.arena)))
 
 
 def _outputs(

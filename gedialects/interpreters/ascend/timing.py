@@ -137,9 +137,10 @@ class Clock:
         """The planned byte ranges a task reads and writes."""
         found = self._ranges_of.get(task)
         if found is None:
+            place = self.plan.place
             found = self._ranges_of[task] = (
-                [(b.offset_value, b.nbytes) for b in effects.reads],
-                [(b.offset_value, b.nbytes) for b in effects.writes],
+                [(place(b.offset_value), b.nbytes) for b in effects.reads],
+                [(place(b.offset_value), b.nbytes) for b in effects.writes],
             )
         return found
 

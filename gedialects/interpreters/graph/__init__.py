@@ -173,7 +173,7 @@ class GraphFunctions(InterpreterFunctions):
         """The writer's kernel, its result stored as the variable's new value."""
         source = ref_source(op.ref)
         assert source is not None, "verified: a ref port takes a ref value"
-        ins = (args[1], args[1]) if args[0] is None else args  # Assign to an unset variable
+        ins = args[1:] if args[0] is None else args  # Assign to a variable without a value
         (result,) = _run_node(self, interpreter, op, ins)
         store_of(interpreter).write(source.variable, result)
         return (result,)

@@ -34,6 +34,16 @@ def _ref_and_value(ge_type: str, inputs: Sequence[np.ndarray]) -> tuple[np.ndarr
 def assign(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
+    """`value` as the new variable. Assign only overwrites its ref, so a task may pass just
+    `(value,)` (the lowering does: the task does not read the variable's bytes); the shape
+    and dtype are then the result type's."""
+    if len(inputs) == 1:
+        from gedialects.tensors import numpy_dtype
+
+        (rtype,) = result_types
+        shape = tuple(rtype.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+        dtype = numpy_dtype(rtype.element_type)  # pyright: ignore[reportAttributeAccessIssue]
+        return (np.broadcast_to(inputs[0], shape).astype(dtype, copy=True),)
     ref, value = _ref_and_value("Assign", inputs)
     return (np.broadcast_to(value, ref.shape).astype(ref.dtype, copy=True),)
 

@@ -27,6 +27,8 @@ class SlotKind(Enum):
     WEIGHT = "weight"
     IO = "io"
     FEATURE = "feature"
+    VARIABLE = "variable"
+    """A session variable: placed in the variable region (`variable_layout`), not the arena."""
 
 
 @dataclass(eq=False)
@@ -36,6 +38,8 @@ class Slot:
     type: TensorType
     kind: SlotKind
     value: DenseIntOrFPElementsAttr | None = None
+    name: str | None = None
+    """A variable's name."""
 
     @property
     def nbytes(self) -> int:
@@ -125,8 +129,21 @@ def align(n: int, alignment: int) -> int:
     return (n + alignment - 1) // alignment * alignment
 
 
+def variable_layout(slots: list[Slot], alignment: int = GE_ALIGNMENT) -> dict[Slot, int]:
+    """Offsets in the variable region of the variable slots, in order, each aligned to GE's
+    `kSessionMemAlignSize` (512; the graph var manager's alignment, whatever the arena's)."""
+    layout: dict[Slot, int] = {}
+    cursor = 0
+    for slot in slots:
+        if slot.kind is SlotKind.VARIABLE:
+            layout[slot] = cursor
+            cursor += align(max(slot.nbytes, 1), max(alignment, GE_ALIGNMENT))
+    return layout
+
+
 def plan_without_reuse(slots: list[Slot], alignment: int = GE_ALIGNMENT) -> MemoryPlan:
-    """Gives each slot its own aligned range: weights, then I/O, then feature maps."""
+    """Gives each arena slot its own aligned range: weights, then I/O, then feature maps
+    (variables live in the variable region, `variable_layout`)."""
     plan = MemoryPlan(alignment=alignment)
     cursor = 0
     for kind in (SlotKind.WEIGHT, SlotKind.IO, SlotKind.FEATURE):
