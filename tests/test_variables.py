@@ -324,3 +324,9 @@ def test_training_step_through_files_matches_ten_numpy_steps(tmp_path: Path) -> 
         want = numpy_training(x, t, 10 * launch)
         for name in ("w", "b"):
             np.testing.assert_allclose(after[name], want[name], rtol=1e-5, atol=1e-6)
+
+
+def test_tutorial_training_step_is_the_example_file() -> None:
+    """docs/tutorial.md's block writes examples/train_step.mlir, which these tests compile."""
+    tutorial = (TRAIN.parent.parent / "docs" / "tutorial.md").read_text()
+    assert "```mlir file=train_step.mlir\n" + TRAIN.read_text() + "```" in tutorial

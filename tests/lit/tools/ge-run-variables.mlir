@@ -9,6 +9,12 @@
 // RUN: %python -c "import numpy as np; d = np.load('%t/after.npz'); print(sorted(d), d['n'])" | filecheck %s --check-prefix=SUNK
 // SUNK: ['n', 'w'] 13
 
+// The binary model (.gebc) carries the variable region: the same numbers.
+// RUN: ge-opt %t/model.mlir -o %t/model.gebc
+// RUN: ge-run %t/model.gebc --random-inputs 0 --dump-variables %t/binary.npz -q
+// RUN: %python -c "import numpy as np; a, b = np.load('%t/after.npz'), np.load('%t/binary.npz'); print(all((a[k] == b[k]).all() for k in a))" | filecheck %s --check-prefix=BINARY
+// BINARY: True
+
 // RUN: ge-run %s --random-inputs 0 --dump-variables %t/graph.npz -q
 // RUN: %python -c "import numpy as np; d = np.load('%t/graph.npz'); print(d['n'])" | filecheck %s --check-prefix=ONCE
 // ONCE: 11
