@@ -1347,7 +1347,8 @@ class WeightOp(FastSyntax, DeclarationOp):
 
 @irdl_op_definition
 class VariableOp(DeclarationOp):
-    """GE Variable in a model: a session variable's place in the model's variable region.
+    """GE VarAddrMgr: a session variable's place in the model's variable region (GE's record
+    of a variable in `VarResource::var_addr_mgr_map_`, `graph_var_manager.h`: desc, offset).
 
     The region (`var[k]`, from GE's logical base `kVarMemoryLogicBase`) is apart from the
     arena and belongs to the session (GE's VarManager): a run copies nothing into it but the
@@ -1362,7 +1363,7 @@ class VariableOp(DeclarationOp):
     """
 
     name = "ascend.variable"
-    GE_TYPE: ClassVar[str] = "Variable"
+    GE_TYPE: ClassVar[str] = "VarAddrMgr"
 
     var_name = prop_def(StringAttr)
     buffer = prop_def(BufferAttr)
