@@ -24,6 +24,7 @@ other user of the ref value it overwrites, which also gives each ref value at mo
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 from typing import ClassVar
 
@@ -238,7 +239,6 @@ class RefWriterOp(GEOp, NodeSyntax):
             )
         if y.type != ref.type:
             fail(self, f"ref output type {y.type} differs from the ref input type {ref.type}")
-        _verify_last_user(self)
 
 
 def _name_or_question(ref: SSAValue) -> str:
@@ -257,28 +257,6 @@ def _ref_feeder(value: SSAValue) -> str | None:
     index = getattr(value, "index", "?")  # a block argument
     hint = f"%{value.name_hint}" if value.name_hint else f"argument #{index}"
     return f"the graph input {hint}"
-
-
-def _verify_last_user(writer: RefWriterOp) -> None:
-    ref = writer.ref
-    for use in ref.uses:
-        user = use.operation
-        if user is writer:
-            continue
-        if isinstance(user, RefWriterOp) and use.index == 0:
-            fail(
-                writer,
-                f'writes the variable "{_name_or_question(ref)}" through a ref value that '
-                f"'{user.name}' also writes: each ref value has one writer (chain the "
-                "writers through their ref outputs)",
-            )
-        if user.parent is not writer.parent or not user.is_before_in_block(writer):
-            fail(
-                writer,
-                f"'{user.name}' reads the variable \"{_name_or_question(ref)}\" after this "
-                "writer overwrites it: a writer must come after every other user of its ref "
-                "input (read its ref output for the new value)",
-            )
 
 
 def ref_source(value: SSAValue) -> VarLikeOp | None:
@@ -366,25 +344,24 @@ def var_like_ops(module: ModuleOp) -> Iterator[tuple[GraphOp, VarLikeOp]]:
 def check_variables(module: ModuleOp) -> None:
     """A variable name stands for one memory: every var-like op of a name has its type and
     at most one gives an initial value (two would disagree on what the session starts with);
-    within one graph a name appears once (two chains of writers over one memory would have
-    no order)."""
+    and in each graph, whatever overwrites a variable (a writer, or a call whose subgraphs
+    write it) comes after every user of the ref values of that variable defined before it,
+    so a reader never runs after the memory it reads was overwritten (`check_write_order`)."""
     seen: dict[str, VarLikeOp] = {}
     initial: dict[str, VariableOp] = {}
+    graphs: dict[str, GraphOp] = {}
+    for graph in module.body.block.ops:
+        if isinstance(graph, GraphOp):
+            graphs[graph.sym_name.data] = graph
     for graph, op in var_like_ops(module):
         name = op.variable
         first = seen.setdefault(name, op)
-        if first is not op:
-            if first.y.type != op.y.type:
-                raise VerifyException(
-                    f"'{op.name}' \"{name}\" in @{graph.sym_name.data} has type {op.y.type}, "
-                    f"but the variable is {first.y.type} elsewhere: a variable name stands "
-                    "for one memory"
-                )
-            if first.parent is op.parent:
-                raise VerifyException(
-                    f"'{op.name}' \"{name}\" appears twice in @{graph.sym_name.data}: use "
-                    "the first one's value (or a writer's ref output)"
-                )
+        if first is not op and first.y.type != op.y.type:
+            raise VerifyException(
+                f"'{op.name}' \"{name}\" in @{graph.sym_name.data} has type {op.y.type}, "
+                f"but the variable is {first.y.type} elsewhere: a variable name stands "
+                "for one memory"
+            )
         if isinstance(op, VariableOp) and op.value is not None:
             other = initial.setdefault(name, op)
             if other is not op and other.value != op.value:
@@ -392,6 +369,108 @@ def check_variables(module: ModuleOp) -> None:
                     f"'graph.variable' \"{name}\" in @{graph.sym_name.data} has an initial "
                     "value that differs from another graph.variable of that name"
                 )
+    written = written_variables(graphs)
+    for graph in graphs.values():
+        check_write_order(graph, written)
+
+
+def written_variables(graphs: dict[str, GraphOp]) -> dict[str, frozenset[str]]:
+    """Graph name -> the variables it or a graph it calls writes (a cycle of calls, refused
+    by `check_call_cycles`, contributes what was found before it closes)."""
+    direct: dict[str, set[str]] = {}
+    calls: dict[str, list[str]] = {}
+    for name, graph in graphs.items():
+        found = direct[name] = set()
+        callees = calls[name] = []
+        for op in graph.body.block.ops:
+            if isinstance(op, RefWriterOp):
+                source = ref_source(op.ref)
+                if source is not None:
+                    found.add(source.variable)
+            called = getattr(op, "called_graphs", None)
+            if called is not None:
+                callees.extend(c for c in called() if c in graphs)
+    done: dict[str, frozenset[str]] = {}
+    for root in graphs:
+        stack = [(root, iter(calls[root]))]
+        active = {root}
+        while stack:
+            current, edges = stack[-1]
+            child = next(edges, None)
+            if child is None:
+                stack.pop()
+                active.discard(current)
+                found = set(direct[current])
+                for c in calls[current]:
+                    found |= done.get(c, frozenset())
+                done[current] = frozenset(found)
+                continue
+            if child not in done and child not in active:
+                active.add(child)
+                stack.append((child, iter(calls[child])))
+    return done
+
+
+def _writes_of(op: Operation, written: dict[str, frozenset[str]]) -> frozenset[str]:
+    if isinstance(op, RefWriterOp):
+        source = ref_source(op.ref)
+        return frozenset() if source is None else frozenset({source.variable})
+    called = getattr(op, "called_graphs", None)
+    if called is None:
+        return frozenset()
+    found: set[str] = set()
+    for c in called():
+        found |= written.get(c, frozenset())
+    return frozenset(found)
+
+
+def check_write_order(graph: GraphOp, written: dict[str, frozenset[str]]) -> None:
+    """The memory order of a graph's variables is its SSA order: for each ref value R of a
+    variable, the first op after R's definition that overwrites the variable must come after
+    every user of R. Otherwise the graph level (R is a value) and the ascend level (R is the
+    variable's memory) would read different numbers."""
+    ops = list(graph.body.block.ops)
+    position = {op: i for i, op in enumerate(ops)}
+    writes: dict[str, list[int]] = {}
+    for i, op in enumerate(ops):
+        for name in _writes_of(op, written):
+            writes.setdefault(name, []).append(i)
+    if not writes:
+        return
+    for i, op in enumerate(ops):
+        if not isinstance(op, VarLikeOp | RefWriterOp):
+            continue
+        source = op if isinstance(op, VarLikeOp) else ref_source(op.ref)
+        if source is None or source.variable not in writes:
+            continue
+        name = source.variable
+        later = writes[name]
+        k = bisect.bisect_right(later, i)
+        if k == len(later):
+            continue
+        writer = ops[later[k]]
+        value = op.results[0]
+        for use in value.uses:
+            user = use.operation
+            if position.get(user, -1) <= later[k]:
+                continue
+            here = f"in @{graph.sym_name.data}"
+            if isinstance(user, RefWriterOp) and use.index == 0 and isinstance(writer, RefWriterOp):
+                raise VerifyException(
+                    f"'{user.name}' {here} writes the variable \"{name}\" through a ref value "
+                    f"that '{writer.name}' also writes: each ref value has one writer (chain "
+                    "the writers through their ref outputs)"
+                )
+            how = (
+                f"'{writer.name}' overwrites it"
+                if isinstance(writer, RefWriterOp)
+                else f"'{writer.name}' overwrites it in a subgraph it calls"
+            )
+            raise VerifyException(
+                f"'{user.name}' {here} reads the variable \"{name}\" after {how}: whatever "
+                "overwrites a variable must come after every user of its earlier value (read "
+                "a writer's ref output, or the variable again, for the new value)"
+            )
 
 
 def variable_types(module: ModuleOp) -> dict[str, TensorType]:

@@ -33,8 +33,10 @@ from gedialects.graph import (
     ConstOp,
     GeluOp,
     HardSwishOp,
+    RefWriterOp,
     ReluOp,
     SigmoidOp,
+    is_ref_value,
 )
 from gedialects.graph.elementwise import is_float
 from gedialects.tensors import dense_from_numpy, numpy_from_dense
@@ -89,9 +91,29 @@ _OpT = TypeVar("_OpT", bound=Operation)
 
 
 def producer(value: SSAValue, *op_types: type[_OpT]) -> _OpT | None:
-    """The op of one of `op_types` that defines `value`, else None."""
+    """The op of one of `op_types` that defines `value`, else None; also None when fusing it
+    into a user would move its read of a variable past a write of variables (a writer, or a
+    call that may write in its subgraphs): the fused op reads at the user's place, and the
+    variable's memory may hold another value there (graph.variables, `check_write_order`)."""
     owner = value.owner
-    return owner if isinstance(owner, op_types) else None
+    if not isinstance(owner, op_types):
+        return None
+    if any(is_ref_value(o) for o in owner.operands) and _write_between(owner, value):
+        return None
+    return owner
+
+
+def _write_between(owner: Operation, value: SSAValue) -> bool:
+    """Whether an op after `owner` and before `value`'s last user may write a variable (only
+    walked for the rare producers that read one)."""
+    users = {use.operation for use in value.uses}
+    op = owner.next_op
+    while op is not None and users:
+        users.discard(op)
+        if users and (isinstance(op, RefWriterOp) or hasattr(op, "called_graphs")):
+            return True
+        op = op.next_op
+    return False
 
 
 def single_user_producer(value: SSAValue, *op_types: type[_OpT]) -> _OpT | None:

@@ -50,7 +50,7 @@ graph.graph @g(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // Tests a reader of the variable after its writer.
 
-// CHECK-LABEL: 'graph.assign' 'graph.relu' reads the variable "w" after this writer overwrites it: a writer must come after every other user of its ref input (read its ref output for the new value)
+// CHECK-LABEL: 'graph.relu' in @g reads the variable "w" after 'graph.assign' overwrites it: whatever overwrites a variable must come after every user of its earlier value (read a writer's ref output, or the variable again, for the new value)
 graph.graph @g(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
   %w = graph.variable "w" = dense<0.0> : tensor<2xf32>
   %w1 = graph.assign %w, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
@@ -62,7 +62,7 @@ graph.graph @g(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
 
 // Tests two writers of one ref value.
 
-// CHECK-LABEL: 'graph.assign' writes the variable "w" through a ref value that 'graph.assign_add' also writes: each ref value has one writer (chain the writers through their ref outputs)
+// CHECK-LABEL: 'graph.assign_add' in @g writes the variable "w" through a ref value that 'graph.assign' also writes: each ref value has one writer (chain the writers through their ref outputs)
 graph.graph @g(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
   %w = graph.variable "w" = dense<0.0> : tensor<2xf32>
   %a = graph.assign %w, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
@@ -127,13 +127,21 @@ graph.graph @b() -> tensor<3xf32> {
 
 // -----
 
-// Tests one variable name twice in one graph.
+// Tests a read of a variable after a call whose subgraph writes it (the value read would be
+// the one before the call at the graph level, the memory after it at the ascend level).
 
-// CHECK-LABEL: 'graph.ref_data' "v" appears twice in @a
-graph.graph @a() -> tensor<2xf32> {
+// CHECK-LABEL: 'graph.mul' in @root reads the variable "v" after 'partition.partitioned_call' overwrites it in a subgraph it calls
+graph.graph @bump() -> tensor<2xf32> {
   %v = graph.variable "v" : tensor<2xf32>
-  %u = graph.ref_data "v" : tensor<2xf32>
-  graph.net_output %v : tensor<2xf32>
+  %one = graph.const dense<1.0> : tensor<2xf32>
+  %v1 = graph.assign_add %v, %one : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %v1 : tensor<2xf32>
+}
+graph.graph @root(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %v = graph.variable "v" = dense<0.0> : tensor<2xf32>
+  %b = partition.partitioned_call @bump() : () -> tensor<2xf32>
+  %y = graph.mul %x, %v : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %y : tensor<2xf32>
 }
 
 // -----

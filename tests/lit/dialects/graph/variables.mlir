@@ -57,3 +57,27 @@ graph.graph @b() -> tensor<2x2xf16> {
   %v = graph.variable "v" : tensor<2x2xf16>
   graph.net_output %v : tensor<2x2xf16>
 }
+
+// -----
+
+// Tests the variable read again after a call that writes it (the read sees the new value).
+
+// CHECK-LABEL: graph.graph @again
+// CHECK:         %[[A:.*]] = graph.variable "v" = dense<0.000000e+00> : tensor<2xf32>
+// CHECK:         partition.partitioned_call @bump
+// CHECK:         %[[B:.*]] = graph.ref_data "v" : tensor<2xf32>
+// CHECK:         graph.add %[[A]], %[[B]]
+graph.graph @bump() -> tensor<2xf32> {
+  %v = graph.variable "v" : tensor<2xf32>
+  %one = graph.const dense<1.0> : tensor<2xf32>
+  %v1 = graph.assign_add %v, %one : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %v1 : tensor<2xf32>
+}
+graph.graph @again() -> tensor<2xf32> {
+  %a = graph.variable "v" = dense<0.0> : tensor<2xf32>
+  %before = graph.identity %a : (tensor<2xf32>) -> tensor<2xf32>
+  %b1 = partition.partitioned_call @bump() : () -> tensor<2xf32>
+  %b = graph.ref_data "v" : tensor<2xf32>
+  %s = graph.add %before, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %s : tensor<2xf32>
+}
