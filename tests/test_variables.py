@@ -410,3 +410,64 @@ def test_numbers_after_every_stage_equal_the_graph_level(text: str) -> None:
         assert sorted(variables) == sorted(want_vars), stage.name
         for name in want_vars:
             np.testing.assert_allclose(variables[name], want_vars[name], rtol=1e-6)
+
+
+SPLIT = """
+graph.graph @then(%a: tensor<2xf32>, %w: tensor<2xf32>) -> tensor<2xf32> {
+  %y = graph.mul %a, %w : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %y : tensor<2xf32>
+}
+graph.graph @else(%a: tensor<2xf32>, %w: tensor<2xf32>) -> tensor<2xf32> {
+  %y = graph.sub %a, %w : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %y : tensor<2xf32>
+}
+graph.graph @cond(%i: tensor<i32>, %w: tensor<2xf32>, %s: tensor<2xf32>) -> tensor<i1> {
+  %n = graph.const dense<3> : tensor<i32>
+  %c = graph.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  graph.net_output %c : tensor<i1>
+}
+graph.graph @body(%i: tensor<i32>, %w: tensor<2xf32>, %s: tensor<2xf32>)
+    -> (tensor<i32>, tensor<2xf32>, tensor<2xf32>) {
+  %one = graph.const dense<1> : tensor<i32>
+  %i1 = graph.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %s1 = graph.add %s, %w : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %i1, %w, %s1 : tensor<i32>, tensor<2xf32>, tensor<2xf32>
+}
+graph.graph @main(%c: tensor<i1>, %x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %w = graph.variable "w" = dense<[1.0, 2.0]> : tensor<2xf32>
+  %y = graph.if %c, %x, %w then_branch @then else_branch @else
+      : (tensor<i1>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %zero = graph.const dense<0> : tensor<i32>
+  %r:3 = graph.while %zero, %w, %x cond @cond body @body
+      : (tensor<i32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>, tensor<2xf32>)
+  %d = graph.mul %r#1, %y : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %w1 = graph.assign_sub %w, %d : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %y, %r#2 : tensor<2xf32>, tensor<2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("cond", [True, False])
+def test_split_variables_into_subgraphs_keeps_the_numbers(cond: bool) -> None:
+    from gedialects.interpreters.run import run_entry
+    from gedialects.passes.split_variables import SplitVariablesIntoSubgraphsPass
+
+    inputs = {"c": np.array(cond), "x": np.array([0.5, -1.0], np.float32)}
+    split = parse(SPLIT)
+    SplitVariablesIntoSubgraphsPass().apply(make_context(), split)
+    split.verify()
+    copies = [op for op in split.walk() if op.name == "graph.variable"]
+    assert len(copies) == 5  # main's, a copy in each branch and in the body, one after the loop
+    compiled = compile_text(str(split))
+    stores = [VariableStore() for _ in range(3)]
+    for run_index in range(3):
+        want = run(parse(SPLIT), inputs, variables=stores[0])
+        got = run(split, inputs, variables=stores[1])
+        model = run_entry(
+            compiled, inputs, variables=stores[2], schedule_seed=run_index, check_uninitialized=True
+        ).outputs
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name])
+            np.testing.assert_array_equal(model[name], want[name])
+    np.testing.assert_array_equal(stores[1].get("w"), stores[0].get("w"))
+    np.testing.assert_array_equal(stores[2].get("w"), stores[0].get("w"))

@@ -33,6 +33,7 @@ PASS_VERBS: tuple[str, ...] = (
     "plan",
     "select",
     "sink",
+    "split",
     "verify",
 )
 """The verbs pass names start with: every pass is `ge-<verb>-<object>` (MLIR's
@@ -117,6 +118,10 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-plan-memory": ("gedialects.passes.plan_memory", "PlanMemoryPass"),
     "ge-select-formats": ("gedialects.passes.select_formats", "SelectFormatsPass"),
     "ge-sink-loop": ("gedialects.passes.sink_loop", "SinkLoopPass"),
+    "ge-split-variables-into-subgraphs": (
+        "gedialects.passes.split_variables",
+        "SplitVariablesIntoSubgraphsPass",
+    ),
     "ge-verify-graph": ("gedialects.passes.verify_graph", "VerifyGraphPass"),
     "ge-verify-model": ("gedialects.passes.verify_model", "VerifyModelPass"),
 }
