@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.parser import Parser
 
 from gedialects import make_context
@@ -471,3 +471,39 @@ def test_split_variables_into_subgraphs_keeps_the_numbers(cond: bool) -> None:
             np.testing.assert_array_equal(model[name], want[name])
     np.testing.assert_array_equal(stores[1].get("w"), stores[0].get("w"))
     np.testing.assert_array_equal(stores[2].get("w"), stores[0].get("w"))
+
+
+def test_variable_refs_inserted_and_deleted_keep_the_numbers() -> None:
+    from gedialects.graph import AssignAddOp, AssignOp, AssignSubOp, MulOp
+    from gedialects.interpreters.run import run_entry
+    from gedialects.passes.prepare_variables import (
+        DeleteVariableRefsPass,
+        PrepareVariablesPass,
+        ref_ports,
+    )
+
+    assert all(ref_ports(t) == {0: 0} for t in (AssignOp, AssignAddOp, AssignSubOp))
+    assert ref_ports(MulOp) == {}
+    x, t = training_data()
+    prepared = parse(TRAIN.read_text())
+    PrepareVariablesPass().apply(make_context(), prepared)
+    prepared.verify()
+    assert sum(op.name == "graph.variable_ref" for op in prepared.walk()) == 2
+    deleted = parse(str(prepared))
+    DeleteVariableRefsPass().apply(make_context(), deleted)
+    deleted.verify()
+    writers = [op for op in deleted.walk() if op.name == "graph.assign_sub"]
+    assert [w.attributes["ref_var_src_var_name"] for w in writers] == [
+        StringAttr("w"),
+        StringAttr("b"),
+    ]
+    stores = [VariableStore() for _ in range(4)]
+    model = compile_text(str(deleted))
+    for k in range(3):
+        run(parse(TRAIN.read_text()), {"x": x, "t": t}, variables=stores[0])
+        run(prepared, {"x": x, "t": t}, variables=stores[1])
+        run(deleted, {"x": x, "t": t}, variables=stores[2])
+        run_entry(model, {"x": x, "t": t}, variables=stores[3], schedule_seed=k)
+    for store in stores[1:]:
+        for name in ("w", "b"):
+            np.testing.assert_array_equal(store.get(name), stores[0].get(name))

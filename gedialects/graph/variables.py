@@ -215,6 +215,11 @@ class RefWriterOp(GEOp, NodeSyntax):
     value = operand_def(AnyTensor)
     y = result_def(AnyTensor)
 
+    GE_INPUTS: ClassVar[tuple[str, ...]] = ("ref", "value")
+    GE_OUTPUTS: ClassVar[tuple[str, ...]] = ("ref",)
+    """GE's port names (IRDL cannot give an operand and a result one name): an input named
+    like an output is a ref port (`ge-prepare-variables`' `ref_ports`)."""
+
     use_locking = prop_def(BoolAttr, default_value=bool_attr(False))
 
     def __init__(self, ref: SSAValue | Operation, value: SSAValue | Operation) -> None:
@@ -241,6 +246,57 @@ class RefWriterOp(GEOp, NodeSyntax):
             fail(self, f"ref output type {y.type} differs from the ref input type {ref.type}")
 
 
+REF_VAR_SRC_VAR_NAME = "ref_var_src_var_name"
+"""GE's attribute naming the variable a ref output writes (`ge::REF_VAR_SRC_VAR_NAME`): on a
+VariableRef, and on a writer once VariableRefDeleteOpPass removed its VariableRef, where it
+makes memory assignment place the writer's output in the variable."""
+
+
+@irdl_op_definition
+class VariableRefOp(GEOp, NodeSyntax):
+    """GE VariableRef: the variable `ref_var_src_var_name` after the writer that feeds it
+    (GE's variable-prepare pass adds one behind the last writer of each variable,
+    `<var>_TO_<writer>_REF_<out>`); its value is the writer's ref output, so it is a ref
+    value of that variable. `ge-delete-variable-refs` removes it again.
+
+        %r = graph.variable_ref %w1 ref_var_src_var_name "w" : (tensor<2xf32>) -> tensor<2xf32>
+    """
+
+    name = "graph.variable_ref"
+    GE_TYPE: ClassVar[str] = "VariableRef"
+
+    ref = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+    ref_var_src_var_name = prop_def(StringAttr)
+
+    def __init__(self, ref: SSAValue | Operation, variable: str) -> None:
+        ref = SSAValue.get(ref)
+        super().__init__(
+            operands=[ref],
+            result_types=[ref.type],
+            properties={REF_VAR_SRC_VAR_NAME: StringAttr(variable)},
+        )
+
+    def verify_(self) -> None:
+        owner = self.ref.owner
+        if not isinstance(owner, RefWriterOp | VariableRefOp):
+            fail(
+                self,
+                f"is fed by {_ref_feeder(self.ref) or repr(owner.name)}: a VariableRef follows "
+                "the ref output of a writer",
+            )
+        source = ref_source(self.ref)
+        named = self.ref_var_src_var_name.data
+        if source is not None and source.variable != named:
+            fail(
+                self,
+                f'has ref_var_src_var_name "{named}" but its writer writes the variable '
+                f'"{source.variable}"',
+            )
+        if self.y.type != self.ref.type:
+            fail(self, f"result type {self.y.type} differs from its ref input {self.ref.type}")
+
+
 def _name_or_question(ref: SSAValue) -> str:
     source = ref_source(ref)
     return source.variable if source is not None else "?"
@@ -249,7 +305,7 @@ def _name_or_question(ref: SSAValue) -> str:
 def _ref_feeder(value: SSAValue) -> str | None:
     """None when `value` is a ref value; else what feeds it, for the diagnostic."""
     owner = value.owner
-    if isinstance(owner, VarLikeOp | RefWriterOp):
+    if is_ref_value(value):
         return None
     if isinstance(owner, Operation):
         hint = f" (%{value.name_hint})" if value.name_hint else ""
@@ -260,21 +316,19 @@ def _ref_feeder(value: SSAValue) -> str | None:
 
 
 def ref_source(value: SSAValue) -> VarLikeOp | None:
-    """The var-like op a ref value stands for, following writers' ref ports back; None when
-    `value` is not a ref value."""
-    seen = 0
+    """The var-like op a ref value stands for, following writers' ref ports (and
+    VariableRefs) back; None when `value` is not a ref value."""
     while True:
         owner = value.owner
         if isinstance(owner, VarLikeOp):
             return owner
-        if not isinstance(owner, RefWriterOp) or seen > 1_000_000:
+        if not isinstance(owner, RefWriterOp | VariableRefOp):
             return None
         value = owner.ref
-        seen += 1
 
 
 def is_ref_value(value: SSAValue) -> bool:
-    return isinstance(value.owner, VarLikeOp | RefWriterOp)
+    return isinstance(value.owner, VarLikeOp | RefWriterOp | VariableRefOp)
 
 
 @irdl_op_definition
@@ -438,7 +492,7 @@ def check_write_order(graph: GraphOp, written: dict[str, frozenset[str]]) -> Non
     if not writes:
         return
     for i, op in enumerate(ops):
-        if not isinstance(op, VarLikeOp | RefWriterOp):
+        if not isinstance(op, VarLikeOp | RefWriterOp | VariableRefOp):
             continue
         source = op if isinstance(op, VarLikeOp) else ref_source(op.ref)
         if source is None or source.variable not in writes:
@@ -479,6 +533,7 @@ def variable_types(module: ModuleOp) -> dict[str, TensorType]:
 
 
 __all__ = [
+    "REF_VAR_SRC_VAR_NAME",
     "AssignAddOp",
     "AssignOp",
     "AssignSubOp",
@@ -486,11 +541,12 @@ __all__ = [
     "RefWriterOp",
     "VarLikeOp",
     "VariableOp",
+    "VariableRefOp",
     "is_ref_value",
     "reads_variable",
     "ref_source",
     "variable_types",
 ]
 
-OPS = (VariableOp, RefDataOp, AssignOp, AssignAddOp, AssignSubOp)
+OPS = (VariableOp, RefDataOp, AssignOp, AssignAddOp, AssignSubOp, VariableRefOp)
 """The ops of this module, in the order the dialect lists them."""

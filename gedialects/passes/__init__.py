@@ -19,6 +19,7 @@ PASS_VERBS: tuple[str, ...] = (
     "compile",
     "convert",
     "create",
+    "delete",
     "dump",
     "eliminate",
     "expand",
@@ -31,6 +32,7 @@ PASS_VERBS: tuple[str, ...] = (
     "partition",
     "place",
     "plan",
+    "prepare",
     "select",
     "sink",
     "split",
@@ -59,6 +61,7 @@ PASSES: dict[str, tuple[str, str]] = {
         "gedialects.passes.multibatch.create_scope",
         "CreateSubGraphWithScopePass",
     ),
+    "ge-delete-variable-refs": ("gedialects.passes.prepare_variables", "DeleteVariableRefsPass"),
     "ge-dump-dot": ("gedialects.passes.partition.dump_dot", "DumpDotPass"),
     "ge-eliminate-trans-op-symmetry": (
         "gedialects.passes.eliminate_trans_op_symmetry",
@@ -116,6 +119,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-partition-stage": ("gedialects.passes.partition.stage", "PartitionStagePass"),
     "ge-place-engines": ("gedialects.passes.partition.place_engines", "PlaceEnginesPass"),
     "ge-plan-memory": ("gedialects.passes.plan_memory", "PlanMemoryPass"),
+    "ge-prepare-variables": ("gedialects.passes.prepare_variables", "PrepareVariablesPass"),
     "ge-select-formats": ("gedialects.passes.select_formats", "SelectFormatsPass"),
     "ge-sink-loop": ("gedialects.passes.sink_loop", "SinkLoopPass"),
     "ge-split-variables-into-subgraphs": (

@@ -81,11 +81,13 @@ from gedialects.base import (
 )
 from gedialects.formats import kernel_attrs
 from gedialects.graph import (
+    REF_VAR_SRC_VAR_NAME,
     AssignOp,
     ConstOp,
     GraphOp,
     NetOutputOp,
     RefWriterOp,
+    VariableRefOp,
     VarLikeOp,
     reads_variable,
 )
@@ -204,6 +206,12 @@ class _Lowering:
         """A writer's kernel task whose output is its variable's memory (GE's VariableRef
         removal: `ref_var_src_var_name` on the writer's output places it in the variable)."""
         ref = env[op.ref]
+        named = op.attributes.get(REF_VAR_SRC_VAR_NAME)
+        if isinstance(named, StringAttr) and isinstance(ref, Slot) and named.data != ref.name:
+            raise _fail(
+                op,
+                f'has {REF_VAR_SRC_VAR_NAME} "{named.data}" but writes the variable "{ref.name}"',
+            )
         if dynamic or not isinstance(ref, Slot) or ref.kind is not SlotKind.VARIABLE:
             raise _fail(
                 op,
@@ -370,6 +378,8 @@ class _Lowering:
                 env[op.y] = self.variable(op)
             elif isinstance(op, RefWriterOp):
                 self.write_variable(op, env, dynamic)
+            elif isinstance(op, VariableRefOp):
+                env[op.y] = env[op.ref]  # the variable's memory, after its writer
             elif isinstance(op, PartitionedCallOp):
                 callee = self.lookup_graph(op, op.callee.root_reference.data)
                 # A subgraph is as its partitioner marked it, else as its caller.

@@ -31,7 +31,7 @@ from xdsl.traits import ConstantLike
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from gedialects.base import NODE_NAME, GEOp, element_nbytes, static_element_count
-from gedialects.graph import GraphOp, NetOutputOp, VarLikeOp
+from gedialects.graph import GraphOp, NetOutputOp, VariableRefOp, VarLikeOp
 from gedialects.graph.control import ControlFlowOp, ForOp, IfOp, WhileOp
 from gedialects.graph.structure import find_call_cycle
 from gedialects.multibatch import CaseOp
@@ -50,6 +50,7 @@ STRUCTURAL_OPS: tuple[type[GEOp], ...] = (
     WhileOp,
     ForOp,
     VarLikeOp,  # the session's variables: no kernel, the interpreter reads them
+    VariableRefOp,
 )
 """GE ops the interpreter runs without a kernel (besides constants)."""
 

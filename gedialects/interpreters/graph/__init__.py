@@ -33,6 +33,7 @@ from gedialects.graph import (
     RefDataOp,
     RefWriterOp,
     VariableOp,
+    VariableRefOp,
     VarLikeOp,
     reads_variable,
     ref_source,
@@ -72,6 +73,7 @@ _OWN_IMPLS: tuple[type[GEOp], ...] = (
     ConstOp,
     VariableOp,
     RefDataOp,
+    VariableRefOp,
     *(op for op in Graph.operations if issubclass(op, RefWriterOp)),
 )
 """Graph ops with a dedicated implementation below; every other op runs its kernel."""
@@ -160,6 +162,12 @@ class GraphFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: VariableOp, args: PythonValues
     ) -> PythonValues:
         return _read_variable(interpreter, op)
+
+    @impl(VariableRefOp)
+    def run_variable_ref(
+        self, interpreter: Interpreter, op: VariableRefOp, args: PythonValues
+    ) -> PythonValues:
+        return (args[0],)  # the variable after its writer: the writer's result
 
     @impl(RefDataOp)
     def run_ref_data(

@@ -29,7 +29,7 @@ from gedialects.base import (
     SPECIFIED_ENGINE_NAME,
     STAGE_LEVEL,
 )
-from gedialects.graph import ConstOp, GraphOp, NetOutputOp
+from gedialects.graph import REF_VAR_SRC_VAR_NAME, ConstOp, GraphOp, NetOutputOp, VariableRefOp
 from gedialects.graph.control import ControlFlowOp
 from gedialects.multibatch import ENABLE_DYNAMIC_BATCH, INSERT_BY_MBATCH
 from gedialects.partition import PartitionedCallOp
@@ -183,9 +183,10 @@ def merge_clusters(clusters: ClusterGraph, nodes: GraphNodes, limit: int) -> Non
 
     # 1-2. Unknown clusters absorb every path from an unknown input.
     _merge_unknown_paths(clusters, clusters.topological_clusters(is_kind(UNKNOWN_SHAPE)))
-    # 3-4. Known clusters merge with known inputs where no second path exists.
+    # 3-4. Known clusters merge with known inputs where no second path exists; a ref
+    # variable joins its writer's cluster whatever its kind.
     ordered = clusters.topological_clusters(is_kind(KNOWN_SHAPE, INPUT_NODE))
-    _try_merge_inputs(clusters, ordered, is_kind(KNOWN_SHAPE))
+    _try_merge_inputs(clusters, ordered, is_kind(KNOWN_SHAPE), nodes)
     # 5. All input Consts into the first.
     first = None
     for c in ordered:
@@ -200,7 +201,7 @@ def merge_clusters(clusters: ClusterGraph, nodes: GraphNodes, limit: int) -> Non
             clusters.set_kind(c, UNKNOWN_SHAPE)
     # 7. Adjacent unknown clusters merge.
     unknown = is_kind(UNKNOWN_SHAPE)
-    _try_merge_inputs(clusters, clusters.topological_clusters(unknown), unknown)
+    _try_merge_inputs(clusters, clusters.topological_clusters(unknown), unknown, nodes)
 
 
 def _merge_unknown_paths(clusters: ClusterGraph, ordered: list[int]) -> None:
@@ -215,13 +216,31 @@ def _merge_unknown_paths(clusters: ClusterGraph, ordered: list[int]) -> None:
             expired.update(clusters.merge_all_paths_from(c, i))
 
 
+def is_ref_variable(clusters: ClusterGraph, nodes: GraphNodes, cluster: int) -> bool:
+    """GE `BaseCluster::IsRefVariable`: a one-node cluster of a var-like node carrying
+    `ref_var_src_var_name` (the VariableRef behind a variable's last writer)."""
+    members = clusters.nodes(cluster)
+    if len(members) != 1:
+        return False
+    op = nodes.op(members[0])
+    return isinstance(op, VariableRefOp) and REF_VAR_SRC_VAR_NAME in op.properties
+
+
 def _try_merge_inputs(
-    clusters: ClusterGraph, ordered: list[int], keep: Callable[[int], bool]
+    clusters: ClusterGraph, ordered: list[int], keep: Callable[[int], bool], nodes: GraphNodes
 ) -> None:
-    """GE `TryMergeClusters`: each cluster, in order, tries to absorb its matching inputs."""
+    """GE `TryMergeClusters`: each cluster, in order, tries to absorb its matching inputs; a
+    ref variable with exactly one input cluster merges into it with no cycle check (GE's
+    `MergeRefVariableCluster`: none can appear, every path into it comes through that one
+    input), so the writer and its VariableRef share a PartitionedCall."""
     for c in ordered:
         if not clusters.alive(c) or clusters.kind(c) == STAGE:
             continue
+        if is_ref_variable(clusters, nodes, c):
+            inputs = clusters.inputs(c)
+            if len(inputs) == 1:
+                clusters.merge(inputs[0], c)
+                continue
         for i in clusters.inputs(c):
             if keep(i):
                 clusters.try_merge(c, i)

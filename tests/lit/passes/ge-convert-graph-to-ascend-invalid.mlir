@@ -51,3 +51,15 @@ graph.graph @foreign(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 // CHECK: ge-convert-graph-to-ascend: 'test.op' has no lowering to the ascend dialect
+
+// -----
+
+// Tests a writer whose ref_var_src_var_name (GE's VariableRefDeleteOpPass) names another
+// variable than the one it writes.
+
+// CHECK: ge-convert-graph-to-ascend: 'graph.assign_add' has ref_var_src_var_name "v" but writes the variable "w"
+graph.graph @g(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %w = graph.variable "w" = dense<0.0> : tensor<2xf32>
+  %w1 = graph.assign_add %w, %x {ref_var_src_var_name = "v"} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %w1 : tensor<2xf32>
+}

@@ -157,3 +157,26 @@ graph.graph @b() -> tensor<2xf32> {
   %v = graph.variable "v" = dense<2.0> : tensor<2xf32>
   graph.net_output %v : tensor<2xf32>
 }
+
+// -----
+
+// Tests a VariableRef not behind a writer.
+
+// CHECK-LABEL: 'graph.variable_ref' is fed by 'graph.relu' (%r): a VariableRef follows the ref output of a writer
+graph.graph @g(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = graph.relu %x : (tensor<2xf32>) -> tensor<2xf32>
+  %v = graph.variable_ref %r ref_var_src_var_name "w" : (tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %v : tensor<2xf32>
+}
+
+// -----
+
+// Tests a VariableRef naming another variable than its writer's.
+
+// CHECK-LABEL: 'graph.variable_ref' has ref_var_src_var_name "v" but its writer writes the variable "w"
+graph.graph @g(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %w = graph.variable "w" = dense<0.0> : tensor<2xf32>
+  %w1 = graph.assign_add %w, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %r = graph.variable_ref %w1 ref_var_src_var_name "v" : (tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %r : tensor<2xf32>
+}

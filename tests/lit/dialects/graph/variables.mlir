@@ -64,9 +64,10 @@ graph.graph @b() -> tensor<2x2xf16> {
 
 // CHECK-LABEL: graph.graph @again
 // CHECK:         %[[A:.*]] = graph.variable "v" = dense<0.000000e+00> : tensor<2xf32>
-// CHECK:         partition.partitioned_call @bump
-// CHECK:         %[[B:.*]] = graph.ref_data "v" : tensor<2xf32>
-// CHECK:         graph.add %[[A]], %[[B]]
+// CHECK-NEXT:    %before = graph.identity %[[A]]
+// CHECK-NEXT:    partition.partitioned_call @bump
+// CHECK-NEXT:    %[[B:.*]] = graph.ref_data "v" : tensor<2xf32>
+// CHECK-NEXT:    graph.add %before, %[[B]]
 graph.graph @bump() -> tensor<2xf32> {
   %v = graph.variable "v" : tensor<2xf32>
   %one = graph.const dense<1.0> : tensor<2xf32>
@@ -80,4 +81,19 @@ graph.graph @again() -> tensor<2xf32> {
   %b = graph.ref_data "v" : tensor<2xf32>
   %s = graph.add %before, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   graph.net_output %s : tensor<2xf32>
+}
+
+// -----
+
+// Tests graph.variable_ref (GE VariableRef) behind a writer.
+
+// CHECK-LABEL: graph.graph @ref
+// CHECK:         graph.variable_ref %{{.*}} ref_var_src_var_name "w" {node_name = "w_TO_AssignAdd_REF_0"} : (tensor<2xf32>) -> tensor<2xf32>
+// GENERIC-LABEL: "graph.graph"() <{sym_name = "ref"
+// GENERIC:         "graph.variable_ref"(%{{.*}}) <{ref_var_src_var_name = "w"}> {node_name = "w_TO_AssignAdd_REF_0"} : (tensor<2xf32>) -> tensor<2xf32>
+graph.graph @ref(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %w = graph.variable "w" = dense<0.0> : tensor<2xf32>
+  %w1 = graph.assign_add %w, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %r = graph.variable_ref %w1 ref_var_src_var_name "w" {node_name = "w_TO_AssignAdd_REF_0"} : (tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %r : tensor<2xf32>
 }
