@@ -124,7 +124,9 @@ def _read_variable(interpreter: Interpreter, op: VarLikeOp) -> PythonValues:
     store = store_of(interpreter)
     if op.variable not in store and op.initial_value() is None and not reads_variable(op):
         return (None,)
-    return (store.read(op.variable, op.y.type, op.initial_value(), _label(op)),)
+    graph = op.parent_op()
+    where = f" in @{graph.sym_name.data}" if isinstance(graph, GraphOp) else ""
+    return (store.read(op.variable, op.y.type, op.initial_value(), _label(op) + where),)
 
 
 def _dispatch_writers(cls: type[InterpreterFunctions]) -> type[InterpreterFunctions]:

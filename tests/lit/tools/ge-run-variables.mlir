@@ -36,6 +36,14 @@
 // RUN: not ge-run %s --random-inputs 0 --variables %t/unknown.npz 2>&1 | filecheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: unknown variable 'm' (the module's variables: n, w), in {{.*}}unknown.npz
 
+// A variable read before it has a value, at both levels (the model declares it without one).
+// RUN: sed 's/"w" = dense<\[1.0, 2.0\]> : tensor<2xf32>/"w" : tensor<2xf32>/' %s > %t/noinit.mlir
+// RUN: not ge-run %t/noinit.mlir --random-inputs 0 2>&1 | filecheck %s --check-prefix=NOINIT
+// RUN: ge-opt %t/noinit.mlir -p ge-compile | not ge-run - --random-inputs 0 2>&1 | filecheck %s --check-prefix=NOINIT-MODEL
+// NOINIT: error: 'graph.variable' in @main reads the variable "w" before it is initialised (give it an initial value, a value with Session.write_variable or ge-run --variables, or graph.assign it first)
+// NOINIT-NOT: Traceback
+// NOINIT-MODEL: error: 'ascend.model' @main reads the variable "w" before it is initialised
+
 // RUN: not ge-run %s --random-inputs 0 --dump-variables - -o - 2>&1 | filecheck %s --check-prefix=STDOUT
 // STDOUT: error: --dump-variables - and another output both write to stdout
 
