@@ -282,7 +282,7 @@ class VariableRefOp(GEOp, NodeSyntax):
         if not isinstance(owner, RefWriterOp | VariableRefOp):
             fail(
                 self,
-                f"is fed by {_ref_feeder(self.ref) or repr(owner.name)}: a VariableRef follows "
+                f"is fed by {_ref_feeder(self.ref) or 'a var-like op'}: a VariableRef follows "
                 "the ref output of a writer",
             )
         source = ref_source(self.ref)

@@ -140,7 +140,7 @@ def _writer_behind(value: SSAValue, graphs: dict[str, GraphOp]) -> RefWriterOp |
         out = callee.body.block.last_op if callee is not None else None
         if not isinstance(out, NetOutputOp):
             return None
-        value = out.outputs[owner.results.index(value)]  # pyright: ignore[reportArgumentType]
+        value = out.outputs[owner.results.index(value)]
         seen += 1
     return None
 
