@@ -476,11 +476,8 @@ def test_split_variables_into_subgraphs_keeps_the_numbers(cond: bool) -> None:
 def test_variable_refs_inserted_and_deleted_keep_the_numbers() -> None:
     from gedialects.graph import AssignAddOp, AssignOp, AssignSubOp, MulOp
     from gedialects.interpreters.run import run_entry
-    from gedialects.passes.prepare_variables import (
-        DeleteVariableRefsPass,
-        PrepareVariablesPass,
-        ref_ports,
-    )
+    from gedialects.passes.delete_variable_refs import DeleteVariableRefsPass
+    from gedialects.passes.prepare_variables import PrepareVariablesPass, ref_ports
 
     assert all(ref_ports(t) == {0: 0} for t in (AssignOp, AssignAddOp, AssignSubOp))
     assert ref_ports(MulOp) == {}

@@ -61,7 +61,10 @@ PASSES: dict[str, tuple[str, str]] = {
         "gedialects.passes.multibatch.create_scope",
         "CreateSubGraphWithScopePass",
     ),
-    "ge-delete-variable-refs": ("gedialects.passes.prepare_variables", "DeleteVariableRefsPass"),
+    "ge-delete-variable-refs": (
+        "gedialects.passes.delete_variable_refs",
+        "DeleteVariableRefsPass",
+    ),
     "ge-dump-dot": ("gedialects.passes.partition.dump_dot", "DumpDotPass"),
     "ge-eliminate-trans-op-symmetry": (
         "gedialects.passes.eliminate_trans_op_symmetry",

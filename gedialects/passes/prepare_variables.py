@@ -1,5 +1,5 @@
-"""`ge-prepare-variables` and `ge-delete-variable-refs`: GE's VariablePrepareOpPass and
-VariableRefDeleteOpPass (`compiler/graph/passes/variable_optimize/`).
+"""`ge-prepare-variables`: GE's VariablePrepareOpPass
+(`compiler/graph/passes/variable_optimize/variable_prepare_op_pass.cc`).
 
 Ref ports (GenerateRefTypeAndInputOutputMap): input `i` of a node is a ref port when an output
 has the same name; the writers here (Assign, AssignAdd, AssignSub) have input 0 `ref` and
@@ -13,11 +13,7 @@ to every other consumer of the writer, which here read the VariableRef's result 
 same value; the SSA use orders them after it). GE's `RefIdentity` for ref inputs without an
 output has nothing to do here: every writer has its ref output.
 
-Delete (Stage 2): each VariableRef goes; its consumers read the writer's output again and the
-writer carries `ref_var_src_var_name`, so that memory assignment places its output in the
-variable (`ge-convert-graph-to-ascend` checks the name against the writer's ref chain). A
-VariableRef behind a call (its writer is in a partition) hands the name to the writer in the
-called graph whose output the call returns.
+`ge-delete-variable-refs` (GE's VariableRefDeleteOpPass) removes the VariableRefs again.
 """
 
 from __future__ import annotations
@@ -33,15 +29,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gedialects.base import NODE_NAME, STREAM_LABEL
 from gedialects.graph import (
-    REF_VAR_SRC_VAR_NAME,
     GraphOp,
-    NetOutputOp,
     RefWriterOp,
     VariableRefOp,
     VarLikeOp,
-    ref_source,
 )
-from gedialects.partition import PartitionedCallOp
 
 
 def ref_ports(op_type: type[IRDLOperation]) -> dict[int, int]:
@@ -60,7 +52,7 @@ def _node_name(op: Operation, fallback: str) -> str:
     return name.data if isinstance(name, StringAttr) else fallback
 
 
-def _last_writer(var: VarLikeOp) -> RefWriterOp | None:
+def last_writer(var: VarLikeOp) -> RefWriterOp | None:
     """The last writer of the chain that starts at `var` (each ref value has one writer)."""
     last: RefWriterOp | None = None
     value: SSAValue = var.y
@@ -89,7 +81,7 @@ class PrepareVariablesPass(ModulePass):
             if not isinstance(graph, GraphOp):
                 continue
             for var in [o for o in graph.body.block.ops if isinstance(o, VarLikeOp)]:
-                writer = _last_writer(var)
+                writer = last_writer(var)
                 if writer is None or any(
                     isinstance(u.operation, VariableRefOp) for u in writer.y.uses
                 ):
@@ -105,44 +97,4 @@ class PrepareVariablesPass(ModulePass):
                 writer.y.replace_uses_with_if(ref.y, lambda use, ref=ref: use.operation is not ref)
 
 
-@dataclass(frozen=True)
-class DeleteVariableRefsPass(ModulePass):
-    """GE's VariableRefDeleteOpPass: each VariableRef removed, `ref_var_src_var_name` on the
-    output it followed."""
-
-    name = "ge-delete-variable-refs"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        graphs = {g.sym_name.data: g for g in op.body.block.ops if isinstance(g, GraphOp)}
-        for graph in graphs.values():
-            for ref in [o for o in graph.body.block.ops if isinstance(o, VariableRefOp)]:
-                name = ref.ref_var_src_var_name
-                writer = _writer_behind(ref.ref, graphs)
-                if writer is not None:
-                    writer.attributes[REF_VAR_SRC_VAR_NAME] = name
-                ref.y.replace_all_uses_with(ref.ref)
-                Rewriter.erase_op(ref)
-
-
-def _writer_behind(value: SSAValue, graphs: dict[str, GraphOp]) -> RefWriterOp | None:
-    """The writer whose output `value` is, through the NetOutputs of called graphs."""
-    seen = 0
-    while seen < len(graphs) + 1:
-        owner = value.owner
-        if isinstance(owner, RefWriterOp):
-            return owner
-        if isinstance(owner, VariableRefOp):
-            value = owner.ref
-            continue
-        if not isinstance(owner, PartitionedCallOp):
-            return None
-        callee = graphs.get(owner.callee.root_reference.data)
-        out = callee.body.block.last_op if callee is not None else None
-        if not isinstance(out, NetOutputOp):
-            return None
-        value = out.outputs[owner.results.index(value)]
-        seen += 1
-    return None
-
-
-__all__ = ["DeleteVariableRefsPass", "PrepareVariablesPass", "ref_ports", "ref_source"]
+__all__ = ["PrepareVariablesPass", "last_writer", "ref_ports"]
