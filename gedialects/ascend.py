@@ -32,6 +32,12 @@ its last task (GE emits `end_graph` for the root NetOutput; it is not required h
 named by an `ascend.stream_active` (one per such stream) starts only when that task runs: a
 case branch's body runs on streams its branch activates (GE's CaseOpLabelMaker).
 
+Session variables (`graph.variable`) live in a variable region apart from the arena (GE's
+VarManager memory, logical base `kVarMemoryLogicBase` = 128 GiB, 512-byte aligned): the
+model declares each one (`ascend.variable "w" var[0] : tensor<2xf32>`), tasks address it as
+`var[k]` like the arena, and a run starts from the session's values and leaves its writes
+there for the next run.
+
 Values of unknown-shape partitions (GE's hybrid model: shapes known only at run time) live in
 dynamic buffers, `dyn[3] : tensor<?x2xi64>`: a slot number instead of an offset. An
 `ascend.dynamic_kernel` task writes them; the interpreter computes their shapes, places them
