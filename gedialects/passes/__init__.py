@@ -27,11 +27,13 @@ PASS_VERBS: tuple[str, ...] = (
     "inline",
     "merge",
     "normalize",
+    "optimize",
     "partition",
     "place",
     "plan",
     "select",
     "sink",
+    "update",
     "verify",
 )
 """The verbs pass names start with: every pass is `ge-<verb>-<object>` (MLIR's
@@ -96,6 +98,22 @@ PASSES: dict[str, tuple[str, str]] = {
     ),
     "ge-merge-trans-op-depth": ("gedialects.passes.merge_trans_op_depth", "MergeTransOpDepthPass"),
     "ge-normalize-conds": ("gedialects.passes.normalize_conds", "NormalizeCondsPass"),
+    "ge-optimize-original-graph": (
+        "gedialects.passes.partition.optimize_original_graph",
+        "OptimizeOriginalGraphPass",
+    ),
+    "ge-optimize-stream-graph": (
+        "gedialects.passes.partition.optimize_stream_graph",
+        "OptimizeStreamGraphPass",
+    ),
+    "ge-optimize-subgraphs": (
+        "gedialects.passes.partition.optimize_subgraphs",
+        "OptimizeSubgraphsPass",
+    ),
+    "ge-optimize-whole-graph": (
+        "gedialects.passes.partition.optimize_whole_graph",
+        "OptimizeWholeGraphPass",
+    ),
     "ge-partition-dynamic-shape": (
         "gedialects.passes.partition.dynamic_shape",
         "PartitionDynamicShapePass",
@@ -107,6 +125,14 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-plan-memory": ("gedialects.passes.plan_memory", "PlanMemoryPass"),
     "ge-select-formats": ("gedialects.passes.select_formats", "SelectFormatsPass"),
     "ge-sink-loop": ("gedialects.passes.sink_loop", "SinkLoopPass"),
+    "ge-update-hostcpu-engine": (
+        "gedialects.passes.partition.hostcpu_engine_update",
+        "UpdateHostcpuEnginePass",
+    ),
+    "ge-verify-aicpu-formats": (
+        "gedialects.passes.partition.verify_aicpu_formats",
+        "VerifyAicpuFormatsPass",
+    ),
     "ge-verify-graph": ("gedialects.passes.verify_graph", "VerifyGraphPass"),
     "ge-verify-model": ("gedialects.passes.verify_model", "VerifyModelPass"),
 }

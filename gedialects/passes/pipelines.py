@@ -22,11 +22,12 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects import budget, progress
+from gedialects.passes import engine_optimizers
 from gedialects.passes.assign_streams import AssignStreamsPass
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
 from gedialects.passes.fold_constants import DEFAULT_MAX_SIZE, FoldConstantsPass
 from gedialects.passes.for_to_while import ConvertForToWhilePass
-from gedialects.passes.fusion.fuse import FUSIONS, FusePass
+from gedialects.passes.fusion.fuse import FUSIONS
 from gedialects.passes.infer_shapes import InferShapesPass
 from gedialects.passes.multibatch.expand import MultibatchExpandPass
 from gedialects.passes.normalize_conds import NormalizeCondsPass
@@ -34,7 +35,15 @@ from gedialects.passes.partition.dynamic_shape import (
     DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT,
     PartitionDynamicShapePass,
 )
+from gedialects.passes.partition.engine import PartitionEnginePass
+from gedialects.passes.partition.hostcpu_engine_update import UpdateHostcpuEnginePass
+from gedialects.passes.partition.merge_engine_partitions import MergeEnginePartitionsPass
+from gedialects.passes.partition.optimize_original_graph import OptimizeOriginalGraphPass
+from gedialects.passes.partition.optimize_stream_graph import OptimizeStreamGraphPass
+from gedialects.passes.partition.optimize_subgraphs import OptimizeSubgraphsPass
+from gedialects.passes.partition.optimize_whole_graph import OptimizeWholeGraphPass
 from gedialects.passes.partition.place_engines import PlaceEnginesPass
+from gedialects.passes.partition.stage import PartitionStagePass
 from gedialects.passes.plan_memory import PlanMemoryPass
 from gedialects.passes.sink_loop import SinkLoopPass, check_iterations
 from gedialects.passes.verify_graph import VerifyGraphPass
@@ -97,6 +106,7 @@ class CompilePipelinePass(ModulePass):
     static_model_ops_lower_limit: int = DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT
     partition_static: bool = True
     iterations_per_loop: int = 1
+    skip_passes: tuple[str, ...] = ()
 
     @property
     def gears(self) -> bool:
@@ -140,20 +150,44 @@ class CompilePipelinePass(ModulePass):
         first += [ConvertForToWhilePass(), NormalizeCondsPass()]
         if self.fold:
             first.append(FoldConstantsPass(max_size=self.fold_max_size))
-        if self.fusion:
-            first.append(FusePass(disable=self.disable_fusion))
+        original = OptimizeOriginalGraphPass(
+            fusion=self.fusion, disable_fusion=self.disable_fusion, skip=self.skip_passes
+        )
+        if original.runs_anything():
+            first.append(original)
+        # each stage its own object: ge-opt tells a pass that runs twice apart by identity
+        subgraphs: list[ModulePass] = [
+            PartitionStagePass(),
+            PlaceEnginesPass(exclude_engines=self.exclude_engines),
+            UpdateHostcpuEnginePass(),
+            PartitionDynamicShapePass(
+                static_model_ops_lower_limit=self.static_model_ops_lower_limit,
+                skip_static=not self.partition_static,
+            ),
+            PlaceEnginesPass(exclude_engines=self.exclude_engines),
+        ]
+        modes = ("composite", "atomic") if engine_optimizers.composite_optimizers() else ("atomic",)
+        for mode in modes:
+            subgraphs += [
+                PartitionEnginePass(mode=mode, skip_partitioned=True),
+                OptimizeSubgraphsPass(skip=self.skip_passes),
+                MergeEnginePartitionsPass(),
+            ]
+        if engine_optimizers.has_hooks(engine_optimizers.WHOLE_GRAPH_HOOKS):
+            subgraphs.append(OptimizeWholeGraphPass(skip=self.skip_passes))
+        streams: list[ModulePass] = [
+            AssignStreamsPass(max_streams=self.max_streams, single_stream=not self.multi_stream)
+        ]
+        if engine_optimizers.has_hooks(engine_optimizers.STREAM_GRAPH_HOOKS):
+            streams.append(OptimizeStreamGraphPass(skip=self.skip_passes))
         sink: list[ModulePass] = []
         if self.iterations_per_loop != 1:
             sink.append(SinkLoopPass(iterations=self.iterations_per_loop))
         return (
             *first,
-            PlaceEnginesPass(exclude_engines=self.exclude_engines),
-            PartitionDynamicShapePass(
-                static_model_ops_lower_limit=self.static_model_ops_lower_limit,
-                skip_static=not self.partition_static,
-            ),
+            *subgraphs,
             ConvertGraphToAscendPass(default_engine=self.default_engine),
-            AssignStreamsPass(max_streams=self.max_streams, single_stream=not self.multi_stream),
+            *streams,
             PlanMemoryPass(reuse=self.memory_reuse, device_memory=max(self.device_bytes(), 0)),
             *sink,
         )
@@ -196,6 +230,9 @@ def expand_pipelines(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
 
 
 def skips(stage: ModulePass, module: ModuleOp) -> bool:
-    """Whether `stage` would leave `module` as it is by its own options (so the Session lists
-    no IR for it): `ge-partition-dynamic-shape{skip-static}` on a module of known shapes."""
+    """Whether `stage` would leave `module` as it is (so the Session lists no IR for it):
+    `ge-partition-dynamic-shape{skip-static}` on a module of known shapes, `ge-partition-stage`
+    on a module without `_stage_level`."""
+    if isinstance(stage, PartitionStagePass):
+        return stage.skips(module)
     return isinstance(stage, PartitionDynamicShapePass) and stage.skips(module)

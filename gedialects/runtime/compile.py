@@ -53,6 +53,17 @@ def compile_pipeline(options: Mapping[str, str], *, gears: bool = True) -> Compi
     )
 
 
+def stage_key(name: str, printed: Mapping[str, str]) -> str:
+    """The key of a stage's IR: its pass name, `name (2)` for its second run and so on
+    (`ge-compile` places engines twice, partitions and merges once per partition mode)."""
+    if name not in printed:
+        return name
+    n = 2
+    while f"{name} ({n})" in printed:
+        n += 1
+    return f"{name} ({n})"
+
+
 def run_stages(
     module: ModuleOp, stages: Sequence[ModulePass], printed: dict[str, str] | None
 ) -> None:
@@ -83,7 +94,7 @@ def run_stages(
                 ) from None
             log(p, module, None)
             if printed is not None:
-                printed[p.name] = print_module(module)
+                printed[stage_key(p.name, printed)] = print_module(module)
 
 
 def compile_graph(graph: GraphState) -> None:
