@@ -34,7 +34,7 @@ user optimisers). Built in:
 
 Users add an engine with `register_engine_optimizer(optimizer, spec=EngineSpec(...))` (op
 table and cost for placement) or from their own package through the entry-point group
-`gedialects.engine_optimizers` (an `EngineOptimizer`, or a callable returning one, and
+`gedialects.passes.engine_optimizers` (an `EngineOptimizer`, or a callable returning one, and
 optionally the spec as `(optimizer, spec)`), loaded on first use.
 """
 
@@ -43,6 +43,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import (
     AICORE_ENGINE,
@@ -80,14 +82,16 @@ SUBGRAPH_HOOKS = ("OptimizeFusedGraph",)
 WHOLE_GRAPH_HOOKS = ("OptimizeWholeGraph",)
 STREAM_GRAPH_HOOKS = ("OptimizeStreamGraph",)
 
-ENTRY_POINT_GROUP = "gedialects.engine_optimizers"
+ENTRY_POINT_GROUP = "gedialects.passes.engine_optimizers"
 USER_PRIORITY = 100
 """Priority of user optimisers by default: after every built-in (GE's `custom_graph_optimizer`
 comes last too)."""
 
 
-class EngineOptimizerError(ValueError):
-    """A bad registration (duplicate engine, unknown hook, malformed entry point)."""
+class EngineOptimizerError(PassFailedException):
+    """A bad registration (duplicate engine, unknown hook, malformed entry point): one line,
+    reported by `ge-opt` and the Session as any pass failure (plug-ins load when the pipeline
+    is built)."""
 
 
 @dataclass(frozen=True)
@@ -207,7 +211,8 @@ def unregister_engine_optimizer(engine: str) -> None:
 
 
 def _load_entry_points() -> None:
-    """Registers the optimisers of installed packages (group `gedialects.engine_optimizers`)."""
+    """Registers the optimisers of installed packages (entry-point group
+    `gedialects.passes.engine_optimizers`)."""
     global _loaded_entry_points
     if _loaded_entry_points:
         return
@@ -222,13 +227,13 @@ def _load_entry_points() -> None:
             raise EngineOptimizerError(f"{where} does not load: {type(e).__name__}: {e}") from None
         value = obj() if callable(obj) and not isinstance(obj, EngineOptimizer) else obj
         spec = None
-        if isinstance(value, tuple) and len(value) == 2:  # pyright: ignore[reportUnknownArgumentType]
-            value, spec = value  # pyright: ignore[reportUnknownVariableType]
+        if isinstance(value, tuple) and len(value) == 2:
+            value, spec = value
         if not isinstance(value, EngineOptimizer) or not (
             spec is None or isinstance(spec, EngineSpec)
         ):
             raise EngineOptimizerError(
-                f"{where} gives {type(value).__name__}, not an EngineOptimizer "  # pyright: ignore[reportUnknownArgumentType]
+                f"{where} gives {type(value).__name__}, not an EngineOptimizer "
                 "(or an (EngineOptimizer, EngineSpec) pair)"
             )
         try:

@@ -56,15 +56,24 @@ class CompilePipelinePass(ModulePass):
     """The whole compilation, graph to tasks, in GE's order.
 
     Gears first when a gear option is given (`ge-expand-multibatch`: one static branch per
-    gear), then graph preparation and optimisation (`ge-infer-shapes`, `ge-verify-graph`,
-    `ge-fold-constants`, `ge-fuse`), engine placement (`ge-place-engines`), dynamic-shape
-    partitioning (`ge-partition-dynamic-shape`: nodes whose shapes are only known at run time go
-    to unknown-shape partitions), task generation (`ge-convert-graph-to-ascend`: static tasks
-    for known partitions, dynamic tasks for unknown ones), then the build stage: logical
-    streams before memory, as GE's ModelBuilder does (`ge-assign-streams`,
-    `ge-plan-memory`), so that memory reuse never adds a dependency between streams; last
-    `ge-sink-loop` when `iterations-per-loop` > 1. `ge-opt` runs these stages one by one
-    (`--print-between-passes`, `--time-passes` show each).
+    gear), then graph preparation (`ge-infer-shapes`, `ge-verify-graph`,
+    `ge-fold-constants`) and the engine optimisers' original-graph hooks on the whole graph
+    (`ge-optimize-original-graph`: AI Core's graph fusion `ge-fuse`; GE's
+    `PreRunOptimizeOriginalGraph`). Then GE's `OptimizeSubgraph`: the stage partition
+    (`ge-partition-stage`, a no-op without `_stage_level`), engine placement
+    (`ge-place-engines`), the host-CPU engine update (`ge-update-hostcpu-engine`), the
+    dynamic-shape partition (`ge-partition-dynamic-shape`: nodes whose shapes are only known
+    at run time go to unknown-shape partitions) and a second placement for the nodes it
+    made; the composite engine partition with its optimisation and merge when a composite
+    engine has an optimiser; the atomic engine partition (`ge-partition-engine`), each
+    engine's subgraphs optimised by that engine's optimiser (`ge-optimize-subgraphs`) and
+    the merge (`ge-merge-engine-partitions`); `ge-optimize-whole-graph` when an optimiser
+    has that hook. Then task generation (`ge-convert-graph-to-ascend`: static tasks for
+    known partitions, dynamic tasks for unknown ones) and the build stage: logical streams
+    before memory, as GE's ModelBuilder does (`ge-assign-streams`, `ge-optimize-stream-graph`
+    when an optimiser has that hook, `ge-plan-memory`), so that memory reuse never adds a
+    dependency between streams; last `ge-sink-loop` when `iterations-per-loop` > 1. `ge-opt`
+    runs these stages one by one (`--print-between-passes`, `--time-passes` show each).
 
     Options: `input-shape` (atc-style pins of `?` input dims; with a gear option, the `-1`
     dims the gears fill), the gear options of `ge-expand-multibatch` (`dynamic-batch-size`,
@@ -73,14 +82,17 @@ class CompilePipelinePass(ModulePass):
     and the planned arena may use; default 0: the memory budget, `--max-memory` /
     `GE_MAX_MEMORY`, since the interpreter is the device and an arena beyond it can never be
     allocated), `fold` and `fold-max-size`, `fusion` and `disable-fusion` (fusion kinds of
-    `ge-fuse`), `exclude-engines`, `default-engine`, `multi-stream` (false: one stream),
-    `max-streams`, `memory-reuse` (false: GE's `ge.exec.disableReuseMemory`),
+    AI Core's `ge-fuse` hook; fusion=false leaves `ge-optimize-original-graph` out when
+    nothing else is in its hooks), `exclude-engines` (both placements), `default-engine`,
+    `multi-stream` (false: one stream), `max-streams`, `memory-reuse` (false: GE's
+    `ge.exec.disableReuseMemory`),
     `static-model-ops-lower-limit` (GE's `ge.exec.static_model_ops_lower_limit`: smaller known
     clusters run dynamically; -1: the whole graph), `partition-static` (false: a module whose
     shapes are all known skips `ge-partition-dynamic-shape`, which would only mark its graphs
     `_dynamic_shape_partitioned = false`; the Session and JIT slices set it),
     `iterations-per-loop` (N > 1: `ge-sink-loop`, N iterations per launch; 1: no sink; at most
-    `MAX_ITERATIONS_PER_LOOP`, a million).
+    `MAX_ITERATIONS_PER_LOOP`, a million), `skip-passes` (engine optimiser hook passes left
+    out by registered name).
     """
 
     name = "ge-compile"

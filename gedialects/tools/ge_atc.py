@@ -77,6 +77,13 @@ def _parser() -> argparse.ArgumentParser:
         choices=["true", "false"],
         help="also keep the fully dynamic graph for shapes of no gear",
     )
+    p.add_argument(
+        "--fusion_switch_file",
+        default="",
+        metavar="F.json",
+        help='GE\'s fusion switch JSON ({"Switch": {"GraphFusion": {"ALL": "off"}}}; names '
+        "are ge-fuse kinds)",
+    )
     p.add_argument("--soc_version", default="", help="accepted for atc compatibility; ignored")
     p.add_argument("--graph-name", default=None, help="model symbol (default: from the model)")
     p.add_argument("--max-memory", metavar="SIZE", help=MAX_MEMORY_HELP)
@@ -150,10 +157,19 @@ def compile_model(args: argparse.Namespace) -> ModuleOp:
             "--hybrid needs gears: give --dynamic_batch_size, --dynamic_image_size or "
             "--dynamic_dims"
         )
+    from gedialects.runtime.fusion_switch import FusionSwitchError, read_fusion_switch
     from gedialects.tools.ge_import import import_onnx
 
+    fusion, fusions_off = True, ()
+    if args.fusion_switch_file:
+        try:
+            fusion, fusions_off = read_fusion_switch(args.fusion_switch_file)
+        except FusionSwitchError as e:
+            raise AtcError(f"--fusion_switch_file: {e}") from None
     module = import_onnx(args.model, args.graph_name)
     pipeline = CompilePipelinePass(
+        fusion=fusion,
+        disable_fusion=fusions_off,
         input_shape=args.input_shape,
         dynamic_batch_size=args.dynamic_batch_size,
         dynamic_image_size=args.dynamic_image_size,

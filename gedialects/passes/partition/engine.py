@@ -391,6 +391,12 @@ class PartitionEnginePass(ModulePass):
     skip_partitioned: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from gedialects.passes.analysis.task_graph import paused_gc
+
+        with paused_gc():  # the IR's millions of objects: each collection would walk them all
+            self._apply(op)
+
+    def _apply(self, op: ModuleOp) -> None:
         if self.mode not in MODES:
             raise PassFailedException(
                 f"{_NAME}: mode must be atomic or composite, got '{self.mode}'"

@@ -93,6 +93,12 @@ class MergeEnginePartitionsPass(ModulePass):
     name = "ge-merge-engine-partitions"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from gedialects.passes.analysis.task_graph import paused_gc
+
+        with paused_gc():  # the IR's millions of objects: each collection would walk them all
+            self._apply(op)
+
+    def _apply(self, op: ModuleOp) -> None:
         graphs = graphs_by_name(op)
         uses: Counter[str] = Counter()
         for o in op.walk():

@@ -12,7 +12,7 @@ graph.graph @partition0_rank1_new_sub_graph1() -> tensor<4xf32> attributes {_eng
   graph.net_output %c : tensor<4xf32>
 }
 
-// CHECK: error: ge-optimize-subgraphs: @partition0_rank1_new_sub_graph1: engine 'NPU2' has no engine optimiser (register one with register_engine_optimizer or the gedialects.engine_optimizers entry point)
+// CHECK: error: ge-optimize-subgraphs: @partition0_rank1_new_sub_graph1: engine 'NPU2' has no engine optimiser (register one with register_engine_optimizer or the gedialects.passes.engine_optimizers entry point)
 
 // -----
 

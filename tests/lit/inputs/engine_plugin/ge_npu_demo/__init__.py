@@ -1,7 +1,7 @@
 """A user engine from its own package: an op table and cost for placement, and an engine
 optimiser whose hooks tag what they saw, so a test can tell where each hook ran.
 
-Found by gedialects through the `gedialects.engine_optimizers` entry point of this
+Found by gedialects through the `gedialects.passes.engine_optimizers` entry point of this
 distribution (`ge_npu_demo-1.0.dist-info/entry_points.txt`).
 """
 
