@@ -135,6 +135,9 @@ class EndOp(NodeSyntax, GEOp):
 
     name = "partition.end"
     GE_TYPE: ClassVar[str] = "End"
+    FORMAT_AGNOSTIC: ClassVar[bool] = True
+    """Carries the producer's tensor desc as it is, storage format included (GE copies the
+    desc onto End/PlaceHolder; only AI CPU refuses heavy formats there: ge-verify-aicpu-formats)."""
 
     x = operand_def(GE_TENSOR)
     peerIndex = prop_def(IntegerAttr[I64])
@@ -176,6 +179,9 @@ class PlaceHolderOp(NodeSyntax, GEOp):
 
     name = "partition.place_holder"
     GE_TYPE: ClassVar[str] = "PlaceHolder"
+    FORMAT_AGNOSTIC: ClassVar[bool] = True
+    """Carries the producer's tensor desc as it is, storage format included (GE copies the
+    desc onto End/PlaceHolder; only AI CPU refuses heavy formats there: ge-verify-aicpu-formats)."""
 
     y = result_def(GE_TENSOR)
     peerIndex = prop_def(IntegerAttr[I64])

@@ -18,6 +18,7 @@ start, limit, delta). The verifier checks an index where one is given. Outputs m
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -32,7 +33,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.irdl import (
     base,
     irdl_op_definition,
@@ -42,7 +43,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import SymbolTable, SymbolUserOpInterface
+from xdsl.traits import SymbolOpInterface, SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects.base import PARENT_NODE_INDEX, GEOp, NodeSyntax, element_type, types_compatible
@@ -56,9 +57,49 @@ DEFAULT_PARALLEL_ITERATIONS = 10
 """GE's While `parallel_iterations` default (functional_ops.h)."""
 
 
+_SYMBOLS: weakref.WeakKeyDictionary[Block, dict[str, Operation]] = weakref.WeakKeyDictionary()
+"""Symbol table block -> name -> op, rebuilt whenever an entry is missing or stale."""
+
+
+def _lookup_flat(op: Operation, name: str) -> Operation | None:
+    """`SymbolTable.lookup_symbol` for a flat name, through a per-block index: xDSL's scans the
+    whole table per call, so verifying a module of n partition calls over n subgraphs took
+    n^2 steps (10k-node graphs make thousands of engine subgraphs). A hit is checked against
+    the IR (still in that block, same name); a miss or a stale hit rebuilds the index once, so
+    the answer is always the scan's."""
+    anchor: Operation | None = op
+    while anchor is not None and not anchor.has_trait(SymbolTable):
+        anchor = anchor.parent_op()
+    if anchor is None:
+        return SymbolTable.lookup_symbol(op, name)  # xDSL's own error
+    block = anchor.regions[0].block
+    index = _SYMBOLS.get(block)
+    if index is not None:
+        hit = index.get(name)
+        if hit is not None and hit.parent is block and _sym_name(hit) == name:
+            return hit
+    index = {}
+    for o in block.ops:
+        sym = _sym_name(o)
+        if sym is not None:
+            index.setdefault(sym, o)
+    _SYMBOLS[block] = index
+    return index.get(name)
+
+
+def _sym_name(op: Operation) -> str | None:
+    """The symbol name as xDSL's lookup reads it (only ops with the symbol interface)."""
+    sym = op.get_trait(SymbolOpInterface)
+    name = None if sym is None else sym.get_sym_attr_name(op)
+    return None if name is None else name.data
+
+
 def lookup_graph(op: Operation, symbol: SymbolRefAttr, what: str) -> GraphOp:
     """The `graph.graph` that `symbol` names, or a VerifyException naming `op` and `what`."""
-    target = SymbolTable.lookup_symbol(op, symbol)
+    if symbol.nested_references.data:
+        target = SymbolTable.lookup_symbol(op, symbol)
+    else:
+        target = _lookup_flat(op, symbol.root_reference.data)
     if target is None:
         raise VerifyException(f"'{op.name}' {what} {symbol} does not exist")
     if not isinstance(target, GraphOp):

@@ -29,6 +29,7 @@ PASS_VERBS: tuple[str, ...] = (
     "inline",
     "merge",
     "normalize",
+    "optimize",
     "partition",
     "place",
     "plan",
@@ -36,6 +37,7 @@ PASS_VERBS: tuple[str, ...] = (
     "select",
     "sink",
     "split",
+    "update",
     "verify",
 )
 """The verbs pass names start with: every pass is `ge-<verb>-<object>` (MLIR's
@@ -113,6 +115,22 @@ PASSES: dict[str, tuple[str, str]] = {
     ),
     "ge-merge-trans-op-depth": ("gedialects.passes.merge_trans_op_depth", "MergeTransOpDepthPass"),
     "ge-normalize-conds": ("gedialects.passes.normalize_conds", "NormalizeCondsPass"),
+    "ge-optimize-original-graph": (
+        "gedialects.passes.partition.optimize_original_graph",
+        "OptimizeOriginalGraphPass",
+    ),
+    "ge-optimize-stream-graph": (
+        "gedialects.passes.partition.optimize_stream_graph",
+        "OptimizeStreamGraphPass",
+    ),
+    "ge-optimize-subgraphs": (
+        "gedialects.passes.partition.optimize_subgraphs",
+        "OptimizeSubgraphsPass",
+    ),
+    "ge-optimize-whole-graph": (
+        "gedialects.passes.partition.optimize_whole_graph",
+        "OptimizeWholeGraphPass",
+    ),
     "ge-partition-dynamic-shape": (
         "gedialects.passes.partition.dynamic_shape",
         "PartitionDynamicShapePass",
@@ -128,6 +146,14 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-split-variables-into-subgraphs": (
         "gedialects.passes.split_variables",
         "SplitVariablesIntoSubgraphsPass",
+    ),
+    "ge-update-hostcpu-engine": (
+        "gedialects.passes.partition.hostcpu_engine_update",
+        "UpdateHostcpuEnginePass",
+    ),
+    "ge-verify-aicpu-formats": (
+        "gedialects.passes.partition.verify_aicpu_formats",
+        "VerifyAicpuFormatsPass",
     ),
     "ge-verify-graph": ("gedialects.passes.verify_graph", "VerifyGraphPass"),
     "ge-verify-model": ("gedialects.passes.verify_model", "VerifyModelPass"),

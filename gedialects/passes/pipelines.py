@@ -22,11 +22,12 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects import budget, progress
+from gedialects.passes import engine_optimizers
 from gedialects.passes.assign_streams import AssignStreamsPass
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
 from gedialects.passes.fold_constants import DEFAULT_MAX_SIZE, FoldConstantsPass
 from gedialects.passes.for_to_while import ConvertForToWhilePass
-from gedialects.passes.fusion.fuse import FUSIONS, FusePass
+from gedialects.passes.fusion.fuse import FUSIONS
 from gedialects.passes.infer_shapes import InferShapesPass
 from gedialects.passes.multibatch.expand import MultibatchExpandPass
 from gedialects.passes.normalize_conds import NormalizeCondsPass
@@ -34,7 +35,15 @@ from gedialects.passes.partition.dynamic_shape import (
     DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT,
     PartitionDynamicShapePass,
 )
+from gedialects.passes.partition.engine import PartitionEnginePass
+from gedialects.passes.partition.hostcpu_engine_update import UpdateHostcpuEnginePass
+from gedialects.passes.partition.merge_engine_partitions import MergeEnginePartitionsPass
+from gedialects.passes.partition.optimize_original_graph import OptimizeOriginalGraphPass
+from gedialects.passes.partition.optimize_stream_graph import OptimizeStreamGraphPass
+from gedialects.passes.partition.optimize_subgraphs import OptimizeSubgraphsPass
+from gedialects.passes.partition.optimize_whole_graph import OptimizeWholeGraphPass
 from gedialects.passes.partition.place_engines import PlaceEnginesPass
+from gedialects.passes.partition.stage import PartitionStagePass
 from gedialects.passes.plan_memory import PlanMemoryPass
 from gedialects.passes.sink_loop import SinkLoopPass, check_iterations
 from gedialects.passes.verify_graph import VerifyGraphPass
@@ -47,15 +56,24 @@ class CompilePipelinePass(ModulePass):
     """The whole compilation, graph to tasks, in GE's order.
 
     Gears first when a gear option is given (`ge-expand-multibatch`: one static branch per
-    gear), then graph preparation and optimisation (`ge-infer-shapes`, `ge-verify-graph`,
-    `ge-fold-constants`, `ge-fuse`), engine placement (`ge-place-engines`), dynamic-shape
-    partitioning (`ge-partition-dynamic-shape`: nodes whose shapes are only known at run time go
-    to unknown-shape partitions), task generation (`ge-convert-graph-to-ascend`: static tasks
-    for known partitions, dynamic tasks for unknown ones), then the build stage: logical
-    streams before memory, as GE's ModelBuilder does (`ge-assign-streams`,
-    `ge-plan-memory`), so that memory reuse never adds a dependency between streams; last
-    `ge-sink-loop` when `iterations-per-loop` > 1. `ge-opt` runs these stages one by one
-    (`--print-between-passes`, `--time-passes` show each).
+    gear), then graph preparation (`ge-infer-shapes`, `ge-verify-graph`,
+    `ge-fold-constants`) and the engine optimisers' original-graph hooks on the whole graph
+    (`ge-optimize-original-graph`: AI Core's graph fusion `ge-fuse`; GE's
+    `PreRunOptimizeOriginalGraph`). Then GE's `OptimizeSubgraph`: the stage partition
+    (`ge-partition-stage`, a no-op without `_stage_level`), engine placement
+    (`ge-place-engines`), the host-CPU engine update (`ge-update-hostcpu-engine`), the
+    dynamic-shape partition (`ge-partition-dynamic-shape`: nodes whose shapes are only known
+    at run time go to unknown-shape partitions) and a second placement for the nodes it
+    made; the composite engine partition with its optimisation and merge when a composite
+    engine has an optimiser; the atomic engine partition (`ge-partition-engine`), each
+    engine's subgraphs optimised by that engine's optimiser (`ge-optimize-subgraphs`) and
+    the merge (`ge-merge-engine-partitions`); `ge-optimize-whole-graph` when an optimiser
+    has that hook. Then task generation (`ge-convert-graph-to-ascend`: static tasks for
+    known partitions, dynamic tasks for unknown ones) and the build stage: logical streams
+    before memory, as GE's ModelBuilder does (`ge-assign-streams`, `ge-optimize-stream-graph`
+    when an optimiser has that hook, `ge-plan-memory`), so that memory reuse never adds a
+    dependency between streams; last `ge-sink-loop` when `iterations-per-loop` > 1. `ge-opt`
+    runs these stages one by one (`--print-between-passes`, `--time-passes` show each).
 
     Options: `input-shape` (atc-style pins of `?` input dims; with a gear option, the `-1`
     dims the gears fill), the gear options of `ge-expand-multibatch` (`dynamic-batch-size`,
@@ -65,14 +83,17 @@ class CompilePipelinePass(ModulePass):
     and the planned arena may use; default 0: the memory budget, `--max-memory` /
     `GE_MAX_MEMORY`, since the interpreter is the device and an arena beyond it can never be
     allocated), `fold` and `fold-max-size`, `fusion` and `disable-fusion` (fusion kinds of
-    `ge-fuse`), `exclude-engines`, `default-engine`, `multi-stream` (false: one stream),
-    `max-streams`, `memory-reuse` (false: GE's `ge.exec.disableReuseMemory`),
+    AI Core's `ge-fuse` hook; fusion=false leaves `ge-optimize-original-graph` out when
+    nothing else is in its hooks), `exclude-engines` (both placements), `default-engine`,
+    `multi-stream` (false: one stream), `max-streams`, `memory-reuse` (false: GE's
+    `ge.exec.disableReuseMemory`),
     `static-model-ops-lower-limit` (GE's `ge.exec.static_model_ops_lower_limit`: smaller known
     clusters run dynamically; -1: the whole graph), `partition-static` (false: a module whose
     shapes are all known skips `ge-partition-dynamic-shape`, which would only mark its graphs
     `_dynamic_shape_partitioned = false`; the Session and JIT slices set it),
     `iterations-per-loop` (N > 1: `ge-sink-loop`, N iterations per launch; 1: no sink; at most
-    `MAX_ITERATIONS_PER_LOOP`, a million).
+    `MAX_ITERATIONS_PER_LOOP`, a million), `skip-passes` (engine optimiser hook passes left
+    out by registered name).
     """
 
     name = "ge-compile"
@@ -99,6 +120,7 @@ class CompilePipelinePass(ModulePass):
     static_model_ops_lower_limit: int = DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT
     partition_static: bool = True
     iterations_per_loop: int = 1
+    skip_passes: tuple[str, ...] = ()
 
     @property
     def gears(self) -> bool:
@@ -143,20 +165,44 @@ class CompilePipelinePass(ModulePass):
         first += [ConvertForToWhilePass(), NormalizeCondsPass()]
         if self.fold:
             first.append(FoldConstantsPass(max_size=self.fold_max_size))
-        if self.fusion:
-            first.append(FusePass(disable=self.disable_fusion))
+        original = OptimizeOriginalGraphPass(
+            fusion=self.fusion, disable_fusion=self.disable_fusion, skip=self.skip_passes
+        )
+        if original.runs_anything():
+            first.append(original)
+        # each stage its own object: ge-opt tells a pass that runs twice apart by identity
+        subgraphs: list[ModulePass] = [
+            PartitionStagePass(),
+            PlaceEnginesPass(exclude_engines=self.exclude_engines),
+            UpdateHostcpuEnginePass(),
+            PartitionDynamicShapePass(
+                static_model_ops_lower_limit=self.static_model_ops_lower_limit,
+                skip_static=not self.partition_static,
+            ),
+            PlaceEnginesPass(exclude_engines=self.exclude_engines),
+        ]
+        modes = ("composite", "atomic") if engine_optimizers.composite_optimizers() else ("atomic",)
+        for mode in modes:
+            subgraphs += [
+                PartitionEnginePass(mode=mode, skip_partitioned=True),
+                OptimizeSubgraphsPass(skip=self.skip_passes),
+                MergeEnginePartitionsPass(),
+            ]
+        if engine_optimizers.has_hooks(engine_optimizers.WHOLE_GRAPH_HOOKS):
+            subgraphs.append(OptimizeWholeGraphPass(skip=self.skip_passes))
+        streams: list[ModulePass] = [
+            AssignStreamsPass(max_streams=self.max_streams, single_stream=not self.multi_stream)
+        ]
+        if engine_optimizers.has_hooks(engine_optimizers.STREAM_GRAPH_HOOKS):
+            streams.append(OptimizeStreamGraphPass(skip=self.skip_passes))
         sink: list[ModulePass] = []
         if self.iterations_per_loop != 1:
             sink.append(SinkLoopPass(iterations=self.iterations_per_loop))
         return (
             *first,
-            PlaceEnginesPass(exclude_engines=self.exclude_engines),
-            PartitionDynamicShapePass(
-                static_model_ops_lower_limit=self.static_model_ops_lower_limit,
-                skip_static=not self.partition_static,
-            ),
+            *subgraphs,
             ConvertGraphToAscendPass(default_engine=self.default_engine),
-            AssignStreamsPass(max_streams=self.max_streams, single_stream=not self.multi_stream),
+            *streams,
             PlanMemoryPass(reuse=self.memory_reuse, device_memory=max(self.device_bytes(), 0)),
             *sink,
         )
@@ -199,6 +245,9 @@ def expand_pipelines(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
 
 
 def skips(stage: ModulePass, module: ModuleOp) -> bool:
-    """Whether `stage` would leave `module` as it is by its own options (so the Session lists
-    no IR for it): `ge-partition-dynamic-shape{skip-static}` on a module of known shapes."""
+    """Whether `stage` would leave `module` as it is (so the Session lists no IR for it):
+    `ge-partition-dynamic-shape{skip-static}` on a module of known shapes, `ge-partition-stage`
+    on a module without `_stage_level`."""
+    if isinstance(stage, PartitionStagePass):
+        return stage.skips(module)
     return isinstance(stage, PartitionDynamicShapePass) and stage.skips(module)

@@ -44,7 +44,12 @@ def compile_pipeline(options: Mapping[str, str], *, gears: bool = True) -> Compi
     `iterations_per_loop` is a training option the Session does not take)."""
     from gedialects.passes.partition.dynamic_shape import DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT
     from gedialects.passes.pipelines import CompilePipelinePass
+    from gedialects.runtime.fusion_switch import read_fusion_switch
 
+    fusion, fusions_off = True, ()
+    if options.get("ge.fusionSwitchFile"):
+        fusion, fusions_off = read_fusion_switch(options["ge.fusionSwitchFile"])
+    excluded = options.get("ge.exec.exclude_engines")
     streams = options.get("ge.streamMaxParallelNum")
     limit = options.get("ge.exec.static_model_ops_lower_limit")
     gear_values = {field: options.get(name, "") for name, field in GEAR_OPTIONS.items() if gears}
@@ -56,10 +61,24 @@ def compile_pipeline(options: Mapping[str, str], *, gears: bool = True) -> Compi
         memory_reuse=options.get("ge.exec.disableReuseMemory", "0") != "1",
         static_model_ops_lower_limit=int(limit) if limit else DEFAULT_STATIC_MODEL_OPS_LOWER_LIMIT,
         partition_static=False,
+        fusion=fusion,
+        disable_fusion=fusions_off,
+        exclude_engines=tuple(excluded.split("|")) if excluded else (),
         # the keys are the pass's str gear fields; a checker matches `**dict[str, str]`
         # against every parameter, not by key
         **gear_values,  # pyright: ignore[reportArgumentType]
     )
+
+
+def stage_key(name: str, printed: Mapping[str, str]) -> str:
+    """The key of a stage's IR: its pass name, `name (2)` for its second run and so on
+    (`ge-compile` places engines twice, partitions and merges once per partition mode)."""
+    if name not in printed:
+        return name
+    n = 2
+    while f"{name} ({n})" in printed:
+        n += 1
+    return f"{name} ({n})"
 
 
 def run_stages(
@@ -92,7 +111,7 @@ def run_stages(
                 ) from None
             log(p, module, None)
             if printed is not None:
-                printed[p.name] = print_module(module)
+                printed[stage_key(p.name, printed)] = print_module(module)
 
 
 def compile_graph(graph: GraphState) -> None:

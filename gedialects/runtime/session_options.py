@@ -142,6 +142,34 @@ MEMORY_OPTION = "ge.maxMemory"
 """The memory budget of the graph's import, compilation and runs (`gedialects.budget`); GE's
 nearest is the device memory a model may take at load."""
 
+
+def _fusion_switch_file(name: str, value: str) -> str:
+    """A readable GE fusion switch JSON naming only `ge-fuse` kinds (`runtime.fusion_switch`)."""
+    from gedialects.runtime.fusion_switch import FusionSwitchError, read_fusion_switch
+
+    try:
+        read_fusion_switch(value)
+    except FusionSwitchError as e:
+        raise OptionError(
+            f"Value {value} for parameter {name} is invalid. Reason: {e}.", INVALID_PARAM
+        ) from None
+    return value
+
+
+def _engine_list(name: str, value: str) -> str:
+    """Engine names separated by `|`, each one placement knows."""
+    from gedialects.target.engines import ENGINE_BY_NAME
+
+    for engine in value.split("|"):
+        if engine not in ENGINE_BY_NAME:
+            raise OptionError(
+                f"Value {value} for parameter {name} is invalid. Reason: unknown engine "
+                f"'{engine}' (known: {', '.join(ENGINE_BY_NAME)}).",
+                INVALID_PARAM,
+            )
+    return value
+
+
 OPTIONS: dict[str, Callable[[str, str], str]] = {
     "ge.inputShape": _input_shape,
     "ge.dynamicBatchSize": _text,
@@ -151,6 +179,8 @@ OPTIONS: dict[str, Callable[[str, str], str]] = {
     HYBRID_OPTION: _flag,
     "ge.exec.static_model_ops_lower_limit": _lower_limit,
     "ge.exec.disableReuseMemory": _flag,
+    "ge.exec.exclude_engines": _engine_list,
+    "ge.fusionSwitchFile": _fusion_switch_file,
     "ge.streamMaxParallelNum": _stream_limit,
     "ge.enableSingleStream": _bool_word,
     "ge.jit": _flag,
@@ -183,6 +213,10 @@ OPTION_HELP: dict[str, str] = {
     "merge into unknown ones (`ge-partition-dynamic-shape`; -1: never merge)",
     "ge.exec.disableReuseMemory": "`1`: every value gets its own arena block (`ge-plan-memory` "
     "without reuse)",
+    "ge.exec.exclude_engines": "engines placement never chooses, `A|B` (GE's EXCLUDE_ENGINES; "
+    "engine names as `ge-place-engines` knows them, e.g. `AIcoreEngine|VectorEngine`)",
+    "ge.fusionSwitchFile": "GE's fusion switch JSON: `GraphFusion` entries `ALL` or a "
+    "`ge-fuse` kind, `on`/`off`, switch graph fusions (AI Core's original-graph hook)",
     "ge.streamMaxParallelNum": "stream cap, `ENGINE:N[,ENGINE:N]` (the counts are summed)",
     "ge.enableSingleStream": "`true`: every task on stream 0 (no events)",
     JIT_OPTION: "`1`: JIT mode: compile at `run_graph`, slice by slice with the real shapes, "

@@ -20,8 +20,8 @@ shape limits that decide between AI Core and AI CPU in practice:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -72,10 +72,36 @@ RTS_OPS = frozenset(
 )  # fmt: skip
 HOST_CPU_OPS = frozenset({"MapIndex"})
 """GE's HostcpuEngineUpdatePass white list (`hostcpu_engine_update_pass.cc`)."""
+HOST_CPU_KERNELS = frozenset(
+    {"Add", "Sub", "Mul", "Div", "RealDiv", "FloorMod", "Mod", "Maximum", "Minimum", "Neg",
+     "Abs", "Cast", "ConcatD", "ConcatV2", "Pack", "Unpack", "GatherV2D", "GatherV2",
+     "GatherNd", "StridedSliceV2", "Slice", "Range", "Fill", "Equal", "Less", "Greater",
+     "LessEqual", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalNot", "SelectV2",
+     "ReduceProd", "ReduceSum", "ReduceMax", "ReduceMin", "Floor", "Ceil", "Tile", "Expand",
+     "Transpose", "MapIndex", "RandomUniform"}
+)  # fmt: skip
+"""Ops the host CPU kernel store (`DNN_VM_HOST_CPU_OP_STORE`) runs besides its placement white
+list: the small shape-arithmetic kernels `HostcpuEngineUpdatePass` may move a node to (GE
+refuses RandomUniform there by name)."""
 DVPP_OPS = frozenset(
     {"DecodeJpeg", "DecodeAndCropJpeg", "EncodeJpeg", "DecodePng", "ResizeBilinearV2",
      "CropAndResize"}
 )  # fmt: skip
+
+TILING_DEPENDS: Mapping[str, tuple[int, ...]] = {
+    "Tile": (1,),
+    "OneHot": (1,),
+    "PadV3": (1,),
+    "TopKV2": (1,),
+    "Expand": (1,),
+    "Range": (0, 1, 2),
+    "Fill": (0,),
+    "StridedSliceV2": (1, 2, 3, 4),
+}
+"""Op type -> the inputs whose values the op's tiling function reads (op-info
+`tiling depend`; GE `OpImplRegistry` `TilingInputsDataDependency`). DSP makes such a node
+unknown-shape when one of these inputs is not a Const and its engine cannot sink the tiling
+to the device (`JudgeUnknownShapeForTilingDependNode`)."""
 
 DATA_DEPENDENT_OPS = frozenset(
     {"NonZero", "Unique", "UniqueWithCounts", "Where", "NonMaxSuppression",
@@ -126,6 +152,11 @@ class EngineSpec:
     """Accepted element types of all operands and results; None: any."""
     unknown_rank: bool = True
     float_only: frozenset[str] = frozenset()
+    tiling_sink: frozenset[str] = frozenset()
+    """Op types of `TILING_DEPENDS` whose tiling this engine computes on the device (GE's
+    tiling sink), so a non-Const dependent input does not make the node unknown-shape."""
+    host_kernels: frozenset[str] = field(default=frozenset())
+    """Ops `HostcpuEngineUpdatePass` may move onto this engine (host CPU only)."""
 
     def check(self, op_type: str, types: Sequence[Attribute]) -> str | None:
         """None when the engine supports the node, else the reason (as GE's EZ3003 lists)."""
@@ -152,7 +183,7 @@ class EngineSpec:
         return None
 
 
-ENGINE_SPECS: tuple[EngineSpec, ...] = (
+ENGINE_SPECS: list[EngineSpec] = [
     EngineSpec(
         AICORE_ENGINE,
         1,
@@ -165,13 +196,52 @@ ENGINE_SPECS: tuple[EngineSpec, ...] = (
     EngineSpec(VECTOR_ENGINE, 2, VECTOR_OPS, dtypes=VECTOR_DTYPES, unknown_rank=False),
     EngineSpec(AICPU_ENGINE, 3, None),
     EngineSpec(DVPP_ENGINE, 5, DVPP_OPS, dtypes=DVPP_DTYPES, unknown_rank=False),
-    EngineSpec(HOST_CPU_ENGINE, 10, HOST_CPU_OPS),
+    EngineSpec(HOST_CPU_ENGINE, 10, HOST_CPU_OPS, host_kernels=HOST_CPU_KERNELS),
     EngineSpec(GE_LOCAL_ENGINE, 11, GE_LOCAL_OPS),
     EngineSpec(RTS_ENGINE, 12, RTS_OPS),
-)
-"""Engines in GE's cost order (placement tries them first to last)."""
+]
+"""Engines in GE's cost order (placement tries them first to last); `register_engine` adds
+to it in place, so every importer sees a user's engine."""
 
 ENGINE_BY_NAME: dict[str, EngineSpec] = {spec.name: spec for spec in ENGINE_SPECS}
+BUILTIN_ENGINES: frozenset[str] = frozenset(ENGINE_BY_NAME)
+
+
+class EngineRegistrationError(ValueError):
+    """A user engine that clashes with a registered one or has a malformed op table."""
+
+
+def register_engine(spec: EngineSpec) -> None:
+    """Adds a user engine (GE's custom engine plug-in: an op table and a `compute_cost`) to
+    the placement order; equal costs keep registration order, after the built-ins (GE sorts
+    candidates by cost, stable)."""
+    if not isinstance(spec, EngineSpec):
+        raise EngineRegistrationError(
+            f"register_engine takes an EngineSpec, got {type(spec).__name__}"
+        )
+    if not spec.name or not isinstance(spec.name, str):
+        raise EngineRegistrationError(f"engine name must be a non-empty string, got {spec.name!r}")
+    if spec.name in ENGINE_BY_NAME:
+        raise EngineRegistrationError(f"engine '{spec.name}' is already registered")
+    if isinstance(spec.cost, bool) or not isinstance(spec.cost, int) or spec.cost < 0:
+        raise EngineRegistrationError(
+            f"engine '{spec.name}': cost must be a non-negative int, got {spec.cost!r}"
+        )
+    if spec.ops is not None and not all(isinstance(o, str) for o in spec.ops):
+        raise EngineRegistrationError(f"engine '{spec.name}': op table entries must be strings")
+    position = next((i for i, s in enumerate(ENGINE_SPECS) if s.cost > spec.cost), None)
+    ENGINE_SPECS.insert(len(ENGINE_SPECS) if position is None else position, spec)
+    ENGINE_BY_NAME[spec.name] = spec
+
+
+def unregister_engine(name: str) -> None:
+    """Removes a user engine (tests; built-ins stay)."""
+    if name in BUILTIN_ENGINES:
+        raise EngineRegistrationError(f"engine '{name}' is built in")
+    spec = ENGINE_BY_NAME.pop(name, None)
+    if spec is not None:
+        ENGINE_SPECS.remove(spec)
+
 
 COMPOSITE_ENGINES: dict[str, frozenset[str]] = {
     "ffts_plus": frozenset(

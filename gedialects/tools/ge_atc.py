@@ -97,6 +97,13 @@ def _parser() -> argparse.ArgumentParser:
         "support middle dynamic shape'); by default such a branch is partitioned into static "
         "and dynamic parts",
     )
+    p.add_argument(
+        "--fusion_switch_file",
+        default="",
+        metavar="F.json",
+        help='GE\'s fusion switch JSON ({"Switch": {"GraphFusion": {"ALL": "off"}}}; names '
+        "are ge-fuse kinds)",
+    )
     p.add_argument("--soc_version", default="", help="accepted for atc compatibility; ignored")
     p.add_argument("--graph-name", default=None, help="model symbol (default: from the model)")
     p.add_argument("--max-memory", metavar="SIZE", help=MAX_MEMORY_HELP)
@@ -182,8 +189,15 @@ def compile_model(args: argparse.Namespace) -> ModuleOp:
             "E10001: Value 0 for parameter --dynamic_node_type is invalid. Reason: --hybrid "
             "needs Data inputs (--dynamic_node_type=1)."
         )
+    from gedialects.runtime.fusion_switch import FusionSwitchError, read_fusion_switch
     from gedialects.tools.ge_import import import_onnx
 
+    fusion, fusions_off = True, ()
+    if args.fusion_switch_file:
+        try:
+            fusion, fusions_off = read_fusion_switch(args.fusion_switch_file)
+        except FusionSwitchError as e:
+            raise AtcError(f"--fusion_switch_file: {e}") from None
     module = import_onnx(args.model, args.graph_name)
     if args.dynamic_node_type == "0":
         from gedialects.passes.getnext import SinkInputsPass
@@ -193,6 +207,8 @@ def compile_model(args: argparse.Namespace) -> ModuleOp:
         except PassFailedException as e:
             raise AtcError(str(e).strip().splitlines()[0]) from None
     pipeline = CompilePipelinePass(
+        fusion=fusion,
+        disable_fusion=fusions_off,
         input_shape=args.input_shape,
         dynamic_batch_size=args.dynamic_batch_size,
         dynamic_image_size=args.dynamic_image_size,

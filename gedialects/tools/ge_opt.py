@@ -120,6 +120,12 @@ class GeOptMain(xDSLOptMain):
             group = p.name if stages != (p,) else ""
             groups += [(group, stage) for stage in stages]
         group_of = {id(stage): group for group, stage in groups}
+        runs: dict[str, int] = {}
+        label_of: dict[int, str] = {}
+        for _, stage in groups:  # a pass that runs twice is timed as `name (2)`
+            runs[stage.name] = runs.get(stage.name, 0) + 1
+            n = runs[stage.name]
+            label_of[id(stage)] = stage.name if n == 1 else f"{stage.name} ({n})"
         timer = self.timer
         verify = not self.args.disable_verify
         between = self.args.print_between_passes
@@ -132,7 +138,7 @@ class GeOptMain(xDSLOptMain):
         def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
             log(prev, module, nxt)
             if timer is not None and prev is not None:
-                timer.stop(group_of[id(prev)], prev.name)
+                timer.stop(group_of[id(prev)], label_of[id(prev)])
             tracker.verifying(prev)
             if verify:
                 module.verify()

@@ -45,6 +45,7 @@ from gedialects.passes.analysis.graph_view import (
 )
 from gedialects.passes.partition.clusters import ClusterGraph, Clustering
 from gedialects.passes.partition.outline import outline_cluster, reorder_graph
+from gedialects.target.engines import ENGINE_BY_NAME, TILING_DEPENDS
 
 _NAME = "ge-partition-dynamic-shape"
 
@@ -83,6 +84,25 @@ def op_engine(op: Operation) -> str | None:
     return str_attr(op, ENGINE_NAME) or str_attr(op, SPECIFIED_ENGINE_NAME)
 
 
+TILING_RULE = "rule 5: tiling depends on a non-Const input and cannot be sunk"
+
+
+def tiling_depends_on_data(op: Operation) -> bool:
+    """GE `JudgeUnknownShapeForTilingDependNode`: the op's tiling reads the values of an input
+    (`TILING_DEPENDS`) that is not a Const, and its engine cannot sink that tiling to the
+    device (`EngineSpec.tiling_sink`)."""
+    op_type = ge_type(op)
+    depends = TILING_DEPENDS.get(op_type)
+    if not depends:
+        return False
+    engine = op_engine(op)
+    spec = ENGINE_BY_NAME.get(engine) if engine is not None else None
+    if spec is not None and op_type in spec.tiling_sink:
+        return False
+    operands = op.operands
+    return any(i < len(operands) and not isinstance(operands[i].owner, ConstOp) for i in depends)
+
+
 @dataclass
 class ShapeClassifier:
     """GE `IsUnknownShapeNode`, with the recursive subgraph rule memoised per graph."""
@@ -100,6 +120,8 @@ class ShapeClassifier:
             return "rule 3: unknown dim or rank"
         if any(self.graph_unknown(name) for name in called_symbols(op)):
             return "rule 4: unknown node in a called subgraph"
+        if tiling_depends_on_data(op):
+            return TILING_RULE
         if bool_attr(op, IS_SUPPORT_ADDR_REFRESH) is False:
             return "rule 6: _is_support_addr_refresh = false"
         return None
@@ -394,7 +416,9 @@ class PartitionDynamicShapePass(ModulePass):
 
     A node is unknown (GE `IsUnknownShapeNode`) if `_is_unknown_shape`/`_force_unknown_shape`
     is set, its engine is DNN_VM_HOST_CPU, a tensor has a `?` dim or unknown rank, a graph it
-    calls holds an unknown node, or `_is_support_addr_refresh` is false. Clusters start one per
+    calls holds an unknown node, its tiling reads a non-Const input its engine cannot sink
+    (op table `TILING_DEPENDS` / `EngineSpec.tiling_sink`; GE then sets
+    `_force_unknown_shape`), or `_is_support_addr_refresh` is false. Clusters start one per
     node (Data, NetOutput, input Const, stage call, known, unknown) and merge in GE's order:
     control-flow groups, all paths between unknown clusters, known clusters without a second
     path, all input Consts into one, known clusters smaller than `static-model-ops-lower-limit`
@@ -455,6 +479,9 @@ class PartitionDynamicShapePass(ModulePass):
             ):
                 continue
             analysis = analyse(graph, classifier, limit)
+            for node, rule in analysis.unknown.items():
+                if rule == TILING_RULE and (node_op := analysis.nodes.op(node)) is not None:
+                    _set_bool(node_op, FORCE_UNKNOWN_SHAPE, True)  # GE sets it there too
             if analysis.decision == "all-unknown":
                 _set_bool(graph, IS_UNKNOWN_SHAPE, True)
                 for node in graph.body.block.ops:
@@ -474,13 +501,22 @@ class PartitionDynamicShapePass(ModulePass):
 
 
 def is_static_module(module: ModuleOp) -> bool:
-    """Every value and graph signature of `module` has a known shape, and no gear `Case`."""
+    """Every value and graph signature of `module` has a known shape, no gear `Case`, and no
+    node the partitioner makes unknown for another reason (forced, host CPU, tiling rule)."""
     from xdsl.dialects.builtin import TensorType
 
     from gedialects.multibatch import CaseOp
 
     for op in module.walk():
         if isinstance(op, CaseOp):
+            return False
+        if op.attributes and (
+            bool_attr(op, FORCE_UNKNOWN_SHAPE)
+            or bool_attr(op, IS_UNKNOWN_SHAPE)
+            or op_engine(op) == HOST_CPU_ENGINE
+        ):
+            return False
+        if tiling_depends_on_data(op):
             return False
         types = [r.type for r in op.results]
         if isinstance(op, GraphOp):

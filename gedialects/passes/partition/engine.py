@@ -45,6 +45,7 @@ from gedialects.passes.analysis.graph_view import (
     str_attr,
     string_value,
 )
+from gedialects.passes.partition import attr_names
 from gedialects.passes.partition.clusters import ClusterGraph, Clustering
 from gedialects.passes.partition.place_engines import select_engine
 from gedialects.target.engines import (
@@ -298,6 +299,15 @@ def materialise(
     for r, sub in enumerate(graphs):
         args = list(root_block.args) if data_clusters and r == 0 else []
         call = PartitionedCallOp(sub.sym_name.data, args, list(sub.function_type.outputs.data))
+        attr_names.to_call(
+            (
+                o
+                for o in sub.body.block.ops
+                if not isinstance(o, EndOp | PlaceHolderOp | NetOutputOp)
+            ),
+            call,
+            sub,
+        )
         calls.append((call, r))
         if r == out_rank:
             out_values = list(call.res)
@@ -363,10 +373,14 @@ class PartitionEnginePass(ModulePass):
     producer's subgraph and a `partition.place_holder` in the consumer's (same `peerIndex`,
     GE's attributes). Subgraphs are `@partition<t>_rank<r>_new_sub_graph<k>` (rank 0:
     `inputNodeGraph` with the Data inputs and Consts) with `_engine_name`; the graph becomes
-    one `partition.partitioned_call` per subgraph. `mode=atomic` (default) uses the placed
-    engines, `mode=composite` GE's composite engines (`ffts_plus` for AI Core, AI CPU, GE local
-    and RTS nodes; "" for the rest). Graphs with `_no_need_partition` are skipped; partitioning
-    an engine-partitioned graph again is an error. Undo with `ge-merge-engine-partitions`.
+    one `partition.partitioned_call` per subgraph; the registered partition attributes
+    (`attr_names`) a subgraph's nodes share go on its call and graph. `mode=atomic`
+    (default) uses the placed engines, `mode=composite` GE's composite engines (`ffts_plus`
+    for AI Core, AI CPU, GE local and RTS nodes; "" for the rest). Graphs with
+    `_no_need_partition` are skipped; partitioning an engine-partitioned graph again is an
+    error (`skip-partitioned`: it is left as it is, as `ge-compile` does with a module that
+    arrives engine-partitioned: its subgraphs are optimised and merged with the rest). Undo
+    with `ge-merge-engine-partitions`.
     """
 
     name = "ge-partition-engine"
@@ -374,8 +388,15 @@ class PartitionEnginePass(ModulePass):
     """Checked by `ge-opt` when it reads the pipeline (`tools.pass_catalog`)."""
 
     mode: str = "atomic"
+    skip_partitioned: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from gedialects.passes.analysis.task_graph import paused_gc
+
+        with paused_gc():  # the IR's millions of objects: each collection would walk them all
+            self._apply(op)
+
+    def _apply(self, op: ModuleOp) -> None:
         if self.mode not in MODES:
             raise PassFailedException(
                 f"{_NAME}: mode must be atomic or composite, got '{self.mode}'"
@@ -388,6 +409,8 @@ class PartitionEnginePass(ModulePass):
             if ENGINE_NAME in graph.attributes or bool_attr(graph, NO_NEED_PARTITION):
                 continue
             if is_engine_partitioned(graph, by_name):
+                if self.skip_partitioned:
+                    continue
                 raise PassFailedException(
                     f"{_NAME}: @{graph.sym_name.data} is already engine-partitioned; "
                     "run ge-merge-engine-partitions first"

@@ -14,6 +14,7 @@ from xdsl.utils.exceptions import PassFailedException
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import PartitionedCallOp
 from gedialects.passes.analysis.graph_view import called_symbols
+from gedialects.passes.partition import attr_names
 
 _NAME = "ge-inline-partitions"
 
@@ -24,12 +25,14 @@ def inline_call(call: PartitionedCallOp, callee: GraphOp) -> list[Operation]:
     assert block is not None
     mapping: dict[SSAValue, SSAValue] = dict(zip(callee.body.block.args, call.args, strict=True))
     copies: list[Operation] = []
+    inherited = attr_names.carried(call)
     for op in callee.body.block.ops:
         if isinstance(op, NetOutputOp):
             for r, v in zip(call.res, op.outputs, strict=True):
                 r.replace_all_uses_with(mapping.get(v, v))
             continue
         copy = op.clone(value_mapper=mapping)
+        attr_names.to_nodes(inherited, copy)
         block.insert_op_before(copy, call)
         copies.append(copy)
     Rewriter.erase_op(call)
@@ -43,7 +46,8 @@ class InlinePartitionsPass(ModulePass):
 
     The callee's Data inputs become the call's operands, its NetOutput values replace the
     call's results. GE brackets the expanded nodes with NoOps to carry control edges; this IR
-    has no control edges, so none are added. Discardable attributes stay on the nodes.
+    has no control edges, so none are added. Discardable attributes stay on the nodes, and
+    the call's registered partition attributes (`attr_names`) go to nodes that lack them.
     """
 
     name = "ge-inline-partitions"

@@ -21,6 +21,7 @@ from gedialects.base import ENGINE_NAME, STREAM_LABEL
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.analysis.graph_view import called_symbols, str_attr
+from gedialects.passes.partition import attr_names
 from gedialects.passes.partition.engine import graphs_by_name
 
 
@@ -43,6 +44,7 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
         sub_block = sub.body.block
         mapping: dict[SSAValue, SSAValue] = dict(zip(sub_block.args, call.args, strict=True))
         label = str_attr(sub, STREAM_LABEL)
+        inherited = attr_names.carried(call, sub)
         for op in list(sub_block.ops):
             if isinstance(op, EndOp):
                 channel[op.peerIndex.value.data] = mapping.get(op.x, op.x)
@@ -65,6 +67,7 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
                     op.operands[j] = mapping[v]
             if label and STREAM_LABEL not in op.attributes:
                 op.attributes[STREAM_LABEL] = StringAttr(label)
+            attr_names.to_nodes(inherited, op)
             op.detach()
             block.insert_op_before(op, call)
     for call, sub in subs:
@@ -82,13 +85,20 @@ class MergeEnginePartitionsPass(ModulePass):
 
     Every call of a subgraph with `_engine_name` is replaced by the subgraph's nodes; each
     PlaceHolder's users read the value its End (same `peerIndex`) sent, and both are dropped;
-    nodes without `_stream_label` inherit their subgraph's label. The result equals the graph
-    before `ge-partition-engine` up to the order of independent nodes.
+    nodes without `_stream_label` inherit their subgraph's label, and nodes lacking a
+    registered partition attribute (`attr_names`) take the call's or the subgraph's. The
+    result equals the graph before `ge-partition-engine` up to the order of independent nodes.
     """
 
     name = "ge-merge-engine-partitions"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from gedialects.passes.analysis.task_graph import paused_gc
+
+        with paused_gc():  # the IR's millions of objects: each collection would walk them all
+            self._apply(op)
+
+    def _apply(self, op: ModuleOp) -> None:
         graphs = graphs_by_name(op)
         uses: Counter[str] = Counter()
         for o in op.walk():

@@ -8,7 +8,9 @@
   `<subgraph>_Data_<i>` and carry `_parent_node_index = i`;
 - outputs: each result of a cluster op with a use outside, in node order; the callee's
   NetOutput is named `<subgraph>_Node_Output` and its inputs carry `_parent_node_index`;
-- uses outside the cluster now read the call's results.
+- uses outside the cluster now read the call's results;
+- the registered partition attributes the cluster's nodes share go on the call
+  (`attr_names`, GE's PartitionNodeAttrNameManager).
 
 `reorder_graph` then puts the calls where GE inserts them (at the cluster's first node) and
 restores a topological order of the parent, which the graph verifier requires.
@@ -27,6 +29,7 @@ from gedialects.base import NODE_NAME, PARENT_NODE_INDEX
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import PartitionedCallOp
 from gedialects.passes.analysis.graph_view import i64_value
+from gedialects.passes.partition import attr_names
 
 
 def outline_cluster(
@@ -76,6 +79,7 @@ def outline_cluster(
     block.add_op(net_output)
     call = PartitionedCallOp(subgraph, list(inputs), [r.type for r in outputs])
     call.attributes[NODE_NAME] = StringAttr(call_name)
+    attr_names.to_call(ops, call)
     for r, new in zip(outputs, call.res, strict=True):
         r.replace_uses_with_if(
             new, lambda use: use.operation not in members and use.operation is not net_output

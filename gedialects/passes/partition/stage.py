@@ -233,6 +233,15 @@ class PartitionStagePass(ModulePass):
 
     name = "ge-partition-stage"
 
+    def skips(self, module: ModuleOp) -> bool:
+        """Whether no node of a root graph has `_stage_level` (GE's StagePartitioner returns
+        at once: the pass changes nothing)."""
+        return not any(
+            STAGE_LEVEL in op.attributes
+            for graph in root_graphs(module)
+            for op in graph.body.block.ops
+        )
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         taken = {g.sym_name.data for g in op.ops if isinstance(g, GraphOp)}
         for graph in root_graphs(op):

@@ -3,7 +3,7 @@
 // every later RUN line of the file, TestRunner.py, which would run another gedialects.)
 // RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3"}' --print-between-passes | filecheck %s --check-prefix=STAGES
 // RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3"}' -o %t.pipeline.mlir
-// RUN: ge-opt %s -p 'ge-infer-shapes{input-shape="x:2,3"},ge-verify-graph,ge-fold-constants,ge-fuse,ge-place-engines,ge-partition-dynamic-shape,ge-convert-graph-to-ascend,ge-assign-streams,ge-plan-memory' -o %t.stages.mlir
+// RUN: ge-opt %s -p 'ge-infer-shapes{input-shape="x:2,3"},ge-verify-graph,ge-convert-for-to-while,ge-normalize-conds,ge-fold-constants,ge-optimize-original-graph,ge-partition-stage,ge-place-engines,ge-update-hostcpu-engine,ge-partition-dynamic-shape,ge-place-engines,ge-partition-engine{skip-partitioned=true},ge-optimize-subgraphs,ge-merge-engine-partitions,ge-convert-graph-to-ascend,ge-assign-streams,ge-plan-memory' -o %t.stages.mlir
 // RUN: cmp %t.pipeline.mlir %t.stages.mlir
 // RUN: xdsl-opt %s -p 'ge-compile{input-shape="x:2,3"}' -o %t.xdsl.mlir
 // RUN: cmp %t.pipeline.mlir %t.xdsl.mlir
@@ -27,15 +27,28 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 
 // The stages in GE's order, the IR printed after each (the last one is the output); the
 // same module as the stages spelled out, and as stock xdsl-opt running ge-compile as one pass.
+// GE's OptimizeSubgraph order: stage partition (nothing to do here), placement, the host-CPU
+// update, the dynamic-shape partition and a second placement, then the engine partition,
+// each engine's subgraphs optimised by its optimiser, the merge.
 // STAGES-LABEL: IR after ge-infer-shapes:
 // STAGES: graph.graph @main(%x: tensor<2x3xf32>
 // STAGES-LABEL: IR after ge-verify-graph:
 // STAGES-LABEL: IR after ge-fold-constants:
-// STAGES-LABEL: IR after ge-fuse:
+// STAGES-LABEL: IR after ge-optimize-original-graph:
+// STAGES-LABEL: IR after ge-partition-stage:
 // STAGES-LABEL: IR after ge-place-engines:
 // STAGES: graph.mul {{.*}}_engine_name = "AIcoreEngine"
+// STAGES-LABEL: IR after ge-update-hostcpu-engine:
 // STAGES-LABEL: IR after ge-partition-dynamic-shape:
 // STAGES: _dynamic_shape_partitioned = false
+// STAGES-LABEL: IR after ge-place-engines:
+// STAGES: graph.net_output {_engine_name = "DNN_VM_GE_LOCAL"}
+// STAGES-LABEL: IR after ge-partition-engine:
+// STAGES: partition.partitioned_call @partition0_rank0_inputNodeGraph(%x)
+// STAGES: graph.graph @partition0_rank1_new_sub_graph2() attributes {_engine_name = "AIcoreEngine"}
+// STAGES-LABEL: IR after ge-optimize-subgraphs:
+// STAGES-LABEL: IR after ge-merge-engine-partitions:
+// STAGES-NOT: partition.
 // STAGES-LABEL: IR after ge-convert-graph-to-ascend:
 // STAGES: ascend.model @main
 // STAGES-LABEL: IR after ge-assign-streams:
@@ -56,9 +69,11 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // GEARS-LABEL: IR after ge-infer-shapes:
 // GEARS-LABEL: IR after ge-verify-graph:
 // GEARS-LABEL: IR after ge-fold-constants:
-// GEARS-LABEL: IR after ge-fuse:
+// GEARS-LABEL: IR after ge-optimize-original-graph:
 // GEARS-LABEL: IR after ge-place-engines:
 // GEARS-LABEL: IR after ge-partition-dynamic-shape:
+// GEARS-LABEL: IR after ge-partition-engine:
+// GEARS-LABEL: IR after ge-merge-engine-partitions:
 // GEARS-LABEL: IR after ge-convert-graph-to-ascend:
 // GEARS-LABEL: IR after ge-assign-streams:
 // GEARS-NOT: IR after
@@ -67,11 +82,12 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // GEARS: ascend.model @main arena_size {{[0-9]+}} weight_size {{[0-9]+}} attributes {_batch_num = 2 : i64
 // GEARS: ascend.label_switch_by_index
 
-// Without folding and fusion those stages are gone; iterations-per-loop > 1 ends in the sink.
+// Without folding and fusion those stages are gone (AI Core's ge-fuse was the only pass of the
+// original-graph hooks); iterations-per-loop > 1 ends in the sink.
 // SINK-LABEL: IR after ge-infer-shapes:
 // SINK-LABEL: IR after ge-verify-graph:
 // SINK-NOT: IR after ge-fold-constants:
-// SINK-NOT: IR after ge-fuse:
+// SINK-NOT: IR after ge-optimize-original-graph:
 // SINK-LABEL: IR after ge-place-engines:
 // SINK-LABEL: IR after ge-partition-dynamic-shape:
 // SINK-LABEL: IR after ge-convert-graph-to-ascend:
@@ -103,9 +119,15 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-convert-for-to-while
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-normalize-conds
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-fold-constants
-// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-fuse
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-optimize-original-graph
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-partition-stage
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-place-engines
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-update-hostcpu-engine
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-partition-dynamic-shape
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-place-engines (2)
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-partition-engine
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-optimize-subgraphs
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-merge-engine-partitions
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-convert-graph-to-ascend
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-assign-streams
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-plan-memory
@@ -114,7 +136,7 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} (100.0%)  Total
 
 // BAD-NAME-LABEL: error: bad pass pipeline: ge-compile has no option 'bogus' (its options: input-shape,
-// BAD-NAME-SAME: partition-static, iterations-per-loop; see ge-opt --list-passes)
+// BAD-NAME-SAME: partition-static, iterations-per-loop, skip-passes; see ge-opt --list-passes)
 // BAD-VALUE-LABEL: error: bad pass pipeline: ge-compile{multi-stream=3}: option 'multi-stream' expects a bool (true or false), got '3'
 // HYBRID-LABEL: error: ge-compile: hybrid needs gears: give dynamic-batch-size, dynamic-image-size or dynamic-dims
 // ZERO-LABEL: error: ge-compile: iterations-per-loop must be at least 1, got 0

@@ -1,0 +1,179 @@
+"""The passes that run the engine optimisers' hooks (`gedialects.passes.engine_optimizers`).
+
+- `ge-optimize-original-graph`: GE's `PreRunOptimizeOriginalGraph` hooks
+  (`OptimizeGraphPrepare` -> `OptimizeOriginalGraph` -> `OptimizeOriginalGraphJudgeInsert` ->
+  `OptimizeOriginalGraphJudgeFormatInsert`), each over every optimiser by priority, on the
+  whole graph (GE runs them before placement, each optimiser picking its own nodes);
+- `ge-optimize-subgraphs`: GE's `OptimizeSubGraph` between an engine partition and its merge:
+  `OptimizeFusedGraph` of each engine's optimiser on that engine's subgraphs only (the
+  subgraphs are moved into a module of their own for the hook's passes and back after);
+- `ge-optimize-whole-graph`: `OptimizeWholeGraph` after the merge;
+- `ge-optimize-stream-graph`: `OptimizeStreamGraph` on the task-level model after stream
+  assignment (GE's `StreamGraphOptimizer`).
+
+A subgraph whose engine has no optimiser is an error (the data subgraph `inputNodeGraph` and,
+in composite mode, the nodes of no composite engine are not any engine's). Nodes a hook
+creates without an engine get their subgraph's engine (GE re-places the merged graph).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.exceptions import PassFailedException
+
+from gedialects.base import ENGINE_NAME, GEOp
+from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.partition import EndOp, PlaceHolderOp
+from gedialects.passes import engine_optimizers as registry
+from gedialects.passes.analysis.graph_view import str_attr, string_value
+from gedialects.target.engines import ENGINE_BY_NAME, INPUT_NODES_SUBGRAPH
+
+FUSE_PASS = "ge-fuse"
+
+
+def resolve(owner: str, item: str | ModulePass, where: str) -> tuple[ModulePass, ...]:
+    """The passes of one hook entry: a `ModulePass`, or registered pass text parsed as
+    `ge-opt -p` parses it; a bad name or option is a one-line error naming the optimiser."""
+    if isinstance(item, ModulePass):
+        return (item,)
+    from gedialects.passes import get_all_passes
+
+    try:
+        return PassPipeline.parse_spec(get_all_passes(), item).passes
+    except Exception as e:  # xDSL reports bad specs as several exception types
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise PassFailedException(
+            f"{where}: engine optimiser '{owner}' names pass '{item}', which does not build: "
+            f"{first}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class HookSettings:
+    """What the compile options change in the hooks: passes left out by name, and the
+    fusion kinds AI Core's `ge-fuse` leaves out."""
+
+    skip: tuple[str, ...] = ()
+    disable_fusion: tuple[str, ...] = ()
+
+    def passes(
+        self, optimizer: registry.EngineOptimizer, hook: str, where: str
+    ) -> list[ModulePass]:
+        out: list[ModulePass] = []
+        for item in optimizer.passes(hook):
+            for p in resolve(optimizer.name, item, where):
+                if p.name in self.skip:
+                    continue
+                if p.name == FUSE_PASS and self.disable_fusion:
+                    from gedialects.passes.fusion.fuse import FusePass
+
+                    if isinstance(p, FusePass):
+                        p = FusePass(disable=tuple({*p.disable, *self.disable_fusion}))
+                out.append(p)
+        return out
+
+
+def run_hooks(
+    ctx: Context, module: ModuleOp, hooks: Sequence[str], settings: HookSettings, where: str
+) -> None:
+    """Each hook in order, each optimiser by priority, on the whole module."""
+    for hook in hooks:
+        for optimizer in registry.optimizers():
+            for p in settings.passes(optimizer, hook, where):
+                p.apply(ctx, module)
+
+
+def _engine_of_subgraph(graph: GraphOp) -> str | None:
+    return str_attr(graph, ENGINE_NAME)
+
+
+def optimize_subgraphs(
+    ctx: Context, module: ModuleOp, hooks: Sequence[str], settings: HookSettings, where: str
+) -> None:
+    """GE `OptimizeSubGraph`: each engine's hooks on that engine's subgraphs only."""
+    by_engine: dict[str, list[GraphOp]] = {}
+    for op in module.ops:
+        if not isinstance(op, GraphOp):
+            continue
+        engine = _engine_of_subgraph(op)
+        if engine is None or engine == INPUT_NODES_SUBGRAPH or engine == "":
+            continue
+        if registry.optimizer_for(engine) is None:
+            raise PassFailedException(
+                f"{where}: @{op.sym_name.data}: engine '{engine}' has no engine optimiser "
+                "(register one with register_engine_optimizer or the "
+                f"{registry.ENTRY_POINT_GROUP} entry point)"
+            )
+        by_engine.setdefault(engine, []).append(op)
+    for optimizer in registry.optimizers():
+        graphs = by_engine.get(optimizer.engine)
+        if not graphs:
+            continue
+        passes = [p for hook in hooks for p in settings.passes(optimizer, hook, where)]
+        if passes:
+            before = {node for g in graphs for node in g.body.block.ops}
+            _run_on(ctx, module, graphs, passes)
+            _place_new_nodes(optimizer.engine, graphs, before)
+
+
+def _run_on(
+    ctx: Context, module: ModuleOp, graphs: list[GraphOp], passes: Sequence[ModulePass]
+) -> None:
+    """Runs `passes` on a module holding only `graphs`, then puts them back where they were
+    (graphs a pass adds go after the last one; erased ones stay erased)."""
+    block = module.body.block
+    anchors: list[Operation | None] = []
+    moved = set(graphs)
+    for g in graphs:
+        nxt = g.next_op
+        while nxt is not None and nxt in moved:
+            nxt = nxt.next_op
+        anchors.append(nxt)
+    scratch = ModuleOp([])
+    for g in graphs:
+        g.detach()
+        scratch.body.block.add_op(g)
+    try:
+        for p in passes:
+            p.apply(ctx, scratch)
+    finally:
+        kept = [op for op in scratch.body.block.ops]
+        origin = {g: a for g, a in zip(graphs, anchors, strict=True)}
+        last_anchor: Operation | None = anchors[-1] if anchors else None
+        for op in kept:
+            op.detach()
+            anchor = origin.get(op, last_anchor) if isinstance(op, GraphOp) else last_anchor
+            if anchor is None or anchor.parent is not block:
+                block.add_op(op)
+            else:
+                block.insert_op_before(op, anchor)
+
+
+def _place_new_nodes(engine: str, graphs: Sequence[GraphOp], before: set[Operation]) -> None:
+    """Nodes a hook made without `_engine_name` run on their subgraph's engine (atomic), or
+    are placed as `ge-place-engines` places them (composite)."""
+    for g in graphs:
+        if g.parent is None:
+            continue
+        for node in g.body.block.ops:
+            if (
+                node not in before
+                and isinstance(node, GEOp)
+                and not isinstance(node, EndOp | PlaceHolderOp | NetOutputOp)
+                and ENGINE_NAME not in node.attributes
+            ):
+                if engine in ENGINE_BY_NAME:
+                    node.attributes[ENGINE_NAME] = string_value(engine)
+                else:
+                    from gedialects.passes.partition.place_engines import select_engine
+
+                    node.attributes[ENGINE_NAME] = string_value(select_engine(node, frozenset()))
+
+
+__all__ = ["FUSE_PASS", "HookSettings", "optimize_subgraphs", "resolve", "run_hooks"]

@@ -1,0 +1,26 @@
+"""`ge-optimize-whole-graph`: the engine optimisers' `OptimizeWholeGraph` hook."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from gedialects.passes import engine_optimizers as registry
+from gedialects.passes.partition.optimize import HookSettings, run_hooks
+
+
+@dataclass(frozen=True)
+class OptimizeWholeGraphPass(ModulePass):
+    """Runs the engine optimisers' `OptimizeWholeGraph` hook on the merged graph (GE
+    `PreRunAfterOptimizeSubGraph`), every optimiser by priority. Option `skip`: hook passes
+    left out by registered name."""
+
+    name = "ge-optimize-whole-graph"
+
+    skip: tuple[str, ...] = ()
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_hooks(ctx, op, registry.WHOLE_GRAPH_HOOKS, HookSettings(skip=self.skip), self.name)
