@@ -376,11 +376,12 @@ def test_normalization_models() -> None:
     check(node("LayerNormalization", ["x", "s"]), {"x": x}, {"s": rand(5)}, opset=17)
 
 
-def test_batch_norm_training_mode_is_a_clean_failure() -> None:
+def test_batch_norm_training_mode_matches_the_reference() -> None:
+    """Training-mode BatchNormalization (issue 21) normalises by the batch statistics and
+    returns the updated running mean and variance; it was refused before."""
     p = np.ones(3, np.float32)
     bn = node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y", "rm", "rv"], training_mode=1)
-    with pytest.raises(OnnxImportError, match="training_mode = 1 is not supported"):
-        imported(bn, {"x": rand(2, 3, 2, 2), "s": p, "b": p, "m": p, "v": p}, opset=15)
+    check(bn, {"x": rand(2, 3, 2, 2)}, {"s": p, "b": p * 0.5, "m": p * 0.1, "v": p}, opset=15)
 
 
 def coerced(op: str, x: np.ndarray, axis: int) -> np.ndarray:

@@ -430,7 +430,15 @@ AUDITED: dict[str, tuple[str, list[str]]] = {
         "match",
         ["tensor<" + "1x" * (N // 2), "tensor<" + "1" * N, "tensor<" + "?x" * (N // 2) + "1"],
     ),
-    r"(arena|dyn)\[(0|[1-9][0-9]{0,17})\] : ": ("match", ["arena[" + "1" * N, "dyn[0] " * N]),
+    r"(arena|dyn|var)\[(0|[1-9][0-9]{0,17})\] : ": (
+        "match",
+        ["arena[" + "1" * N, "dyn[0] " * N, "var[" + "0" * N],
+    ),
+    # gedialects/frontend/onnx/importer.py: onnx's checker message, which names user nodes
+    r"\(op_type:(\w+)[^)]*\): \[ShapeInferenceError\] Inference error\(s\): \(op_type:": (
+        "search",
+        ["(op_type:a" * (N // 10), "(op_type:" + "a" * N, "(op_type:a): " * (N // 13)],
+    ),
     r'"([ !#-\[\]-~]*)"': ("match", ['"' + "a" * N, '"' + " " * N + "\\"]),
     r"-?(?:0|[1-9][0-9]{0,17})(?![0-9a-zA-Z_$.])": ("match", ["1" * N, "-" * N]),
     r"%(?:[0-9]+|[a-zA-Z_$.-][a-zA-Z0-9_$.-]*)(?![#a-zA-Z0-9_$.-])": (

@@ -7,12 +7,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I64, IntegerAttr, IntegerType, i64
+from xdsl.dialects.builtin import (
+    I64,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    i64,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -24,7 +35,6 @@ from gedialects.graph.common import (
     AnyTensor,
     fail,
     i64_attr,
-    infer_or_fail,
     prop_int,
     tensor_of,
     verify_inferred,
@@ -138,7 +148,8 @@ class AscendAntiQuantV2Op(_QuantOpBase):
     ONNX DequantizeLinear's `(x - zero_point) * scale` with `offset = -zero_point` (the import
     folds or computes it). `scale` and the optional `offset` broadcast as in `graph.quantize`
     (GE's kernel takes one value or the last dim; the axis and blocks are ONNX's); GE's
-    `dst_type` is the result element type.
+    `dst_type` is the result element type (`"f16"`, `"bf16"`, `"f32"`, `"f64"`), kept only when
+    it is not the scale's, so that shape inference gives it back.
 
         %y = graph.ascend_anti_quant_v2 %x, %s, %o
             : (tensor<4xi8>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
@@ -151,6 +162,15 @@ class AscendAntiQuantV2Op(_QuantOpBase):
     scale = operand_def(AnyTensor)
     offset = opt_operand_def(AnyTensor)
     y = result_def(AnyTensor)
+
+    dst_type = opt_prop_def(StringAttr)
+
+    DST_TYPES: ClassVar[dict[str, type[Attribute]]] = {
+        "f16": Float16Type,
+        "bf16": BFloat16Type,
+        "f32": Float32Type,
+        "f64": Float64Type,
+    }
 
     def __init__(
         self,
@@ -168,9 +188,12 @@ class AscendAntiQuantV2Op(_QuantOpBase):
         types = [SSAValue.get(v).type for v in (x, scale)]
         if offset is not None:
             types.append(SSAValue.get(offset).type)
+        if dst_type is not None and dst_type != element_type(types[1]):
+            name = next((k for k, v in self.DST_TYPES.items() if isinstance(dst_type, v)), None)
+            if name is None:
+                raise ValueError(f"'{self.name}' dst_type must be a float type, got {dst_type}")
+            props["dst_type"] = StringAttr(name)
         (result,) = self.infer_result_types(types, props, lambda i: None)
-        if dst_type is not None:
-            result = tensor_of(dst_type, tensor_shape(result))
         super().__init__(operands=operands, result_types=[result], properties=props)
 
     @classmethod
@@ -180,7 +203,7 @@ class AscendAntiQuantV2Op(_QuantOpBase):
         properties: Mapping[str, Attribute],
         values: OperandValues,
     ) -> tuple[Attribute, ...]:
-        """x's shape in the scale's element type (the verifier allows any float result)."""
+        """x's shape in `dst_type`, by default the scale's element type."""
         if len(operand_types) not in (2, 3):
             raise ValueError(f"'{cls.name}' takes 2 or 3 operands, got {len(operand_types)}")
         x = tensor_shape(operand_types[0])
@@ -190,6 +213,15 @@ class AscendAntiQuantV2Op(_QuantOpBase):
             prop_int(cls, properties, "axis"),
             prop_int(cls, properties, "block_size"),
         )
+        dst = properties.get("dst_type")
+        if isinstance(dst, StringAttr):
+            kind = cls.DST_TYPES.get(dst.data)
+            if kind is None:
+                raise ValueError(
+                    f"'{cls.name}' dst_type must be one of {', '.join(cls.DST_TYPES)}, "
+                    f"got {dst.data!r}"
+                )
+            return (tensor_of(kind(), x),)
         return (tensor_of(element_type(operand_types[1]), x),)
 
     def verify_(self) -> None:
@@ -203,9 +235,7 @@ class AscendAntiQuantV2Op(_QuantOpBase):
             self.scale.type
         ):
             fail(self, "offset must have the element type of scale")
-        (inferred,) = infer_or_fail(self)
-        shape = tensor_shape(inferred)
-        verify_inferred(self, "the shape of x", [tensor_of(element_type(self.y.type), shape)])
+        verify_inferred(self, "the shape of x and dst_type")
 
 
 __all__ = ["AscendAntiQuantV2Op", "QuantizeOp", "check_params"]

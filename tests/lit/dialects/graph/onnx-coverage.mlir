@@ -56,12 +56,12 @@ graph.graph @attention(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x4x8xf32>, %v: ten
 // CHECK:         graph.quantize %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xi8>) -> tensor<2x3xi8>
 // CHECK:         graph.quantize %{{.*}}, %{{.*}}, %{{.*}} axis 0 block_size 2 : (tensor<4x3xf32>, tensor<2x3xf32>, tensor<2x3xui8>) -> tensor<4x3xui8>
 // CHECK:         graph.ascend_anti_quant_v2 %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xi8>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
-// CHECK:         graph.ascend_anti_quant_v2 %{{.*}}, %{{.*}} : (tensor<2x3xi8>, tensor<f32>) -> tensor<2x3xf16>
+// CHECK:         graph.ascend_anti_quant_v2 %{{.*}}, %{{.*}} dst_type "f16" : (tensor<2x3xi8>, tensor<f32>) -> tensor<2x3xf16>
 graph.graph @quant(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %z: tensor<3xi8>, %o: tensor<3xf32>, %x4: tensor<4x3xf32>, %bs: tensor<2x3xf32>, %bz: tensor<2x3xui8>, %one: tensor<f32>) -> tensor<2x3xf32> {
   %q = graph.quantize %x, %s, %z : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xi8>) -> tensor<2x3xi8>
   %qb = graph.quantize %x4, %bs, %bz axis 0 block_size 2 : (tensor<4x3xf32>, tensor<2x3xf32>, tensor<2x3xui8>) -> tensor<4x3xui8>
   %y = graph.ascend_anti_quant_v2 %q, %s, %o : (tensor<2x3xi8>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
-  %h = graph.ascend_anti_quant_v2 %q, %one : (tensor<2x3xi8>, tensor<f32>) -> tensor<2x3xf16>
+  %h = graph.ascend_anti_quant_v2 %q, %one dst_type "f16" : (tensor<2x3xi8>, tensor<f32>) -> tensor<2x3xf16>
   graph.net_output %y : tensor<2x3xf32>
 }
 
