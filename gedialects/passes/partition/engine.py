@@ -37,6 +37,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import ENGINE_NAME, GE_LOCAL_ENGINE, NODE_NAME, STREAM_LABEL
 from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.graph.variables import RefWriterOp, VariableRefOp, VarLikeOp
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.analysis.graph_view import (
     GraphNodes,
@@ -408,6 +409,8 @@ class PartitionEnginePass(ModulePass):
         for graph in graphs:
             if ENGINE_NAME in graph.attributes or bool_attr(graph, NO_NEED_PARTITION):
                 continue
+            if holds_variables(graph):
+                continue
             if is_engine_partitioned(graph, by_name):
                 if self.skip_partitioned:
                     continue
@@ -424,4 +427,14 @@ class PartitionEnginePass(ModulePass):
             times += 1
 
 
-__all__ = ["EngineAnalysis", "PartitionEnginePass", "analyse"]
+def holds_variables(graph: GraphOp) -> bool:
+    """A graph with variables or their writers stays whole (for now). A variable is read
+    where it stands in the graph, after the writers before it, and a ref port takes the
+    variable itself: cut into engine subgraphs, a variable would move to inputNodeGraph (read
+    before the writers) and a writer's ref port would take a PlaceHolder. GE keeps their order
+    by control edges and resolves the ref by the variable's address; until the partition
+    carries both, such a graph is compiled as one engine-mixed graph, as before."""
+    return any(isinstance(o, VarLikeOp | RefWriterOp | VariableRefOp) for o in graph.body.block.ops)
+
+
+__all__ = ["EngineAnalysis", "PartitionEnginePass", "analyse", "holds_variables"]

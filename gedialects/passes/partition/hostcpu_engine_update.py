@@ -33,6 +33,7 @@ from gedialects.base import (
     GE_LOCAL_ENGINE,
     HOST_CPU_ENGINE,
     GEOp,
+    element_count,
 )
 from gedialects.graph import ConstOp, GraphOp
 from gedialects.passes.analysis.graph_view import bool_value, ge_type, str_attr, string_value
@@ -58,10 +59,7 @@ def small(t: Attribute, output: bool) -> bool:
     dims = t.get_shape()
     if any(d < 0 for d in dims):
         return output and len(dims) == 1
-    count = 1
-    for d in dims:
-        count *= d
-    return count <= MAX_ELEMENTS
+    return element_count(dims) <= MAX_ELEMENTS
 
 
 def _sizes_ok(op: Operation) -> bool:
