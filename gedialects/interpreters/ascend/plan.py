@@ -254,8 +254,8 @@ class Plan:
         dynamic: dict[TaskOp, _DynamicKernelTask] = {}
         readers: dict[int, int] = {}
         for t, e in effects.items():
-            if not (e.ins or e.outs):
-                continue
+            if not (e.ins or e.outs or e.kernel is not None):
+                continue  # a kernel without buffers still runs (and names an unknown kernel)
             result_types = tuple(b.type for b in e.outs)
             if not (e.dyn_reads or e.dyn_writes):
                 kernels[t] = _KernelTask(
