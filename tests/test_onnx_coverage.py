@@ -82,6 +82,22 @@ def test_roi_align_bad_batch_index_is_a_kernel_error() -> None:
         run(module, feeds)
 
 
+def test_roi_align_nan_roi_samples_nothing() -> None:
+    """A NaN or infinite ROI coordinate is run-time data: its samples fall outside the map
+    (the row pools to 0, as an ROI wholly outside does), and the other ROIs are unchanged."""
+    node = helper.make_node("RoiAlign", ["x", "rois", "i"], ["y"], output_height=2, output_width=2)
+    x = _f(1, 2, 6, 6)
+    rois = np.array([[0, 0, 4, 4], [np.nan, 1, 3, np.inf]], np.float32)
+    feeds = {"x": x, "rois": rois, "i": np.zeros(2, np.int64)}
+    outputs = {"y": np.zeros((2, 2, 2, 2), np.float32)}
+    module = import_model(one_node_model(node, feeds, {}, outputs, 22))
+    y = run(module, feeds)["y"]
+    assert np.all(y[1] == 0)
+    clean = {**feeds, "rois": rois[[0, 0]]}
+    np.testing.assert_array_equal(y[0], run(module, clean)["y"][1])
+    assert np.any(y[0] != 0)
+
+
 # --------------------------------------------------------------------------------------------
 # Recurrent layers
 # --------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ whose output count depends on the data, and ROIAlign. GE places both on AI CPU."
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -26,6 +27,7 @@ from gedialects.graph.common import (
     i64_attr,
     init_node,
     operand_count,
+    prop_float,
     prop_int,
     prop_str,
     tensor_of,
@@ -219,6 +221,8 @@ class ROIAlignOp(GEOp, NodeSyntax):
             raise ValueError("roi_end_mode must be 0 (align=False) or 2 (align=True)")
         if prop_str(cls, properties, "pool_mode") not in ("avg", "max"):
             raise ValueError('pool_mode must be "avg" or "max"')
+        if not math.isfinite(prop_float(cls, properties, "spatial_scale")):
+            raise ValueError("spatial_scale must be finite")
         x, r = tensor_shape(operand_types[0]), tensor_shape(operand_types[1])
         if x is not None and len(x) != 4:
             raise ValueError(f"features must be [N, C, H, W], got {list(x)}")

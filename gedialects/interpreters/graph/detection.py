@@ -127,12 +127,16 @@ def roi_align(
             raise KernelError(f"ROIAlign: ROI {r} has batch index {batch}, not in [0, {n})")
         left, top = x1 * scale - shift, y1 * scale - shift
         roi_w, roi_h = x2 * scale - shift - left, y2 * scale - shift - top
+        if not np.isfinite([left, top, roi_w, roi_h]).all():
+            continue  # a NaN or infinite coordinate (run-time data) samples nothing: 0
         if not aligned:
             roi_w, roi_h = max(roi_w, 1.0), max(roi_h, 1.0)
         gh = samples if samples > 0 else int(np.ceil(roi_h / ph))
         gw = samples if samples > 0 else int(np.ceil(roi_w / pw))
         if gh <= 0 or gw <= 0:
             continue
+        # the adaptive grid grows with the ROI: its 4 sample terms are sized first
+        check_output("ROIAlign", (channels, ph * gh, pw * gw), x.dtype, 4 * x.dtype.itemsize)
         yl, yh, wy0, wy1, iy = _axis_samples(top, roi_h, ph, gh, height)
         xl, xh, wx0, wx1, ix = _axis_samples(left, roi_w, pw, gw, width)
         f = x[batch]
