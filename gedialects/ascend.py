@@ -72,6 +72,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
     UnitAttr,
+    UnrankedTensorType,
     i32,
     i64,
 )
@@ -242,15 +243,17 @@ class DynBufferAttr(ParametrizedAttribute):
 
     Generic form `#ascend.dyn_buffer<3, tensor<?x2xi64>>`; inside ascend ops `dyn[3] :
     tensor<?x2xi64>`. The slot number names the value (one writer per slot); the type gives
-    its element type and rank, and the dims every run must have (`?` for the others).
+    its element type and rank, and the dims every run must have (`?` for the others); an
+    unranked `tensor<*xf32>` (a Squeeze without axes of an unknown dim) fixes only the
+    element type.
     """
 
     name = "ascend.dyn_buffer"
 
     slot: IntAttr
-    type: TensorType
+    type: TensorType | UnrankedTensorType
 
-    def __init__(self, slot: int | IntAttr, type: TensorType) -> None:
+    def __init__(self, slot: int | IntAttr, type: TensorType | UnrankedTensorType) -> None:
         super().__init__(IntAttr(slot) if isinstance(slot, int) else slot, type)
 
     @property
@@ -296,7 +299,7 @@ def parse_any_buffer(parser: Parser) -> BufferAttr | DynBufferAttr:
     parser.parse_punctuation(":")
     pos = parser.pos
     type = parser.parse_type()
-    if not isinstance(type, TensorType):
+    if not isinstance(type, TensorType | UnrankedTensorType):
         parser.raise_error(f"expected a tensor type for a dynamic buffer, got {type}", pos)
     return DynBufferAttr(slot, type)
 
@@ -851,7 +854,7 @@ class _ModelVerifier:
         self.names: dict[str, set[str]] = {"input": set(), "output": set()}
         self.dyn_writer: dict[int, DeclarationOp | TaskOp] = {}
         self.dyn_labels: dict[int, set[str]] = {}  # gear labels of a slot's writers
-        self.dyn_type: dict[int, TensorType] = {}
+        self.dyn_type: dict[int, TensorType | UnrankedTensorType] = {}
         self.dyn_reads: list[tuple[DeclarationOp | TaskOp, DynBufferAttr]] = []
         self.io: list[tuple[int, int, InputOp | OutputOp]] = []
         """(offset, end, op) of each input/output in a planned buffer, sorted once the
@@ -1069,9 +1072,9 @@ class _ModelVerifier:
 
         for op in self.model.inputs():
             dims = op.attributes.get(MAX_INPUT_DIMS)
-            if isinstance(dims, DenseArrayBase) and int_array_values(dims) != tuple(
-                op.buffer.type.get_shape()
-            ):
+            t = op.buffer.type
+            shape = tuple(t.get_shape()) if isinstance(t, TensorType) else None
+            if isinstance(dims, DenseArrayBase) and int_array_values(dims) != shape:
                 self.fail(
                     f"{op.describe()} has {MAX_INPUT_DIMS} {list(int_array_values(dims))} but "
                     f"its buffer is {op.buffer.type}"
@@ -1100,7 +1103,7 @@ class _ModelVerifier:
                     f'"<gear>,<output index>,<dims>" for one of its {len(outputs)} outputs'
                 )
             buffer = outputs[index].buffer
-            if unknown:
+            if unknown or not isinstance(buffer, BufferAttr):
                 continue
             count = element_count(dims)
             if count > _count(buffer.type):
@@ -2085,6 +2088,12 @@ class MemcpyAsyncOp(FastSyntax, TaskOp):
                 )
             return
         s, d = src.type, dst.type
+        if not (isinstance(s, TensorType) and isinstance(d, TensorType)):
+            if s.element_type != d.element_type:  # an unranked side: any rank
+                raise VerifyException(
+                    f"{self.describe()} copies {src} : {s} into {dst} : {d}, another element type"
+                )
+            return
         if (
             s.element_type != d.element_type
             or s.get_num_dims() != d.get_num_dims()

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    UnrankedTensorType,
     i32,
     i64,
 )
@@ -145,7 +146,7 @@ def _fail(op: Operation, message: str) -> PassFailedException:
 class DynValue:
     """A value of an unknown-shape partition: a dynamic slot, placed by the runtime."""
 
-    type: TensorType
+    type: TensorType | UnrankedTensorType
     slot: int
 
 
@@ -231,7 +232,7 @@ class _Lowering:
         env[op.y] = ref
 
     def new_dyn(self, op: Operation, t: Attribute) -> DynValue:
-        if not isinstance(t, TensorType):
+        if not isinstance(t, TensorType | UnrankedTensorType):
             raise _fail(op, f"has type {t}; task generation needs tensors")
         value = DynValue(t, self.dyn_slots)
         self.dyn_slots += 1

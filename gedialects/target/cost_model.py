@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import TensorType, UnrankedTensorType
 
 from gedialects.ascend import BufferAttr, DynBufferAttr, TaskEffects, TaskOp
 from gedialects.base import (
@@ -85,7 +85,7 @@ class CostModel:
     def __init__(self, engines: dict[str, EngineCost] | None = None) -> None:
         self.engines = ENGINE_COSTS if engines is None else engines
         self._by_id: dict[int, tuple[tuple[int, ...], int, int]] = {}
-        self._alive: list[TensorType] = []
+        self._alive: list[TensorType | UnrankedTensorType] = []
         self._costs: dict[TaskOp, TaskCost] = {}
 
     def shape(self, buffer: BufferAttr | DynBufferAttr) -> tuple[tuple[int, ...], int]:
@@ -93,10 +93,12 @@ class CostModel:
         info = self._info(buffer.type)
         return info[0], info[1]
 
-    def _info(self, t: TensorType) -> tuple[tuple[int, ...], int, int]:
+    def _info(self, t: TensorType | UnrankedTensorType) -> tuple[tuple[int, ...], int, int]:
         info = self._by_id.get(id(t))
         if info is None:
-            shape = tuple(max(d, 1) for d in t.get_shape())  # `?` of a dynamic buffer: 1
+            # `?` of a dynamic buffer: 1; an unranked one: one element
+            dims = t.get_shape() if isinstance(t, TensorType) else (1,)
+            shape = tuple(max(d, 1) for d in dims)
             count = element_count(shape)
             info = self._by_id[id(t)] = (
                 shape,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.dialects.builtin import IntegerAttr, TensorType, UnrankedTensorType
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
@@ -59,14 +59,17 @@ class Slot:
 
 @dataclass(frozen=True)
 class DynRef:
-    """A dynamic buffer: its slot and the dims every value in it must have (-1: any)."""
+    """A dynamic buffer: its slot and the dims every value in it must have (-1: any; None:
+    any rank, for an unranked buffer)."""
 
     slot: int
     dtype: np.dtype
-    dims: tuple[int, ...]
-    type: TensorType
+    dims: tuple[int, ...] | None
+    type: TensorType | UnrankedTensorType
 
     def conforms(self, shape: tuple[int, ...]) -> bool:
+        if self.dims is None:
+            return True
         return len(shape) == len(self.dims) and all(
             d < 0 or d == n for d, n in zip(self.dims, shape, strict=True)
         )
@@ -93,20 +96,27 @@ class _Slots:
         return self.dyn(buffer, owner)
 
     def dyn(self, buffer: DynBufferAttr, owner: DeclarationOp | TaskOp) -> DynRef:
+        if isinstance(buffer.type, UnrankedTensorType):
+            dtype = self._dtype(buffer.type, owner)
+            return DynRef(buffer.slot.data, dtype, None, buffer.type)
         ttype, shape, dtype, _ = self._info(buffer.type, owner)
         return DynRef(buffer.slot.data, dtype, shape, ttype)
+
+    @staticmethod
+    def _dtype(ttype: TensorType | UnrankedTensorType, owner: DeclarationOp | TaskOp) -> np.dtype:
+        try:
+            return numpy_dtype(ttype.element_type)
+        except UnsupportedDtypeError as e:
+            raise AscendRuntimeError(
+                f"{owner.describe()}: unsupported element type {e.element_type}"
+            ) from None
 
     def _info(
         self, ttype: TensorType, owner: DeclarationOp | TaskOp
     ) -> tuple[TensorType, tuple[int, ...], np.dtype, int]:
         info = self.types.get(id(ttype))
         if info is None:
-            try:
-                dtype = numpy_dtype(ttype.element_type)
-            except UnsupportedDtypeError as e:
-                raise AscendRuntimeError(
-                    f"{owner.describe()}: unsupported element type {e.element_type}"
-                ) from None
+            dtype = self._dtype(ttype, owner)
             shape = ttype.get_shape()
             count = element_count(shape)
             info = self.types[id(ttype)] = (ttype, shape, dtype, count)
@@ -129,7 +139,7 @@ class _KernelTask:
 
     inputs: tuple[Slot, ...]
     outputs: tuple[Slot, ...]
-    result_types: tuple[TensorType, ...]
+    result_types: tuple[TensorType | UnrankedTensorType, ...]
 
 
 @dataclass(frozen=True)
@@ -138,7 +148,7 @@ class _DynamicKernelTask:
 
     inputs: tuple[Slot | DynRef, ...]
     outputs: tuple[Slot | DynRef, ...]
-    result_types: tuple[TensorType, ...]
+    result_types: tuple[TensorType | UnrankedTensorType, ...]
     reads: tuple[int, ...]
     """The distinct dynamic slots it reads (each counts once towards freeing)."""
 
