@@ -127,6 +127,18 @@ class CompilePipelinePass(ModulePass):
         """Whether a gear option is given (the stages then start with the gear expansion)."""
         return any((self.dynamic_batch_size, self.dynamic_image_size, self.dynamic_dims))
 
+    def expansion(self) -> MultibatchExpandPass:
+        """The gear expansion these options ask for (the first stage with a gear option)."""
+        return MultibatchExpandPass(
+            input_shape=self.input_shape,
+            dynamic_batch_size=self.dynamic_batch_size,
+            dynamic_image_size=self.dynamic_image_size,
+            dynamic_dims=self.dynamic_dims,
+            input_format=self.input_format,
+            hybrid=self.hybrid,
+            static_branches=self.static_branches,
+        )
+
     def device_bytes(self) -> int:
         """`device-memory`, or the memory budget in force for 0."""
         return self.device_memory or budget.max_memory()
@@ -150,17 +162,7 @@ class CompilePipelinePass(ModulePass):
             )
         first: list[ModulePass] = []
         if self.gears:
-            first.append(
-                MultibatchExpandPass(
-                    input_shape=self.input_shape,
-                    dynamic_batch_size=self.dynamic_batch_size,
-                    dynamic_image_size=self.dynamic_image_size,
-                    dynamic_dims=self.dynamic_dims,
-                    input_format=self.input_format,
-                    hybrid=self.hybrid,
-                    static_branches=self.static_branches,
-                )
-            )
+            first.append(self.expansion())
         first += self.checks()
         first += [ConvertForToWhilePass(), NormalizeCondsPass()]
         if self.fold:
