@@ -1,0 +1,210 @@
+"""One compile for all gears (issue 19 part 4, GE's SymbolizeMultiBatchSubGraph): `ge-compile`
+compiles probe gears and instantiates the others; every gear must compute what the
+unexpanded graph computes, and what every gear compiled through every stage computes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from gedialects import make_context
+from gedialects.ascend import KernelOp, ModelOp
+from gedialects.frontend.onnx import import_model
+from gedialects.gear_options import parse_options
+from gedialects.interpreters.gears import GearInfo
+from gedialects.interpreters.run import run
+from gedialects.passes.multibatch import symbolic
+from gedialects.passes.pipelines import CompilePipelinePass, compile_symbolically
+from gedialects.tools import ge_atc
+
+MODELS = Path(__file__).parent / "models"
+CNN = MODELS / "cnn.onnx"
+needs_cnn = pytest.mark.skipif(not CNN.exists(), reason="tests/models/cnn.onnx is not exported")
+SHAPE = "image:-1,3,16,16"
+GEARS = "1,2,3,5,8,13,21"
+
+
+def _model(module: ModuleOp) -> ModelOp:
+    (model,) = [op for op in module.ops if isinstance(op, ModelOp)]
+    return model
+
+
+def _per_sample(original: ModuleOp, image: np.ndarray) -> np.ndarray:
+    """The exported CNN is fixed at batch 2: each sample paired with itself, one kept."""
+    rows = [run(original, {"image": np.stack([s, s])})["logits"][:1] for s in image]
+    return np.concatenate(rows)
+
+
+@pytest.fixture(scope="module")
+def cnn() -> tuple[ModuleOp, ModuleOp, ModuleOp]:
+    """(original graph, gears compiled symbolically, every gear through every stage)."""
+    if not CNN.exists():
+        pytest.skip("tests/models/cnn.onnx is not exported")
+    original = import_model(CNN)
+    fast, each = original.clone(), original.clone()
+    pipeline = CompilePipelinePass(input_shape=SHAPE, dynamic_batch_size=GEARS)
+    taken = compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    assert taken, "the CNN's gears are explained by the probes"
+    fast.verify()
+    CompilePipelinePass(input_shape=SHAPE, dynamic_batch_size=GEARS, symbolic_gears=False).apply(
+        make_context(), each
+    )
+    return original, fast, each
+
+
+@needs_cnn
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 13, 21])
+def test_every_gear_equals_the_graph(cnn: tuple[ModuleOp, ModuleOp, ModuleOp], n: int) -> None:
+    original, fast, each = cnn
+    image = np.random.default_rng(n).standard_normal((n, 3, 16, 16)).astype(np.float32)
+    got = run(fast, {"image": image})["logits"]
+    assert got.shape == (n, 10)
+    np.testing.assert_allclose(got, _per_sample(original, image), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(got, run(each, {"image": image})["logits"])
+
+
+@needs_cnn
+def test_instantiated_model_has_the_full_compiles_tasks(
+    cnn: tuple[ModuleOp, ModuleOp, ModuleOp],
+) -> None:
+    """The same kernels with the same names and types in the same order as every gear
+    compiled alone; offsets follow the largest gear's plan, so the arena is no larger."""
+    _, fast, each = cnn
+    a, b = _model(fast), _model(each)
+
+    def kernels(model: ModelOp) -> list[tuple[str, str, list[object], list[object]]]:
+        return [
+            (
+                k.kernel.data,
+                k.node_name.data,
+                [x.type for x in k.inputs],
+                [y.type for y in k.outputs],
+            )
+            for k in model.body.block.ops
+            if isinstance(k, KernelOp)
+        ]
+
+    assert kernels(a) == kernels(b)
+    assert [op.name for op in a.body.block.ops] == [op.name for op in b.body.block.ops]
+    assert a.arena_size.value.data <= b.arena_size.value.data
+    assert a.weight_size == b.weight_size
+    info, full = GearInfo.find_model(a), GearInfo.find_model(b)
+    assert info is not None and full is not None
+    assert info.gears == full.gears == tuple((g,) for g in (1, 2, 3, 5, 8, 13, 21))
+    assert all(info.output_dims_of(g) == full.output_dims_of(g) for g in range(7))
+    assert dict(a.attributes) == dict(b.attributes)
+
+
+@needs_cnn
+def test_the_default_pipeline_takes_the_probes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ge-compile` (as ge-atc and the bench run it) compiles three probe gears, not seven."""
+    seen: list[str] = []
+    real = CompilePipelinePass.passes
+
+    def passes(self: CompilePipelinePass) -> tuple[object, ...]:
+        seen.append(self.dynamic_batch_size)
+        return real(self)
+
+    monkeypatch.setattr(CompilePipelinePass, "passes", passes)
+    module = import_model(CNN)
+    CompilePipelinePass(input_shape=SHAPE, dynamic_batch_size=GEARS).apply(make_context(), module)
+    assert seen == ["1,5,21"]  # the smallest, the largest, the middle one
+    assert GearInfo.find_model(_model(module)) is not None
+    seen.clear()
+    module = import_model(CNN)
+    CompilePipelinePass(input_shape=SHAPE, dynamic_batch_size="1,2,4,8,16").apply(
+        make_context(), module
+    )
+    assert seen == ["1,2,4,8,16"], "five gears: every gear compiled"
+
+
+def test_probes_cover_each_inputs_largest_gear_and_vary_every_value() -> None:
+    config = parse_options(input_shape="x:-1,-1", dynamic_dims="1,9;2,8;3,7;4,6;9,1;5,5")
+    probes = symbolic.probe_gears(config)
+    assert probes == sorted(probes) and len(probes) >= 3
+    assert config.max_gear("x") in probes
+    for j in range(2):
+        assert len({config.gears[p][j] for p in probes}) >= 3
+
+
+def test_fit_is_affine_in_one_gear_value_or_refused() -> None:
+    config = parse_options(input_shape="x:-1,3", dynamic_batch_size="1,2,4,6,8,10")
+    fit = symbolic._Fit(config, [(1,), (4,), (10,)])  # pyright: ignore[reportPrivateUsage]
+    assert fit.values([16, 64, 160], "dim") == [16, 32, 64, 96, 128, 160]
+    assert fit.values([3, 3, 3], "dim") == [3] * 6
+    with pytest.raises(symbolic.NotSymbolic, match="no affine gear function"):
+        fit.values([1, 2, 3], "dim")  # not affine over 1, 4, 10
+    half = symbolic._Fit(  # pyright: ignore[reportPrivateUsage]
+        parse_options(input_shape="x:-1,3", dynamic_batch_size="2,4,5,8,10,12"),
+        [(2,), (4,), (12,)],
+    )
+    with pytest.raises(symbolic.NotSymbolic):
+        half.values([1, 2, 6], "dim")  # floor(b / 2): 2.5 at the gear 5
+
+
+POOL = """
+builtin.module {
+  graph.graph @main(%x: tensor<1x1x8x8xf32> {node_name = "x"})
+      -> (tensor<1x1x4x4xf32> {node_name = "y"}) {
+    %y = graph.max_pool_v3 %x ksize [1, 1, 2, 2] strides [1, 1, 2, 2] {node_name = "pool"}
+        : (tensor<1x1x8x8xf32>) -> tensor<1x1x4x4xf32>
+    graph.net_output %y : tensor<1x1x4x4xf32>
+  }
+}
+"""
+
+
+def _pool() -> ModuleOp:
+    module = Parser(make_context(), POOL).parse_module()
+    module.verify()
+    return module
+
+
+def test_a_dim_no_affine_function_explains_compiles_every_gear() -> None:
+    """A 2x2 pool over image sizes: floor(h / 2) is h / 2 on the even probes but not at 5,
+    so the probes are refused and every gear is compiled; each gear still pools right."""
+    sizes = "4,4;6,6;5,5;8,8;10,10;12,12"
+    pipeline = CompilePipelinePass(input_shape="x:1,1,-1,-1", dynamic_image_size=sizes)
+    module = _pool()
+    assert not compile_symbolically(module, pipeline, lambda m, p: p.apply(make_context(), m))
+    assert str(module) == str(_pool()), "refused: the module is left as it was"
+    pipeline.apply(make_context(), module)
+    for h in (4, 5, 6, 12):
+        x = np.random.default_rng(h).standard_normal((1, 1, h, h)).astype(np.float32)
+        got = run(module, {"x": x})["y"]
+        k = h // 2
+        want = x[:, :, : 2 * k, : 2 * k].reshape(1, 1, k, 2, k, 2).max(axis=(3, 5))
+        np.testing.assert_array_equal(got, want)
+
+
+def test_image_size_gears_instantiated() -> None:
+    """Even image sizes: h / 2 explains every gear; each pools right."""
+    sizes = "2,2;4,4;6,6;8,8;10,10;12,12;16,16"
+    pipeline = CompilePipelinePass(input_shape="x:1,1,-1,-1", dynamic_image_size=sizes)
+    module = _pool()
+    assert compile_symbolically(module, pipeline, lambda m, p: p.apply(make_context(), m))
+    module.verify()
+    for h in (2, 6, 10, 16):
+        x = np.random.default_rng(h).standard_normal((1, 1, h, h)).astype(np.float32)
+        got = run(module, {"x": x})["y"]
+        want = x.reshape(1, 1, h // 2, 2, h // 2, 2).max(axis=(3, 5))
+        np.testing.assert_array_equal(got, want)
+
+
+@needs_cnn
+def test_atc_many_gears_runs_every_gear(tmp_path: Path) -> None:
+    """Through the CLI: eight gears, the file runs each to the graph's numbers."""
+    out = tmp_path / "m.mlir"
+    argv = [f"--model={CNN}", f"--output={out}", f"--input_shape={SHAPE}"]
+    assert ge_atc.main([*argv, "--dynamic_batch_size=1,2,3,4,6,7,9,12", "--quiet"]) == 0
+    module = Parser(make_context(), out.read_text(), str(out)).parse_module()
+    module.verify()
+    original = import_model(CNN)
+    for n in (3, 7, 12):
+        image = np.random.default_rng(n).standard_normal((n, 3, 16, 16)).astype(np.float32)
+        got = run(module, {"image": image})["logits"]
+        np.testing.assert_allclose(got, _per_sample(original, image), rtol=1e-5, atol=1e-5)
