@@ -208,3 +208,97 @@ def test_atc_many_gears_runs_every_gear(tmp_path: Path) -> None:
         image = np.random.default_rng(n).standard_normal((n, 3, 16, 16)).astype(np.float32)
         got = run(module, {"image": image})["logits"]
         np.testing.assert_allclose(got, _per_sample(original, image), rtol=1e-5, atol=1e-5)
+
+
+SEED_GRAPH = """
+graph.graph @main(%data: tensor<1x?x40x?xf32> {node_name = "data"},
+                  %label: tensor<1x?xf32> {node_name = "label"},
+                  %mask: tensor<?x?xf32> {node_name = "mask"})
+    -> (tensor<1x?x40x?xf32> {node_name = "act"}, tensor<1x?xf32> {node_name = "neg"},
+        tensor<?x?xf32> {node_name = "sq"}) {
+  %a = graph.relu %data : (tensor<1x?x40x?xf32>) -> tensor<1x?x40x?xf32>
+  %n = graph.neg %label : (tensor<1x?xf32>) -> tensor<1x?xf32>
+  %s = graph.mul %mask, %mask : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  graph.net_output %a, %n, %s : tensor<1x?x40x?xf32>, tensor<1x?xf32>, tensor<?x?xf32>
+}
+"""
+"""The gears seed's graph (section 2): four gear values over three inputs."""
+
+
+def _seed_session(gears: list[tuple[int, int, int, int]]) -> tuple[object, dict[str, str]]:
+    from gedialects.session import Session
+
+    options = {
+        "ge.inputShape": "data:1,1,40,-1;label:1,-1;mask:-1,-1",
+        "ge.dynamicDims": ";".join(",".join(map(str, g)) for g in gears),
+    }
+    session = Session()
+    session.add_graph(1, SEED_GRAPH, options)
+    info = session.gear_info(1)
+    assert info is not None and info.gears == tuple(gears)
+    for k, (w, n, m0, m1) in enumerate(gears):
+        rng = np.random.default_rng(k)
+        inputs = {
+            "data": rng.standard_normal((1, 1, 40, w)).astype(np.float32),
+            "label": rng.standard_normal((1, n)).astype(np.float32),
+            "mask": rng.standard_normal((m0, m1)).astype(np.float32),
+        }
+        got = session.run_graph(1, inputs)
+        np.testing.assert_array_equal(got["act"], np.maximum(inputs["data"], 0))
+        np.testing.assert_array_equal(got["neg"], -inputs["label"])
+        np.testing.assert_array_equal(got["sq"], inputs["mask"] * inputs["mask"])
+    return session, session.stages(1)
+
+
+SMALL = """
+graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"})
+    -> (tensor<?x3xf32> {node_name = "y"}, tensor<?x3xf32> {node_name = "z"}) {
+  %r = graph.relu %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  %y = graph.mul %r, %x : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  %z = graph.neg %y : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  graph.net_output %y, %z : tensor<?x3xf32>, tensor<?x3xf32>
+}
+"""
+
+
+def test_session_compiles_probes_and_runs_every_gear() -> None:
+    """The Session takes the same path: its stages are the probes' (three gear branches, not
+    seven) and then the model of every gear; each gear returns the graph's numbers."""
+    from gedialects.runtime.compile import INSTANTIATED_STAGE
+    from gedialects.session import Session
+
+    gears = [1, 2, 3, 5, 8, 13, 21]
+    options = {"ge.inputShape": "x:-1,3", "ge.dynamicBatchSize": ",".join(map(str, gears))}
+    session = Session()
+    session.add_graph(1, SMALL, options)
+    stages = session.stages(1)
+    assert list(stages)[-1] == INSTANTIATED_STAGE
+    assert stages["ge-expand-multibatch"].count("graph.graph @Batch_") == 3
+    for n in gears:
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        got = session.run_graph(1, {"x": x})
+        np.testing.assert_array_equal(got["y"], np.maximum(x, 0) * x)
+        np.testing.assert_array_equal(got["z"], -(np.maximum(x, 0) * x))
+
+
+def test_session_compiles_every_gear_when_no_probe_is_largest() -> None:
+    """The seed's gears do not grow together (no gear's buffers hold every other gear's, so
+    the largest probe's plan cannot serve all) and the probes order their event waits
+    differently: every gear goes through every stage, and the probes' stages are not kept."""
+    gears = [(20, 20, 1, 1), (40, 40, 2, 2), (80, 60, 4, 4), (30, 10, 3, 1)]
+    gears += [(50, 30, 5, 2), (60, 50, 6, 3), (70, 40, 7, 4)]
+    _, stages = _seed_session(gears)
+    assert list(stages)[-1] == "ge-plan-memory"
+    assert stages["ge-expand-multibatch"].count("graph.graph @Batch_") == len(gears)
+
+
+def test_a_gear_value_of_two_values_is_probed_both_ways() -> None:
+    """The second value takes 3 and 5 only: the probes take both (a dim that follows it
+    cannot look constant), and a fit needs three values, so such a dim is refused."""
+    config = parse_options(input_shape="x:-1,-1", dynamic_dims="1,3;2,3;3,5;4,3;5,3;6,3")
+    probes = symbolic.probe_gears(config)
+    assert {config.gears[p][1] for p in probes} == {3, 5}
+    fit = symbolic._Fit(config, [config.gears[p] for p in probes])  # pyright: ignore[reportPrivateUsage]
+    seen = [config.gears[p][1] * 2 for p in probes]
+    with pytest.raises(symbolic.NotSymbolic):
+        fit.values(seen, "dim")

@@ -149,12 +149,42 @@ def compile_graph(graph: GraphState) -> None:
         pipeline = compile_pipeline(graph.options)
         compile_hybrid(module, pipeline, compile_pipeline(graph.options, gears=False), stages)
     else:
-        run_stages(module, [compile_pipeline(graph.options)], stages)
+        compile_gears(module, compile_pipeline(graph.options), stages)
     entry = find_entry(module)
     graph.stages = stages
     graph.compiled, graph.level = module, "ascend"
     graph.signature = signature(entry)
     graph.info = GearInfo.find(entry) if isinstance(entry, GraphOp) else GearInfo.find_model(entry)
+
+
+INSTANTIATED_STAGE = "gears instantiated"
+"""`Session.stages` key of the model of every gear written from the probe gears' (the stages
+before it show the probes' compile)."""
+
+
+def compile_gears(module: ModuleOp, pipeline: CompilePipelinePass, stages: dict[str, str]) -> None:
+    """`pipeline` on `module` stage by stage; with many gears on probe gears first and every
+    gear instantiated from them (`pipelines.compile_symbolically`, GE's
+    SymbolizeMultiBatchSubGraph), each gear through every stage when the probes do not
+    explain one (the probes' stages are then dropped)."""
+    from gedialects.passes.multibatch.symbolic import NotSymbolic
+    from gedialects.passes.pipelines import compile_symbolically
+
+    def probes(probe_module: ModuleOp, probe: CompilePipelinePass) -> None:
+        try:
+            run_stages(probe_module, [probe], stages)
+        except (GraphError, OptionError) as e:  # reported by the compile of every gear
+            raise NotSymbolic(f"the probes failed: {e}") from None
+
+    before = dict(stages)
+    if pipeline.gears and pipeline.symbolic_gears:
+        if compile_symbolically(module, pipeline, probes):
+            module.verify()
+            stages[INSTANTIATED_STAGE] = print_module(module)
+            return
+        stages.clear()
+        stages.update(before)
+    run_stages(module, [pipeline], stages)
 
 
 DYNAMIC_STAGE_SUFFIX = " (dynamic graph)"

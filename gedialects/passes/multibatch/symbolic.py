@@ -96,12 +96,18 @@ def _align(n: int) -> int:
 def probe_gears(config: GearConfig) -> list[int]:
     """Gear indices of the probes, in gear order: each input's largest gear (GE's
     SetMaxShape, so the model's inputs are declared as a full compile declares them), the
-    smallest, then gears between until every gear value that takes three or more values
-    over the gears takes three over the probes (an affine fit then has a check)."""
+    smallest, for each gear value the gears where it is smallest and largest (a dim that is
+    a monotone function of it and equal at both is constant), then gears between until every
+    gear value that varies takes three values over the probes, or all it takes (a fit then
+    has a check; a value of two only is never fitted, so a dim that follows it is refused)."""
     n = config.gear_count
     sizes = [math.prod(v for v in g if v) for g in config.gears]
     chosen = {config.max_gear(s.name) for s in config.inputs}
     chosen.add(min(range(n), key=sizes.__getitem__))
+    for j in range(config.gear_length):
+        values = [g[j] for g in config.gears]
+        chosen.add(values.index(min(values)))
+        chosen.add(values.index(max(values)))
     order = sorted(range(n), key=sizes.__getitem__)
     for q in (2, 4, 8, 3, 5, 7):
         for k in range(1, q):
@@ -109,7 +115,7 @@ def probe_gears(config: GearConfig) -> list[int]:
                 return sorted(chosen)
             chosen.add(order[k * (n - 1) // q])
     if not _spread(config, chosen):
-        raise NotSymbolic("no three probes vary every gear value")
+        raise NotSymbolic("no probes vary every gear value three ways")
     return sorted(chosen)
 
 
@@ -119,7 +125,7 @@ def _spread(config: GearConfig, chosen: set[int]) -> bool:
     for j in range(config.gear_length):
         every = {g[j] for g in config.gears}
         probed = {config.gears[p][j] for p in chosen}
-        if len(every) >= PROBES and len(probed) < PROBES:
+        if len(probed) < min(len(every), PROBES):
             return False
     return True
 
@@ -157,7 +163,8 @@ class _Fit:
             xs = [p[j] for p in self.probes]
             if len(set(xs)) < PROBES:
                 continue
-            a = Fraction(seen[-1] - seen[0], xs[-1] - xs[0])
+            far = max(range(len(xs)), key=lambda k: abs(xs[k] - xs[0]))
+            a = Fraction(seen[far] - seen[0], xs[far] - xs[0])
             b = seen[0] - a * xs[0]
             if any(a * x + b != v for x, v in zip(xs, seen, strict=True)):
                 continue
