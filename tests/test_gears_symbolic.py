@@ -281,10 +281,20 @@ def test_session_compiles_probes_and_runs_every_gear() -> None:
         np.testing.assert_array_equal(got["z"], -(np.maximum(x, 0) * x))
 
 
+def test_seed_graph_with_growing_gears_is_instantiated() -> None:
+    """Three inputs, four gear values that grow together: one probe holds every gear. The
+    scheduler orders the branch's two event waits by size, differently per probe; their
+    order means nothing, so they are compared in the order of their records."""
+    from gedialects.runtime.compile import INSTANTIATED_STAGE
+
+    _, stages = _seed_session([(10 * k, 5 * k + 5, k, k + 1) for k in range(1, 8)])
+    assert list(stages)[-1] == INSTANTIATED_STAGE
+
+
 def test_session_compiles_every_gear_when_no_probe_is_largest() -> None:
-    """The seed's gears do not grow together (no gear's buffers hold every other gear's, so
-    the largest probe's plan cannot serve all) and the probes order their event waits
-    differently: every gear goes through every stage, and the probes' stages are not kept."""
+    """The seed's gears do not grow together: no gear's buffers hold every other gear's, so
+    the largest probe's plan cannot serve all; every gear goes through every stage, and the
+    probes' stages are not kept."""
     gears = [(20, 20, 1, 1), (40, 40, 2, 2), (80, 60, 4, 4), (30, 10, 3, 1)]
     gears += [(50, 30, 5, 2), (60, 50, 6, 3), (70, 40, 7, 4)]
     _, stages = _seed_session(gears)

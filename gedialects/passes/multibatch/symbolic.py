@@ -403,6 +403,7 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probe_index: li
         raise NotSymbolic("the branches do not end in one goto to the end label")
     goto = gotos[0]
     sections = [s[:-1] for s in layout.sections[:-1]] + [layout.sections[-1]]
+    sections = [_waits_in_record_order(s) for s in sections]
     layout.sections = sections
     lengths = {len(s) for s in sections}
     if len(lengths) != 1:
@@ -526,6 +527,35 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probe_index: li
     model.attributes = _ordered(model.attributes, attrs)
     model.weight_size = IntegerAttr(weight_size + shift, i64)
     model.arena_size = IntegerAttr(model.arena_size.value.data + shift, i64)
+
+
+def _waits_in_record_order(section: list[Operation]) -> list[Operation]:
+    """`section` with each run of event waits on one stream in the order of their records:
+    a stream waits for all of them before it goes on, so their order means nothing, but the
+    scheduler may order them differently per gear (by buffer size), which would make the
+    probes' sections differ."""
+    recorded = {
+        op.event.value.data: i for i, op in enumerate(section) if isinstance(op, EventRecordOp)
+    }
+    out: list[Operation] = []
+    run: list[EventWaitOp] = []
+
+    def flush() -> None:
+        run.sort(key=lambda w: recorded.get(w.event.value.data, -1))
+        out.extend(run)
+        run.clear()
+
+    for op in section:
+        if isinstance(op, EventWaitOp) and (not run or run[0].stream == op.stream):
+            run.append(op)
+            continue
+        flush()
+        if isinstance(op, EventWaitOp):
+            run.append(op)
+        else:
+            out.append(op)
+    flush()
+    return out
 
 
 def _ordered(old: dict[str, Attribute], new: dict[str, Attribute]) -> dict[str, Attribute]:
