@@ -14,7 +14,7 @@ from xdsl.parser import Parser
 from gedialects import make_context
 from gedialects.ascend import KernelOp, ModelOp
 from gedialects.frontend.onnx import import_model
-from gedialects.gear_options import parse_options
+from gedialects.gear_options import GearConfig, parse_options
 from gedialects.interpreters.gears import GearInfo
 from gedialects.interpreters.run import run
 from gedialects.passes.multibatch import symbolic
@@ -312,3 +312,75 @@ def test_a_gear_value_of_two_values_is_probed_both_ways() -> None:
     seen = [config.gears[p][1] * 2 for p in probes]
     with pytest.raises(symbolic.NotSymbolic):
         fit.values(seen, "dim")
+
+
+def _dynamic_batch_onnx(folder: Path) -> Path:
+    """conv -> relu -> global average pool -> flatten -> gemm, batch `N` symbolic."""
+    import onnx
+    from onnx import TensorProto
+    from onnx import helper as h
+    from onnx import numpy_helper as nh
+
+    rng = np.random.default_rng(7)
+    w = nh.from_array(rng.standard_normal((4, 3, 3, 3)).astype(np.float32), "w")
+    b = nh.from_array(rng.standard_normal(4).astype(np.float32), "b")
+    fc = nh.from_array(rng.standard_normal((5, 4)).astype(np.float32), "fc")
+    nodes = [
+        h.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+        h.make_node("Relu", ["c"], ["r"]),
+        h.make_node("GlobalAveragePool", ["r"], ["p"]),
+        h.make_node("Flatten", ["p"], ["f"]),
+        h.make_node("Gemm", ["f", "fc"], ["y"], transB=1),
+    ]
+    graph = h.make_graph(
+        nodes,
+        "dyn",
+        [h.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])],
+        [h.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 5])],
+        [w, b, fc],
+    )
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 17)])
+    model.ir_version = 8
+    path = folder / "dyn.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
+@pytest.mark.parametrize("hybrid", [False, True])
+def test_atc_many_gears_match_onnxruntime(
+    tmp_path: Path, hybrid: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ge-atc with seven gears (and with --hybrid, whose gear graph takes the same path on
+    its worker): every gear, and in hybrid mode a batch of no gear, equals onnxruntime."""
+    ort = pytest.importorskip("onnxruntime")
+    done: list[int] = []
+    real = symbolic.instantiate
+
+    def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[int]) -> None:
+        real(module, name, config, probes)
+        done.append(len(probes))
+
+    monkeypatch.setattr(symbolic, "instantiate", instantiate)
+    path = _dynamic_batch_onnx(tmp_path)
+    out = tmp_path / "m.mlir"
+    argv = [f"--model={path}", f"--output={out}", "--input_shape=x:-1,3,8,8", "--quiet"]
+    argv.append("--dynamic_batch_size=1,2,3,4,6,8,16")
+    assert ge_atc.main([*argv, *(["--hybrid"] if hybrid else [])]) == 0
+    module = Parser(make_context(), out.read_text(), str(out)).parse_module()
+    module.verify()
+    models = [op for op in module.ops if isinstance(op, ModelOp)]
+    gear_model = models[-1]
+    assert gear_model.attributes["_batch_num"] == _model_attr(7)
+    assert done == [3], "the gears were instantiated from three probes"
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    for n in (1, 3, 6, 16, *((5,) if hybrid else ())):
+        x = np.random.default_rng(n).standard_normal((n, 3, 8, 8)).astype(np.float32)
+        (want,) = session.run(None, {"x": x})
+        got = run(module, {"x": x})["y"]
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def _model_attr(n: int) -> object:
+    from xdsl.dialects.builtin import IntegerAttr, i64
+
+    return IntegerAttr(n, i64)

@@ -162,11 +162,13 @@ INSTANTIATED_STAGE = "gears instantiated"
 before it show the probes' compile)."""
 
 
-def compile_gears(module: ModuleOp, pipeline: CompilePipelinePass, stages: dict[str, str]) -> None:
+def compile_gears(
+    module: ModuleOp, pipeline: CompilePipelinePass, stages: dict[str, str] | None
+) -> None:
     """`pipeline` on `module` stage by stage; with many gears on probe gears first and every
     gear instantiated from them (`pipelines.compile_symbolically`, GE's
     SymbolizeMultiBatchSubGraph), each gear through every stage when the probes do not
-    explain one (the probes' stages are then dropped)."""
+    explain one (the probes' stages are then dropped). `stages` None: no IR kept."""
     from gedialects.passes.multibatch.symbolic import NotSymbolic
     from gedialects.passes.pipelines import compile_symbolically
 
@@ -176,14 +178,16 @@ def compile_gears(module: ModuleOp, pipeline: CompilePipelinePass, stages: dict[
         except (GraphError, OptionError) as e:  # reported by the compile of every gear
             raise NotSymbolic(f"the probes failed: {e}") from None
 
-    before = dict(stages)
+    before = None if stages is None else dict(stages)
     if pipeline.gears and pipeline.symbolic_gears:
         if compile_symbolically(module, pipeline, probes):
             module.verify()
-            stages[INSTANTIATED_STAGE] = print_module(module)
+            if stages is not None:
+                stages[INSTANTIATED_STAGE] = print_module(module)
             return
-        stages.clear()
-        stages.update(before)
+        if stages is not None and before is not None:
+            stages.clear()
+            stages.update(before)
     run_stages(module, [pipeline], stages)
 
 
@@ -231,7 +235,8 @@ def compile_hybrid(
     dynamic_stages: dict[str, str] | None = None if stages is None else {}
     jobs = ((module, gear_pipeline, stages), (dynamic, dynamic_pipeline, dynamic_stages))
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="ge-hybrid") as pool:
-        futures = [pool.submit(run_stages, m, [p], printed) for m, p, printed in jobs]
+        # the gear graph as any gear graph (probes and instances with many gears)
+        futures = [pool.submit(compile_gears, m, p, printed) for m, p, printed in jobs]
         errors = [f.exception() for f in futures]
     gear_error, dynamic_error = errors
     if gear_error is not None:
