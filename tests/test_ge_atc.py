@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +18,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from gedialects import make_context
 from gedialects.ascend import KernelOp, MemcpyAsyncOp, ModelOp
+from gedialects.errors import GraphError
 from gedialects.frontend.onnx import import_model
 from gedialects.graph import GraphOp
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
@@ -23,6 +26,7 @@ from gedialects.interpreters.gears import GearInfo
 from gedialects.interpreters.run import RunError, find_entry, run, signature
 from gedialects.passes.multibatch.expand import MultibatchExpandPass
 from gedialects.passes.pipelines import CompilePipelinePass
+from gedialects.runtime import compile as runtime_compile
 from gedialects.tools import ge_atc, ge_run
 
 MODELS = Path(__file__).parent / "models"
@@ -164,6 +168,52 @@ def test_hybrid_routes_gears_to_the_model(atc_cnn: tuple[ModuleOp, ModuleOp, Mod
     target, args = sig.route((_image(3),)) or (None, ())
     assert isinstance(target, ModelOp) and target.sym_name.data == "main_graph_dynamic"
     assert args[0].shape == (3, 3, 16, 16)
+
+
+@needs_cnn
+def test_atc_hybrid_compiles_both_graphs_concurrently(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ge-atc --hybrid` compiles as the Session does (GE's two-thread pool): the gear graph
+    and the dynamic graph each wait at a barrier the other must reach; one compile each."""
+    barrier = threading.Barrier(2, timeout=60)
+    seen: list[tuple[str, bool]] = []
+    real = runtime_compile.run_stages
+
+    def run_stages(
+        module: ModuleOp, stages: Sequence[CompilePipelinePass], printed: dict[str, str] | None
+    ) -> None:
+        seen.append((threading.current_thread().name, stages[0].gears))
+        barrier.wait()
+        real(module, stages, printed)
+
+    monkeypatch.setattr(runtime_compile, "run_stages", run_stages)
+    common = [f"--model={CNN}", "--input_shape=image:-1,3,16,16", "--dynamic_batch_size=1,4"]
+    assert ge_atc.main([*common, f"--output={tmp_path / 'h.mlir'}", "--hybrid"]) == 0
+    assert sorted(gears for _, gears in seen) == [False, True]
+    assert len({name for name, _ in seen}) == 2
+    assert all(name.startswith("ge-hybrid") for name, _ in seen)
+    hybrid = _parse(tmp_path / "h.mlir")
+    models = [op.sym_name.data for op in hybrid.ops if isinstance(op, ModelOp)]
+    assert models == ["main_graph_dynamic", "main_graph"] and len(hybrid.ops) == 2
+
+
+@needs_cnn
+def test_atc_hybrid_reports_a_failure_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def run_stages(
+        module: ModuleOp, stages: Sequence[CompilePipelinePass], printed: dict[str, str] | None
+    ) -> None:
+        raise GraphError("gear broke" if stages[0].gears else "dyn broke")
+
+    monkeypatch.setattr(runtime_compile, "run_stages", run_stages)
+    common = [f"--model={CNN}", "--input_shape=image:-1,3,16,16", "--dynamic_batch_size=1,4"]
+    assert ge_atc.main([*common, f"--output={tmp_path / 'h'}", "--hybrid"]) == 1
+    assert capsys.readouterr().err == (
+        "error: gear broke (the dynamic graph of hybrid mode failed too: dyn broke)\n"
+    )
+    assert list(tmp_path.iterdir()) == []
 
 
 @needs_cnn

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -22,6 +22,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects import budget, progress
+from gedialects.gear_options import GearError
 from gedialects.passes import engine_optimizers
 from gedialects.passes.assign_streams import AssignStreamsPass
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
@@ -93,7 +94,11 @@ class CompilePipelinePass(ModulePass):
     `_dynamic_shape_partitioned = false`; the Session and JIT slices set it),
     `iterations-per-loop` (N > 1: `ge-sink-loop`, N iterations per launch; 1: no sink; at most
     `MAX_ITERATIONS_PER_LOOP`, a million), `skip-passes` (engine optimiser hook passes left
-    out by registered name).
+    out by registered name), `symbolic-gears` (default true: with six gears or more,
+    `apply` compiles a few probe gears and instantiates the others from them, GE's
+    SymbolizeMultiBatchSubGraph, `passes.multibatch.symbolic`; false, or when the probes do not
+    explain every gear, each gear branch goes through every stage; `ge-opt`, which runs the
+    stages one by one, compiles each gear).
     """
 
     name = "ge-compile"
@@ -121,11 +126,24 @@ class CompilePipelinePass(ModulePass):
     partition_static: bool = True
     iterations_per_loop: int = 1
     skip_passes: tuple[str, ...] = ()
+    symbolic_gears: bool = True
 
     @property
     def gears(self) -> bool:
         """Whether a gear option is given (the stages then start with the gear expansion)."""
         return any((self.dynamic_batch_size, self.dynamic_image_size, self.dynamic_dims))
+
+    def expansion(self) -> MultibatchExpandPass:
+        """The gear expansion these options ask for (the first stage with a gear option)."""
+        return MultibatchExpandPass(
+            input_shape=self.input_shape,
+            dynamic_batch_size=self.dynamic_batch_size,
+            dynamic_image_size=self.dynamic_image_size,
+            dynamic_dims=self.dynamic_dims,
+            input_format=self.input_format,
+            hybrid=self.hybrid,
+            static_branches=self.static_branches,
+        )
 
     def device_bytes(self) -> int:
         """`device-memory`, or the memory budget in force for 0."""
@@ -150,17 +168,7 @@ class CompilePipelinePass(ModulePass):
             )
         first: list[ModulePass] = []
         if self.gears:
-            first.append(
-                MultibatchExpandPass(
-                    input_shape=self.input_shape,
-                    dynamic_batch_size=self.dynamic_batch_size,
-                    dynamic_image_size=self.dynamic_image_size,
-                    dynamic_dims=self.dynamic_dims,
-                    input_format=self.input_format,
-                    hybrid=self.hybrid,
-                    static_branches=self.static_branches,
-                )
-            )
+            first.append(self.expansion())
         first += self.checks()
         first += [ConvertForToWhilePass(), NormalizeCondsPass()]
         if self.fold:
@@ -208,6 +216,12 @@ class CompilePipelinePass(ModulePass):
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if (
+            self.gears
+            and self.symbolic_gears
+            and compile_symbolically(op, self, lambda m, p: p.apply(ctx, m))
+        ):
+            return
         stages = self.passes()
         with progress.task("compiling", total=len(stages), unit="passes") as bar:
             PassPipeline(stages, StageProgress(bar)).apply(ctx, op)
@@ -251,3 +265,57 @@ def skips(stage: ModulePass, module: ModuleOp) -> bool:
     if isinstance(stage, PartitionStagePass):
         return stage.skips(module)
     return isinstance(stage, PartitionDynamicShapePass) and stage.skips(module)
+
+
+def compile_symbolically(
+    module: ModuleOp,
+    pipeline: CompilePipelinePass,
+    run: Callable[[ModuleOp, CompilePipelinePass], None],
+) -> bool:
+    """Compiles `module` as `pipeline` asks by running `run` on probe gears and instantiating
+    the rest; False (and `module` untouched) when the gears must be compiled one by one:
+    few gears, hybrid mode, a GetNext, a loop sink, or probes that do not explain a gear."""
+    from gedialects.graph import GraphOp
+    from gedialects.passes import getnext
+    from gedialects.passes.multibatch import symbolic
+
+    if pipeline.hybrid or pipeline.iterations_per_loop != 1:
+        return False
+    try:
+        config = pipeline.expansion().config()
+    except (PassFailedException, GearError):
+        return False  # the full compile reports the bad option
+    if config.gear_count < symbolic.MIN_GEARS:
+        return False
+    graphs = [op for op in module.ops if isinstance(op, GraphOp)]
+    if len(graphs) != 1 or getnext.find_get_next(graphs[0]) is not None:
+        return False  # subgraphs and GetNext sinks: each gear compiled
+    name = graphs[0].sym_name.data
+    try:
+        probe_index = symbolic.probe_gears(config)
+    except symbolic.NotSymbolic:
+        return False
+    probes = [config.gears[i] for i in probe_index]
+    option = symbolic.gear_option(config, probes)
+    field = symbolic.GEAR_FIELDS[config.dynamic_type]
+    gear_fields = {"dynamic_batch_size": "", "dynamic_image_size": "", "dynamic_dims": ""}
+    gear_fields[field] = option
+    probe = replace(
+        pipeline,
+        symbolic_gears=False,
+        **gear_fields,
+    )
+    copy = module.clone()
+    try:
+        run(copy, probe)
+        symbolic.instantiate(copy, name, config, probe_index)
+    except (symbolic.NotSymbolic, PassFailedException):
+        return False  # the full compile runs (and reports a failure with every gear's names)
+    block = module.body.block
+    for op in list(block.ops):
+        op.detach()
+        op.erase(safe_erase=False)
+    for op in list(copy.ops):
+        op.detach()
+        block.add_op(op)
+    return True

@@ -146,9 +146,10 @@ def compile_graph(graph: GraphState) -> None:
         logger.warning("%s", note)
     graph.notes = [note] if note is not None else []
     if hybrid and graph.gears is not None:
-        compile_hybrid(module, graph.options, stages)
+        pipeline = compile_pipeline(graph.options)
+        compile_hybrid(module, pipeline, compile_pipeline(graph.options, gears=False), stages)
     else:
-        run_stages(module, [compile_pipeline(graph.options)], stages)
+        compile_gears(module, compile_pipeline(graph.options), stages)
     entry = find_entry(module)
     graph.stages = stages
     graph.compiled, graph.level = module, "ascend"
@@ -156,36 +157,86 @@ def compile_graph(graph: GraphState) -> None:
     graph.info = GearInfo.find(entry) if isinstance(entry, GraphOp) else GearInfo.find_model(entry)
 
 
+INSTANTIATED_STAGE = "gears instantiated"
+"""`Session.stages` key of the model of every gear written from the probe gears' (the stages
+before it show the probes' compile)."""
+
+
+def compile_gears(
+    module: ModuleOp, pipeline: CompilePipelinePass, stages: dict[str, str] | None
+) -> None:
+    """`pipeline` on `module` stage by stage; with many gears on probe gears first and every
+    gear instantiated from them (`pipelines.compile_symbolically`, GE's
+    SymbolizeMultiBatchSubGraph), each gear through every stage when the probes do not
+    explain one (the probes' stages are then dropped). `stages` None: no IR kept."""
+    from gedialects.passes.multibatch.symbolic import NotSymbolic
+    from gedialects.passes.pipelines import compile_symbolically
+
+    def probes(probe_module: ModuleOp, probe: CompilePipelinePass) -> None:
+        try:
+            run_stages(probe_module, [probe], stages)
+        except (GraphError, OptionError) as e:  # reported by the compile of every gear
+            raise NotSymbolic(f"the probes failed: {e}") from None
+
+    before = None if stages is None else dict(stages)
+    if pipeline.gears and pipeline.symbolic_gears:
+        if compile_symbolically(module, pipeline, probes):
+            module.verify()
+            if stages is not None:
+                stages[INSTANTIATED_STAGE] = print_module(module)
+            return
+        if stages is not None and before is not None:
+            stages.clear()
+            stages.update(before)
+    run_stages(module, [pipeline], stages)
+
+
 DYNAMIC_STAGE_SUFFIX = " (dynamic graph)"
 """`Session.stages` lists the dynamic graph's stages of hybrid mode under this suffix."""
 
 
-def compile_hybrid(module: ModuleOp, options: Mapping[str, str], stages: dict[str, str]) -> None:
-    """Hybrid mode: `module` compiled with its gears and, concurrently, a copy of it without
-    gears whose root is renamed `@<root>_dynamic`; the dynamic model joins `module` and the
-    gear model names it (`_hybrid_dynamic_graph`). Both workers run to the end; a failure of
-    either is raised once, the gear graph's first (with the dynamic graph's message added
-    when it failed differently)."""
+def compile_hybrid(
+    module: ModuleOp,
+    gear_pipeline: CompilePipelinePass,
+    dynamic_pipeline: CompilePipelinePass,
+    stages: dict[str, str] | None,
+) -> None:
+    """Hybrid mode: `module` compiled by `gear_pipeline` (with its gears) and, concurrently,
+    a copy of it by `dynamic_pipeline` (without gears) whose root is renamed
+    `@<root>_dynamic`; the dynamic model joins `module` and the gear model names it
+    (`_hybrid_dynamic_graph`). The Session and `ge-atc --hybrid` both compile this way. Both
+    workers run to the end; a failure of either is raised once, the gear graph's first (with
+    the dynamic graph's message added when it failed differently). `stages` (None: not
+    kept) gets the IR after each stage, the dynamic graph's under `DYNAMIC_STAGE_SUFFIX`."""
     from concurrent.futures import ThreadPoolExecutor
 
     from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
     from xdsl.rewriter import InsertPoint, Rewriter
+    from xdsl.utils.exceptions import PassFailedException
 
     from gedialects.base import symbol_name
+    from gedialects.graph import GraphOp
     from gedialects.interpreters.run import find_entry
     from gedialects.multibatch import HYBRID_GRAPH, HYBRID_SUFFIX
+    from gedialects.passes.multibatch.expand import hybrid_dynamic_graph
 
     name, _, _ = root_inputs(module)
     dynamic = module.clone()
     root = find_entry(dynamic)
-    root.sym_name = StringAttr(name + HYBRID_SUFFIX)
-    dynamic_stages: dict[str, str] = {}
-    jobs = (
-        (module, compile_pipeline(options), stages),
-        (dynamic, compile_pipeline(options, gears=False), dynamic_stages),
-    )
+    try:
+        config = gear_pipeline.expansion().config()
+    except PassFailedException:
+        config = None  # the gear worker reports the bad option
+    if isinstance(root, GraphOp) and config is not None:
+        # an input's fixed dim where the gears have -1 held for one shape only
+        Rewriter.replace_op(root, hybrid_dynamic_graph(root, config))
+    else:
+        root.sym_name = StringAttr(name + HYBRID_SUFFIX)
+    dynamic_stages: dict[str, str] | None = None if stages is None else {}
+    jobs = ((module, gear_pipeline, stages), (dynamic, dynamic_pipeline, dynamic_stages))
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="ge-hybrid") as pool:
-        futures = [pool.submit(run_stages, m, [p], printed) for m, p, printed in jobs]
+        # the gear graph as any gear graph (probes and instances with many gears)
+        futures = [pool.submit(compile_gears, m, p, printed) for m, p, printed in jobs]
         errors = [f.exception() for f in futures]
     gear_error, dynamic_error = errors
     if gear_error is not None:
@@ -220,5 +271,6 @@ def compile_hybrid(module: ModuleOp, options: Mapping[str, str], stages: dict[st
             Rewriter.insert_op(op, InsertPoint.before(first))
     find_entry(module, name).attributes[HYBRID_GRAPH] = SymbolRefAttr(name + HYBRID_SUFFIX)
     module.verify()
-    for stage, text in dynamic_stages.items():
-        stages[stage + DYNAMIC_STAGE_SUFFIX] = text
+    if stages is not None and dynamic_stages is not None:
+        for stage, text in dynamic_stages.items():
+            stages[stage + DYNAMIC_STAGE_SUFFIX] = text

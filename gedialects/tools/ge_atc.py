@@ -85,7 +85,8 @@ def _parser() -> argparse.ArgumentParser:
         const="true",
         default="false",
         choices=["true", "false"],
-        help="also keep the fully dynamic graph for shapes of no gear",
+        help="also keep the fully dynamic graph for shapes of no gear (compiled beside the gear "
+        "graph on a second worker, as GE's hybrid mode and the Session do)",
     )
     p.add_argument(
         "--static_branches",
@@ -214,11 +215,26 @@ def compile_model(args: argparse.Namespace) -> ModuleOp:
         dynamic_image_size=args.dynamic_image_size,
         dynamic_dims=args.dynamic_dims,
         input_format=args.input_format,
-        hybrid=hybrid,
         static_branches=args.static_branches == "true",
     )
     try:
-        pipeline.apply(make_context(), module)
+        if hybrid:
+            # GE's UserHybridGraphManager, as the Session: the gear graph and the graph
+            # without gears compiled concurrently on two workers
+            from dataclasses import replace
+
+            from gedialects.errors import GraphError, OptionError
+            from gedialects.runtime.compile import compile_hybrid
+
+            no_gears = replace(
+                pipeline, dynamic_batch_size="", dynamic_image_size="", dynamic_dims=""
+            )
+            try:
+                compile_hybrid(module, pipeline, no_gears, None)
+            except (GraphError, OptionError) as e:
+                raise AtcError(str(e).strip().splitlines()[0]) from None
+        else:
+            pipeline.apply(make_context(), module)
     except GearError as e:
         raise AtcError(e.one_line) from None
     except PassFailedException as e:

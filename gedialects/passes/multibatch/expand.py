@@ -331,27 +331,7 @@ class _Expansion:
         return clone_subgraphs(self.subgraphs, templates, index)
 
     def dynamic_graph(self) -> GraphOp:
-        """Hybrid mode (GE UserHybridGraphManager): the original graph with `?` on the
-        configured -1 dims and every result relaxed for shape inference, run for shapes that
-        match no gear."""
-        root = self.root
-        graph = root.clone()
-        graph.sym_name = StringAttr(root.sym_name.data + HYBRID_SUFFIX)
-        block = graph.body.block
-        for arg, name in zip(block.args, root.input_names, strict=True):
-            Rewriter.replace_value_with_new_type(
-                arg, _with_dims(arg.type, self.config.input(name).dims)
-            )
-        for op in block.ops:
-            if not isinstance(op, ConstOp | NetOutputOp):
-                for result in op.results:
-                    Rewriter.replace_value_with_new_type(result, relaxed_type(result.type))
-        out = block.last_op
-        assert isinstance(out, NetOutputOp)
-        graph.function_type = FunctionType.from_lists(
-            block.arg_types, [relaxed_type(v.type) for v in out.outputs]
-        )
-        return graph
+        return hybrid_dynamic_graph(self.root, self.config)
 
     # ---- root --------------------------------------------------------------------------------
 
@@ -507,6 +487,27 @@ class _Expansion:
             else:
                 entries.append(output_dims_entry(-1, i, t.get_shape()))
         out.attributes[DYNAMIC_OUTPUT_DIMS] = ArrayAttr(entries)
+
+
+def hybrid_dynamic_graph(root: GraphOp, config: GearConfig) -> GraphOp:
+    """Hybrid mode (GE UserHybridGraphManager): a copy of `root` named `@<root>_dynamic` with
+    `?` on the configured -1 dims and every result relaxed for shape inference, run for
+    shapes that match no gear (an exported model's fixed batch held for one shape only)."""
+    graph = root.clone()
+    graph.sym_name = StringAttr(root.sym_name.data + HYBRID_SUFFIX)
+    block = graph.body.block
+    for arg, name in zip(block.args, root.input_names, strict=True):
+        Rewriter.replace_value_with_new_type(arg, _with_dims(arg.type, config.input(name).dims))
+    for op in block.ops:
+        if not isinstance(op, ConstOp | NetOutputOp):
+            for result in op.results:
+                Rewriter.replace_value_with_new_type(result, relaxed_type(result.type))
+    out = block.last_op
+    assert isinstance(out, NetOutputOp)
+    graph.function_type = FunctionType.from_lists(
+        block.arg_types, [relaxed_type(v.type) for v in out.outputs]
+    )
+    return graph
 
 
 def reachable_graphs(module: ModuleOp, root: GraphOp) -> dict[str, GraphOp]:

@@ -136,7 +136,7 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} (100.0%)  Total
 
 // BAD-NAME-LABEL: error: bad pass pipeline: ge-compile has no option 'bogus' (its options: input-shape,
-// BAD-NAME-SAME: partition-static, iterations-per-loop, skip-passes; see ge-opt --list-passes)
+// BAD-NAME-SAME: partition-static, iterations-per-loop, skip-passes, symbolic-gears; see ge-opt --list-passes)
 // BAD-VALUE-LABEL: error: bad pass pipeline: ge-compile{multi-stream=3}: option 'multi-stream' expects a bool (true or false), got '3'
 // HYBRID-LABEL: error: ge-compile: hybrid needs gears: give dynamic-batch-size, dynamic-image-size or dynamic-dims
 // ZERO-LABEL: error: ge-compile: iterations-per-loop must be at least 1, got 0

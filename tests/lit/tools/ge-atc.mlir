@@ -34,13 +34,14 @@
 // RUN: not ge-run %t/tiny.mlir --inputs %t/b3.npz 2>&1 | filecheck %s --check-prefix=B3
 // B3: error: E13025: Input tensor is invalid. Reason: The input tensor dimension [3] (x:[3,2]) is not in the dynamic dimension list [[1], [2], [4]] configured by --dynamic_batch_size.
 
-// Hybrid: the dynamic graph rides along as a model of dynamic tasks and runs the shapes of no gear.
+// Hybrid: the dynamic graph, compiled beside the gear graph on a second worker (as the Session
+// does), rides along as a model of dynamic tasks and runs the shapes of no gear.
 // RUN: ge-atc --model=%t/tiny.onnx --output=%t/hybrid.mlir --input_shape=x:-1,2 --dynamic_batch_size=1,2,4 --hybrid
 // RUN: filecheck %s --check-prefix=HYBRID < %t/hybrid.mlir
 // HYBRID:      ascend.model @tiny_dynamic
 // HYBRID:        ascend.input "x" dyn[0] : tensor<?x2xf32>
 // HYBRID:        ascend.dynamic_kernel
-// HYBRID:      ascend.model @tiny {{.*}}_hybrid_dynamic_graph = @tiny_dynamic, label_num = 4 : i64}
+// HYBRID:      ascend.model @tiny {{.*}}label_num = 4 : i64, _hybrid_dynamic_graph = @tiny_dynamic}
 // RUN: ge-run %t/hybrid.mlir --inputs %t/b3.npz | filecheck %s --check-prefix=HB3
 // HB3: y: float32[3, 2] mean=2.16667 std=1.86339 [2., 0., 0., 2., 4., 5.]
 // RUN: ge-run %t/hybrid.mlir --inputs %t/b2.npz | filecheck %s --check-prefix=B2

@@ -1,0 +1,694 @@
+"""One compile for all gears (GE's SymbolizeMultiBatchSubGraph): the gear branches are
+compiled once, as a template, and instantiated per gear.
+
+`ge-compile` with many gears would otherwise take every gear branch through every stage
+(expansion, shape inference, fusion, partitions, lowering, streams, memory), so that compile
+time grows with the gear count. Here the pipeline runs on a few *probe* gears only (the
+smallest, each input's largest as GE's SetMaxShape picks it, and ones between), and the
+compiled model's branch sections are then written out for every gear:
+
+- every value that differs between the probes' sections must be explained: a tensor dim is
+  an affine function of one gear value, fitted on two probes and checked on the others (the
+  dim is the gear's symbol, `s0`, or `s0 * 128`, ...); a stream, event or label that only one
+  section uses is that section's own and gets a fresh id per gear; a node name differs by the
+  branch postfix only;
+- memory: every gear uses the plan of the probe with the largest buffers, which holds for
+  a smaller gear because each of its buffers starts where the largest gear's does and is no
+  larger (checked per buffer), as GE's DynamicBatchMemAssigner lays the branches over one
+  another; the gear table weight grows to all gears, and what lies after it moves by the
+  aligned difference.
+
+Anything else (a section whose ops or attributes differ between probes otherwise, dynamic
+tasks, nested control flow, a dim no affine function explains) is `NotSymbolic`, and the
+caller compiles every gear as before: the template is an optimisation that never changes
+what a gear computes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation
+
+from gedialects.ascend import (
+    VAR_BASE,
+    BufferAttr,
+    EventOp,
+    EventRecordOp,
+    EventWaitOp,
+    InputOp,
+    KernelOp,
+    LabelGotoOp,
+    LabelSetOp,
+    LabelSwitchByIndexOp,
+    MemcpyAsyncOp,
+    ModelOp,
+    OutputOp,
+    StreamActiveOp,
+    StreamOp,
+    WeightOp,
+)
+from gedialects.gear_options import GearConfig
+from gedialects.multibatch import (
+    BATCH_NUM,
+    BRANCH_NODE_POSTFIX,
+    DYNAMIC_OUTPUT_DIMS,
+    PRED_VALUE_PREFIX,
+    DynamicType,
+    output_dims_entry,
+    parse_output_dims,
+)
+
+MIN_GEARS = 6
+"""Fewer gears compile as before: probes would save little."""
+PROBES = 3
+ALIGNMENT = 512  # GE's memory alignment (analysis.memory_plan.GE_ALIGNMENT)
+LABEL_NUM = "label_num"
+MAP_INDEX_KERNEL = "MapIndex"
+
+
+class NotSymbolic(Exception):
+    """The probes do not explain every gear: compile each gear instead (the reason says why)."""
+
+
+Gear = tuple[int, ...]
+
+
+def _align(n: int) -> int:
+    return (max(n, 1) + ALIGNMENT - 1) // ALIGNMENT * ALIGNMENT
+
+
+def probe_gears(config: GearConfig) -> list[int]:
+    """Gear indices of the probes, in gear order: each input's largest gear (GE's
+    SetMaxShape, so the model's inputs are declared as a full compile declares them), the
+    smallest, for each gear value the gears where it is smallest and largest (a dim that is
+    a monotone function of it and equal at both is constant), then gears between until every
+    gear value that varies takes three values over the probes, or all it takes (a fit then
+    has a check; a value of two only is never fitted, so a dim that follows it is refused)."""
+    n = config.gear_count
+    sizes = [math.prod(v for v in g if v) for g in config.gears]
+    chosen = {config.max_gear(s.name) for s in config.inputs}
+    chosen.add(min(range(n), key=sizes.__getitem__))
+    for j in range(config.gear_length):
+        values = [g[j] for g in config.gears]
+        chosen.add(values.index(min(values)))
+        chosen.add(values.index(max(values)))
+    order = sorted(range(n), key=sizes.__getitem__)
+    for q in (2, 4, 8, 3, 5, 7):
+        for k in range(1, q):
+            if _spread(config, chosen):
+                return sorted(chosen)
+            chosen.add(order[k * (n - 1) // q])
+    if not _spread(config, chosen):
+        raise NotSymbolic("no probes vary every gear value three ways")
+    return sorted(chosen)
+
+
+def _spread(config: GearConfig, chosen: set[int]) -> bool:
+    if len(chosen) < PROBES:
+        return False
+    for j in range(config.gear_length):
+        every = {g[j] for g in config.gears}
+        probed = {config.gears[p][j] for p in chosen}
+        if len(probed) < min(len(every), PROBES):
+            return False
+    return True
+
+
+GEAR_FIELDS = {
+    DynamicType.BATCH: "dynamic_batch_size",
+    DynamicType.IMAGE_SIZE: "dynamic_image_size",
+    DynamicType.DIMS: "dynamic_dims",
+}
+"""The `ge-compile` option of each gear kind."""
+
+
+def gear_option(config: GearConfig, gears: Sequence[Gear]) -> str:
+    """`gears` written as the option of `config`'s kind (`1,4,8` or `1,20;4,40`)."""
+    if config.dynamic_type is DynamicType.BATCH:
+        return ",".join(str(g[0]) for g in gears)
+    return ";".join(",".join(map(str, g)) for g in gears)
+
+
+@dataclass
+class _Fit:
+    """The per-gear values of one int of the probes' sections."""
+
+    config: GearConfig
+    probes: list[Gear]
+
+    def values(self, seen: Sequence[int], what: str) -> list[int]:
+        """`seen` (one value per probe) for every gear: constant, or an affine function of
+        one gear value checked on every probe; NotSymbolic when none or several disagree."""
+        gears = self.config.gears
+        if all(v == seen[0] for v in seen):
+            return [seen[0]] * len(gears)
+        answers: list[list[int]] = []
+        for j in range(self.config.gear_length):
+            xs = [p[j] for p in self.probes]
+            if len(set(xs)) < PROBES:
+                continue
+            far = max(range(len(xs)), key=lambda k: abs(xs[k] - xs[0]))
+            a = Fraction(seen[far] - seen[0], xs[far] - xs[0])
+            b = seen[0] - a * xs[0]
+            if any(a * x + b != v for x, v in zip(xs, seen, strict=True)):
+                continue
+            out = [a * g[j] + b for g in gears]
+            if any(y.denominator != 1 or y < 0 for y in out):
+                continue
+            answers.append([int(y) for y in out])
+        if not answers or any(a != answers[0] for a in answers):
+            raise NotSymbolic(f"{what} {list(seen)} over the probes is no affine gear function")
+        return answers[0]
+
+
+# ---- the probes' model --------------------------------------------------------------------
+
+
+@dataclass
+class _Layout:
+    """A compiled gear model split at its gear Case: declarations, root tasks, the switch,
+    one section per probe, the tail (from the Case's end label on)."""
+
+    decls: list[Operation]
+    head: list[Operation]
+    switch: LabelSwitchByIndexOp
+    sections: list[list[Operation]]
+    tail: list[Operation]
+
+    @classmethod
+    def of(cls, model: ModelOp, probes: int) -> _Layout:
+        ops = list(model.body.block.ops)
+        switches = [i for i, op in enumerate(ops) if isinstance(op, LabelSwitchByIndexOp)]
+        if len(switches) != 1:
+            raise NotSymbolic(f"{len(switches)} label switches (nested control flow)")
+        at = switches[0]
+        switch = ops[at]
+        assert isinstance(switch, LabelSwitchByIndexOp)
+        labels = list(switch.labels.get_values())
+        if len(labels) != probes:
+            raise NotSymbolic("the switch is not the gear Case's")
+        decls: list[Operation] = [
+            op for op in ops[:at] if isinstance(op, StreamOp | EventOp | WeightOp)
+        ]
+        decls += [op for op in ops[:at] if isinstance(op, InputOp | OutputOp)]
+        head = [op for op in ops[:at] if op not in decls]
+        starts: list[int] = []
+        for label in labels:
+            found = [
+                i
+                for i, op in enumerate(ops)
+                if i > at and isinstance(op, LabelSetOp) and op.label.value.data == label
+            ]
+            if len(found) != 1:
+                raise NotSymbolic(f"label {label} is set {len(found)} times")
+            starts.append(found[0])
+        if starts != sorted(starts):
+            raise NotSymbolic("the branch sections are out of order")
+        last = ops[starts[-1] :]
+        ends = [i for i, op in enumerate(last) if isinstance(op, LabelSetOp) and i > 0]
+        if not ends:
+            raise NotSymbolic("no end label after the last branch")
+        end = starts[-1] + ends[0]
+        bounds = [*starts, end]
+        sections = [ops[bounds[k] : bounds[k + 1]] for k in range(probes)]
+        if ops[at + 1 : starts[0]]:
+            raise NotSymbolic("tasks between the switch and the first branch")
+        return cls(decls, head, switch, sections, ops[end:])
+
+
+_SECTION_OPS = (
+    KernelOp,
+    MemcpyAsyncOp,
+    EventRecordOp,
+    EventWaitOp,
+    LabelSetOp,
+    LabelGotoOp,
+    StreamActiveOp,
+)
+_IDS = {"stream": "stream", "active_stream": "stream", "event": "event"}
+
+
+def _ids(ops: Sequence[Operation], kind: str) -> set[int]:
+    found: set[int] = set()
+    for op in ops:
+        for name, k in _IDS.items():
+            value = op.properties.get(name)
+            if k == kind and isinstance(value, IntegerAttr):
+                found.add(value.value.data)
+    return found
+
+
+Slot = Callable[[int], Attribute]
+"""The value of one property in gear `g`'s section."""
+
+
+@dataclass
+class _Instantiation:
+    config: GearConfig
+    probe_index: list[int]
+    layout: _Layout
+    env: int  # the probe whose plan every gear uses (the largest buffers)
+    shift_from: int  # offsets above this move by `shift`
+    shift: int
+    weight_size: int
+    fit: _Fit
+
+    def moved(self, offset: int) -> int:
+        if self.shift and self.shift_from < offset < VAR_BASE:
+            return offset + self.shift
+        return offset
+
+    def buffer(self, seen: Sequence[BufferAttr], what: str) -> Slot:
+        env = seen[self.env]
+        types = [b.type for b in seen]
+        first = types[0]
+        if not all(isinstance(t, TensorType) for t in types):
+            raise NotSymbolic(f"{what}: a buffer without a tensor type")
+        assert isinstance(first, TensorType)
+        rank = first.get_num_dims()
+        for t in types:
+            assert isinstance(t, TensorType)
+            if t.element_type != first.element_type or t.get_num_dims() != rank:
+                raise NotSymbolic(f"{what}: buffer types differ in dtype or rank")
+        offsets = {b.offset_value for b in seen}
+        if len(offsets) > 1 and min(offsets) < self.weight_size:
+            raise NotSymbolic(f"{what}: a weight differs between gears")
+        offset = self.moved(env.offset_value)
+        if all(t == first for t in types):
+            same = BufferAttr(offset, first)
+            return lambda g: same
+        dims = [
+            self.fit.values([t.get_shape()[d] for t in types if isinstance(t, TensorType)], what)
+            for d in range(rank)
+        ]
+        limit = env.nbytes
+        buffers: list[BufferAttr] = []
+        cache: dict[tuple[int, ...], BufferAttr] = {}
+        for g in range(self.config.gear_count):
+            shape = tuple(dim[g] for dim in dims)
+            found = cache.get(shape)
+            if found is None:
+                found = cache[shape] = BufferAttr(offset, TensorType(first.element_type, shape))
+                if found.nbytes > limit:
+                    raise NotSymbolic(f"{what}: gear {g} needs more than the largest probe")
+            buffers.append(found)
+        return buffers.__getitem__
+
+    def slot(self, name: str, seen: Sequence[Attribute], op: Operation, ids: _Ids) -> Slot:
+        what = f"'{op.name}' {name}"
+        if all(v == seen[0] for v in seen):
+            value = seen[0]
+            if isinstance(value, BufferAttr):
+                return self.buffer([v for v in seen if isinstance(v, BufferAttr)], what)
+            if isinstance(value, ArrayAttr) and any(isinstance(b, BufferAttr) for b in value):
+                return self.buffers(seen, what)
+            if name in _IDS and isinstance(value, IntegerAttr):
+                return ids.slot(_IDS[name], [value.value.data] * len(seen), what)
+            return lambda g: value
+        if name in _IDS:
+            values = [v.value.data for v in seen if isinstance(v, IntegerAttr)]
+            return ids.slot(_IDS[name], values, what)
+        if name == "node_name":
+            return _renamed(seen, what)
+        if all(isinstance(v, BufferAttr) for v in seen):
+            return self.buffer([v for v in seen if isinstance(v, BufferAttr)], what)
+        if all(isinstance(v, ArrayAttr) for v in seen):
+            return self.buffers(seen, what)
+        raise NotSymbolic(f"{what} differs between gears")
+
+    def buffers(self, seen: Sequence[Attribute], what: str) -> Slot:
+        arrays = [v.data for v in seen if isinstance(v, ArrayAttr)]
+        if len({len(a) for a in arrays}) != 1:
+            raise NotSymbolic(f"{what}: buffer counts differ")
+        slots: list[Slot] = []
+        for k in range(len(arrays[0])):
+            items = [a[k] for a in arrays]
+            if not all(isinstance(b, BufferAttr) for b in items):
+                raise NotSymbolic(f"{what}: not a list of arena buffers")
+            slots.append(self.buffer([b for b in items if isinstance(b, BufferAttr)], what))
+        return lambda g: ArrayAttr([s(g) for s in slots])
+
+
+def _renamed(seen: Sequence[Attribute], what: str) -> Slot:
+    bases: set[str] = set()
+    for k, v in enumerate(seen):
+        postfix = f"{BRANCH_NODE_POSTFIX}{k}"
+        if not isinstance(v, StringAttr) or not v.data.endswith(postfix):
+            raise NotSymbolic(f"{what} is no branch node name")
+        bases.add(v.data[: -len(postfix)])
+    if len(bases) != 1:
+        raise NotSymbolic(f"{what} differs between gears beyond the branch postfix")
+    base = bases.pop()
+    return lambda g: StringAttr(f"{base}{BRANCH_NODE_POSTFIX}{g}")
+
+
+@dataclass
+class _Ids:
+    """Streams and events: shared ones keep their ids, a section's own get fresh ones."""
+
+    local: dict[str, list[set[int]]]  # kind -> per probe section, the ids only it uses
+    shared: dict[str, set[int]]
+    first: dict[str, int]  # kind -> the first fresh id
+    per_gear: dict[str, int]  # kind -> local ids per section
+    numbering: dict[str, dict[int, int]]  # kind -> env-section local id -> its rank
+    env: int
+    matched: dict[tuple[str, int, int], int]  # (kind, probe, its id) -> the env's id
+
+    def slot(self, kind: str, seen: Sequence[int], what: str) -> Slot:
+        if all(v in self.shared[kind] for v in seen) and len(set(seen)) == 1:
+            value = IntegerAttr(seen[0], i64)
+            return lambda g: value
+        if not all(v in self.local[kind][k] for k, v in enumerate(seen)):
+            raise NotSymbolic(f"{what}: a {kind} shared between some branches only")
+        own = seen[self.env]
+        for k, v in enumerate(seen):  # the probes' own ids correspond one to one
+            if self.matched.setdefault((kind, k, v), own) != own:
+                raise NotSymbolic(f"{what}: the {kind}s of the branches do not correspond")
+        rank = self.numbering[kind][own]
+        first, count = self.first[kind], self.per_gear[kind]
+        return lambda g: IntegerAttr(first + g * count + rank, i64)
+
+
+def instantiate(module: ModuleOp, name: str, config: GearConfig, probe_index: list[int]) -> None:
+    """Rewrites the compiled probe model `@name` of `module` in place into the model of every
+    gear of `config`; NotSymbolic when the probes do not explain a gear."""
+    models = [op for op in module.ops if isinstance(op, ModelOp)]
+    if [m.sym_name.data for m in models] != [name] or len(list(module.ops)) != 1:
+        raise NotSymbolic("the compiled module is not one gear model")
+    model = models[0]
+    m = len(probe_index)
+    layout = _Layout.of(model, m)
+    probes = [config.gears[i] for i in probe_index]
+    # every branch but the last ends in a goto to the end label; the last falls through
+    gotos = [s[-1] for s in layout.sections[:-1]]
+    if not all(isinstance(op, LabelGotoOp) for op in gotos) or any(
+        op.properties != gotos[0].properties for op in gotos
+    ):
+        raise NotSymbolic("the branches do not end in one goto to the end label")
+    goto = gotos[0]
+    sections = [s[:-1] for s in layout.sections[:-1]] + [layout.sections[-1]]
+    sections = [_waits_in_record_order(s) for s in sections]
+    layout.sections = sections
+    lengths = {len(s) for s in sections}
+    if len(lengths) != 1:
+        raise NotSymbolic("the branch sections have different task counts")
+    for ops in zip(*sections, strict=True):
+        kinds = {type(op) for op in ops}
+        if len(kinds) != 1 or not isinstance(ops[0], _SECTION_OPS):
+            raise NotSymbolic(f"'{ops[0].name}' in a branch section")
+        if any(op.attributes != ops[0].attributes for op in ops):
+            raise NotSymbolic(f"'{ops[0].name}' attributes differ between gears")
+    env = max(range(m), key=lambda k: _section_bytes(sections[k]))
+    ids = _ids_of(layout, env)
+    # the gear table: the MapIndex kernel's second input, a weight
+    maps = [
+        op for op in layout.head if isinstance(op, KernelOp) and op.kernel.data == MAP_INDEX_KERNEL
+    ]
+    if len(maps) != 1 or len(maps[0].inputs.data) != 2:
+        raise NotSymbolic("no MapIndex task reads the gear table")
+    table_buffer = maps[0].inputs.data[1]
+    weights = {w.buffer.offset_value: w for w in layout.decls if isinstance(w, WeightOp)}
+    table = weights.get(table_buffer.offset_value)
+    probe_values = [v for g in probes for v in g]
+    if table is None or list(table.value.get_values()) != probe_values:
+        raise NotSymbolic("the gear table weight is not the probes' table")
+    values = [v for g in config.gears for v in g]
+    table_type: TensorType[IntegerType] = TensorType(i32, [len(values)])
+    old_bytes, new_bytes = table.buffer.nbytes, len(values) * 4
+    shift = _align(new_bytes) - _align(old_bytes)
+    weight_size = model.weight_size.value.data
+    inst = _Instantiation(
+        config,
+        probe_index,
+        layout,
+        env,
+        table.buffer.offset_value,
+        shift,
+        weight_size,
+        _Fit(config, probes),
+    )
+    plans: list[tuple[type[Operation], list[tuple[str, Slot]], Operation]] = []
+    for at, ops in enumerate(zip(*sections, strict=True)):
+        first = ops[0]
+        slots = [
+            (key, inst.slot(key, [op.properties[key] for op in ops], first, ids))
+            for key in first.properties
+            if not (at == 0 and key == "label")  # the section's own label, set per gear
+        ]
+        if any(set(op.properties) != set(first.properties) for op in ops):
+            raise NotSymbolic(f"'{first.name}' properties differ between gears")
+        plans.append((type(first), slots, ops[env]))
+    # the section labels, then output dims, before anything is changed
+    section_labels = [s[0] for s in sections]
+    shared_labels = {
+        op.label.value.data
+        for op in (*layout.head, *layout.tail, *(op for s in sections for op in s[1:]))
+        if isinstance(op, LabelSetOp | LabelGotoOp)
+    }
+    label_values = [op.label.value.data for op in section_labels if isinstance(op, LabelSetOp)]
+    if shared_labels & set(label_values):
+        raise NotSymbolic("a branch label is used outside its branch")
+    first_label = max(shared_labels, default=-1) + 1
+    if any(v < first_label for v in label_values):
+        raise NotSymbolic("branch labels are not after the shared labels")
+    output_attrs = _output_dims(model, inst)
+    # ---- write the model -------------------------------------------------------------------
+    new_ops: list[Operation] = []
+    for op in layout.decls:
+        if isinstance(op, StreamOp | EventOp):
+            kind = "stream" if isinstance(op, StreamOp) else "event"
+            if op.id.value.data not in ids.shared[kind]:
+                continue
+        new_ops.append(_moved_decl(op, inst, table, table_type, values))
+    streams = [op for op in new_ops if isinstance(op, StreamOp)]
+    events = [op for op in new_ops if isinstance(op, EventOp)]
+    engines = {s.id.value.data: s.engine.data for s in layout.decls if isinstance(s, StreamOp)}
+    local_streams = sorted(ids.numbering["stream"], key=ids.numbering["stream"].__getitem__)
+    for g in range(config.gear_count):
+        for rank, sid in enumerate(local_streams):
+            streams.append(
+                StreamOp(ids.first["stream"] + g * ids.per_gear["stream"] + rank, engines[sid])
+            )
+        for rank in range(ids.per_gear["event"]):
+            events.append(EventOp(ids.first["event"] + g * ids.per_gear["event"] + rank))
+    others = [op for op in new_ops if not isinstance(op, StreamOp | EventOp)]
+    decls = [*streams, *events, *others]
+    body: list[Operation] = []
+    for op in layout.head:
+        body.append(_moved_task(op, inst, table_buffer, table_type))
+    labels = [first_label + g for g in range(config.gear_count)]
+    body.append(
+        LabelSwitchByIndexOp.create(
+            properties={
+                **layout.switch.properties,
+                "index": _moved_buffer(layout.switch.index, inst),
+                "labels": DenseArrayBase.from_list(i64, labels),
+            },
+            attributes=dict(layout.switch.attributes),
+        )
+    )
+    for g in range(config.gear_count):
+        for k, (cls, slots, proto) in enumerate(plans):
+            properties = {key: s(g) for key, s in slots}
+            if k == 0:
+                properties["label"] = IntegerAttr(labels[g], i64)
+            body.append(cls.create(properties=properties, attributes=dict(proto.attributes)))
+        if g < config.gear_count - 1:
+            body.append(goto.clone())
+    for op in layout.tail:
+        body.append(_moved_task(op, inst, table_buffer, table_type))
+    block = model.body.block
+    for op in list(block.ops):
+        op.detach()
+        op.erase(safe_erase=False)
+    block.add_ops([*decls, *body])
+    attrs = {k: v for k, v in model.attributes.items() if not k.startswith(PRED_VALUE_PREFIX)}
+    attrs[BATCH_NUM] = IntegerAttr(config.gear_count, i64)
+    for g, gear in enumerate(config.gears):
+        attrs[f"{PRED_VALUE_PREFIX}{g}"] = DenseArrayBase.from_list(i64, gear)
+    attrs[DYNAMIC_OUTPUT_DIMS] = output_attrs
+    attrs[LABEL_NUM] = IntegerAttr(max(labels) + 1, i64)
+    model.attributes = _ordered(model.attributes, attrs)
+    model.weight_size = IntegerAttr(weight_size + shift, i64)
+    model.arena_size = IntegerAttr(model.arena_size.value.data + shift, i64)
+
+
+def _waits_in_record_order(section: list[Operation]) -> list[Operation]:
+    """`section` with each run of event waits on one stream in the order of their records:
+    a stream waits for all of them before it goes on, so their order means nothing, but the
+    scheduler may order them differently per gear (by buffer size), which would make the
+    probes' sections differ."""
+    recorded = {
+        op.event.value.data: i for i, op in enumerate(section) if isinstance(op, EventRecordOp)
+    }
+    out: list[Operation] = []
+    run: list[EventWaitOp] = []
+
+    def flush() -> None:
+        run.sort(key=lambda w: recorded.get(w.event.value.data, -1))
+        out.extend(run)
+        run.clear()
+
+    for op in section:
+        if isinstance(op, EventWaitOp) and (not run or run[0].stream == op.stream):
+            run.append(op)
+            continue
+        flush()
+        if isinstance(op, EventWaitOp):
+            run.append(op)
+        else:
+            out.append(op)
+    flush()
+    return out
+
+
+def _ordered(old: dict[str, Attribute], new: dict[str, Attribute]) -> dict[str, Attribute]:
+    """`new` in a full compile's order: `_batch_num`, the `_pred_value_<g>`, then the rest."""
+    head = {BATCH_NUM: new[BATCH_NUM]}
+    head |= {k: v for k, v in new.items() if k.startswith(PRED_VALUE_PREFIX)}
+    rest = {k: v for k, v in new.items() if k not in head}
+    del old
+    return head | rest
+
+
+def _section_bytes(section: Sequence[Operation]) -> int:
+    total = 0
+    for op in section:
+        for value in op.properties.values():
+            items = value.data if isinstance(value, ArrayAttr) else (value,)
+            total += sum(b.nbytes for b in items if isinstance(b, BufferAttr))
+    return total
+
+
+def _ids_of(layout: _Layout, env: int) -> _Ids:
+    everything = [*layout.head, layout.switch, *layout.tail]
+    local: dict[str, list[set[int]]] = {}
+    shared: dict[str, set[int]] = {}
+    first: dict[str, int] = {}
+    per_gear: dict[str, int] = {}
+    numbering: dict[str, dict[int, int]] = {}
+    decls = {
+        "stream": {op.id.value.data for op in layout.decls if isinstance(op, StreamOp)},
+        "event": {op.id.value.data for op in layout.decls if isinstance(op, EventOp)},
+    }
+    for kind in ("stream", "event"):
+        used = [_ids(s, kind) for s in layout.sections]
+        outside = _ids(everything, kind)
+        per: list[set[int]] = []
+        for k, ids in enumerate(used):
+            elsewhere = outside.union(*(u for j, u in enumerate(used) if j != k))
+            per.append(ids - elsewhere)
+        local[kind] = per
+        shared[kind] = decls[kind] - set().union(*per)
+        counts = {len(p) for p in per}
+        if len(counts) != 1:
+            raise NotSymbolic(f"the branches have different numbers of own {kind}s")
+        per_gear[kind] = counts.pop()
+        first[kind] = max(shared[kind], default=-1) + 1
+        order: dict[int, int] = {}
+        for op in layout.sections[env]:  # first use order in the largest branch
+            for name, k in _IDS.items():
+                value = op.properties.get(name)
+                if k == kind and isinstance(value, IntegerAttr):
+                    v = value.value.data
+                    if v in per[env] and v not in order:
+                        order[v] = len(order)
+        numbering[kind] = order
+    return _Ids(local, shared, first, per_gear, numbering, env, {})
+
+
+def _moved_buffer(buffer: BufferAttr, inst: _Instantiation) -> BufferAttr:
+    offset = inst.moved(buffer.offset_value)
+    return buffer if offset == buffer.offset_value else BufferAttr(offset, buffer.type)
+
+
+def _moved_attr(value: Attribute, inst: _Instantiation) -> Attribute:
+    if isinstance(value, BufferAttr):
+        return _moved_buffer(value, inst)
+    if isinstance(value, ArrayAttr) and any(isinstance(b, BufferAttr) for b in value.data):
+        return ArrayAttr([_moved_attr(b, inst) for b in value.data])
+    return value
+
+
+def _moved_decl(
+    op: Operation,
+    inst: _Instantiation,
+    table: WeightOp,
+    table_type: TensorType[IntegerType],
+    values: list[int],
+) -> Operation:
+    if op is table:
+        return WeightOp.create(
+            properties={
+                **op.properties,
+                "buffer": BufferAttr(table.buffer.offset_value, table_type),
+                "value": DenseIntOrFPElementsAttr.from_list(table_type, values),
+            },
+            attributes=dict(op.attributes),
+        )
+    properties = {k: _moved_attr(v, inst) for k, v in op.properties.items()}
+    if properties == dict(op.properties):
+        op.detach()
+        return op
+    return op.create(properties=properties, attributes=dict(op.attributes))
+
+
+def _moved_task(
+    op: Operation, inst: _Instantiation, table_buffer: BufferAttr, table_type: TensorType
+) -> Operation:
+    if op.regions or op.operands or op.results:
+        raise NotSymbolic(f"'{op.name}' outside the branches is not a plain task")
+    properties: dict[str, Attribute] = {}
+    for k, v in op.properties.items():
+        if isinstance(v, ArrayAttr) and table_buffer in v.data:
+            v = ArrayAttr(
+                [
+                    BufferAttr(table_buffer.offset_value, table_type) if b == table_buffer else b
+                    for b in v.data
+                ]
+            )
+        properties[k] = _moved_attr(v, inst)
+    return op.create(properties=properties, attributes=dict(op.attributes))
+
+
+def _output_dims(model: ModelOp, inst: _Instantiation) -> ArrayAttr[StringAttr]:
+    """`_dynamic_output_dims` for every gear, each output's dims fitted over the probes."""
+    entries = parse_output_dims(model.attributes.get(DYNAMIC_OUTPUT_DIMS))
+    m = len(inst.probe_index)
+    if any(g not in entries for g in range(m)):
+        raise NotSymbolic("a probe has no output dims")
+    result: list[StringAttr] = []
+    outputs = sorted(entries[0])
+    if any(sorted(entries[g]) != outputs for g in range(m)):
+        raise NotSymbolic("the probes' outputs differ")
+    per_output: dict[int, list[list[int]]] = {}
+    for o in outputs:
+        ranks = {len(entries[g][o]) for g in range(m)}
+        if len(ranks) != 1:
+            raise NotSymbolic(f"output {o} has different ranks over the probes")
+        per_output[o] = [
+            inst.fit.values([entries[g][o][d] for g in range(m)], f"output {o} dim {d}")
+            for d in range(ranks.pop())
+        ]
+    for g in range(inst.config.gear_count):
+        for o in outputs:
+            result.append(output_dims_entry(g, o, [dim[g] for dim in per_output[o]]))
+    for o, dims in sorted(entries.get(-1, {}).items()):
+        result.append(output_dims_entry(-1, o, dims))
+    return ArrayAttr(result)

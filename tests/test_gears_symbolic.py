@@ -1,0 +1,386 @@
+"""One compile for all gears (issue 19 part 4, GE's SymbolizeMultiBatchSubGraph): `ge-compile`
+compiles probe gears and instantiates the others; every gear must compute what the
+unexpanded graph computes, and what every gear compiled through every stage computes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from gedialects import make_context
+from gedialects.ascend import KernelOp, ModelOp
+from gedialects.frontend.onnx import import_model
+from gedialects.gear_options import GearConfig, parse_options
+from gedialects.interpreters.gears import GearInfo
+from gedialects.interpreters.run import run
+from gedialects.passes.multibatch import symbolic
+from gedialects.passes.pipelines import CompilePipelinePass, compile_symbolically
+from gedialects.tools import ge_atc
+
+MODELS = Path(__file__).parent / "models"
+CNN = MODELS / "cnn.onnx"
+needs_cnn = pytest.mark.skipif(not CNN.exists(), reason="tests/models/cnn.onnx is not exported")
+SHAPE = "image:-1,3,16,16"
+GEARS = "1,2,3,5,8,13,21"
+
+
+def _model(module: ModuleOp) -> ModelOp:
+    (model,) = [op for op in module.ops if isinstance(op, ModelOp)]
+    return model
+
+
+def _per_sample(original: ModuleOp, image: np.ndarray) -> np.ndarray:
+    """The exported CNN is fixed at batch 2: each sample paired with itself, one kept."""
+    rows = [run(original, {"image": np.stack([s, s])})["logits"][:1] for s in image]
+    return np.concatenate(rows)
+
+
+@pytest.fixture(scope="module")
+def cnn() -> tuple[ModuleOp, ModuleOp, ModuleOp]:
+    """(original graph, gears compiled symbolically, every gear through every stage)."""
+    if not CNN.exists():
+        pytest.skip("tests/models/cnn.onnx is not exported")
+    original = import_model(CNN)
+    fast, each = original.clone(), original.clone()
+    pipeline = CompilePipelinePass(input_shape=SHAPE, dynamic_batch_size=GEARS)
+    taken = compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    assert taken, "the CNN's gears are explained by the probes"
+    fast.verify()
+    CompilePipelinePass(input_shape=SHAPE, dynamic_batch_size=GEARS, symbolic_gears=False).apply(
+        make_context(), each
+    )
+    return original, fast, each
+
+
+@needs_cnn
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 13, 21])
+def test_every_gear_equals_the_graph(cnn: tuple[ModuleOp, ModuleOp, ModuleOp], n: int) -> None:
+    original, fast, each = cnn
+    image = np.random.default_rng(n).standard_normal((n, 3, 16, 16)).astype(np.float32)
+    got = run(fast, {"image": image})["logits"]
+    assert got.shape == (n, 10)
+    np.testing.assert_allclose(got, _per_sample(original, image), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(got, run(each, {"image": image})["logits"])
+
+
+@needs_cnn
+def test_instantiated_model_has_the_full_compiles_tasks(
+    cnn: tuple[ModuleOp, ModuleOp, ModuleOp],
+) -> None:
+    """The same kernels with the same names and types in the same order as every gear
+    compiled alone; offsets follow the largest gear's plan, so the arena is no larger."""
+    _, fast, each = cnn
+    a, b = _model(fast), _model(each)
+
+    def kernels(model: ModelOp) -> list[tuple[str, str, list[object], list[object]]]:
+        return [
+            (
+                k.kernel.data,
+                k.node_name.data,
+                [x.type for x in k.inputs],
+                [y.type for y in k.outputs],
+            )
+            for k in model.body.block.ops
+            if isinstance(k, KernelOp)
+        ]
+
+    assert kernels(a) == kernels(b)
+    assert [op.name for op in a.body.block.ops] == [op.name for op in b.body.block.ops]
+    assert a.arena_size.value.data <= b.arena_size.value.data
+    assert a.weight_size == b.weight_size
+    info, full = GearInfo.find_model(a), GearInfo.find_model(b)
+    assert info is not None and full is not None
+    assert info.gears == full.gears == tuple((g,) for g in (1, 2, 3, 5, 8, 13, 21))
+    assert all(info.output_dims_of(g) == full.output_dims_of(g) for g in range(7))
+    assert dict(a.attributes) == dict(b.attributes)
+
+
+@needs_cnn
+def test_the_default_pipeline_takes_the_probes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ge-compile` (as ge-atc and the bench run it) compiles three probe gears, not seven."""
+    seen: list[str] = []
+    real = CompilePipelinePass.passes
+
+    def passes(self: CompilePipelinePass) -> tuple[object, ...]:
+        seen.append(self.dynamic_batch_size)
+        return real(self)
+
+    monkeypatch.setattr(CompilePipelinePass, "passes", passes)
+    module = import_model(CNN)
+    CompilePipelinePass(input_shape=SHAPE, dynamic_batch_size=GEARS).apply(make_context(), module)
+    assert seen == ["1,5,21"]  # the smallest, the largest, the middle one
+    assert GearInfo.find_model(_model(module)) is not None
+    seen.clear()
+    module = import_model(CNN)
+    CompilePipelinePass(input_shape=SHAPE, dynamic_batch_size="1,2,4,8,16").apply(
+        make_context(), module
+    )
+    assert seen == ["1,2,4,8,16"], "five gears: every gear compiled"
+
+
+def test_probes_cover_each_inputs_largest_gear_and_vary_every_value() -> None:
+    config = parse_options(input_shape="x:-1,-1", dynamic_dims="1,9;2,8;3,7;4,6;9,1;5,5")
+    probes = symbolic.probe_gears(config)
+    assert probes == sorted(probes) and len(probes) >= 3
+    assert config.max_gear("x") in probes
+    for j in range(2):
+        assert len({config.gears[p][j] for p in probes}) >= 3
+
+
+def test_fit_is_affine_in_one_gear_value_or_refused() -> None:
+    config = parse_options(input_shape="x:-1,3", dynamic_batch_size="1,2,4,6,8,10")
+    fit = symbolic._Fit(config, [(1,), (4,), (10,)])  # pyright: ignore[reportPrivateUsage]
+    assert fit.values([16, 64, 160], "dim") == [16, 32, 64, 96, 128, 160]
+    assert fit.values([3, 3, 3], "dim") == [3] * 6
+    with pytest.raises(symbolic.NotSymbolic, match="no affine gear function"):
+        fit.values([1, 2, 3], "dim")  # not affine over 1, 4, 10
+    half = symbolic._Fit(  # pyright: ignore[reportPrivateUsage]
+        parse_options(input_shape="x:-1,3", dynamic_batch_size="2,4,5,8,10,12"),
+        [(2,), (4,), (12,)],
+    )
+    with pytest.raises(symbolic.NotSymbolic):
+        half.values([1, 2, 6], "dim")  # floor(b / 2): 2.5 at the gear 5
+
+
+POOL = """
+builtin.module {
+  graph.graph @main(%x: tensor<1x1x8x8xf32> {node_name = "x"})
+      -> (tensor<1x1x4x4xf32> {node_name = "y"}) {
+    %y = graph.max_pool_v3 %x ksize [1, 1, 2, 2] strides [1, 1, 2, 2] {node_name = "pool"}
+        : (tensor<1x1x8x8xf32>) -> tensor<1x1x4x4xf32>
+    graph.net_output %y : tensor<1x1x4x4xf32>
+  }
+}
+"""
+
+
+def _pool() -> ModuleOp:
+    module = Parser(make_context(), POOL).parse_module()
+    module.verify()
+    return module
+
+
+def test_a_dim_no_affine_function_explains_compiles_every_gear() -> None:
+    """A 2x2 pool over image sizes: floor(h / 2) is h / 2 on the even probes but not at 5,
+    so the probes are refused and every gear is compiled; each gear still pools right."""
+    sizes = "4,4;6,6;5,5;8,8;10,10;12,12"
+    pipeline = CompilePipelinePass(input_shape="x:1,1,-1,-1", dynamic_image_size=sizes)
+    module = _pool()
+    assert not compile_symbolically(module, pipeline, lambda m, p: p.apply(make_context(), m))
+    assert str(module) == str(_pool()), "refused: the module is left as it was"
+    pipeline.apply(make_context(), module)
+    for h in (4, 5, 6, 12):
+        x = np.random.default_rng(h).standard_normal((1, 1, h, h)).astype(np.float32)
+        got = run(module, {"x": x})["y"]
+        k = h // 2
+        want = x[:, :, : 2 * k, : 2 * k].reshape(1, 1, k, 2, k, 2).max(axis=(3, 5))
+        np.testing.assert_array_equal(got, want)
+
+
+def test_image_size_gears_instantiated() -> None:
+    """Even image sizes: h / 2 explains every gear; each pools right."""
+    sizes = "2,2;4,4;6,6;8,8;10,10;12,12;16,16"
+    pipeline = CompilePipelinePass(input_shape="x:1,1,-1,-1", dynamic_image_size=sizes)
+    module = _pool()
+    assert compile_symbolically(module, pipeline, lambda m, p: p.apply(make_context(), m))
+    module.verify()
+    for h in (2, 6, 10, 16):
+        x = np.random.default_rng(h).standard_normal((1, 1, h, h)).astype(np.float32)
+        got = run(module, {"x": x})["y"]
+        want = x.reshape(1, 1, h // 2, 2, h // 2, 2).max(axis=(3, 5))
+        np.testing.assert_array_equal(got, want)
+
+
+@needs_cnn
+def test_atc_many_gears_runs_every_gear(tmp_path: Path) -> None:
+    """Through the CLI: eight gears, the file runs each to the graph's numbers."""
+    out = tmp_path / "m.mlir"
+    argv = [f"--model={CNN}", f"--output={out}", f"--input_shape={SHAPE}"]
+    assert ge_atc.main([*argv, "--dynamic_batch_size=1,2,3,4,6,7,9,12", "--quiet"]) == 0
+    module = Parser(make_context(), out.read_text(), str(out)).parse_module()
+    module.verify()
+    original = import_model(CNN)
+    for n in (3, 7, 12):
+        image = np.random.default_rng(n).standard_normal((n, 3, 16, 16)).astype(np.float32)
+        got = run(module, {"image": image})["logits"]
+        np.testing.assert_allclose(got, _per_sample(original, image), rtol=1e-5, atol=1e-5)
+
+
+SEED_GRAPH = """
+graph.graph @main(%data: tensor<1x?x40x?xf32> {node_name = "data"},
+                  %label: tensor<1x?xf32> {node_name = "label"},
+                  %mask: tensor<?x?xf32> {node_name = "mask"})
+    -> (tensor<1x?x40x?xf32> {node_name = "act"}, tensor<1x?xf32> {node_name = "neg"},
+        tensor<?x?xf32> {node_name = "sq"}) {
+  %a = graph.relu %data : (tensor<1x?x40x?xf32>) -> tensor<1x?x40x?xf32>
+  %n = graph.neg %label : (tensor<1x?xf32>) -> tensor<1x?xf32>
+  %s = graph.mul %mask, %mask : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  graph.net_output %a, %n, %s : tensor<1x?x40x?xf32>, tensor<1x?xf32>, tensor<?x?xf32>
+}
+"""
+"""The gears seed's graph (section 2): four gear values over three inputs."""
+
+
+def _seed_session(gears: list[tuple[int, int, int, int]]) -> tuple[object, dict[str, str]]:
+    from gedialects.session import Session
+
+    options = {
+        "ge.inputShape": "data:1,1,40,-1;label:1,-1;mask:-1,-1",
+        "ge.dynamicDims": ";".join(",".join(map(str, g)) for g in gears),
+    }
+    session = Session()
+    session.add_graph(1, SEED_GRAPH, options)
+    info = session.gear_info(1)
+    assert info is not None and info.gears == tuple(gears)
+    for k, (w, n, m0, m1) in enumerate(gears):
+        rng = np.random.default_rng(k)
+        inputs = {
+            "data": rng.standard_normal((1, 1, 40, w)).astype(np.float32),
+            "label": rng.standard_normal((1, n)).astype(np.float32),
+            "mask": rng.standard_normal((m0, m1)).astype(np.float32),
+        }
+        got = session.run_graph(1, inputs)
+        np.testing.assert_array_equal(got["act"], np.maximum(inputs["data"], 0))
+        np.testing.assert_array_equal(got["neg"], -inputs["label"])
+        np.testing.assert_array_equal(got["sq"], inputs["mask"] * inputs["mask"])
+    return session, session.stages(1)
+
+
+SMALL = """
+graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"})
+    -> (tensor<?x3xf32> {node_name = "y"}, tensor<?x3xf32> {node_name = "z"}) {
+  %r = graph.relu %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  %y = graph.mul %r, %x : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  %z = graph.neg %y : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  graph.net_output %y, %z : tensor<?x3xf32>, tensor<?x3xf32>
+}
+"""
+
+
+def test_session_compiles_probes_and_runs_every_gear() -> None:
+    """The Session takes the same path: its stages are the probes' (three gear branches, not
+    seven) and then the model of every gear; each gear returns the graph's numbers."""
+    from gedialects.runtime.compile import INSTANTIATED_STAGE
+    from gedialects.session import Session
+
+    gears = [1, 2, 3, 5, 8, 13, 21]
+    options = {"ge.inputShape": "x:-1,3", "ge.dynamicBatchSize": ",".join(map(str, gears))}
+    session = Session()
+    session.add_graph(1, SMALL, options)
+    stages = session.stages(1)
+    assert list(stages)[-1] == INSTANTIATED_STAGE
+    assert stages["ge-expand-multibatch"].count("graph.graph @Batch_") == 3
+    for n in gears:
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        got = session.run_graph(1, {"x": x})
+        np.testing.assert_array_equal(got["y"], np.maximum(x, 0) * x)
+        np.testing.assert_array_equal(got["z"], -(np.maximum(x, 0) * x))
+
+
+def test_seed_graph_with_growing_gears_is_instantiated() -> None:
+    """Three inputs, four gear values that grow together: one probe holds every gear. The
+    scheduler orders the branch's two event waits by size, differently per probe; their
+    order means nothing, so they are compared in the order of their records."""
+    from gedialects.runtime.compile import INSTANTIATED_STAGE
+
+    _, stages = _seed_session([(10 * k, 5 * k + 5, k, k + 1) for k in range(1, 8)])
+    assert list(stages)[-1] == INSTANTIATED_STAGE
+
+
+def test_session_compiles_every_gear_when_no_probe_is_largest() -> None:
+    """The seed's gears do not grow together: no gear's buffers hold every other gear's, so
+    the largest probe's plan cannot serve all; every gear goes through every stage, and the
+    probes' stages are not kept."""
+    gears = [(20, 20, 1, 1), (40, 40, 2, 2), (80, 60, 4, 4), (30, 10, 3, 1)]
+    gears += [(50, 30, 5, 2), (60, 50, 6, 3), (70, 40, 7, 4)]
+    _, stages = _seed_session(gears)
+    assert list(stages)[-1] == "ge-plan-memory"
+    assert stages["ge-expand-multibatch"].count("graph.graph @Batch_") == len(gears)
+
+
+def test_a_gear_value_of_two_values_is_probed_both_ways() -> None:
+    """The second value takes 3 and 5 only: the probes take both (a dim that follows it
+    cannot look constant), and a fit needs three values, so such a dim is refused."""
+    config = parse_options(input_shape="x:-1,-1", dynamic_dims="1,3;2,3;3,5;4,3;5,3;6,3")
+    probes = symbolic.probe_gears(config)
+    assert {config.gears[p][1] for p in probes} == {3, 5}
+    fit = symbolic._Fit(config, [config.gears[p] for p in probes])  # pyright: ignore[reportPrivateUsage]
+    seen = [config.gears[p][1] * 2 for p in probes]
+    with pytest.raises(symbolic.NotSymbolic):
+        fit.values(seen, "dim")
+
+
+def _dynamic_batch_onnx(folder: Path) -> Path:
+    """conv -> relu -> global average pool -> flatten -> gemm, batch `N` symbolic."""
+    import onnx
+    from onnx import TensorProto
+    from onnx import helper as h
+    from onnx import numpy_helper as nh
+
+    rng = np.random.default_rng(7)
+    w = nh.from_array(rng.standard_normal((4, 3, 3, 3)).astype(np.float32), "w")
+    b = nh.from_array(rng.standard_normal(4).astype(np.float32), "b")
+    fc = nh.from_array(rng.standard_normal((5, 4)).astype(np.float32), "fc")
+    nodes = [
+        h.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+        h.make_node("Relu", ["c"], ["r"]),
+        h.make_node("GlobalAveragePool", ["r"], ["p"]),
+        h.make_node("Flatten", ["p"], ["f"]),
+        h.make_node("Gemm", ["f", "fc"], ["y"], transB=1),
+    ]
+    graph = h.make_graph(
+        nodes,
+        "dyn",
+        [h.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])],
+        [h.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 5])],
+        [w, b, fc],
+    )
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 17)])
+    model.ir_version = 8
+    path = folder / "dyn.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
+@pytest.mark.parametrize("hybrid", [False, True])
+def test_atc_many_gears_match_onnxruntime(
+    tmp_path: Path, hybrid: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ge-atc with seven gears (and with --hybrid, whose gear graph takes the same path on
+    its worker): every gear, and in hybrid mode a batch of no gear, equals onnxruntime."""
+    ort = pytest.importorskip("onnxruntime")
+    done: list[int] = []
+    real = symbolic.instantiate
+
+    def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[int]) -> None:
+        real(module, name, config, probes)
+        done.append(len(probes))
+
+    monkeypatch.setattr(symbolic, "instantiate", instantiate)
+    path = _dynamic_batch_onnx(tmp_path)
+    out = tmp_path / "m.mlir"
+    argv = [f"--model={path}", f"--output={out}", "--input_shape=x:-1,3,8,8", "--quiet"]
+    argv.append("--dynamic_batch_size=1,2,3,4,6,8,16")
+    assert ge_atc.main([*argv, *(["--hybrid"] if hybrid else [])]) == 0
+    module = Parser(make_context(), out.read_text(), str(out)).parse_module()
+    module.verify()
+    models = [op for op in module.ops if isinstance(op, ModelOp)]
+    gear_model = models[-1]
+    assert gear_model.attributes["_batch_num"] == _model_attr(7)
+    assert done == [3], "the gears were instantiated from three probes"
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    for n in (1, 3, 6, 16, *((5,) if hybrid else ())):
+        x = np.random.default_rng(n).standard_normal((n, 3, 8, 8)).astype(np.float32)
+        (want,) = session.run(None, {"x": x})
+        got = run(module, {"x": x})["y"]
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def _model_attr(n: int) -> object:
+    from xdsl.dialects.builtin import IntegerAttr, i64
+
+    return IntegerAttr(n, i64)
