@@ -44,6 +44,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     array,
     attention,
     broadcast,
+    dataflow,
     detection,
     elementwise,
     fused,

@@ -1,0 +1,175 @@
+"""GE's data-flow ops (issue 20): Stack / StackPush / StackPop / StackClose at the graph level
+and after ge-compile, the stack's order under random stream schedules, and their errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from gedialects import make_context
+from gedialects.interpreters.entry import RunError
+from gedialects.interpreters.run import run, run_entry
+from gedialects.passes.pipelines import CompilePipelinePass
+
+LIFO = """
+graph.graph @main(%x: tensor<2xf32>, %y: tensor<2xf32>)
+    -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %n = graph.const dense<-1> : tensor<i32>
+  %h = graph.stack %n stack_name "s" : (tensor<i32>) -> tensor<i64>
+  %a = graph.stack_push %h, %x : (tensor<i64>, tensor<2xf32>) -> tensor<2xf32>
+  %y2 = graph.mul %y, %y : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %b = graph.stack_push %h, %y2 : (tensor<i64>, tensor<2xf32>) -> tensor<2xf32>
+  %top = graph.stack_pop %h : (tensor<i64>) -> tensor<2xf32>
+  %c = graph.stack_push %h, %a : (tensor<i64>, tensor<2xf32>) -> tensor<2xf32>
+  %p1 = graph.stack_pop %h : (tensor<i64>) -> tensor<2xf32>
+  %p2 = graph.stack_pop %h : (tensor<i64>) -> tensor<2xf32>
+  graph.stack_close %h : (tensor<i64>) -> ()
+  %d = graph.sub %top, %p2 : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %d, %p1, %b : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+"""
+
+INPUTS = {"x": np.array([1.0, 2.0], np.float32), "y": np.array([3.0, -4.0], np.float32)}
+
+
+def parse(text: str) -> ModuleOp:
+    return Parser(make_context(), text).parse_module()
+
+
+def compile_text(text: str) -> ModuleOp:
+    module = parse(text)
+    CompilePipelinePass().apply(make_context(), module)
+    module.verify()
+    return module
+
+
+def test_stack_is_last_in_first_out_at_the_graph_level() -> None:
+    out = run(parse(LIFO), INPUTS)
+    x, y = INPUTS["x"], INPUTS["y"]
+    np.testing.assert_array_equal(out["output0"], y * y - x)
+    np.testing.assert_array_equal(out["output1"], x)
+    np.testing.assert_array_equal(out["output2"], y * y)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_stack_tasks_keep_the_graph_order_on_every_schedule(seed: int) -> None:
+    want = run(parse(LIFO), INPUTS)
+    model = compile_text(LIFO)
+    assert sum(op.name == "ascend.kernel" and "Stack" in str(op) for op in model.walk()) >= 7
+    got = run_entry(model, INPUTS, schedule_seed=seed, check_uninitialized=True).outputs
+    for name in want:
+        np.testing.assert_array_equal(got[name], want[name])
+
+
+def test_each_run_has_its_own_stacks() -> None:
+    """A stack lives for one run: two runs on one interpreter give the same numbers."""
+    from gedialects.interpreters import make_interpreter
+
+    model = compile_text(LIFO)
+    interpreter = make_interpreter(model)
+    first = run_entry(model, INPUTS, interpreter=interpreter).outputs
+    again = run_entry(model, INPUTS, interpreter=interpreter).outputs
+    for name in first:
+        np.testing.assert_array_equal(first[name], again[name])
+
+
+EMPTY = """
+graph.graph @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %n = graph.const dense<0> : tensor<i32>
+  %h = graph.stack %n stack_name "s" : (tensor<i32>) -> tensor<i64>
+  %a = graph.stack_push %h, %x : (tensor<i64>, tensor<2xf32>) -> tensor<2xf32>
+  %p1 = graph.stack_pop %h : (tensor<i64>) -> tensor<2xf32>
+  %p2 = graph.stack_pop %h : (tensor<i64>) -> tensor<2xf32>
+  graph.net_output %p2 : tensor<2xf32>
+}
+"""
+
+
+PUSH = "graph.stack_push %h, %x : (tensor<i64>, tensor<2xf32>) -> tensor<2xf32>"
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_pop_of_an_empty_stack_is_one_line(compiled: bool) -> None:
+    module = compile_text(EMPTY) if compiled else parse(EMPTY)
+    with pytest.raises(RunError, match="StackPop: stack 's' is empty") as info:
+        run(module, {"x": INPUTS["x"]})
+    assert "\n" not in str(info.value)
+
+
+def test_push_past_max_size_and_use_after_close_are_one_line() -> None:
+    full = EMPTY.replace("dense<0>", "dense<1>").replace(
+        "%p1 = graph.stack_pop %h",
+        f"%a2 = {PUSH}\n  %p1 = graph.stack_pop %h",
+    )
+    with pytest.raises(RunError, match="stack 's' is full: it holds its max_size of 1"):
+        run(parse(full), {"x": INPUTS["x"]})
+    closed = EMPTY.replace(
+        "%p2 = graph.stack_pop %h",
+        "graph.stack_close %h : (tensor<i64>) -> ()\n  %p2 = graph.stack_pop %h",
+    )
+    with pytest.raises(RunError, match=r"StackPop: handle [0-9]+ is no open stack of this run"):
+        run(parse(closed), {"x": INPUTS["x"]})
+
+
+def test_pop_of_another_type_is_one_line() -> None:
+    other = EMPTY.replace(
+        "%p1 = graph.stack_pop %h : (tensor<i64>) -> tensor<2xf32>",
+        "%p1 = graph.stack_pop %h : (tensor<i64>) -> tensor<3xf32>",
+    ).replace(
+        "%p2 = graph.stack_pop %h",
+        f"%p2 = {PUSH}\n  %p3 = graph.stack_pop %h",
+    )
+    with pytest.raises(
+        RunError, match=r"the top of stack 's' is float32 \[2\], the pop returns tensor<3xf32>"
+    ):
+        run(parse(other), {"x": INPUTS["x"]})
+
+
+CALLED = """
+graph.graph @pop_twice(%h: tensor<i64>) -> tensor<2xf32> {
+  %a = graph.stack_pop %h : (tensor<i64>) -> tensor<2xf32>
+  %b = graph.stack_pop %h : (tensor<i64>) -> tensor<2xf32>
+  %d = graph.sub %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %d : tensor<2xf32>
+}
+graph.graph @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+  %n = graph.const dense<-1> : tensor<i32>
+  %h = graph.stack %n : (tensor<i32>) -> tensor<i64>
+  %a = graph.stack_push %h, %x : (tensor<i64>, tensor<2xf32>) -> tensor<2xf32>
+  %b = graph.stack_push %h, %y : (tensor<i64>, tensor<2xf32>) -> tensor<2xf32>
+  %d = partition.partitioned_call @pop_twice(%h) : (tensor<i64>) -> tensor<2xf32>
+  %after = graph.identity %h, %d : (tensor<i64>, tensor<2xf32>) -> tensor<i64>
+  graph.stack_close %after : (tensor<i64>) -> ()
+  graph.net_output %d : tensor<2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_handle_passed_into_a_subgraph(seed: int) -> None:
+    """The pops run in the call; the close after it through a control edge (an Identity)."""
+    want = run(parse(CALLED), INPUTS)["output0"]
+    np.testing.assert_array_equal(want, INPUTS["y"] - INPUTS["x"])
+    got = run_entry(compile_text(CALLED), INPUTS, schedule_seed=seed, check_uninitialized=True)
+    np.testing.assert_array_equal(got.outputs["output0"], want)
+
+
+def test_ge_run_reports_an_empty_pop_in_one_line(tmp_path: Path) -> None:
+    source = tmp_path / "empty.mlir"
+    source.write_text(EMPTY)
+    done = subprocess.run(
+        [sys.executable, "-m", "gedialects.tools.ge_run", str(source), "--random-inputs", "0"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "error: StackPop: stack 's' is empty: nothing was pushed to pop"
+    ]
