@@ -173,3 +173,47 @@ def test_ge_run_reports_an_empty_pop_in_one_line(tmp_path: Path) -> None:
     assert done.stderr.strip().splitlines() == [
         "error: StackPop: stack 's' is empty: nothing was pushed to pop"
     ]
+
+
+SPLIT = (Path(__file__).parent / "lit/passes/ge-partition-dynamic-shape-data-flow.mlir").read_text()
+SPLIT_INPUTS = {"x": np.array([1.0, 2.0], np.float32), "k": np.array([-1.0, 3.0], np.float32)}
+
+
+def test_data_flow_check_repartitions_a_split_stack() -> None:
+    """GE's DynamicDataFlowPartitionerPass: the first clustering splits the stack between a
+    known and an unknown cluster; after the check and the second clustering none is split."""
+    from gedialects.graph import GraphOp
+    from gedialects.passes.partition.dynamic_shape import (
+        ShapeClassifier,
+        analyse,
+        analyse_with_data_flow,
+        data_flow_groups,
+        mixed_data_flow_ops,
+    )
+
+    module = parse(SPLIT)
+    (graph,) = [g for g in module.ops if isinstance(g, GraphOp)]
+    groups = data_flow_groups(graph)
+    assert [[op.name for op in g] for g in groups] == [
+        ["graph.stack", "graph.stack_push", "graph.stack_pop", "graph.stack_close"]
+    ]
+    first = analyse(graph, ShapeClassifier(module), 4)
+    assert {op.name for op in mixed_data_flow_ops(first, groups)} == {
+        "graph.stack",
+        "graph.stack_push",
+        "graph.stack_pop",
+        "graph.stack_close",
+    }
+    final = analyse_with_data_flow(graph, ShapeClassifier(module), 4)
+    assert mixed_data_flow_ops(final, groups) == []
+    assert all("_force_unknown_shape" in op.attributes for op in groups[0])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_repartitioned_stack_gives_the_graph_numbers(seed: int) -> None:
+    want = run(parse(SPLIT), SPLIT_INPUTS)
+    model = compile_text(SPLIT)
+    assert any(op.name == "ascend.dynamic_kernel" and "StackPop" in str(op) for op in model.walk())
+    got = run_entry(model, SPLIT_INPUTS, schedule_seed=seed, check_uninitialized=True).outputs
+    for name in want:
+        np.testing.assert_array_equal(got[name], want[name])

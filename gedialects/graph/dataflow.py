@@ -51,7 +51,8 @@ def _check_handle(op: Operation, value: SSAValue) -> None:
     owner = value.owner
     while isinstance(owner, IdentityOp):  # a control edge in front of the op (GE's RefIdentity)
         owner = owner.x.owner
-    if isinstance(owner, Operation) and not isinstance(owner, StackOp):
+    boundary = getattr(owner, "GE_TYPE", None) == "PlaceHolder"  # an engine subgraph's input
+    if isinstance(owner, Operation) and not isinstance(owner, StackOp) and not boundary:
         hint = f" (%{value.name_hint})" if value.name_hint else ""
         fail(
             op,
