@@ -217,7 +217,12 @@ class _Lowering:
 
     def write_variable(self, op: RefWriterOp, env: dict[SSAValue, Value], dynamic: bool) -> None:
         """A writer's kernel task whose output is its variable's memory (GE's VariableRef
-        removal: `ref_var_src_var_name` on the writer's output places it in the variable)."""
+        removal: `ref_var_src_var_name` on the writer's output places it in the variable).
+
+        In an unknown-shape partition the writer is a dynamic kernel, whose outputs the
+        runtime places, followed by a copy of its result into the variable's bytes: GE's
+        hybrid executor gives a writer's ref output the variable's address; here the copy is
+        that placement (one task more, the same bytes afterwards)."""
         ref = env[op.ref]
         named = op.attributes.get(REF_VAR_SRC_VAR_NAME)
         if isinstance(named, StringAttr) and isinstance(ref, Slot) and named.data != ref.name:
@@ -225,19 +230,34 @@ class _Lowering:
                 op,
                 f'has {REF_VAR_SRC_VAR_NAME} "{named.data}" but writes the variable "{ref.name}"',
             )
-        if dynamic or not isinstance(ref, Slot) or ref.kind is not SlotKind.VARIABLE:
+        if not isinstance(ref, Slot) or ref.kind is not SlotKind.VARIABLE:
             raise _fail(
                 op,
-                "writes a variable inside an unknown-shape partition; the variable region is "
-                "static memory, so its writers run as static kernels",
+                "writes a ref value that is not a variable's memory (the ref port must reach "
+                "its variable through var-like ops, writers and partition inputs)",
             )
+        # Assign only overwrites: its task does not read the variable's bytes
+        inputs = [env[op.value]] if isinstance(op, AssignOp) else [ref, env[op.value]]
+        if dynamic:
+            result = self.new_dyn(op, op.y.type)
+            self.emit(
+                DynamicKernelOp,
+                kernel=op.GE_TYPE,
+                node_name=self.task_name(op),
+                engine=self.engine(op),
+                inputs=inputs,
+                outputs=[result],
+                attrs=_kernel_attrs(op),
+            )
+            self.emit(MemcpyAsyncOp, src=result, dst=ref)
+            env[op.y] = ref
+            return
         self.emit(
             KernelOp,
             kernel=op.GE_TYPE,
             node_name=self.task_name(op),
             engine=self.engine(op),
-            # Assign only overwrites: its task does not read the variable's bytes
-            inputs=[env[op.value]] if isinstance(op, AssignOp) else [ref, env[op.value]],
+            inputs=inputs,
             outputs=[ref],
             attrs=_kernel_attrs(op),
         )
