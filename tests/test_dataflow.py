@@ -217,3 +217,73 @@ def test_repartitioned_stack_gives_the_graph_numbers(seed: int) -> None:
     got = run_entry(model, SPLIT_INPUTS, schedule_seed=seed, check_uninitialized=True).outputs
     for name in want:
         np.testing.assert_array_equal(got[name], want[name])
+
+
+def test_numbers_after_every_stage_equal_the_graph_level() -> None:
+    """Each ge-compile stage applied one by one keeps the stack's numbers (ascend stages under
+    random schedules with the uninitialised-memory check)."""
+    from gedialects.ascend import ModelOp
+    from gedialects.interpreters.run import find_entry
+
+    module = parse(LIFO)
+    want = run(module, INPUTS)
+    for number, stage in enumerate(CompilePipelinePass().passes()):
+        stage.apply(make_context(), module)
+        module.verify()
+        is_model = isinstance(find_entry(module), ModelOp)
+        got = run_entry(
+            module,
+            INPUTS,
+            schedule_seed=number if is_model else None,
+            check_uninitialized=is_model,
+        ).outputs
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=stage.name)
+
+
+STACK_IN_LOOP = """
+graph.graph @cond(%i: tensor<i32>, %h: tensor<i64>, %x: tensor<2xf32>) -> tensor<i1> {
+  %n = graph.const dense<3> : tensor<i32>
+  %c = graph.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  graph.net_output %c : tensor<i1>
+}
+graph.graph @body(%i: tensor<i32>, %h: tensor<i64>, %x: tensor<2xf32>)
+    -> (tensor<i32>, tensor<i64>, tensor<2xf32>) {
+  %one = graph.const dense<1> : tensor<i32>
+  %i1 = graph.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %p = graph.stack_push %h, %x : (tensor<i64>, tensor<2xf32>) -> tensor<2xf32>
+  %x1 = graph.add %p, %p : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %i1, %h, %x1 : tensor<i32>, tensor<i64>, tensor<2xf32>
+}
+graph.graph @main(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %n = graph.const dense<-1> : tensor<i32>
+  %h = graph.stack %n : (tensor<i32>) -> tensor<i64>
+  %zero = graph.const dense<0> : tensor<i32>
+  %r:3 = graph.while %zero, %h, %x cond @cond body @body
+      : (tensor<i32>, tensor<i64>, tensor<2xf32>) -> (tensor<i32>, tensor<i64>, tensor<2xf32>)
+  %after = graph.identity %h, %r#2 : (tensor<i64>, tensor<2xf32>) -> tensor<i64>
+  %a = graph.stack_pop %after : (tensor<i64>) -> tensor<2xf32>
+  %b = graph.stack_pop %after : (tensor<i64>) -> tensor<2xf32>
+  %d = graph.sub %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %d, %r#2 : tensor<2xf32>, tensor<2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("unknown", [False, True], ids=["static-while", "unknown-while"])
+def test_pushes_in_a_loop_body_pop_after_the_loop(unknown: bool) -> None:
+    """The handle carried through a While: each iteration pushes, the pops after the loop (a
+    control edge from the loop's output) see them last in, first out; the loop lowered with
+    labels (known) or as a dynamic control task running its body model (unknown)."""
+    text = STACK_IN_LOOP
+    if unknown:
+        text = text.replace("body @body", "body @body {_force_unknown_shape = true}")
+    x = np.array([1.0, -2.0], np.float32)
+    want = run(parse(text), {"x": x})
+    np.testing.assert_array_equal(want["output0"], 4 * x - 2 * x)  # last push 4x, then 2x
+    model = compile_text(text)
+    assert any(op.name == "ascend.dynamic_control" for op in model.walk()) == unknown
+    for seed in range(3):
+        got = run_entry(model, {"x": x}, schedule_seed=seed, check_uninitialized=True).outputs
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name])

@@ -628,3 +628,9 @@ def test_variable_written_through_a_subgraph_data_input(
             np.testing.assert_array_equal(got[name], want[name], err_msg=name)
     np.testing.assert_array_equal(model_store.get("w"), graph_store.get("w"))
     np.testing.assert_array_equal(graph_store.get("w"), np.array(final, np.float32))
+
+
+@pytest.mark.parametrize("text", [REF_THROUGH_CALLS, REF_THROUGH_WHILE], ids=["calls", "while"])
+def test_refs_through_subgraph_data_after_every_stage(text: str) -> None:
+    """The every-stage check of the graphs that write a variable through a subgraph input."""
+    test_numbers_after_every_stage_equal_the_graph_level(text)
