@@ -103,6 +103,13 @@ def _between(text: str) -> dict[str, str]:
     return out
 
 
+VARIABLE_STAGES = (
+    "ge-split-variables-into-subgraphs",
+    "ge-prepare-variables",
+    "ge-delete-variable-refs",
+)
+
+
 @pytest.mark.parametrize("case", ["cnn", "transformer-gears-hybrid"])
 def test_session_stages_are_the_ge_opt_stages(
     case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -137,6 +144,11 @@ def test_session_stages_are_the_ge_opt_stages(
     # no node has `_stage_level`: the Session skips the stage partition, which changes nothing
     assert "ge-partition-stage" not in session_stages
     assert printed.pop("ge-partition-stage") == printed["ge-optimize-original-graph"]
+    # no variables: the Session skips the variable passes, which change nothing
+    for name in VARIABLE_STAGES:
+        assert name not in session_stages
+        names = list(printed)
+        assert printed.pop(name) == printed[names[names.index(name) - 1]], name
     assert list(session_stages) == list(printed)
     for name, ir in session_stages.items():
         assert ir == printed[name], name

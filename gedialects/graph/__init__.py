@@ -36,6 +36,7 @@ from gedialects.graph import (
     attention,
     broadcast,
     control,
+    dataflow,
     detection,
     elementwise,
     format_ops,
@@ -72,6 +73,7 @@ from gedialects.graph.common import (
     window_output_size,
 )
 from gedialects.graph.control import *  # noqa: F403
+from gedialects.graph.dataflow import *  # noqa: F403
 from gedialects.graph.detection import *  # noqa: F403
 from gedialects.graph.elementwise import *  # noqa: F403
 from gedialects.graph.format_ops import *  # noqa: F403
@@ -119,6 +121,7 @@ Graph = Dialect(
         *format_ops.OPS,
         *getnext.OPS,
         *variables.OPS,
+        *dataflow.OPS,
     ],
     [FormatAttr],
 )
@@ -155,3 +158,4 @@ __all__ += pooling.__all__
 __all__ += reduction.__all__
 __all__ += structure.__all__
 __all__ += variables.__all__
+__all__ += dataflow.__all__

@@ -25,8 +25,8 @@ other user of the ref value it overwrites, which also gives each ref value at mo
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
-from typing import ClassVar
+from collections.abc import Iterator, Sequence
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     BoolAttr,
@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -229,7 +229,7 @@ class RefWriterOp(GEOp, NodeSyntax):
     def verify_(self) -> None:
         ref, value, y = self.ref, self.value, self.y
         source = _ref_feeder(ref)
-        if source is not None:
+        if source is not None and not isinstance(ref_root(ref), BlockArgument):
             fail(
                 self,
                 f"ref input is fed by {source}, not a ref value: a ref port takes a "
@@ -325,6 +325,114 @@ def ref_source(value: SSAValue) -> VarLikeOp | None:
         if not isinstance(owner, RefWriterOp | VariableRefOp):
             return None
         value = owner.ref
+
+
+def ref_root(value: SSAValue) -> SSAValue:
+    """Where a chain of writers (and VariableRefs) starts: a var-like op's value, a graph
+    input (a subgraph's Data, a ref when its callers pass one), or anything else."""
+    while isinstance(value.owner, RefWriterOp | VariableRefOp):
+        value = value.owner.ref
+    return value
+
+
+def subgraph_feeds(op: Operation) -> list[tuple[str, int, Sequence[SSAValue]]]:
+    """Each subgraph `op` calls, with the index of its first input fed by an operand and the
+    operands that feed its inputs from there (For's body takes the loop variable first)."""
+    from gedialects.graph.control import ControlFlowOp, ForOp
+
+    if isinstance(op, ControlFlowOp):
+        first = 1 if isinstance(op, ForOp) else 0
+        refs = op.subgraphs()
+        return [(r.root_reference.data, first, op.subgraph_args(k)) for k, r in enumerate(refs)]
+    called = getattr(op, "called_graphs", None)
+    if not callable(called):
+        return []
+    values = getattr(op, "args", None)
+    if values is None:
+        values = getattr(op, "inputs", ())
+    names = cast("list[str]", called())
+    return [(name, 0, cast("Sequence[SSAValue]", values)) for name in names]
+
+
+def ref_inputs(graphs: dict[str, GraphOp]) -> dict[BlockArgument, str]:
+    """The subgraph inputs that are refs, with the variable each stands for: an input a
+    writer's ref chain starts from, or that feeds such an input of a subgraph, is a ref when
+    every caller passes a ref value of one variable there (GE's ref through a Data node,
+    which `ge-split-variables-into-subgraphs` turns into a copy of the variable). A root
+    graph's input, a caller passing something else, or two variables for one input, is a
+    VerifyException."""
+    callers: dict[tuple[str, int], list[tuple[Operation, SSAValue]]] = {}
+    for graph in graphs.values():
+        for op in graph.body.block.ops:
+            for name, first, values in subgraph_feeds(op):
+                for k, value in enumerate(values):
+                    callers.setdefault((name, first + k), []).append((op, value))
+    names: dict[BlockArgument, str] = {}
+    pending: list[tuple[BlockArgument, Operation]] = []
+    for graph in graphs.values():
+        for op in graph.body.block.ops:
+            if isinstance(op, RefWriterOp):
+                root = ref_root(op.ref)
+                if isinstance(root, BlockArgument):
+                    pending.append((root, op))
+    resolving: set[BlockArgument] = set()
+
+    def resolve(arg: BlockArgument, user: Operation) -> str:
+        found = names.get(arg)
+        if found is not None:
+            return found
+        graph = arg.block.parent_op()
+        gname = graph.sym_name.data if isinstance(graph, GraphOp) else "?"
+        feeds = callers.get((gname, arg.index), [])
+        where = f"'{user.name}' in @{gname}"
+        if not feeds:
+            raise VerifyException(
+                f"'{user.name}' ref input is fed by the graph input {_arg_name(arg)} of @{gname}, "
+                "which no op calls, not a ref value: a ref port takes a graph.variable, a "
+                "graph.ref_data or the ref output of a writer (or a subgraph input fed by one)"
+            )
+        if arg in resolving:  # a loop passing the input back to itself adds nothing
+            return ""
+        resolving.add(arg)
+        variable = ""
+        for call, value in feeds:
+            root = ref_root(value)
+            owner = root.owner
+            if isinstance(owner, VarLikeOp):
+                got = owner.variable
+            elif isinstance(root, BlockArgument) and isinstance(root.block.parent_op(), GraphOp):
+                got = resolve(root, call)
+            else:
+                raise VerifyException(
+                    f"{where} writes its input {_arg_name(arg)} as a ref, but '{call.name}' "
+                    f"feeds it with {_ref_feeder(value) or 'a non-ref value'}, not a ref value"
+                )
+            if got and variable and got != variable:
+                raise VerifyException(
+                    f"{where} writes its input {_arg_name(arg)}, which its callers feed with "
+                    f'the variables "{variable}" and "{got}": a ref input stands for one variable'
+                )
+            variable = variable or got
+        resolving.discard(arg)
+        names[arg] = variable
+        return variable
+
+    for arg, user in pending:
+        resolve(arg, user)
+    return names
+
+
+def _arg_name(arg: BlockArgument) -> str:
+    return f"%{arg.name_hint}" if arg.name_hint else f"#{arg.index}"
+
+
+def written_variable(op: RefWriterOp, refs: dict[BlockArgument, str]) -> str | None:
+    """The variable a writer writes: its ref chain's var-like op, or the ref input it
+    starts from."""
+    root = ref_root(op.ref)
+    if isinstance(root.owner, VarLikeOp):
+        return root.owner.variable
+    return refs.get(root) if isinstance(root, BlockArgument) else None
 
 
 def is_ref_value(value: SSAValue) -> bool:
@@ -423,12 +531,15 @@ def check_variables(module: ModuleOp) -> None:
                     f"'graph.variable' \"{name}\" in @{graph.sym_name.data} has an initial "
                     "value that differs from another graph.variable of that name"
                 )
-    written = written_variables(graphs)
+    refs = ref_inputs(graphs)
+    written = written_variables(graphs, refs)
     for graph in graphs.values():
-        check_write_order(graph, written)
+        check_write_order(graph, written, refs, graphs)
 
 
-def written_variables(graphs: dict[str, GraphOp]) -> dict[str, frozenset[str]]:
+def written_variables(
+    graphs: dict[str, GraphOp], refs: dict[BlockArgument, str] | None = None
+) -> dict[str, frozenset[str]]:
     """Graph name -> the variables it or a graph it calls writes (a cycle of calls, refused
     by `check_call_cycles`, contributes what was found before it closes)."""
     direct: dict[str, set[str]] = {}
@@ -438,9 +549,9 @@ def written_variables(graphs: dict[str, GraphOp]) -> dict[str, frozenset[str]]:
         callees = calls[name] = []
         for op in graph.body.block.ops:
             if isinstance(op, RefWriterOp):
-                source = ref_source(op.ref)
-                if source is not None:
-                    found.add(source.variable)
+                variable = written_variable(op, refs or {})
+                if variable:
+                    found.add(variable)
             called = getattr(op, "called_graphs", None)
             if called is not None:
                 callees.extend(c for c in called() if c in graphs)
@@ -465,10 +576,12 @@ def written_variables(graphs: dict[str, GraphOp]) -> dict[str, frozenset[str]]:
     return done
 
 
-def _writes_of(op: Operation, written: dict[str, frozenset[str]]) -> frozenset[str]:
+def _writes_of(
+    op: Operation, written: dict[str, frozenset[str]], refs: dict[BlockArgument, str]
+) -> frozenset[str]:
     if isinstance(op, RefWriterOp):
-        source = ref_source(op.ref)
-        return frozenset() if source is None else frozenset({source.variable})
+        variable = written_variable(op, refs)
+        return frozenset({variable}) if variable else frozenset()
     called = getattr(op, "called_graphs", None)
     if called is None:
         return frozenset()
@@ -478,7 +591,12 @@ def _writes_of(op: Operation, written: dict[str, frozenset[str]]) -> frozenset[s
     return frozenset(found)
 
 
-def check_write_order(graph: GraphOp, written: dict[str, frozenset[str]]) -> None:
+def check_write_order(
+    graph: GraphOp,
+    written: dict[str, frozenset[str]],
+    refs: dict[BlockArgument, str] | None = None,
+    graphs: dict[str, GraphOp] | None = None,
+) -> None:
     """The memory order of a graph's variables is its SSA order: for each ref value R of a
     variable, the first op after R's definition that overwrites the variable must come after
     every user of R. Otherwise the graph level (R is a value) and the ascend level (R is the
@@ -486,24 +604,34 @@ def check_write_order(graph: GraphOp, written: dict[str, frozenset[str]]) -> Non
     ops = list(graph.body.block.ops)
     position = {op: i for i, op in enumerate(ops)}
     writes: dict[str, list[int]] = {}
+    refs = refs or {}
     for i, op in enumerate(ops):
-        for name in _writes_of(op, written):
+        for name in _writes_of(op, written, refs):
             writes.setdefault(name, []).append(i)
     if not writes:
         return
+    values: list[tuple[int, SSAValue, str]] = [
+        (-1, arg, refs[arg]) for arg in graph.body.block.args if refs.get(arg)
+    ]
     for i, op in enumerate(ops):
         if not isinstance(op, VarLikeOp | RefWriterOp | VariableRefOp):
             continue
-        source = op if isinstance(op, VarLikeOp) else ref_source(op.ref)
-        if source is None or source.variable not in writes:
+        root = ref_root(op.y if isinstance(op, VarLikeOp) else op.ref)
+        owner = root.owner
+        name = owner.variable if isinstance(owner, VarLikeOp) else refs.get(root)  # pyright: ignore[reportArgumentType]
+        if name:
+            values.append((i, op.results[0], name))
+    for i, op in enumerate(ops):
+        if graphs and not isinstance(op, RefWriterOp | VarLikeOp | VariableRefOp):
+            values += [(i, r, n) for r, n in _ref_results(op, graphs, refs)]
+    for i, value, name in values:
+        if name not in writes:
             continue
-        name = source.variable
         later = writes[name]
         k = bisect.bisect_right(later, i)
         if k == len(later):
             continue
         writer = ops[later[k]]
-        value = op.results[0]
         for use in value.uses:
             user = use.operation
             if position.get(user, -1) <= later[k]:
@@ -527,6 +655,28 @@ def check_write_order(graph: GraphOp, written: dict[str, frozenset[str]]) -> Non
             )
 
 
+def _ref_results(
+    op: Operation, graphs: dict[str, GraphOp], refs: dict[BlockArgument, str]
+) -> list[tuple[SSAValue, str]]:
+    """The results of a call that a subgraph returns as a ref value (a variable, a writer's
+    ref output): at the task level they are the variable's memory, so they are ref values of
+    the caller too."""
+    found: list[tuple[SSAValue, str]] = []
+    for name, _, _ in subgraph_feeds(op):
+        callee = graphs.get(name)
+        out = callee.body.block.last_op if callee is not None else None
+        if out is None or len(out.operands) != len(op.results):
+            continue
+        for result, value in zip(op.results, out.operands, strict=True):
+            root = ref_root(value)
+            owner = root.owner
+            if isinstance(owner, VarLikeOp):
+                found.append((result, owner.variable))
+            elif isinstance(root, BlockArgument) and refs.get(root):
+                found.append((result, refs[root]))
+    return found
+
+
 def variable_types(module: ModuleOp) -> dict[str, TensorType]:
     """Every variable the module names, with its type."""
     return {op.variable: op.y.type for _, op in var_like_ops(module)}
@@ -544,8 +694,11 @@ __all__ = [
     "VariableRefOp",
     "is_ref_value",
     "reads_variable",
+    "ref_inputs",
+    "ref_root",
     "ref_source",
     "variable_types",
+    "written_variable",
 ]
 
 OPS = (VariableOp, RefDataOp, AssignOp, AssignAddOp, AssignSubOp, VariableRefOp)

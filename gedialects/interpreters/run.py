@@ -215,6 +215,7 @@ def run_entry(
             f"runs; @{symbol_name(op)} is a '{op.name}' (compile it with ge-compile)"
         )
     from gedialects.interpreters.graph import COMPILED, GraphFunctions
+    from gedialects.interpreters.graph.dataflow import stacks
 
     interpreter = interpreter if interpreter is not None else make_interpreter(module)
     if variables is not None:
@@ -238,12 +239,14 @@ def run_entry(
     try:
         with progress.task(f"running @{name}"):
             if feed is None:
-                launches.append(tuple(interpreter.call_op(op, args)))
+                with stacks():  # a launch's data-flow stacks live for that launch
+                    launches.append(tuple(interpreter.call_op(op, args)))
             else:
                 with feeding(feed):
                     while len(feed):
                         before = len(feed)
-                        launches.append(tuple(interpreter.call_op(op, args)))
+                        with stacks():
+                            launches.append(tuple(interpreter.call_op(op, args)))
                         if len(feed) == before:
                             raise RunError(f"@{name} ran without pulling an input set")
     except (InterpretationError, KernelError, budget.MemoryBudgetError) as e:

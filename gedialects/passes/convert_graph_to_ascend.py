@@ -86,6 +86,7 @@ from gedialects.graph import (
     AssignOp,
     ConstOp,
     GraphOp,
+    IdentityOp,
     NetOutputOp,
     RefWriterOp,
     VariableRefOp,
@@ -93,6 +94,13 @@ from gedialects.graph import (
     reads_variable,
 )
 from gedialects.graph.control import ControlFlowOp, IfOp, WhileOp
+from gedialects.graph.dataflow import (
+    DATA_FLOW_TYPES,
+    HANDLE_TYPE,
+    StackCloseOp,
+    StackPopOp,
+    StackPushOp,
+)
 from gedialects.graph.getnext import GETNEXT_OUTPUT_ATTRS, GETNEXT_SINK_DYNAMIC, GetNextOp
 from gedialects.multibatch import (
     BATCH_NUM,
@@ -130,6 +138,7 @@ DEFAULT_ENGINES: dict[str, str] = {
     "MapIndex": HOST_CPU_ENGINE,  # GE's HostcpuEngineUpdatePass white list
     "GetDynamicDims": AICPU_ENGINE,
     "GetNext": AICPU_ENGINE,
+    **dict.fromkeys(DATA_FLOW_TYPES, AICPU_ENGINE),  # GE's data-flow ops are AI CPU kernels
 }
 """Engines of op types that do not run on the default engine when nothing pins them."""
 
@@ -189,6 +198,10 @@ class _Lowering:
     """Variable name -> its slot in the variable region (one per name, every graph's)."""
     read_variables: set[str] = field(default_factory=set)
     """Variables some var-like op of the lowered graphs reads (not only Assign's ref port)."""
+    stack_tokens: dict[int, Value] = field(default_factory=dict)
+    """A Stack's handle buffer (by id) -> the token the last task on that stack wrote."""
+    stack_roots: dict[int, int] = field(default_factory=dict)
+    """An Identity's copy of a handle (by id) -> the Stack's handle buffer (by id)."""
 
     def variable(self, op: VarLikeOp) -> Slot:
         """The variable's memory: the slot of its name (GE's VarManager: one per session)."""
@@ -205,7 +218,12 @@ class _Lowering:
 
     def write_variable(self, op: RefWriterOp, env: dict[SSAValue, Value], dynamic: bool) -> None:
         """A writer's kernel task whose output is its variable's memory (GE's VariableRef
-        removal: `ref_var_src_var_name` on the writer's output places it in the variable)."""
+        removal: `ref_var_src_var_name` on the writer's output places it in the variable).
+
+        In an unknown-shape partition the writer is a dynamic kernel, whose outputs the
+        runtime places, followed by a copy of its result into the variable's bytes: GE's
+        hybrid executor gives a writer's ref output the variable's address; here the copy is
+        that placement (one task more, the same bytes afterwards)."""
         ref = env[op.ref]
         named = op.attributes.get(REF_VAR_SRC_VAR_NAME)
         if isinstance(named, StringAttr) and isinstance(ref, Slot) and named.data != ref.name:
@@ -213,19 +231,34 @@ class _Lowering:
                 op,
                 f'has {REF_VAR_SRC_VAR_NAME} "{named.data}" but writes the variable "{ref.name}"',
             )
-        if dynamic or not isinstance(ref, Slot) or ref.kind is not SlotKind.VARIABLE:
+        if not isinstance(ref, Slot) or ref.kind is not SlotKind.VARIABLE:
             raise _fail(
                 op,
-                "writes a variable inside an unknown-shape partition; the variable region is "
-                "static memory, so its writers run as static kernels",
+                "writes a ref value that is not a variable's memory (the ref port must reach "
+                "its variable through var-like ops, writers and partition inputs)",
             )
+        # Assign only overwrites: its task does not read the variable's bytes
+        inputs = [env[op.value]] if isinstance(op, AssignOp) else [ref, env[op.value]]
+        if dynamic:
+            result = self.new_dyn(op, op.y.type)
+            self.emit(
+                DynamicKernelOp,
+                kernel=op.GE_TYPE,
+                node_name=self.task_name(op),
+                engine=self.engine(op),
+                inputs=inputs,
+                outputs=[result],
+                attrs=_kernel_attrs(op),
+            )
+            self.emit(MemcpyAsyncOp, src=result, dst=ref)
+            env[op.y] = ref
+            return
         self.emit(
             KernelOp,
             kernel=op.GE_TYPE,
             node_name=self.task_name(op),
             engine=self.engine(op),
-            # Assign only overwrites: its task does not read the variable's bytes
-            inputs=[env[op.value]] if isinstance(op, AssignOp) else [ref, env[op.value]],
+            inputs=inputs,
             outputs=[ref],
             attrs=_kernel_attrs(op),
         )
@@ -413,6 +446,8 @@ class _Lowering:
                 env[op.y] = self.bind(op, self.peers[peer], op.y.type, dynamic)
             elif isinstance(op, GetNextOp) and not dynamic:
                 self.lower_get_next(op, env)
+            elif isinstance(op, StackPushOp | StackPopOp | StackCloseOp):
+                self.lower_stack_op(op, env, dynamic)
             elif isinstance(op, GEOp) and dynamic:
                 outs = [self.new_dyn(op, r.type) for r in op.results]
                 self.emit(
@@ -451,8 +486,46 @@ class _Lowering:
                 env.update(zip(op.results, outs, strict=True))
             else:
                 raise _fail(op, "has no lowering to the ascend dialect")
+            if isinstance(op, IdentityOp) and op.x.type == HANDLE_TYPE:
+                # a stack handle behind a control edge: its ops stay on the Stack's token chain
+                source = id(env[op.x])
+                self.stack_roots[id(env[op.y])] = self.stack_roots.get(source, source)
         self.active_calls.pop()
         return outputs
+
+    def lower_stack_op(
+        self, op: StackPushOp | StackPopOp | StackCloseOp, env: dict[SSAValue, Value], dynamic: bool
+    ) -> None:
+        """A StackPush / StackPop / StackClose task that also reads the token the previous task
+        on its stack wrote and writes the next (first output): tasks on one stack act on state
+        behind the handle that no buffer shows, so the token chain is what orders them, on
+        every stream schedule, as the graph does. The Stack's handle buffer is the first token.
+        A stack's tasks are all static or all dynamic: a dynamic token cannot reach a static
+        task (`ge-partition-dynamic-shape`'s data-flow check makes every op of a handle
+        unknown when some is)."""
+        handle = env[op.handle]
+        key = self.stack_roots.get(id(handle), id(handle))
+        token = self.stack_tokens.get(key, handle)
+        if isinstance(token, DynValue) and not dynamic:
+            raise _fail(
+                op,
+                "acts on a stack whose earlier ops run in an unknown-shape partition, from a "
+                "known one: the ops of one stack must all be known or all unknown (GE's "
+                "DynamicDataFlowPartitionerPass; ge-partition-dynamic-shape does it)",
+            )
+        new = self.new_dyn if dynamic else (lambda o, t: self.new_slot(o, t, SlotKind.FEATURE))
+        outs = [new(op, HANDLE_TYPE), *(new(op, r.type) for r in op.results)]
+        self.emit(
+            DynamicKernelOp if dynamic else KernelOp,
+            kernel=op.GE_TYPE,
+            node_name=self.task_name(op),
+            engine=self.engine(op),
+            inputs=[token, *(env[v] for v in op.operands[1:])],
+            outputs=outs,
+            attrs=_kernel_attrs(op),
+        )
+        self.stack_tokens[key] = outs[0]
+        env.update(zip(op.results, outs[1:], strict=True))
 
     def lower_get_next(self, op: GetNextOp, env: dict[SSAValue, Value]) -> None:
         """GetNext sink: a `GetNext` kernel task writes the next input set into its data

@@ -23,9 +23,11 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects import budget, progress
 from gedialects.gear_options import GearError
+from gedialects.graph import VariableRefOp, VarLikeOp
 from gedialects.passes import engine_optimizers
 from gedialects.passes.assign_streams import AssignStreamsPass
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
+from gedialects.passes.delete_variable_refs import DeleteVariableRefsPass
 from gedialects.passes.fold_constants import DEFAULT_MAX_SIZE, FoldConstantsPass
 from gedialects.passes.for_to_while import ConvertForToWhilePass
 from gedialects.passes.fusion.fuse import FUSIONS
@@ -46,7 +48,9 @@ from gedialects.passes.partition.optimize_whole_graph import OptimizeWholeGraphP
 from gedialects.passes.partition.place_engines import PlaceEnginesPass
 from gedialects.passes.partition.stage import PartitionStagePass
 from gedialects.passes.plan_memory import PlanMemoryPass
+from gedialects.passes.prepare_variables import PrepareVariablesPass
 from gedialects.passes.sink_loop import SinkLoopPass, check_iterations
+from gedialects.passes.split_variables import SplitVariablesIntoSubgraphsPass
 from gedialects.passes.verify_graph import VerifyGraphPass
 
 logger = logging.getLogger(__name__)
@@ -57,24 +61,28 @@ class CompilePipelinePass(ModulePass):
     """The whole compilation, graph to tasks, in GE's order.
 
     Gears first when a gear option is given (`ge-expand-multibatch`: one static branch per
-    gear), then graph preparation (`ge-infer-shapes`, `ge-verify-graph`,
-    `ge-fold-constants`) and the engine optimisers' original-graph hooks on the whole graph
-    (`ge-optimize-original-graph`: AI Core's graph fusion `ge-fuse`; GE's
-    `PreRunOptimizeOriginalGraph`). Then GE's `OptimizeSubgraph`: the stage partition
-    (`ge-partition-stage`, a no-op without `_stage_level`), engine placement
+    gear), then graph preparation (`ge-infer-shapes`, `ge-verify-graph`, `ge-fold-constants`;
+    after the For to While conversion, `ge-split-variables-into-subgraphs`, GE's
+    `CopyVarIntoSubgraph` at the end of graph preparation) and the engine optimisers'
+    original-graph hooks on the whole graph (`ge-optimize-original-graph`: AI Core's graph
+    fusion `ge-fuse`; GE's `PreRunOptimizeOriginalGraph`), then `ge-prepare-variables` (GE's
+    `PrepareRunningFormatRefiner`: a VariableRef behind each variable's last writer, which the
+    dynamic-shape partition merges into its writer's cluster). Then GE's `OptimizeSubgraph`: the
+    stage partition (`ge-partition-stage`, a no-op without `_stage_level`), engine placement
     (`ge-place-engines`), the host-CPU engine update (`ge-update-hostcpu-engine`), the
-    dynamic-shape partition (`ge-partition-dynamic-shape`: nodes whose shapes are only known
-    at run time go to unknown-shape partitions) and a second placement for the nodes it
-    made; the composite engine partition with its optimisation and merge when a composite
-    engine has an optimiser; the atomic engine partition (`ge-partition-engine`), each
-    engine's subgraphs optimised by that engine's optimiser (`ge-optimize-subgraphs`) and
-    the merge (`ge-merge-engine-partitions`); `ge-optimize-whole-graph` when an optimiser
-    has that hook. Then task generation (`ge-convert-graph-to-ascend`: static tasks for
-    known partitions, dynamic tasks for unknown ones) and the build stage: logical streams
-    before memory, as GE's ModelBuilder does (`ge-assign-streams`, `ge-optimize-stream-graph`
-    when an optimiser has that hook, `ge-plan-memory`), so that memory reuse never adds a
-    dependency between streams; last `ge-sink-loop` when `iterations-per-loop` > 1. `ge-opt`
-    runs these stages one by one (`--print-between-passes`, `--time-passes` show each).
+    dynamic-shape partition (`ge-partition-dynamic-shape`: nodes whose shapes are only known at
+    run time go to unknown-shape partitions) and a second placement for the nodes it made; the
+    composite engine partition with its optimisation and merge when a composite engine has an
+    optimiser; the atomic engine partition (`ge-partition-engine`), each engine's subgraphs
+    optimised by that engine's optimiser (`ge-optimize-subgraphs`) and the merge
+    (`ge-merge-engine-partitions`); `ge-optimize-whole-graph` when an optimiser has that hook,
+    and `ge-delete-variable-refs` (GE's `OptimizeStage2` after the merge: `ref_var_src_var_name`
+    on each writer). Then task generation (`ge-convert-graph-to-ascend`: static tasks for known
+    partitions, dynamic tasks for unknown ones) and the build stage: logical streams before
+    memory, as GE's ModelBuilder does (`ge-assign-streams`, `ge-optimize-stream-graph` when an
+    optimiser has that hook, `ge-plan-memory`), so that memory reuse never adds a dependency
+    between streams; last `ge-sink-loop` when `iterations-per-loop` > 1. `ge-opt` runs these
+    stages one by one (`--print-between-passes`, `--time-passes` show each).
 
     Options: `input-shape` (atc-style pins of `?` input dims; with a gear option, the `-1`
     dims the gears fill), the gear options of `ge-expand-multibatch` (`dynamic-batch-size`,
@@ -170,7 +178,7 @@ class CompilePipelinePass(ModulePass):
         if self.gears:
             first.append(self.expansion())
         first += self.checks()
-        first += [ConvertForToWhilePass(), NormalizeCondsPass()]
+        first += [ConvertForToWhilePass(), SplitVariablesIntoSubgraphsPass(), NormalizeCondsPass()]
         if self.fold:
             first.append(FoldConstantsPass(max_size=self.fold_max_size))
         original = OptimizeOriginalGraphPass(
@@ -178,6 +186,7 @@ class CompilePipelinePass(ModulePass):
         )
         if original.runs_anything():
             first.append(original)
+        first.append(PrepareVariablesPass())
         # each stage its own object: ge-opt tells a pass that runs twice apart by identity
         subgraphs: list[ModulePass] = [
             PartitionStagePass(),
@@ -198,6 +207,7 @@ class CompilePipelinePass(ModulePass):
             ]
         if engine_optimizers.has_hooks(engine_optimizers.WHOLE_GRAPH_HOOKS):
             subgraphs.append(OptimizeWholeGraphPass(skip=self.skip_passes))
+        subgraphs.append(DeleteVariableRefsPass())
         streams: list[ModulePass] = [
             AssignStreamsPass(max_streams=self.max_streams, single_stream=not self.multi_stream)
         ]
@@ -261,9 +271,13 @@ def expand_pipelines(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
 def skips(stage: ModulePass, module: ModuleOp) -> bool:
     """Whether `stage` would leave `module` as it is (so the Session lists no IR for it):
     `ge-partition-dynamic-shape{skip-static}` on a module of known shapes, `ge-partition-stage`
-    on a module without `_stage_level`."""
+    on a module without `_stage_level`, the variable passes on a module without variables."""
     if isinstance(stage, PartitionStagePass):
         return stage.skips(module)
+    if isinstance(stage, SplitVariablesIntoSubgraphsPass | PrepareVariablesPass):
+        return not any(isinstance(op, VarLikeOp) for op in module.walk())
+    if isinstance(stage, DeleteVariableRefsPass):
+        return not any(isinstance(op, VariableRefOp) for op in module.walk())
     return isinstance(stage, PartitionDynamicShapePass) and stage.skips(module)
 
 

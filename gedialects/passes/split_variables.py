@@ -13,9 +13,13 @@ write through a ref port. GE copies the variable into the subgraph instead:
 - While: the same copies in `cond` and `body`; the variable -> While edge stays, and the
   consumers of the While's matching output are fed by the variable directly: a copy of it
   right after the While (the control edge While -> consumer of GE is that position: the copy
-  reads the variable after the loop). Only where the body passes that input through
-  unchanged: a body that computes the next value from it carries a value, not the variable
-  (GE's loops take variables as references; copying one there would change the numbers).
+  reads the variable after the loop). Only where the body passes that input through,
+  unchanged or written through its ref ports (a writer's ref output): a body that computes
+  the next value from it carries a value, not the variable (GE's loops take variables as
+  references; copying one there would change the numbers).
+
+A subgraph that writes a variable through its Data input (a ref its callers feed) writes the
+copy after this pass, so the writer writes the variable's own memory at every level.
 
 A subgraph called from several places gets the copy only where every caller passes the same
 variable at that input.
@@ -33,7 +37,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gedialects.base import IS_UNKNOWN_SHAPE, NODE_NAME
-from gedialects.graph import GraphOp, NetOutputOp, VarLikeOp, WhileOp, ref_source
+from gedialects.graph import GraphOp, NetOutputOp, VarLikeOp, WhileOp, ref_root, ref_source
 from gedialects.graph.control import ControlFlowOp, ForOp
 from gedialects.multibatch import CaseOp
 from gedialects.partition import PartitionedCallOp
@@ -61,8 +65,10 @@ def _subgraph_inputs(op: Operation) -> list[tuple[str, Sequence[SSAValue]]] | No
 
 
 def _carried_changes(loop: WhileOp, graphs: dict[str, GraphOp]) -> list[_Site]:
-    """The While inputs its body does not pass through unchanged: a value computed from the
-    input, not the variable, so the input is no variable inside the loop (no copy there)."""
+    """The While inputs its body does not pass through: a value computed from the input, not
+    the variable, so the input is no variable inside the loop (no copy there). A body that
+    writes the input (a ref through its Data) and returns the writer's ref output passes
+    the variable through."""
     body = graphs.get(loop.body.root_reference.data)
     out = body.body.block.last_op if body is not None else None
     if body is None or not isinstance(out, NetOutputOp):
@@ -72,7 +78,7 @@ def _carried_changes(loop: WhileOp, graphs: dict[str, GraphOp]) -> list[_Site]:
     return [
         (name, d)
         for d in range(len(loop.inputs))
-        if d >= len(out.outputs) or d >= len(args) or out.outputs[d] is not args[d]
+        if d >= len(out.outputs) or d >= len(args) or ref_root(out.outputs[d]) is not args[d]
         for name in names
     ]
 

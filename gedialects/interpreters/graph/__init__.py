@@ -20,7 +20,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import Operation
+from xdsl.ir import BlockArgument, Operation
 
 from gedialects.base import NODE_NAME, GEOp
 from gedialects.budget import MemoryBudgetError
@@ -36,6 +36,8 @@ from gedialects.graph import (
     VariableRefOp,
     VarLikeOp,
     reads_variable,
+    ref_inputs,
+    ref_root,
     ref_source,
 )
 from gedialects.graph.control import ControlFlowOp
@@ -44,6 +46,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     array,
     attention,
     broadcast,
+    dataflow,
     detection,
     elementwise,
     fused,
@@ -182,11 +185,30 @@ class GraphFunctions(InterpreterFunctions):
     ) -> PythonValues:
         """The writer's kernel, its result stored as the variable's new value."""
         source = ref_source(op.ref)
-        assert source is not None, "verified: a ref port takes a ref value"
+        variable = source.variable if source is not None else _ref_input(interpreter, op)
         ins = args[1:] if args[0] is None else args  # Assign to a variable without a value
         (result,) = _run_node(self, interpreter, op, ins)
-        store_of(interpreter).write(source.variable, result)
+        store_of(interpreter).write(variable, result)
         return (result,)
+
+
+def _ref_input(interpreter: Interpreter, op: RefWriterOp) -> str:
+    """The variable a writer writes through a subgraph input (a ref its callers feed; the
+    module's refs are found once per interpreter, whose IR does not change between runs)."""
+    module = op.get_toplevel_object()
+    assert isinstance(module, Operation)
+    found: dict[Operation, dict[BlockArgument, str]] = interpreter.get_data(
+        GraphFunctions, _REF_INPUTS, dict
+    )
+    if module not in found:
+        graphs = {g.sym_name.data: g for g in module.walk() if isinstance(g, GraphOp)}
+        found[module] = ref_inputs(graphs)
+    root = ref_root(op.ref)
+    assert isinstance(root, BlockArgument), "verified: a ref port takes a ref value"
+    return found[module][root]
+
+
+_REF_INPUTS = "ref_inputs"
 
 
 COMPILED = "compiled"

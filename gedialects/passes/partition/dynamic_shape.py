@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
@@ -30,7 +30,9 @@ from gedialects.base import (
     STAGE_LEVEL,
 )
 from gedialects.graph import REF_VAR_SRC_VAR_NAME, ConstOp, GraphOp, NetOutputOp, VariableRefOp
+from gedialects.graph.array import IdentityOp
 from gedialects.graph.control import ControlFlowOp
+from gedialects.graph.dataflow import StackCloseOp, StackOp, StackPopOp, StackPushOp
 from gedialects.multibatch import ENABLE_DYNAMIC_BATCH, INSERT_BY_MBATCH
 from gedialects.partition import PartitionedCallOp
 from gedialects.passes.analysis.graph_view import (
@@ -289,6 +291,57 @@ def analyse(
     return ShapeAnalysis(nodes, unknown, "partition", clusters.result())
 
 
+def data_flow_groups(graph: GraphOp) -> list[list[Operation]]:
+    """The graph's data-flow ops by the stack they act on (GE's `DataFlowPreparePass`, whose
+    `_data_flow_handle` numbers these groups): a handle is followed back through Identity
+    to its Stack, or to the graph input that brings it; a Stack is in its own group."""
+    groups: dict[SSAValue, list[Operation]] = {}
+    for op in graph.body.block.ops:
+        if isinstance(op, StackOp):
+            groups.setdefault(op.handle, []).append(op)
+        elif isinstance(op, StackPushOp | StackPopOp | StackCloseOp):
+            source = op.handle
+            while isinstance(source.owner, IdentityOp):
+                source = source.owner.x
+            groups.setdefault(source, []).append(op)
+    return [ops for ops in groups.values() if len(ops) > 1]
+
+
+def mixed_data_flow_ops(analysis: ShapeAnalysis, groups: list[list[Operation]]) -> list[Operation]:
+    """GE `DynamicDataFlowPartitionerPass::GetDataFlowOpNeedProcess`: the ops of every stack
+    whose ops landed in both known and unknown clusters."""
+    clustering = analysis.clustering
+    if clustering is None:
+        return []
+    nodes = analysis.nodes
+    position = {op: len(nodes.args) + k for k, op in enumerate(nodes.ops)}
+    mixed: list[Operation] = []
+    for ops in groups:
+        kinds = {
+            clustering.kinds[clustering.cluster_of[position[op]]] == UNKNOWN_SHAPE for op in ops
+        }
+        if len(kinds) > 1:
+            mixed += ops
+    return mixed
+
+
+def analyse_with_data_flow(
+    graph: GraphOp, classifier: ShapeClassifier, limit: int
+) -> ShapeAnalysis:
+    """GE `ReDynamicShapePartitioner`: after the clustering, the data-flow check marks every op
+    of a stack split between known and unknown clusters `_force_unknown_shape`, and the
+    partitioning runs again, until no stack is split (each round makes a known op unknown,
+    so it ends). A stack's state lives behind its handle, which no static task list and
+    dynamic executor can share."""
+    groups = data_flow_groups(graph)
+    analysis = analyse(graph, classifier, limit)
+    while mixed := mixed_data_flow_ops(analysis, groups):
+        for op in mixed:
+            _set_bool(op, FORCE_UNKNOWN_SHAPE, True)
+        analysis = analyse(graph, classifier, limit)
+    return analysis
+
+
 def _set_bool(op: Operation, name: str, value: bool) -> None:
     op.attributes[name] = bool_value(value)
 
@@ -426,6 +479,11 @@ class PartitionDynamicShapePass(ModulePass):
     cluster becomes `@<graph>_sub_<n>_know|_unknow|_input`, called by a
     `partition.partitioned_call` `<subgraph>_PartitionedCall_<n>` with `_is_unknown_shape`.
 
+    The data-flow check (GE's `DynamicDataFlowPartitionerPass` in `ReDynamicShapePartitioner`):
+    when the ops of one stack (Stack, StackPush, StackPop, StackClose of one handle) land in
+    both known and unknown clusters, all of them get `_force_unknown_shape` and the graph is
+    clustered again, until no stack is split.
+
     The subgraphs of If/While/For nodes run as their node does (GE's dynamic executor runs an
     unknown one's whole; the label makers need a known one's static): each, at any depth, and
     its nodes get the node's `_is_unknown_shape`; a subgraph shared by a known and an unknown
@@ -478,7 +536,7 @@ class PartitionDynamicShapePass(ModulePass):
                 or bool_attr(graph, ENABLE_DYNAMIC_BATCH)
             ):
                 continue
-            analysis = analyse(graph, classifier, limit)
+            analysis = analyse_with_data_flow(graph, classifier, limit)
             for node, rule in analysis.unknown.items():
                 if rule == TILING_RULE and (node_op := analysis.nodes.op(node)) is not None:
                     _set_bool(node_op, FORCE_UNKNOWN_SHAPE, True)  # GE sets it there too

@@ -125,3 +125,39 @@ graph.graph @main(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
 // CHECK-LABEL: graph.graph @f
 // CHECK-NOT:     graph.variable
 // CHECK:         graph.add %w, %w
+
+// -----
+
+// Tests a ref through a subgraph's Data: the While body writes its input (an AssignAdd on the
+// Data) and returns the writer's ref output, which passes the variable through: cond is left
+// alone (it does not use the input), the body's writer writes a copy of the variable, and the
+// loop output's consumer reads a copy after the loop.
+
+// CHECK-LABEL: graph.graph @wbody
+// CHECK-NEXT:    %[[C:.*]] = graph.variable "w" = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32> {node_name = "w_wbody"}
+// CHECK:         %[[W1:.*]] = graph.assign_add %[[C]], %{{.*}}
+// CHECK:         graph.net_output %{{.*}}, %[[W1]]
+// CHECK-LABEL: graph.graph @wmain
+// CHECK:         graph.while
+// CHECK-NEXT:    %[[A:.*]] = graph.variable "w" {{.*}}{node_name = "w_while_out1"}
+// CHECK-NEXT:    graph.mul %[[A]], %x
+graph.graph @wcond(%i: tensor<i32>, %w: tensor<2xf32>) -> tensor<i1> {
+  %n = graph.const dense<3> : tensor<i32>
+  %c = graph.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  graph.net_output %c : tensor<i1>
+}
+graph.graph @wbody(%i: tensor<i32>, %w: tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>) {
+  %one = graph.const dense<1> : tensor<i32>
+  %i1 = graph.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %d = graph.const dense<[0.5, 0.25]> : tensor<2xf32>
+  %w1 = graph.assign_add %w, %d : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %i1, %w1 : tensor<i32>, tensor<2xf32>
+}
+graph.graph @wmain(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %w = graph.variable "w" = dense<[1.0, 2.0]> : tensor<2xf32>
+  %zero = graph.const dense<0> : tensor<i32>
+  %r:2 = graph.while %zero, %w cond @wcond body @wbody
+      : (tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>)
+  %y = graph.mul %r#1, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %y : tensor<2xf32>
+}

@@ -3,7 +3,7 @@
 // every later RUN line of the file, TestRunner.py, which would run another gedialects.)
 // RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3"}' --print-between-passes | filecheck %s --check-prefix=STAGES
 // RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3"}' -o %t.pipeline.mlir
-// RUN: ge-opt %s -p 'ge-infer-shapes{input-shape="x:2,3"},ge-verify-graph,ge-convert-for-to-while,ge-normalize-conds,ge-fold-constants,ge-optimize-original-graph,ge-partition-stage,ge-place-engines,ge-update-hostcpu-engine,ge-partition-dynamic-shape,ge-place-engines,ge-partition-engine{skip-partitioned=true},ge-optimize-subgraphs,ge-merge-engine-partitions,ge-convert-graph-to-ascend,ge-assign-streams,ge-plan-memory' -o %t.stages.mlir
+// RUN: ge-opt %s -p 'ge-infer-shapes{input-shape="x:2,3"},ge-verify-graph,ge-convert-for-to-while,ge-split-variables-into-subgraphs,ge-normalize-conds,ge-fold-constants,ge-optimize-original-graph,ge-prepare-variables,ge-partition-stage,ge-place-engines,ge-update-hostcpu-engine,ge-partition-dynamic-shape,ge-place-engines,ge-partition-engine{skip-partitioned=true},ge-optimize-subgraphs,ge-merge-engine-partitions,ge-delete-variable-refs,ge-convert-graph-to-ascend,ge-assign-streams,ge-plan-memory' -o %t.stages.mlir
 // RUN: cmp %t.pipeline.mlir %t.stages.mlir
 // RUN: xdsl-opt %s -p 'ge-compile{input-shape="x:2,3"}' -o %t.xdsl.mlir
 // RUN: cmp %t.pipeline.mlir %t.xdsl.mlir
@@ -117,9 +117,11 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-infer-shapes
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-verify-graph
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-convert-for-to-while
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-split-variables-into-subgraphs
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-normalize-conds
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-fold-constants
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-optimize-original-graph
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-prepare-variables
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-partition-stage
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-place-engines
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-update-hostcpu-engine
@@ -128,6 +130,7 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-partition-engine
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-optimize-subgraphs
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-merge-engine-partitions
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-delete-variable-refs
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-convert-graph-to-ascend
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-assign-streams
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-plan-memory

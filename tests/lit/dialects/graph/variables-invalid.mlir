@@ -29,7 +29,7 @@ graph.graph @g(%x: tensor<2xf16>) -> tensor<2xf32> {
 
 // Tests a ref port fed by a graph input.
 
-// CHECK-LABEL: 'graph.assign' ref input is fed by the graph input %x, not a ref value: a ref port takes a graph.variable, a graph.ref_data or the ref output of a writer
+// CHECK-LABEL: 'graph.assign' ref input is fed by the graph input %x of @g, which no op calls, not a ref value: a ref port takes a graph.variable, a graph.ref_data or the ref output of a writer
 graph.graph @g(%x: tensor<2xf32>, %v: tensor<2xf32>) -> tensor<2xf32> {
   %w1 = graph.assign %x, %v : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   graph.net_output %w1 : tensor<2xf32>
@@ -179,4 +179,36 @@ graph.graph @g(%x: tensor<2xf32>) -> tensor<2xf32> {
   %w1 = graph.assign_add %w, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   %r = graph.variable_ref %w1 ref_var_src_var_name "v" : (tensor<2xf32>) -> tensor<2xf32>
   graph.net_output %r : tensor<2xf32>
+}
+
+// -----
+
+// Tests a subgraph input written as a ref whose caller feeds it a computed value.
+
+// CHECK-LABEL: 'graph.assign_add' in @bump writes its input %w as a ref, but 'partition.partitioned_call' feeds it with 'graph.relu' (%r), not a ref value
+graph.graph @bump(%w: tensor<2xf32>, %d: tensor<2xf32>) -> tensor<2xf32> {
+  %w1 = graph.assign_add %w, %d : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %w1 : tensor<2xf32>
+}
+graph.graph @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = graph.relu %x : (tensor<2xf32>) -> tensor<2xf32>
+  %y = partition.partitioned_call @bump(%r, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %y : tensor<2xf32>
+}
+
+// -----
+
+// Tests a subgraph input written as a ref that its callers feed with two variables.
+
+// CHECK-LABEL: 'graph.assign_add' in @bump writes its input %w, which its callers feed with the variables "a" and "b": a ref input stands for one variable
+graph.graph @bump(%w: tensor<2xf32>, %d: tensor<2xf32>) -> tensor<2xf32> {
+  %w1 = graph.assign_add %w, %d : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %w1 : tensor<2xf32>
+}
+graph.graph @main(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %a = graph.variable "a" = dense<0.0> : tensor<2xf32>
+  %b = graph.variable "b" = dense<0.0> : tensor<2xf32>
+  %y = partition.partitioned_call @bump(%a, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %z = partition.partitioned_call @bump(%b, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %y, %z : tensor<2xf32>, tensor<2xf32>
 }
