@@ -15,12 +15,20 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gedialects import make_context
 from gedialects.ascend import DynamicControlOp, LabelSwitchByIndexOp, ModelOp
+from gedialects.frontend.onnx import import_model
+from gedialects.interpreters import make_interpreter
+from gedialects.interpreters.ascend.compiled import PLAIN
+from gedialects.interpreters.ascend.functions import program_for
 from gedialects.interpreters.run import RunError, run, run_entry
 from gedialects.passes.analysis.task_graph import TaskGraph
 from gedialects.passes.pipelines import CompilePipelinePass
 from gedialects.passes.verify_model import check_memory
 from tests.conftest import parse, run_tool
+from tests.test_compiled_executor import both
 from tests.test_control_flow import COND_BODY, IF_WHILE, X, _for, _main
+from tests.test_control_flow_models import MODELS
+from tests.test_models import assert_outputs_match, expected_of, inputs_of
+from tests.test_partition_control_flow import MODEL_CASES
 
 SEEDS = (None, 1, 7, 2024)
 
@@ -53,6 +61,20 @@ def same_everywhere(text: str, inputs: Mapping[str, np.ndarray], **options: obje
             for name, value in expected.items():
                 np.testing.assert_array_equal(got[name], value, err_msg=f"{name} seed {seed}")
     return module
+
+
+def _main_model_of(module: ModuleOp) -> ModelOp:
+    """The root model of an imported ONNX model (named after its graph)."""
+    called = {
+        name
+        for m in module.ops
+        if isinstance(m, ModelOp)
+        for t in m.tasks()
+        if isinstance(t, DynamicControlOp)
+        for attr in DynamicControlOp.SUBGRAPHS[t.kernel.data]
+        for name in t.subgraph(attr)
+    }
+    return next(m for m in module.ops if isinstance(m, ModelOp) and m.sym_name.data not in called)
 
 
 def _main_model(module: ModuleOp) -> ModelOp:
@@ -282,3 +304,60 @@ def test_if_branches_run_on_streams_they_activate(cond: bool) -> None:
         at = next(i for i, t in enumerate(model.tasks()) if t.effects().labels == (label,))
         assert model.tasks()[at + 1].name == "ascend.stream_active"
     assert names.count("stream_active") == 2 and names.count("event_wait") == 2
+
+
+# --------------------------------------------------------------------------------------------
+# The compiled executor's binder of `ascend.dynamic_control` against the generic dispatch
+# --------------------------------------------------------------------------------------------
+
+
+def test_dynamic_control_tasks_are_bound_steps_of_the_compiled_program() -> None:
+    """Each If / While task is a step of the program (subgraph models resolved once), not
+    the IMPL fallback that runs `run_dynamic_control` through the interpreter."""
+    module = compile_module(DYNAMIC)
+    model = _main_model(module)
+    interpreter = make_interpreter(module)
+    program = program_for(interpreter, model)
+    plan = program.plan
+    kinds = [
+        (task.kernel.data, program.decoded[i][pc].kind)
+        for i, tasks in enumerate(plan.tasks)
+        for pc, task in enumerate(tasks)
+        if isinstance(task, DynamicControlOp)
+    ]
+    assert kinds == [("If", PLAIN), ("While", PLAIN)]
+
+
+@pytest.mark.parametrize("case", sorted(MODEL_CASES))
+def test_control_flow_models_with_dynamic_control_equal_the_generic_dispatch(case: str) -> None:
+    """The three PyTorch models compiled with their `?` axes (their If / Loop / Scan become
+    dynamic control tasks): the compiled executor's outputs and trace equal the step-by-step
+    dispatch's bit for bit, under random schedules and the uninitialised-memory check, and
+    both match onnxruntime."""
+    module = import_model(MODELS / f"{MODEL_CASES[case]}.onnx")
+    CompilePipelinePass().apply(make_context(), module)
+    assert any(isinstance(t, DynamicControlOp) for t in _main_model_of(module).tasks())
+    for seed in (None, 3):
+        both(module, inputs_of(case), schedule_seed=seed, check_uninitialized=True)
+    assert_outputs_match(run_entry(module, inputs_of(case)).outputs, expected_of(case))
+
+
+@pytest.mark.parametrize(
+    ("body", "start", "bound", "message"),
+    [
+        ("@body", 0, 1, "ran more than 1 iterations"),
+        ("@stuck", 0, None, "makes no progress"),
+    ],
+)
+def test_dynamic_control_errors_are_the_same_line_in_both_executors(
+    body: str, start: int, bound: int | None, message: str
+) -> None:
+    module = compile_module(DYNAMIC.replace("body @body", f"body {body}"))
+    inputs = {"i": np.array(start, np.int32), "x": X, "c": np.array(True)}
+    lines = set()
+    for engine in (True, False):
+        with pytest.raises(RunError, match=message) as info:
+            run_entry(module, inputs, entry="main", max_loop_iterations=bound, compiled=engine)
+        assert "\n" not in str(info.value).strip()
+        lines.add(str(info.value))
+    assert len(lines) == 1, lines
