@@ -14,7 +14,14 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 from gedialects import make_context
-from gedialects.ascend import DynamicControlOp, LabelSwitchByIndexOp, ModelOp
+from gedialects.ascend import (
+    DynamicControlOp,
+    EventRecordOp,
+    LabelSetOp,
+    LabelSwitchByIndexOp,
+    ModelOp,
+    StreamActiveOp,
+)
 from gedialects.frontend.onnx import import_model
 from gedialects.interpreters import make_interpreter
 from gedialects.interpreters.ascend.compiled import PLAIN
@@ -361,3 +368,127 @@ def test_dynamic_control_errors_are_the_same_line_in_both_executors(
         assert "\n" not in str(info.value).strip()
         lines.add(str(info.value))
     assert len(lines) == 1, lines
+
+
+# --------------------------------------------------------------------------------------------
+# Streams inside While bodies and conds (GE's EnterStreamActive and CondStreamActive)
+# --------------------------------------------------------------------------------------------
+
+T64 = "tensor<64x64xf32>"
+
+
+def _two_chains(x: str, w: str, out: str) -> str:
+    """Two independent MatMul -> Tanh chains of `x` joined by an Add into `out`."""
+    return f"""
+  %{out}_p = graph.matmul %{x}, %{w} : ({T64}, {T64}) -> {T64}
+  %{out}_p2 = graph.tanh %{out}_p : ({T64}) -> {T64}
+  %{out}_q = graph.matmul %{x}, %{x} : ({T64}, {T64}) -> {T64}
+  %{out}_q2 = graph.sigmoid %{out}_q : ({T64}) -> {T64}
+  %{out} = graph.add %{out}_p2, %{out}_q2 : ({T64}, {T64}) -> {T64}"""
+
+
+def _while_model(names: list[str], wide_cond: bool = False) -> str:
+    """Whiles one after the other (`names`), each `i < 3` times x = chains(x) with a body of
+    two parallel chains; `wide_cond` adds two chains to the cond (their sum must be finite)."""
+    carried = f"(tensor<i32>, {T64}, {T64})"
+    cond_work = ""
+    cond_out = "%c"
+    if wide_cond:
+        cond_work = (
+            _two_chains("x", "w", "s")
+            + f"""
+  %axes = graph.const dense<[0, 1]> : tensor<2xi64>
+  %sum = graph.reduce_sum %s, %axes : ({T64}, tensor<2xi64>) -> tensor<f32>
+  %big = graph.const dense<1.0e30> : tensor<f32>
+  %ok = graph.less %sum, %big : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  %both = graph.logical_and %c, %ok : (tensor<i1>, tensor<i1>) -> tensor<i1>"""
+        )
+        cond_out = "%both"
+    text = f"""
+graph.graph @wcond(%i: tensor<i32>, %x: {T64}, %w: {T64}) -> tensor<i1> {{
+  %n = graph.const dense<3> : tensor<i32>
+  %c = graph.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>{cond_work}
+  graph.net_output {cond_out} : tensor<i1>
+}}
+graph.graph @wbody(%i: tensor<i32>, %x: {T64}, %w: {T64}) -> {carried} {{
+  %one = graph.const dense<1> : tensor<i32>
+  %j = graph.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>{_two_chains("x", "w", "y")}
+  graph.net_output %j, %y, %w : tensor<i32>, {T64}, {T64}
+}}
+graph.graph @main(%i: tensor<i32>, %x: {T64}, %w: {T64}) -> {T64} {{"""
+    value = "x"
+    for name in names:
+        text += f"""
+  %{name}_i, %{name}, %{name}_w = graph.while %i, %{value}, %w cond @wcond body @wbody
+      {{node_name = "{name}"}} : {carried} -> {carried}"""
+        value = name
+    return text + f"\n  graph.net_output %{value} : {T64}\n}}\n"
+
+
+def _inputs() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(1)
+    return {
+        "i": np.array(0, np.int32),
+        "x": (rng.standard_normal((64, 64)) / 8).astype(np.float32),
+        "w": (rng.standard_normal((64, 64)) / 8).astype(np.float32),
+    }
+
+
+def _activated_regions(model: ModelOp) -> list[tuple[int, list[int]]]:
+    """Per label_set followed by stream_active tasks: the label and the streams started."""
+    tasks = list(model.tasks())
+    found: list[tuple[int, list[int]]] = []
+    for k, task in enumerate(tasks):
+        if isinstance(task, LabelSetOp):
+            started = []
+            for after in tasks[k + 1 :]:
+                if not isinstance(after, StreamActiveOp):
+                    break
+                started.append(after.active_stream.value.data)
+            if started:
+                found.append((task.label.value.data, started))
+    return found
+
+
+def _check_activated_streams_end_joined(model: ModelOp) -> None:
+    """Every stream a While region starts ends with an event record that stream 0 waits for
+    before the region jumps: it has ended when its stream_active runs again."""
+    tasks = list(model.tasks())
+    for _, streams in _activated_regions(model):
+        for s in streams:
+            last = [t for t in tasks if t.stream.value.data == s][-1]
+            assert isinstance(last, EventRecordOp), last.describe()
+
+
+@pytest.mark.parametrize("iterations_per_loop", [1, 3])
+def test_while_body_runs_on_streams_it_activates(iterations_per_loop: int) -> None:
+    """GE's EnterStreamActive: the body's parallel chain runs on a stream the body starts
+    right after its label_set, joined before the goto back; the numbers equal the graph
+    level's under random schedules, with the uninitialised-memory check, in both executors,
+    and once more sunk (the stream is started again in every iteration of both loops)."""
+    text = _while_model(["loop"])
+    module = same_everywhere(text, _inputs(), iterations_per_loop=iterations_per_loop)
+    model = _main_model(module)
+    assert [label for label, _ in _activated_regions(model)] == [1]  # the body label L+1
+    _check_activated_streams_end_joined(model)
+
+
+def test_while_cond_with_parallel_work_runs_on_streams_it_activates() -> None:
+    """GE's CondStreamActive: a cond with two chains starts a stream after its own label."""
+    module = same_everywhere(_while_model(["loop"], wide_cond=True), _inputs())
+    model = _main_model(module)
+    assert [label for label, _ in _activated_regions(model)] == [0, 1]
+    _check_activated_streams_end_joined(model)
+
+
+@pytest.mark.parametrize("iterations_per_loop", [1, 3])
+def test_two_whiles_with_activated_bodies_are_proven_and_match(iterations_per_loop: int) -> None:
+    """Two Whiles one after the other on one stream, each body on streams of its own: the
+    plan passes ge-verify-model (the second body's streams are ordered against the first
+    loop's tasks, also inside a sunk loop around both) and gives the graph level's numbers."""
+    module = same_everywhere(
+        _while_model(["a", "b"]), _inputs(), iterations_per_loop=iterations_per_loop
+    )
+    model = _main_model(module)
+    assert [label for label, _ in _activated_regions(model)] == [1, 4]
+    _check_activated_streams_end_joined(model)

@@ -9,8 +9,13 @@ A case (GE's CaseOpLabelMaker label scheme) keeps its switch, labels and gotos o
 and each branch's body is scheduled on its own: on the switch's stream plus streams the branch
 starts with `ascend.stream_active` after its `label_set` (GE puts a StreamActive there), joined
 back by events before the branch's `label_goto`. Branches are mutually exclusive, so each gets
-up to `max-streams` streams of its own. A model this pass emitted can be assigned again: the
-activated streams' tasks are first folded back onto the stream that activates them.
+up to `max-streams` streams of its own. A While (GE's WhileOpLabelMaker scheme) is scheduled
+the same way in its two regions: the cond between its `label_set` and the switch, the body
+between the body's `label_set` and the goto back, each starting its own streams after its
+label (GE's CondStreamActive and EnterStreamActive) and joining them before it jumps, so that
+an iteration ends on the loop's stream before the next begins and every activated stream
+has ended when its `stream_active` runs again. A model this pass emitted can be assigned
+again: the activated streams' tasks are first folded back onto the stream that activates them.
 """
 
 from __future__ import annotations
@@ -83,8 +88,9 @@ def _fail(model: ModelOp, message: str) -> PassFailedException:
 
 @dataclass
 class Branch:
-    """One case branch: its control tasks and body, and the body's schedule (stream 0 is the
-    switch's stream, the others are streams the branch activates)."""
+    """One case branch, or a While's cond or body region: its control tasks and body, and the
+    body's schedule (stream 0 is the switch's stream, the others are streams the branch
+    activates); `goto` is the jump that ends it (a While cond's is the switch)."""
 
     label_set: int
     goto: int | None
@@ -99,11 +105,13 @@ class Branch:
 
 @dataclass
 class CaseLayout:
-    """A case node split into its control tasks and branches."""
+    """A case node split into its control tasks and branches; or a While's (`loop`, no head:
+    its branches are the cond and body regions, one after the other each iteration)."""
 
-    head: int
+    head: int | None
     tail: int
     branches: list[Branch]
+    loop: bool = False
 
 
 def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Node], bool]:
@@ -172,6 +180,49 @@ def _case_layouts(graph: TaskGraph, nodes: list[Node], costs: CostModel) -> dict
     return layouts
 
 
+def _while_layouts(graph: TaskGraph, nodes: list[Node], costs: CostModel) -> dict[int, CaseLayout]:
+    """Node index -> layout, for the nodes that are exactly one While of GE's
+    WhileOpLabelMaker scheme with no other control flow inside (nested ones stay one unit):
+
+        label_set L, cond, label_switch_by_index [L+2, L+1], label_set L+1, body,
+        label_goto L, label_set L+2
+    """
+    layouts: dict[int, CaseLayout] = {}
+    starts = {span.first_pos: span for span in graph.spans if span.loop}
+    for n, node in enumerate(nodes):
+        span = starts.get(node.tasks[0]) if node.tasks else None
+        if span is None or span.last_pos != node.tasks[-1] or not span.contiguous:
+            continue
+        tasks = node.tasks
+        control = [i for i, p in enumerate(tasks) if graph.effects[p].control]
+        if len(control) != 5 or control[0] != 0 or control[-1] != len(tasks) - 1:
+            continue
+        first, switch, enter, goto, leave = (graph.effects[tasks[i]] for i in control)
+        if (
+            len(first.labels) != 1
+            or not switch.conditional
+            or len(switch.jumps) != 2
+            or switch.labels
+            or control[2] != control[1] + 1
+            or enter.labels != switch.jumps[1:]
+            or enter.jumps
+            or not _is_goto(goto)
+            or goto.labels
+            or goto.jumps != first.labels
+            or control[4] != control[3] + 1
+            or leave.labels != switch.jumps[:1]
+            or leave.jumps
+        ):
+            continue
+        regions: list[Branch] = []
+        for a, b in ((control[0], control[1]), (control[2], control[3])):
+            body = [_task_node(graph, tasks[i], costs) for i in range(a + 1, b)]
+            regions.append(Branch(tasks[a], tasks[b], body))
+        layout = layouts[n] = CaseLayout(None, tasks[-1], regions, loop=True)
+        node.engine = _busiest_engine(layout)
+    return layouts
+
+
 def _busiest_engine(layout: CaseLayout) -> str | None:
     """The engine with the most work in the case's branches (the first on a tie): the switch's
     stream is one of its streams, so the most work runs there without an activation."""
@@ -233,16 +284,19 @@ def _schedule_branch(
 
 
 def _case_duration(graph: TaskGraph, layout: CaseLayout, costs: CostModel) -> float:
-    """The switch, the longest branch (its labels, activations, body and syncs), the end label."""
-    control = costs.duration(graph.tasks[layout.head]) + costs.duration(graph.tasks[layout.tail])
-    longest = 0.0
+    """The switch, the longest branch (its labels, activations, body and syncs), the end
+    label; for a While one iteration, its cond and body regions one after the other."""
+    control = costs.duration(graph.tasks[layout.tail])
+    if layout.head is not None:
+        control += costs.duration(graph.tasks[layout.head])
+    times: list[float] = []
     for branch in layout.branches:
         time = costs.duration(graph.tasks[branch.label_set]) + branch.span
         time += CONTROL_US * (len(branch.engines) - 1)
         if branch.goto is not None:
             time += costs.duration(graph.tasks[branch.goto])
-        longest = max(longest, time)
-    return control + longest
+        times.append(time)
+    return control + (sum(times) if layout.loop else max(times, default=0.0))
 
 
 def _caps(nodes: list[Node], layouts: dict[int, CaseLayout], max_streams: int) -> list[int]:
@@ -382,7 +436,7 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
             raise _fail(
                 model, f"{len(labels)} stream labels do not fit in max-streams={max_streams}"
             )
-        layouts = _case_layouts(graph, nodes, costs)
+        layouts = _case_layouts(graph, nodes, costs) | _while_layouts(graph, nodes, costs)
         preds = dependencies(graph, nodes, weight_size, sizes)
         caps = _caps(nodes, layouts, max_streams)
         results = [
@@ -477,7 +531,8 @@ class _Emitter:
                 self.tasks.append(EventWaitOp(self._ids[key], stream))
 
     def _case(self, layout: CaseLayout, home: int) -> None:
-        self._task(layout.head, home)
+        if layout.head is not None:
+            self._task(layout.head, home)
         for branch in layout.branches:
             self._task(branch.label_set, home)
             ids = [home]
@@ -512,7 +567,8 @@ class AssignStreamsPass(ModulePass):
     the waiting stream already knows the producer finished; waits move into earlier stalls of
     their stream where that is faster. A case's switch, labels and gotos stay on one stream,
     and each branch runs its body there and on streams it starts with `ascend.stream_active`
-    (GE's CaseOpLabelMaker), joined by events before its goto. Options: `max-streams` (the
+    (GE's CaseOpLabelMaker), joined by events before its goto; a While's cond and body the
+    same (WhileOpLabelMaker's CondStreamActive and EnterStreamActive). Options: `max-streams` (the
     most streams running at once: the model's plus one branch's per case), `single-stream`
     (GE's SingleStreamPass: everything on stream 0, no events), `stats` (print one `remark:`
     line per model to stderr: streams, events before and after pruning).
