@@ -73,7 +73,7 @@ def test_control_flow_model_with_gears_matches_onnxruntime_at_every_gear(model: 
         )
 
 
-@pytest.mark.parametrize("model", ["rnn_loop", "cumulative"])
+@pytest.mark.parametrize("model", sorted(CONTROL_FLOW))
 def test_control_flow_model_with_gears_through_ge_atc_and_ge_run(
     model: str, tmp_path: Path
 ) -> None:
