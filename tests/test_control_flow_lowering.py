@@ -239,6 +239,7 @@ def test_dynamic_control_through_the_tools(tmp_path: Path) -> None:
 # ONNX backend If / Loop / Scan cases, compiled (docs/onnx.md lists them)
 # --------------------------------------------------------------------------------------------
 
+
 def _docs_table() -> dict[str, tuple[str, str, str]]:
     """docs/onnx.md's status table of the If / Loop / Scan / Range backend cases: case ->
     (op, graph level, compiled)."""
