@@ -508,3 +508,58 @@ def test_two_whiles_with_activated_bodies_are_proven_and_match(iterations_per_lo
     model = _main_model(module)
     assert [label for label, _ in _activated_regions(model)] == [1, 4]
     _check_activated_streams_end_joined(model)
+
+
+# A While body with an If beside a parallel chain: the If (its switch, labels and branches) is one
+# unit of the body, which may run on a stream the body starts.
+WHILE_WITH_IF = """
+graph.graph @wcond(%i: tensor<i32>, %x: T64, %w: T64) -> tensor<i1> {
+  %n = graph.const dense<3> : tensor<i32>
+  %c = graph.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  graph.net_output %c : tensor<i1>
+}
+graph.graph @then(%x: T64, %w: T64) -> T64 {
+  %y = graph.matmul %x, %w : (T64, T64) -> T64
+  %z = graph.tanh %y : (T64) -> T64
+  graph.net_output %z : T64
+}
+graph.graph @else(%x: T64, %w: T64) -> T64 {
+  %y = graph.matmul %w, %x : (T64, T64) -> T64
+  %z = graph.sigmoid %y : (T64) -> T64
+  graph.net_output %z : T64
+}
+graph.graph @wbody(%i: tensor<i32>, %x: T64, %w: T64) -> (tensor<i32>, T64, T64) {
+  %one = graph.const dense<1> : tensor<i32>
+  %j = graph.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %two = graph.const dense<2> : tensor<i32>
+  %m = graph.mod %i, %two : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %a = graph.if %m, %x, %w then_branch @then else_branch @else
+      : (tensor<i32>, T64, T64) -> T64
+  %q = graph.matmul %x, %x : (T64, T64) -> T64
+  %q2 = graph.sigmoid %q : (T64) -> T64
+  %y = graph.add %a, %q2 : (T64, T64) -> T64
+  graph.net_output %j, %y, %w : tensor<i32>, T64, T64
+}
+graph.graph @main(%i: tensor<i32>, %x: T64, %w: T64) -> T64 {
+  %r_i, %r, %r_w = graph.while %i, %x, %w cond @wcond body @wbody {node_name = "loop"}
+      : (tensor<i32>, T64, T64) -> (tensor<i32>, T64, T64)
+  graph.net_output %r : T64
+}
+""".replace("T64", T64)
+
+
+@pytest.mark.parametrize("iterations_per_loop", [1, 3])
+def test_while_body_with_an_if_runs_on_streams_it_activates(iterations_per_loop: int) -> None:
+    """Both branches run (the If takes i mod 2) over three iterations: same numbers as the
+    graph level everywhere, the If's control flow whole on one stream."""
+    module = same_everywhere(WHILE_WITH_IF, _inputs(), iterations_per_loop=iterations_per_loop)
+    model = _main_model(module)
+    assert [label for label, _ in _activated_regions(model)] == [1]
+    _check_activated_streams_end_joined(model)
+    switches = [t for t in model.tasks() if isinstance(t, LabelSwitchByIndexOp)]
+    graph = TaskGraph.of(model)
+    (inner,) = [c for c in graph.cases if graph.in_loop(c.head) is not None]
+    streams = {
+        graph.stream[p] for p in range(inner.head, inner.tail + 1) if graph.effects[p].control
+    }
+    assert len(streams) == 1 and len(switches) == 2 + (iterations_per_loop > 1)

@@ -182,45 +182,97 @@ def _case_layouts(graph: TaskGraph, nodes: list[Node], costs: CostModel) -> dict
 
 def _while_layouts(graph: TaskGraph, nodes: list[Node], costs: CostModel) -> dict[int, CaseLayout]:
     """Node index -> layout, for the nodes that are exactly one While of GE's
-    WhileOpLabelMaker scheme with no other control flow inside (nested ones stay one unit):
+    WhileOpLabelMaker scheme:
 
         label_set L, cond, label_switch_by_index [L+2, L+1], label_set L+1, body,
         label_goto L, label_set L+2
-    """
+
+    Forward control flow inside the cond or the body (an If or Case of the body) is one node
+    of its region, on one stream; a loop inside keeps the whole While one unit."""
     layouts: dict[int, CaseLayout] = {}
     starts = {span.first_pos: span for span in graph.spans if span.loop}
     for n, node in enumerate(nodes):
         span = starts.get(node.tasks[0]) if node.tasks else None
         if span is None or span.last_pos != node.tasks[-1] or not span.contiguous:
             continue
-        tasks = node.tasks
-        control = [i for i, p in enumerate(tasks) if graph.effects[p].control]
-        if len(control) != 5 or control[0] != 0 or control[-1] != len(tasks) - 1:
+        regions = _while_regions(graph, node.tasks, costs)
+        if regions is None:
             continue
-        first, switch, enter, goto, leave = (graph.effects[tasks[i]] for i in control)
-        if (
-            len(first.labels) != 1
-            or not switch.conditional
-            or len(switch.jumps) != 2
-            or switch.labels
-            or control[2] != control[1] + 1
-            or enter.labels != switch.jumps[1:]
-            or enter.jumps
-            or not _is_goto(goto)
-            or goto.labels
-            or goto.jumps != first.labels
-            or control[4] != control[3] + 1
-            or leave.labels != switch.jumps[:1]
-            or leave.jumps
-        ):
-            continue
-        regions: list[Branch] = []
-        for a, b in ((control[0], control[1]), (control[2], control[3])):
-            body = [_task_node(graph, tasks[i], costs) for i in range(a + 1, b)]
-            regions.append(Branch(tasks[a], tasks[b], body))
-        layout = layouts[n] = CaseLayout(None, tasks[-1], regions, loop=True)
+        layout = layouts[n] = CaseLayout(None, node.tasks[-1], regions, loop=True)
         node.engine = _busiest_engine(layout)
     return layouts
+
+
+def _while_regions(graph: TaskGraph, tasks: list[int], costs: CostModel) -> list[Branch] | None:
+    """The cond and body regions of the While whose tasks are `tasks`, or None when they do
+    not have the WhileOpLabelMaker shape."""
+    effects = [graph.effects[p] for p in tasks]
+    first, goto, leave = effects[0], effects[-2], effects[-1]
+    if (
+        len(first.labels) != 1
+        or first.jumps
+        or len(leave.labels) != 1
+        or leave.jumps
+        or not _is_goto(goto)
+        or goto.labels
+        or goto.jumps != first.labels
+    ):
+        return None
+    switch = next(
+        (
+            i
+            for i in range(1, len(tasks) - 3)
+            if effects[i].conditional
+            and len(effects[i].jumps) == 2
+            and effects[i].jumps[0] == leave.labels[0]
+            and effects[i + 1].labels == effects[i].jumps[1:]
+        ),
+        None,
+    )
+    if switch is None or effects[switch].labels or effects[switch + 1].jumps:
+        return None
+    regions: list[Branch] = []
+    for a, b in ((0, switch), (switch + 1, len(tasks) - 2)):
+        body = _region_nodes(graph, tasks[a + 1 : b], costs)
+        if body is None:
+            return None
+        regions.append(Branch(tasks[a], tasks[b], body))
+    return regions
+
+
+def _region_nodes(graph: TaskGraph, positions: list[int], costs: CostModel) -> list[Node] | None:
+    """A region's scheduling units: each task, or each run of forward control flow (its
+    labels and jumps within the region) as one node; None when control leaves the region or
+    jumps back."""
+    index = {p: i for i, p in enumerate(positions)}
+    labels = {lb: i for i, p in enumerate(positions) for lb in graph.effects[p].labels}
+    reach = list(range(len(positions)))  # the last task each task's control run spans to
+    for i, p in enumerate(positions):
+        for label in graph.effects[p].jumps:
+            j = labels.get(label)
+            if j is None or j <= i:
+                return None
+            reach[i] = max(reach[i], j)
+    for label, j in labels.items():
+        if not any(label in graph.effects[q].jumps for q in positions if index[q] < j):
+            return None  # a label nothing in the region jumps to: not a structure of its own
+    nodes: list[Node] = []
+    i = 0
+    while i < len(positions):
+        if not graph.effects[positions[i]].control:
+            nodes.append(_task_node(graph, positions[i], costs))
+            i += 1
+            continue
+        end = reach[i]
+        k = i
+        while k <= end:
+            end = max(end, reach[k])
+            k += 1
+        run = positions[i : end + 1]
+        engine = next((graph.effects[q].engine for q in run if graph.effects[q].engine), None)
+        nodes.append(Node(run, engine, None, sum(costs.duration(graph.tasks[q]) for q in run)))
+        i = end + 1
+    return nodes
 
 
 def _busiest_engine(layout: CaseLayout) -> str | None:

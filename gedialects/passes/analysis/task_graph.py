@@ -441,11 +441,13 @@ class TaskGraph:
         """The loop span holding `pos`: a task of an activated stream is in the loop that
         holds its `stream_active` (a sunk loop activates it every iteration)."""
         span = self.span_of[pos]
-        if span < 0 and self.activated_at:
+        if span >= 0 and self.spans[span].loop:
+            return self.spans[span]
+        if self.activated_at:  # also a task of an If that a While's body runs on its stream
             start = self.activated_at.get(self.stream[pos])
             if start is not None and start != pos:
                 return self.in_loop(start)
-        return self.spans[span] if span >= 0 and self.spans[span].loop else None
+        return None
 
     def barrier_loops(self) -> bool:
         """Whether every iteration of the loops ends before the next begins on any stream, as
@@ -495,7 +497,7 @@ class TaskGraph:
                 continue
             sid = self.stream[pos]
             loop_at[pos] = number[id(loop)]
-            if self.span_of[pos] >= 0 and pos > back[self.span_of[pos]][-1]:
+            if self.span_of[pos] in back and pos > back[self.span_of[pos]][-1]:
                 continue  # after the loop's last jump back: runs once, after the loop
             if (
                 self.reads[pos]

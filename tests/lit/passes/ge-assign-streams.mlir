@@ -238,3 +238,75 @@ graph.graph @body(%i: tensor<i32>, %x: tensor<2x2xf32>) -> (tensor<i32>, tensor<
 // SINGLE:         ascend.label_goto 0 stream 0
 
 // STATS: remark: ge-assign-streams @loop: 3 nodes on 3 streams; events 3 before pruning, 2 after
+
+// -----
+
+// Tests that an If inside a While body is one unit of the body (its switch, labels, branches and
+// gotos together on one stream, here a stream the body starts), beside a parallel chain.
+
+graph.graph @wcond2(%i: tensor<i32>, %x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<i32> {
+  %n = graph.const dense<3> : tensor<i32>
+  %c = graph.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %k = graph.cast %c dst_type i32 : (tensor<i1>) -> tensor<i32>
+  graph.net_output %k : tensor<i32>
+}
+graph.graph @then2(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %y = graph.matmul %x, %w : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %z = graph.tanh %y : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  graph.net_output %z : tensor<64x64xf32>
+}
+graph.graph @else2(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %y = graph.matmul %w, %x : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %z = graph.sigmoid %y : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  graph.net_output %z : tensor<64x64xf32>
+}
+graph.graph @wbody2(%i: tensor<i32>, %x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> (tensor<i32>, tensor<64x64xf32>, tensor<64x64xf32>) {
+  %one = graph.const dense<1> : tensor<i32>
+  %j = graph.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %two = graph.const dense<2> : tensor<i32>
+  %m = graph.mod %i, %two : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %a = graph.if %m, %x, %w then_branch @then2 else_branch @else2 : (tensor<i32>, tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %q = graph.matmul %x, %x : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %q2 = graph.sigmoid %q : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %y = graph.add %a, %q2 : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  graph.net_output %j, %y, %w : tensor<i32>, tensor<64x64xf32>, tensor<64x64xf32>
+}
+graph.graph @loop_if(%i: tensor<i32>, %x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r_i, %r, %r_w = graph.while %i, %x, %w cond @wcond2 body @wbody2 {node_name = "loop"} : (tensor<i32>, tensor<64x64xf32>, tensor<64x64xf32>) -> (tensor<i32>, tensor<64x64xf32>, tensor<64x64xf32>)
+  graph.net_output %r : tensor<64x64xf32>
+}
+
+// CHECK-LABEL: ascend.model @loop_if
+// CHECK:         ascend.label_set 1 stream 0
+// CHECK-NEXT:    ascend.stream_active 1 stream 0
+// CHECK-NEXT:    ascend.stream_active 2 stream 0
+// CHECK-NEXT:    ascend.kernel "Add" "Add_0" engine "AIcoreEngine" stream 0
+// CHECK-NEXT:    ascend.kernel "Mod" "Mod_0" engine "AIcoreEngine" stream 1
+// CHECK-NEXT:    ascend.event_record 0 stream 1
+// CHECK-NEXT:    ascend.label_switch_by_index {{.*}} labels [4, 3] stream 1
+// CHECK-NEXT:    ascend.label_set 3 stream 1
+// CHECK-NEXT:    ascend.kernel "MatMul" "MatMul_0" engine "AIcoreEngine" stream 1
+// CHECK-NEXT:    ascend.kernel "Tanh" "Tanh_0" engine "AIcoreEngine" stream 1
+// CHECK-NEXT:    ascend.memcpy_async stream 1
+// CHECK-NEXT:    ascend.label_goto 5 stream 1
+// CHECK-NEXT:    ascend.label_set 4 stream 1
+// CHECK-NEXT:    ascend.kernel "MatMul" "MatMul_1" engine "AIcoreEngine" stream 1
+// CHECK-NEXT:    ascend.kernel "Sigmoid" "Sigmoid_0" engine "AIcoreEngine" stream 1
+// CHECK-NEXT:    ascend.memcpy_async stream 1
+// CHECK-NEXT:    ascend.label_set 5 stream 1
+// CHECK-NEXT:    ascend.kernel "MatMul" "MatMul_2" engine "AIcoreEngine" stream 2
+// CHECK-NEXT:    ascend.kernel "Sigmoid" "Sigmoid_1" engine "AIcoreEngine" stream 2
+// CHECK-NEXT:    ascend.event_record 1 stream 2
+// CHECK-NEXT:    ascend.event_wait 1 stream 1
+// CHECK-NEXT:    ascend.kernel "Add" "Add_1" engine "AIcoreEngine" stream 1
+// CHECK-NEXT:    ascend.event_wait 0 stream 0
+// CHECK-NEXT:    ascend.memcpy_async stream 0
+// CHECK-NEXT:    ascend.memcpy_async stream 1
+// CHECK-NEXT:    ascend.event_record 2 stream 1
+// CHECK-NEXT:    ascend.event_wait 2 stream 0
+// CHECK-NEXT:    ascend.label_goto 0 stream 0
+// CHECK-NEXT:    ascend.label_set 2 stream 0
+
+// SINGLE-LABEL: ascend.model @loop_if
+// SINGLE-NOT:     ascend.stream_active
+// SINGLE:         ascend.label_goto 0 stream 0
