@@ -30,7 +30,9 @@ tasks in program order, streams run concurrently and synchronise only through ev
 `label_goto` jump to a `label_set` of the same stream. A stream ends at `end_graph` or after
 its last task (GE emits `end_graph` for the root NetOutput; it is not required here). A stream
 named by an `ascend.stream_active` (one per such stream) starts only when that task runs: a
-case branch's body runs on streams its branch activates (GE's CaseOpLabelMaker).
+case branch's body runs on streams its branch activates (GE's CaseOpLabelMaker), a While's
+cond and body on streams they activate every iteration (WhileOpLabelMaker's CondStreamActive
+and EnterStreamActive), each ended before it runs again.
 
 Session variables (`graph.variable`) live in a variable region apart from the arena (GE's
 VarManager memory, logical base `kVarMemoryLogicBase` = 128 GiB, 512-byte aligned): the

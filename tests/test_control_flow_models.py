@@ -114,10 +114,12 @@ def test_control_flow_model_through_ge_atc_with_static_shapes(case: str, tmp_pat
         f"--input_shape={STATIC_SHAPES[case]}",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    result = run_tool(
-        "ge-run", f"{out}.om", "--inputs", str(MODELS / f"{case}.inputs.npz"),
-        "--reference", str(MODELS / f"{case}.expected.npz"), "-q",
-        "--rtol", str(RTOL), "--atol", str(ATOL),
-    )  # fmt: skip
-    assert result.returncode == 0, f"{result.stdout}{result.stderr}"
-    assert "MATCH: all" in result.stdout
+    for seed in ("0", "3"):  # random stream schedules: the loop's body runs on streams it starts
+        result = run_tool(
+            "ge-run", f"{out}.om", "--inputs", str(MODELS / f"{case}.inputs.npz"),
+            "--reference", str(MODELS / f"{case}.expected.npz"), "-q",
+            "--rtol", str(RTOL), "--atol", str(ATOL),
+            "--schedule-seed", seed, "--check-uninitialized",
+        )  # fmt: skip
+        assert result.returncode == 0, f"{result.stdout}{result.stderr}"
+        assert "MATCH: all" in result.stdout

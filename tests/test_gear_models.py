@@ -73,7 +73,7 @@ def test_control_flow_model_with_gears_matches_onnxruntime_at_every_gear(model: 
         )
 
 
-@pytest.mark.parametrize("model", ["rnn_loop", "cumulative"])
+@pytest.mark.parametrize("model", sorted(CONTROL_FLOW))
 def test_control_flow_model_with_gears_through_ge_atc_and_ge_run(
     model: str, tmp_path: Path
 ) -> None:
@@ -96,6 +96,35 @@ def test_control_flow_model_with_gears_through_ge_atc_and_ge_run(
             "--reference", f"{case}.expected.npz", "--rtol", "1e-4", "--atol", "1e-5",
         )  # fmt: skip
         assert ran.returncode == 0 and "MATCH: all" in ran.stdout, ran.stdout + ran.stderr
+
+
+def test_scan_model_with_dynamic_batch_size_through_ge_atc(tmp_path: Path) -> None:
+    """The Scan model's gears are its step axis, dim 0: `--dynamic_batch_size` gives the same
+    gears as `--dynamic_dims` (a Case over per-gear Whiles), to onnxruntime's numbers."""
+    out = tmp_path / "cumulative"
+    done = run_tool(
+        "ge-atc", f"--model={MODELS / 'cumulative.onnx'}", f"--output={out}", "--emit=mlir", "-q",
+        "--input_shape=x:-1,2,3;init:2,3", "--dynamic_batch_size=5,8,2",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for k in range(3):
+        case = MODELS / f"gear_cumulative_{k}"
+        ran = run_tool(
+            "ge-run", f"{out}.mlir", "--inputs", f"{case}.inputs.npz",
+            "--reference", f"{case}.expected.npz", "--rtol", "1e-4", "--atol", "1e-5",
+        )  # fmt: skip
+        assert ran.returncode == 0 and "MATCH: all" in ran.stdout, ran.stdout + ran.stderr
+
+
+def test_rnn_loop_batch_on_dim_1_needs_dynamic_dims(tmp_path: Path) -> None:
+    """rnn_loop's batch is dim 1 of x: GE's --dynamic_batch_size takes only dim 0 (E10018),
+    which is why its gears are `--dynamic_dims`; one line, exit 1."""
+    done = run_tool(
+        "ge-atc", f"--model={MODELS / 'rnn_loop.onnx'}", f"--output={tmp_path / 'r'}", "-q",
+        "--input_shape=x:2,-1,3;h0:-1,5", "--dynamic_batch_size=3,1",
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "E10018" in done.stderr and done.stderr.strip().count("\n") == 0, done.stderr
 
 
 # ---- data-dependent ops in the gear branches ----------------------------------------------------

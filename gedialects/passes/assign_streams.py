@@ -9,8 +9,13 @@ A case (GE's CaseOpLabelMaker label scheme) keeps its switch, labels and gotos o
 and each branch's body is scheduled on its own: on the switch's stream plus streams the branch
 starts with `ascend.stream_active` after its `label_set` (GE puts a StreamActive there), joined
 back by events before the branch's `label_goto`. Branches are mutually exclusive, so each gets
-up to `max-streams` streams of its own. A model this pass emitted can be assigned again: the
-activated streams' tasks are first folded back onto the stream that activates them.
+up to `max-streams` streams of its own. A While (GE's WhileOpLabelMaker scheme) is scheduled
+the same way in its two regions: the cond between its `label_set` and the switch, the body
+between the body's `label_set` and the goto back, each starting its own streams after its
+label (GE's CondStreamActive and EnterStreamActive) and joining them before it jumps, so that
+an iteration ends on the loop's stream before the next begins and every activated stream
+has ended when its `stream_active` runs again. A model this pass emitted can be assigned
+again: the activated streams' tasks are first folded back onto the stream that activates them.
 """
 
 from __future__ import annotations
@@ -83,8 +88,9 @@ def _fail(model: ModelOp, message: str) -> PassFailedException:
 
 @dataclass
 class Branch:
-    """One case branch: its control tasks and body, and the body's schedule (stream 0 is the
-    switch's stream, the others are streams the branch activates)."""
+    """One case branch, or a While's cond or body region: its control tasks and body, and the
+    body's schedule (stream 0 is the switch's stream, the others are streams the branch
+    activates); `goto` is the jump that ends it (a While cond's is the switch)."""
 
     label_set: int
     goto: int | None
@@ -99,11 +105,13 @@ class Branch:
 
 @dataclass
 class CaseLayout:
-    """A case node split into its control tasks and branches."""
+    """A case node split into its control tasks and branches; or a While's (`loop`, no head:
+    its branches are the cond and body regions, one after the other each iteration)."""
 
-    head: int
+    head: int | None
     tail: int
     branches: list[Branch]
+    loop: bool = False
 
 
 def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Node], bool]:
@@ -172,6 +180,101 @@ def _case_layouts(graph: TaskGraph, nodes: list[Node], costs: CostModel) -> dict
     return layouts
 
 
+def _while_layouts(graph: TaskGraph, nodes: list[Node], costs: CostModel) -> dict[int, CaseLayout]:
+    """Node index -> layout, for the nodes that are exactly one While of GE's
+    WhileOpLabelMaker scheme:
+
+        label_set L, cond, label_switch_by_index [L+2, L+1], label_set L+1, body,
+        label_goto L, label_set L+2
+
+    Forward control flow inside the cond or the body (an If or Case of the body) is one node
+    of its region, on one stream; a loop inside keeps the whole While one unit."""
+    layouts: dict[int, CaseLayout] = {}
+    starts = {span.first_pos: span for span in graph.spans if span.loop}
+    for n, node in enumerate(nodes):
+        span = starts.get(node.tasks[0]) if node.tasks else None
+        if span is None or span.last_pos != node.tasks[-1] or not span.contiguous:
+            continue
+        regions = _while_regions(graph, node.tasks, costs)
+        if regions is None:
+            continue
+        layout = layouts[n] = CaseLayout(None, node.tasks[-1], regions, loop=True)
+        node.engine = _busiest_engine(layout)
+    return layouts
+
+
+def _while_regions(graph: TaskGraph, tasks: list[int], costs: CostModel) -> list[Branch] | None:
+    """The cond and body regions of the While whose tasks are `tasks`, or None when they do
+    not have the WhileOpLabelMaker shape."""
+    effects = [graph.effects[p] for p in tasks]
+    first, goto, leave = effects[0], effects[-2], effects[-1]
+    if (
+        len(first.labels) != 1
+        or first.jumps
+        or len(leave.labels) != 1
+        or leave.jumps
+        or not _is_goto(goto)
+        or goto.labels
+        or goto.jumps != first.labels
+    ):
+        return None
+    switch = next(
+        (
+            i
+            for i in range(1, len(tasks) - 3)
+            if effects[i].conditional
+            and len(effects[i].jumps) == 2
+            and effects[i].jumps[0] == leave.labels[0]
+            and effects[i + 1].labels == effects[i].jumps[1:]
+        ),
+        None,
+    )
+    if switch is None or effects[switch].labels or effects[switch + 1].jumps:
+        return None
+    regions: list[Branch] = []
+    for a, b in ((0, switch), (switch + 1, len(tasks) - 2)):
+        body = _region_nodes(graph, tasks[a + 1 : b], costs)
+        if body is None:
+            return None
+        regions.append(Branch(tasks[a], tasks[b], body))
+    return regions
+
+
+def _region_nodes(graph: TaskGraph, positions: list[int], costs: CostModel) -> list[Node] | None:
+    """A region's scheduling units: each task, or each run of forward control flow (its
+    labels and jumps within the region) as one node; None when control leaves the region or
+    jumps back."""
+    index = {p: i for i, p in enumerate(positions)}
+    labels = {lb: i for i, p in enumerate(positions) for lb in graph.effects[p].labels}
+    reach = list(range(len(positions)))  # the last task each task's control run spans to
+    for i, p in enumerate(positions):
+        for label in graph.effects[p].jumps:
+            j = labels.get(label)
+            if j is None or j <= i:
+                return None
+            reach[i] = max(reach[i], j)
+    for label, j in labels.items():
+        if not any(label in graph.effects[q].jumps for q in positions if index[q] < j):
+            return None  # a label nothing in the region jumps to: not a structure of its own
+    nodes: list[Node] = []
+    i = 0
+    while i < len(positions):
+        if not graph.effects[positions[i]].control:
+            nodes.append(_task_node(graph, positions[i], costs))
+            i += 1
+            continue
+        end = reach[i]
+        k = i
+        while k <= end:
+            end = max(end, reach[k])
+            k += 1
+        run = positions[i : end + 1]
+        engine = next((graph.effects[q].engine for q in run if graph.effects[q].engine), None)
+        nodes.append(Node(run, engine, None, sum(costs.duration(graph.tasks[q]) for q in run)))
+        i = end + 1
+    return nodes
+
+
 def _busiest_engine(layout: CaseLayout) -> str | None:
     """The engine with the most work in the case's branches (the first on a tie): the switch's
     stream is one of its streams, so the most work runs there without an activation."""
@@ -233,16 +336,19 @@ def _schedule_branch(
 
 
 def _case_duration(graph: TaskGraph, layout: CaseLayout, costs: CostModel) -> float:
-    """The switch, the longest branch (its labels, activations, body and syncs), the end label."""
-    control = costs.duration(graph.tasks[layout.head]) + costs.duration(graph.tasks[layout.tail])
-    longest = 0.0
+    """The switch, the longest branch (its labels, activations, body and syncs), the end
+    label; for a While one iteration, its cond and body regions one after the other."""
+    control = costs.duration(graph.tasks[layout.tail])
+    if layout.head is not None:
+        control += costs.duration(graph.tasks[layout.head])
+    times: list[float] = []
     for branch in layout.branches:
         time = costs.duration(graph.tasks[branch.label_set]) + branch.span
         time += CONTROL_US * (len(branch.engines) - 1)
         if branch.goto is not None:
             time += costs.duration(graph.tasks[branch.goto])
-        longest = max(longest, time)
-    return control + longest
+        times.append(time)
+    return control + (sum(times) if layout.loop else max(times, default=0.0))
 
 
 def _caps(nodes: list[Node], layouts: dict[int, CaseLayout], max_streams: int) -> list[int]:
@@ -382,7 +488,7 @@ def _assign_model(model: ModelOp, max_streams: int, single_stream: bool) -> Stre
             raise _fail(
                 model, f"{len(labels)} stream labels do not fit in max-streams={max_streams}"
             )
-        layouts = _case_layouts(graph, nodes, costs)
+        layouts = _case_layouts(graph, nodes, costs) | _while_layouts(graph, nodes, costs)
         preds = dependencies(graph, nodes, weight_size, sizes)
         caps = _caps(nodes, layouts, max_streams)
         results = [
@@ -477,7 +583,8 @@ class _Emitter:
                 self.tasks.append(EventWaitOp(self._ids[key], stream))
 
     def _case(self, layout: CaseLayout, home: int) -> None:
-        self._task(layout.head, home)
+        if layout.head is not None:
+            self._task(layout.head, home)
         for branch in layout.branches:
             self._task(branch.label_set, home)
             ids = [home]
@@ -512,7 +619,8 @@ class AssignStreamsPass(ModulePass):
     the waiting stream already knows the producer finished; waits move into earlier stalls of
     their stream where that is faster. A case's switch, labels and gotos stay on one stream,
     and each branch runs its body there and on streams it starts with `ascend.stream_active`
-    (GE's CaseOpLabelMaker), joined by events before its goto. Options: `max-streams` (the
+    (GE's CaseOpLabelMaker), joined by events before its goto; a While's cond and body the
+    same (WhileOpLabelMaker's CondStreamActive and EnterStreamActive). Options: `max-streams` (the
     most streams running at once: the model's plus one branch's per case), `single-stream`
     (GE's SingleStreamPass: everything on stream 0, no events), `stats` (print one `remark:`
     line per model to stderr: streams, events before and after pruning).

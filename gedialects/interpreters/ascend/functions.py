@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -16,6 +17,7 @@ from xdsl.interpreter import (
     impl_callable,
     register_impls,
 )
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
 
 from gedialects.ascend import (
@@ -112,6 +114,8 @@ class AscendFunctions(InterpreterFunctions):
     @impl_callable(ModelOp)
     def call_model(self, interpreter: Interpreter, op: ModelOp, args: PythonValues) -> PythonValues:
         options = interpreter.get_data(AscendFunctions, OPTIONS, Options)
+        if not gc.isenabled():  # a subgraph model run by a control task: already paused
+            return self._call_model(interpreter, op, args, options)
         with gc_paused():
             return self._call_model(interpreter, op, args, options)
 
@@ -559,6 +563,79 @@ def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
         state.consumed(reads)
         for ref, array in zip(outs, arrays, strict=True):
             error = state.place(ref, array, what)
+            if error is not None:
+                raise error
+
+    return Decoded(PLAIN, bind=lambda _: step)
+
+
+@binds(DynamicControlOp)
+def _bind_dynamic_control(op: DynamicControlOp, context: BindContext) -> Decoded:
+    """`run_dynamic_control` with its subgraph models resolved once (the impl looks each up
+    by name on every call: a fifth of a dynamic While's time) and its kind decided once; the
+    inputs are checked and copied, the subgraphs run through `call_op` (their own plans,
+    programs and instruments) and the outputs placed at run time, as there."""
+    spec = context.plan.dynamic.get(op)
+    kind = op.kernel.data
+    names = DynamicControlOp.SUBGRAPHS.get(kind)
+    if spec is None or names is None or not all(isinstance(r, DynRef) for r in spec.outputs):
+        return context.impl(op)
+    interpreter = context.interpreter
+    found = [
+        [SymbolTable.lookup_symbol(interpreter.module, name) for name in op.subgraph(attr)]
+        for attr in names
+    ]
+    models = [[m for m in group if isinstance(m, ModelOp)] for group in found]
+    if any(len(m) != len(g) or not g for m, g in zip(models, found, strict=True)):
+        return context.impl(op)  # fails when it runs, as it always did
+
+    def call(model: ModelOp) -> Callable[[Sequence[object]], Sequence[object]]:
+        return lambda inputs: interpreter.call_op(model, tuple(inputs))
+
+    calls = [[call(m) for m in group] for group in models]
+    what = op.describe()
+    ins, reads = spec.inputs, spec.reads
+    outs = [r for r in spec.outputs if isinstance(r, DynRef)]
+
+    if kind == "If":
+        ((then_call,), (else_call,)) = calls
+
+        def run(values: list[np.ndarray]) -> Sequence[object]:
+            return (then_call if truth(values[0]) else else_call)(values[1:])
+
+    elif kind == "Case":
+        (branches,) = calls
+
+        def run(values: list[np.ndarray]) -> Sequence[object]:
+            return branches[case_index(values[0], len(branches))](values[1:])
+
+    else:
+        ((cond_call,), (body_call,)) = calls
+
+        def run(values: list[np.ndarray]) -> Sequence[object]:
+            return while_loop(op, loop_bound(interpreter), cond_call, body_call, values)
+
+    def step() -> None:
+        state = _state(interpreter)
+        memory = state.memory
+        values: list[np.ndarray] = []
+        for ref in ins:
+            slot = state.resolve(ref, what)
+            if isinstance(slot, AscendRuntimeError):
+                raise slot
+            if memory is not None:
+                name = slot_name(slot, ref.slot if isinstance(ref, DynRef) else None)
+                error = memory.read(slot.offset, slot.nbytes, name, what)
+                if error is not None:
+                    raise error
+            values.append(np.array(slot.view(state.arena)))  # copies: the arena may grow
+        try:
+            results = run(values)
+        except (AscendRuntimeError, InterpretationError) as e:
+            raise AscendRuntimeError(f"{what} ({kind}): {e}") from None
+        state.consumed(reads)
+        for ref, result in zip(outs, results, strict=True):
+            error = state.place(ref, np.array(result, dtype=ref.dtype), what)
             if error is not None:
                 raise error
 

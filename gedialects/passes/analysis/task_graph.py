@@ -441,11 +441,13 @@ class TaskGraph:
         """The loop span holding `pos`: a task of an activated stream is in the loop that
         holds its `stream_active` (a sunk loop activates it every iteration)."""
         span = self.span_of[pos]
-        if span < 0 and self.activated_at:
+        if span >= 0 and self.spans[span].loop:
+            return self.spans[span]
+        if self.activated_at:  # also a task of an If that a While's body runs on its stream
             start = self.activated_at.get(self.stream[pos])
             if start is not None and start != pos:
                 return self.in_loop(start)
-        return self.spans[span] if span >= 0 and self.spans[span].loop else None
+        return None
 
     def barrier_loops(self) -> bool:
         """Whether every iteration of the loops ends before the next begins on any stream, as
@@ -456,8 +458,12 @@ class TaskGraph:
         Checked on those clocks, per pair of streams t != s with tasks inside the loops: the
         accesses of iteration k on t complete before those of iteration k+1 on s, because they
         all happen before every back-edge jump of the loop s runs in (or activator's loop), or
-        because s's first access of an iteration knows t started that iteration (t loops); the
-        same for each event's wait of iteration k and its record of iteration k+1. By induction
+        because s's first access of an iteration knows t started that iteration (t loops); a
+        stream a While's region activates and joins (GE's EnterStreamActive) counts at its
+        activation on the loop's stream: its accesses need only precede the jumps back that
+        can run the other access again after them, and an access of another loop that knows
+        the loop's stream passed its end is over in every iteration. The same for each
+        event's wait of iteration k and its record of iteration k+1. By induction
         each event of the body is then recorded and consumed in one iteration, and one
         iteration's clocks hold for every iteration. Otherwise the conservative clocks stay
         (events inside loops order nothing). Linear in the tasks plus streams squared."""
@@ -477,16 +483,21 @@ class TaskGraph:
             for pos in self.stream_tasks[span.stream][span.first : span.last + 1]:
                 if any(labels[lb] <= pos for lb in self.jump_targets(pos)):
                     back.setdefault(k, []).append(pos)
-        loop_of: dict[int, int] = {}  # stream -> the loop span it runs in
+        target: dict[int, int] = {}  # backward jump -> the position it jumps to
+        for k, jumps in back.items():
+            labels = self.label_positions(self.spans[k].stream)
+            for b in jumps:
+                target[b] = min(labels[lb] for lb in self.jump_targets(b) if labels[lb] <= b)
+        number = {id(span): k for k, span in enumerate(self.spans)}
+        loop_at: dict[int, int] = {}  # in-loop position -> the loop span it runs in
         accesses: dict[int, list[int]] = {}  # stream -> its in-loop tasks that access memory
         for pos in range(len(self.tasks)):
             loop = self.in_loop(pos)
             if loop is None:
                 continue
             sid = self.stream[pos]
-            if sid not in loop_of:
-                loop_of[sid] = self.spans.index(loop)
-            if self.span_of[pos] >= 0 and pos > back[self.span_of[pos]][-1]:
+            loop_at[pos] = number[id(loop)]
+            if self.span_of[pos] in back and pos > back[self.span_of[pos]][-1]:
                 continue  # after the loop's last jump back: runs once, after the loop
             if (
                 self.reads[pos]
@@ -496,26 +507,65 @@ class TaskGraph:
             ):
                 accesses.setdefault(sid, []).append(pos)
 
-        def before_next(t: int, k_t: int, s: int) -> bool:
-            """Task k_t of stream t completes in iteration k before s starts iteration k+1
-            (it happens before every back-edge jump of the loop s runs in)."""
-            col, jumps = self.column(t), back.get(loop_of[s], ())
+        def before_next(t: int, k_t: int, k: int) -> bool:
+            """Task k_t of stream t completes in an iteration before loop k (the loop of the
+            task it is compared with) starts the next: it happens before every back-edge jump
+            of k."""
+            col, jumps = self.column(t), back.get(k, ())
             return bool(jumps) and all(reach[b][col] > k_t for b in jumps)
 
-        def started(t: int, q: int) -> bool:
-            """Task q knows stream t began the iteration q runs in (t loops itself)."""
-            own = self.spans[loop_of[t]]
+        def started(t: int, p: int, q: int) -> bool:
+            """Task q knows stream t began the iteration its task p runs in (t loops itself)."""
+            own = self.spans[loop_at[p]]
             return own.stream == t and reach[q][self.column(t)] > own.first
+
+        def home(pos: int) -> int:
+            """The position on its loop's stream: a task of an activated stream is where
+            the `stream_active` that starts it runs."""
+            seen: set[int] = set()
+            while self.stream[pos] in self.activated_at and pos not in seen:
+                seen.add(pos)
+                pos = self.activated_at[self.stream[pos]]
+            return pos
+
+        def before_again(p: int, q: int, k: int) -> bool:
+            """Task p completes before every jump back of loop k that can run task q again
+            after p: those at or after p (when p runs in k) that jump to q or before it. A
+            body's streams joined before their While's goto are then ordered against the
+            tasks of the Whiles before it on the loop's stream (a sunk loop around them)."""
+            hp, hq = home(p), home(q)
+            own = loop_at[p] == k
+            col = self.column(self.stream[p])
+            return all(
+                reach[b][col] > self.index[p]
+                for b in back.get(k, ())
+                if target[b] <= hq and (not own or b >= hp)
+            )
+
+        def left(k: int, p: int) -> bool:
+            """Task p, of another loop, knows loop k's stream passed its end: every iteration
+            of k is over (two Whiles one after the other, a body's streams in the second)."""
+            span = self.spans[k]
+            return loop_at[p] != k and reach[p][self.column(span.stream)] > span.last
 
         for t, ps in accesses.items():
             for s, qs in accesses.items():
                 if s == t:
                     continue
-                late = [p for p in ps if not before_next(t, self.index[p], s)]
-                for p in late:  # few: a loop's own switch, reading the loop index
-                    for q in qs:
-                        if self._touch_same(p, q) and not started(t, q):
-                            return self._no_barrier()
+                by_loop: dict[int, list[int]] = {}
+                for q in qs:
+                    by_loop.setdefault(loop_at[q], []).append(q)
+                for k, group in by_loop.items():
+                    late = [p for p in ps if not before_next(t, self.index[p], k)]
+                    for p in late:  # few: a loop's own switch, reading the loop index
+                        for q in group:
+                            if (
+                                self._touch_same(p, q)
+                                and not started(t, p, q)
+                                and not left(k, p)
+                                and not before_again(p, q, k)
+                            ):
+                                return self._no_barrier()
         records: dict[int, list[int]] = {}
         waits: dict[int, list[int]] = {}
         for pos, effects in enumerate(self.effects):
@@ -527,8 +577,12 @@ class TaskGraph:
             ws = waits.get(event, [])
             if len(rs) == 1 and len(ws) == 1 and rs[0] in self._looped_syncing:
                 r, w = rs[0], ws[0]
-                t, s_ = self.stream[w], self.stream[r]
-                if t != s_ and not (before_next(t, self.index[w], s_) or started(t, r)):
+                t = self.stream[w]
+                if t != self.stream[r] and not (
+                    before_next(t, self.index[w], loop_at[r])
+                    or started(t, w, r)
+                    or before_again(w, r, loop_at[r])
+                ):
                     return self._no_barrier()
         return True
 

@@ -247,3 +247,91 @@ ascend.model @dynamic_reader_clobbered arena_size 4096 weight_size 0 {
   ascend.dynamic_kernel "NonZero" "nz" engine "AIcoreEngine" stream 0 ins(arena[2048] : tensor<4xf32>) outs(dyn[0] : tensor<?x1xi64>)
   ascend.kernel "Relu" "c" engine "AIcoreEngine" stream 0 ins(arena[2056] : tensor<2xf32>) outs(arena[1536] : tensor<2xf32>)
 }
+
+// -----
+
+// A While whose body runs on streams it starts after its label_set (GE's EnterStreamActive),
+// as ge-assign-streams writes it: the streams end with events stream 0 waits for before the
+// goto back, so each iteration's accesses on them come before the next iteration's: proven.
+
+// CHECK-LABEL: ascend.model @loop_body_streams
+ascend.model @loop_body_streams arena_size 7680 weight_size 1536 attributes {label_num = 3 : i64} {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.stream 1 engine "AIcoreEngine"
+  ascend.stream 2 engine "AIcoreEngine"
+  ascend.event 0
+  ascend.event 1
+  ascend.weight arena[0] = dense<3> : tensor<i32>
+  ascend.weight arena[512] = dense<1> : tensor<i32>
+  ascend.weight arena[1024] = dense<5.000000e-01> : tensor<2x2xf32>
+  ascend.input "i" arena[1536] : tensor<i32>
+  ascend.input "x" arena[2048] : tensor<2x2xf32>
+  ascend.output "n" arena[2560] : tensor<i32>
+  ascend.output "y" arena[3072] : tensor<2x2xf32>
+  ascend.memcpy_async stream 0 arena[1536] : tensor<i32> to arena[2560] : tensor<i32>
+  ascend.memcpy_async stream 0 arena[2048] : tensor<2x2xf32> to arena[3072] : tensor<2x2xf32>
+  ascend.label_set 0 stream 0
+  ascend.kernel "Less" "less" engine "AIcoreEngine" stream 0 ins(arena[2560] : tensor<i32>, arena[0] : tensor<i32>) outs(arena[3584] : tensor<i1>)
+  ascend.kernel "Cast" "cast" engine "AIcoreEngine" stream 0 ins(arena[3584] : tensor<i1>) outs(arena[4096] : tensor<i32>) attrs {dst_type = i32}
+  ascend.label_switch_by_index arena[4096] : tensor<i32> labels [2, 1] stream 0
+  ascend.label_set 1 stream 0
+  ascend.stream_active 1 stream 0
+  ascend.stream_active 2 stream 0
+  ascend.kernel "Add" "inc" engine "AIcoreEngine" stream 0 ins(arena[2560] : tensor<i32>, arena[512] : tensor<i32>) outs(arena[4608] : tensor<i32>)
+  ascend.kernel "MatMul" "p" engine "AIcoreEngine" stream 1 ins(arena[3072] : tensor<2x2xf32>, arena[1024] : tensor<2x2xf32>) outs(arena[5120] : tensor<2x2xf32>)
+  ascend.kernel "Tanh" "p2" engine "AIcoreEngine" stream 1 ins(arena[5120] : tensor<2x2xf32>) outs(arena[5632] : tensor<2x2xf32>)
+  ascend.kernel "MatMul" "q" engine "AIcoreEngine" stream 2 ins(arena[3072] : tensor<2x2xf32>, arena[3072] : tensor<2x2xf32>) outs(arena[6144] : tensor<2x2xf32>)
+  ascend.kernel "Tanh" "q2" engine "AIcoreEngine" stream 2 ins(arena[6144] : tensor<2x2xf32>) outs(arena[6656] : tensor<2x2xf32>)
+  ascend.event_record 0 stream 2
+  ascend.event_wait 0 stream 1
+  ascend.kernel "Add" "s" engine "AIcoreEngine" stream 1 ins(arena[5632] : tensor<2x2xf32>, arena[6656] : tensor<2x2xf32>) outs(arena[7168] : tensor<2x2xf32>)
+  ascend.memcpy_async stream 0 arena[4608] : tensor<i32> to arena[2560] : tensor<i32>
+  ascend.memcpy_async stream 1 arena[7168] : tensor<2x2xf32> to arena[3072] : tensor<2x2xf32>
+  ascend.event_record 1 stream 1
+  ascend.event_wait 1 stream 0
+  ascend.label_goto 0 stream 0
+  ascend.label_set 2 stream 0
+  ascend.end_graph stream 0
+}
+
+// -----
+
+// The same loop without the join: stream 1 of iteration k may still write the carried value
+// when the cond of iteration k+1 reads it: refused.
+
+// CHECK: 'ascend.model' @loop_body_streams_unjoined: the label loops of streams 0 and 1 access memory ('ascend.kernel' "less", 'ascend.kernel' "p") without a barrier between iterations (every access of an iteration must happen before every stream jumps back, as the done/go events of ge-sink-loop make it)
+ascend.model @loop_body_streams_unjoined arena_size 7680 weight_size 1536 attributes {label_num = 3 : i64} {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.stream 1 engine "AIcoreEngine"
+  ascend.stream 2 engine "AIcoreEngine"
+  ascend.event 0
+  ascend.weight arena[0] = dense<3> : tensor<i32>
+  ascend.weight arena[512] = dense<1> : tensor<i32>
+  ascend.weight arena[1024] = dense<5.000000e-01> : tensor<2x2xf32>
+  ascend.input "i" arena[1536] : tensor<i32>
+  ascend.input "x" arena[2048] : tensor<2x2xf32>
+  ascend.output "n" arena[2560] : tensor<i32>
+  ascend.output "y" arena[3072] : tensor<2x2xf32>
+  ascend.memcpy_async stream 0 arena[1536] : tensor<i32> to arena[2560] : tensor<i32>
+  ascend.memcpy_async stream 0 arena[2048] : tensor<2x2xf32> to arena[3072] : tensor<2x2xf32>
+  ascend.label_set 0 stream 0
+  ascend.kernel "Less" "less" engine "AIcoreEngine" stream 0 ins(arena[2560] : tensor<i32>, arena[0] : tensor<i32>) outs(arena[3584] : tensor<i1>)
+  ascend.kernel "Cast" "cast" engine "AIcoreEngine" stream 0 ins(arena[3584] : tensor<i1>) outs(arena[4096] : tensor<i32>) attrs {dst_type = i32}
+  ascend.label_switch_by_index arena[4096] : tensor<i32> labels [2, 1] stream 0
+  ascend.label_set 1 stream 0
+  ascend.stream_active 1 stream 0
+  ascend.stream_active 2 stream 0
+  ascend.kernel "Add" "inc" engine "AIcoreEngine" stream 0 ins(arena[2560] : tensor<i32>, arena[512] : tensor<i32>) outs(arena[4608] : tensor<i32>)
+  ascend.kernel "MatMul" "p" engine "AIcoreEngine" stream 1 ins(arena[3072] : tensor<2x2xf32>, arena[1024] : tensor<2x2xf32>) outs(arena[5120] : tensor<2x2xf32>)
+  ascend.kernel "Tanh" "p2" engine "AIcoreEngine" stream 1 ins(arena[5120] : tensor<2x2xf32>) outs(arena[5632] : tensor<2x2xf32>)
+  ascend.kernel "MatMul" "q" engine "AIcoreEngine" stream 2 ins(arena[3072] : tensor<2x2xf32>, arena[3072] : tensor<2x2xf32>) outs(arena[6144] : tensor<2x2xf32>)
+  ascend.kernel "Tanh" "q2" engine "AIcoreEngine" stream 2 ins(arena[6144] : tensor<2x2xf32>) outs(arena[6656] : tensor<2x2xf32>)
+  ascend.event_record 0 stream 2
+  ascend.event_wait 0 stream 1
+  ascend.kernel "Add" "s" engine "AIcoreEngine" stream 1 ins(arena[5632] : tensor<2x2xf32>, arena[6656] : tensor<2x2xf32>) outs(arena[7168] : tensor<2x2xf32>)
+  ascend.memcpy_async stream 0 arena[4608] : tensor<i32> to arena[2560] : tensor<i32>
+  ascend.memcpy_async stream 1 arena[7168] : tensor<2x2xf32> to arena[3072] : tensor<2x2xf32>
+  ascend.label_goto 0 stream 0
+  ascend.label_set 2 stream 0
+  ascend.end_graph stream 0
+}

@@ -1,7 +1,9 @@
 // Control flow through ge-compile: If, While and For lowered by GE's label makers (For as
 // ForPass's While), run at the ascend level with the same numbers as the graph level, under
 // random stream schedules and with the uninitialised-memory check, and once more sunk
-// (ge-sink-loop around a model that has loops of its own).
+// (ge-sink-loop around a model that has loops of its own). The While and For bodies run part of
+// their work on a stream they start after their label (GE's EnterStreamActive), joined before
+// the goto back.
 // x = [1, -2], i = 0: relu(x) = [1, 0], doubled three times = [8, 0], then For adds 0+1+2 = 3.
 // c = 0 takes else: neg(x) = [-1, 2] -> [-8, 16] -> [-5, 19].
 
@@ -25,8 +27,12 @@
 // CHECK-LABEL: ascend.model @main {{.*}}label_num = 9
 // CHECK:         ascend.label_switch_by_index {{.*}} labels [1, 0]
 // CHECK:         ascend.label_switch_by_index {{.*}} labels [5, 4]
+// CHECK-NEXT:    ascend.label_set 4 stream 0
+// CHECK-NEXT:    ascend.stream_active 1 stream 0
 // CHECK:         ascend.label_goto 3
 // CHECK:         ascend.label_switch_by_index {{.*}} labels [8, 7]
+// CHECK-NEXT:    ascend.label_set 7 stream 0
+// CHECK-NEXT:    ascend.stream_active 2 stream 0
 // CHECK:         ascend.label_goto 6
 // CHECK-NOT:     ascend.model
 
