@@ -111,7 +111,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
-from gedialects import exact_text, fast_text
+from gedialects import exact_text, fast_text, fast_verify
 from gedialects.base import (
     BATCH_LABEL,
     GEOp,
@@ -2159,3 +2159,4 @@ Ascend = Dialect(
     ],
     [BufferAttr, DynBufferAttr],
 )
+fast_verify.install(Ascend)  # the compiled IRDL checks (gedialects.fast_verify)
