@@ -152,3 +152,27 @@ def test_mutants_rejected_with_xdsl_messages(ops: list[tuple[str, Operation]]) -
             checked += 1
             differ += slow is not None
     assert len(seen) > 100 and differ > checked // 2
+
+
+RESHAPES = """
+graph.graph @g(%x: tensor<2x6xf32>) -> (tensor<3x4xf32>, tensor<{t}>) {{
+  %a = graph.const dense<[3, 4]> : tensor<2xi64>
+  %b = graph.const dense<[4, 3]> : tensor<2xi64>
+  %r = graph.reshape %x, %a : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<3x4xf32>
+  %s = graph.reshape %x, %b : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<{t}>
+  graph.net_output %r, %s : tensor<3x4xf32>, tensor<{t}>
+}}
+"""
+
+
+def test_inferred_types_are_kept_only_for_rules_that_read_no_constant() -> None:
+    """Two Reshapes of one input type and shape type fed different constants: each rule runs
+    (results are kept only for rules that read no constant value), so a wrong declared type
+    is caught after the same ops verified with the right one."""
+    good = text_corpus.parse(RESHAPES.format(t="4x3xf32"))
+    bad = text_corpus.parse(RESHAPES.format(t="3x4xf32"))
+    assert isinstance(good, ModuleOp) and isinstance(bad, ModuleOp)
+    good.verify()
+    good.verify()
+    with pytest.raises(VerifyException, match="differs"):
+        bad.verify()
