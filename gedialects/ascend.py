@@ -119,6 +119,7 @@ from gedialects.base import (
     element_count,
     element_nbytes,
     element_type,
+    infer_kept,
     int_array,
     int_array_values,
 )
@@ -174,9 +175,15 @@ class BufferAttr(ParametrizedAttribute):
 
     @property
     def nbytes(self) -> int:
-        size = element_nbytes(self.type.element_type)
-        assert size is not None, "verified by BufferAttr.verify"
-        return self.num_elements * size
+        """Kept on the attribute once computed (attributes are immutable; the model verifier
+        reads each buffer's size several times after every stage)."""
+        known: int | None = getattr(self, "_nbytes", None)
+        if known is None:
+            size = element_nbytes(self.type.element_type)
+            assert size is not None, "verified by BufferAttr.verify"
+            known = self.num_elements * size
+            object.__setattr__(self, "_nbytes", known)  # not a parameter: eq and hash ignore it
+        return known
 
     @property
     def end(self) -> int:
@@ -1169,7 +1176,7 @@ def check_kernel_types(op: KernelOp | DynamicKernelOp) -> None:
     ins = tuple(b.type for b in op.inputs.data)
     outs = op.outputs.data
     try:
-        inferred = rule.infer_result_types(ins, props, lambda i: None)
+        inferred = infer_kept(rule, ins, props, lambda i: None)
     except ValueError as e:
         if "element type" not in str(e):
             return  # arity and shapes are the run's to check (a kernel may take attrs instead)

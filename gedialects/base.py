@@ -173,27 +173,40 @@ class GEOp(IRDLOperation):
         A rule is a function of its arguments, so its result is kept (`_INFERRED`) for the
         next op of the same class, operand types and properties, unless it read a constant:
         the verifier checks every op's types against its rule, and a graph repeats few."""
-        cls = type(self)
-        types = tuple(v.type for v in self.operands)
-        props = self.properties
-        key = (cls, *map(id, types), -1, *props, *map(id, props.values()))
-        hit = _INFERRED.get(key)
-        if hit is not None:
-            return hit[2]
-        read = False
+        return infer_kept(
+            type(self),
+            tuple(v.type for v in self.operands),
+            self.properties,
+            lambda i: const_values(self.operands[i]),
+        )
 
-        def values(i: int) -> tuple[int | float, ...] | None:
-            nonlocal read
-            read = True
-            return const_values(self.operands[i])
 
-        inferred = cls.infer_result_types(types, props, values)
-        if not read:
-            if len(_INFERRED) >= INFER_CACHE_LIMIT:
-                _INFERRED.clear()
-            # the entry holds the key's objects: their ids stay theirs while it lives
-            _INFERRED[key] = (types, tuple(props.values()), inferred)
-        return inferred
+def infer_kept(
+    cls: type[GEOp],
+    types: tuple[Attribute, ...],
+    props: Mapping[str, Attribute],
+    values: OperandValues,
+) -> tuple[Attribute, ...] | None:
+    """`cls.infer_result_types(types, props, values)`, kept for the same class, types and
+    properties (by identity) when the rule read no value (`values` not called)."""
+    key = (cls, *map(id, types), -1, *props, *map(id, props.values()))
+    hit = _INFERRED.get(key)
+    if hit is not None:
+        return hit[2]
+    read = False
+
+    def reading(i: int) -> tuple[int | float, ...] | None:
+        nonlocal read
+        read = True
+        return values(i)
+
+    inferred = cls.infer_result_types(types, props, reading)
+    if not read:
+        if len(_INFERRED) >= INFER_CACHE_LIMIT:
+            _INFERRED.clear()
+        # the entry holds the key's objects: their ids stay theirs while it lives
+        _INFERRED[key] = (types, tuple(props.values()), inferred)
+    return inferred
 
 
 INFER_CACHE_LIMIT = 1 << 14
