@@ -168,3 +168,26 @@ def test_every_kind_of_edit_changes_the_fingerprint(
     assert fingerprint(fresh()[0]) == before  # the same text: the same fingerprint
     edit(graph, add)
     assert fingerprint(module) != before
+
+
+def test_the_session_compile_verifies_as_ge_opt_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`runtime.compile.run_stages` (the Session's compile) skips only unchanged stages too."""
+    from gedialects.errors import GraphError
+    from gedialects.passes.infer_shapes import InferShapesPass
+    from gedialects.runtime.compile import run_stages
+
+    calls = [0]
+    verify = ModuleOp.verify
+
+    def counted(self: ModuleOp, verify_nested_ops: bool = True) -> None:
+        calls[0] += 1
+        verify(self, verify_nested_ops)
+
+    monkeypatch.setattr(ModuleOp, "verify", counted)
+    module = text_corpus.parse(GRAPH)
+    assert isinstance(module, ModuleOp)
+    run_stages(module, [InferShapesPass(), InferShapesPass()], None)  # the second: unchanged
+    assert calls[0] == 1
+    with pytest.raises(GraphError, match="i1"):
+        run_stages(module, [InferShapesPass(), BreakIRPass()], None)
+    assert calls[0] == 3
