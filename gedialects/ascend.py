@@ -114,7 +114,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
-from gedialects import exact_text, fast_text
+from gedialects import exact_text, fast_text, fast_verify
 from gedialects.base import (
     BATCH_LABEL,
     GEOp,
@@ -122,6 +122,7 @@ from gedialects.base import (
     element_count,
     element_nbytes,
     element_type,
+    infer_kept,
     int_array,
     int_array_values,
 )
@@ -177,9 +178,15 @@ class BufferAttr(ParametrizedAttribute):
 
     @property
     def nbytes(self) -> int:
-        size = element_nbytes(self.type.element_type)
-        assert size is not None, "verified by BufferAttr.verify"
-        return self.num_elements * size
+        """Kept on the attribute once computed (attributes are immutable; the model verifier
+        reads each buffer's size several times after every stage)."""
+        known: int | None = getattr(self, "_nbytes", None)
+        if known is None:
+            size = element_nbytes(self.type.element_type)
+            assert size is not None, "verified by BufferAttr.verify"
+            known = self.num_elements * size
+            object.__setattr__(self, "_nbytes", known)  # not a parameter: eq and hash ignore it
+        return known
 
     @property
     def end(self) -> int:
@@ -1174,7 +1181,7 @@ def check_kernel_types(op: KernelOp | DynamicKernelOp) -> None:
     ins = tuple(b.type for b in op.inputs.data)
     outs = op.outputs.data
     try:
-        inferred = rule.infer_result_types(ins, props, lambda i: None)
+        inferred = infer_kept(rule, ins, props, lambda i: None)
     except ValueError as e:
         if "element type" not in str(e):
             return  # arity and shapes are the run's to check (a kernel may take attrs instead)
@@ -2170,3 +2177,4 @@ Ascend = Dialect(
     ],
     [BufferAttr, DynBufferAttr],
 )
+fast_verify.install(Ascend)  # the compiled IRDL checks (gedialects.fast_verify)

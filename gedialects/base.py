@@ -168,10 +168,56 @@ class GEOp(IRDLOperation):
         return None
 
     def infer_types(self) -> tuple[Attribute, ...] | None:
-        """`infer_result_types` on this op's current operands, reading constants it is fed."""
-        return type(self).infer_result_types(
-            tuple(self.operand_types), self.properties, lambda i: const_values(self.operands[i])
+        """`infer_result_types` on this op's current operands, reading constants it is fed.
+
+        A rule is a function of its arguments, so its result is kept (`_INFERRED`) for the
+        next op of the same class, operand types and properties, unless it read a constant:
+        the verifier checks every op's types against its rule, and a graph repeats few."""
+        return infer_kept(
+            type(self),
+            tuple(v.type for v in self.operands),
+            self.properties,
+            lambda i: const_values(self.operands[i]),
         )
+
+
+def infer_kept(
+    cls: type[GEOp],
+    types: tuple[Attribute, ...],
+    props: Mapping[str, Attribute],
+    values: OperandValues,
+) -> tuple[Attribute, ...] | None:
+    """`cls.infer_result_types(types, props, values)`, kept for the same class, types and
+    properties (by identity) when the rule read no value (`values` not called)."""
+    key = (cls, *map(id, types), -1, *props, *map(id, props.values()))
+    hit = _INFERRED.get(key)
+    if hit is not None:
+        return hit[2]
+    read = False
+
+    def reading(i: int) -> tuple[int | float, ...] | None:
+        nonlocal read
+        read = True
+        return values(i)
+
+    inferred = cls.infer_result_types(types, props, reading)
+    if not read:
+        if len(_INFERRED) >= INFER_CACHE_LIMIT:
+            _INFERRED.clear()
+        # the entry holds the key's objects: their ids stay theirs while it lives
+        _INFERRED[key] = (types, tuple(props.values()), inferred)
+    return inferred
+
+
+INFER_CACHE_LIMIT = 1 << 14
+"""Entries of `_INFERRED`; a full table starts again (no unbounded growth)."""
+
+_INFERRED: dict[
+    tuple[object, ...],
+    tuple[tuple[Attribute, ...], tuple[Attribute, ...], tuple[Attribute, ...] | None],
+] = {}
+"""(op class, ids of the operand types, property names and ids of their values) -> the
+rule's result, with the objects whose ids the key holds."""
 
 
 def const_values(value: SSAValue) -> tuple[int | float, ...] | None:

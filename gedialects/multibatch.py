@@ -49,6 +49,7 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface, SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from gedialects import fast_verify
 from gedialects.base import (
     NODE_NAME,
     GEOp,
@@ -493,3 +494,4 @@ Multibatch = Dialect(
     ],
     [],
 )
+fast_verify.install(Multibatch)  # the compiled IRDL checks (gedialects.fast_verify)

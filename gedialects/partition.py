@@ -47,6 +47,7 @@ from xdsl.irdl import (
 from xdsl.traits import SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from gedialects import fast_verify
 from gedialects.base import GEOp, NodeSyntax
 from gedialects.graph import GraphOp
 from gedialects.graph.control import GE_TENSOR, check_signature, lookup_graph
@@ -250,3 +251,4 @@ Partition = Dialect(
     ],
     [],
 )
+fast_verify.install(Partition)  # the compiled IRDL checks (gedialects.fast_verify)

@@ -29,6 +29,7 @@ gear attributes optional, so the gear Case is the general Case.
 
 from xdsl.ir import Dialect
 
+from gedialects import fast_verify
 from gedialects.formats import FormatAttr
 from gedialects.graph import (
     activation,
@@ -125,6 +126,7 @@ Graph = Dialect(
     ],
     [FormatAttr],
 )
+fast_verify.install(Graph)  # the compiled IRDL checks (gedialects.fast_verify)
 
 __all__ = [
     "AnyTensor",

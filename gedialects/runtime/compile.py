@@ -84,15 +84,18 @@ def stage_key(name: str, printed: Mapping[str, str]) -> str:
 def run_stages(
     module: ModuleOp, stages: Sequence[ModulePass], printed: dict[str, str] | None
 ) -> None:
-    """Applies and verifies each stage; `printed` gets the IR after each stage that ran. A
+    """Applies and verifies each stage (not again when it left the IR as last verified:
+    `gedialects.fingerprint`); `printed` gets the IR after each stage that ran. A
     stage that fails is a GraphError with its first line (and GE's code when it leads)."""
     from xdsl.utils.exceptions import DiagnosticException
 
     from gedialects import make_context, progress
+    from gedialects.fingerprint import fingerprint
     from gedialects.passes.pipelines import StageProgress, expand_pipelines, skips
 
     ctx = make_context()
     passes = expand_pipelines(stages)
+    verified: list[object] | None = None  # the fingerprint of the IR last verified
     with progress.task("compiling", total=len(passes), unit="passes") as bar:
         log = StageProgress(bar)
         for p in passes:
@@ -102,7 +105,10 @@ def run_stages(
             log(None, module, p)
             try:
                 p.apply(ctx, module)
-                module.verify()
+                now = fingerprint(module)  # a stage that changed nothing needs no verify
+                if now != verified:
+                    module.verify()
+                    verified = now
             except DiagnosticException as e:
                 message = first_line(e)
                 code = message.split(":", 2)[1].strip() if message.count(":") >= 2 else ""

@@ -12,6 +12,9 @@ as input (`ge-opt m.gebc`, `-f gebc` on stdin) and as output (`-o m.gebc`, one m
 Named pipelines (`ge-compile`) are expanded into their stages before running, so that
 `--print-between-passes` prints after each stage and `--time-passes` reports each stage: a
 table of wall times and percentages on stderr, after the output, as MLIR's `-mlir-timing`.
+The module is verified before the first pass and after each one, as mlir-opt does, unless
+`--disable-verify`; a pass that leaves the IR exactly as it was verified (same fingerprint,
+`gedialects.fingerprint`) is not verified again.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gedialects import budget, dialect_factories, locations, progress, xdsl_dialect_factories
+from gedialects.fingerprint import fingerprint
 from gedialects.passes import get_all_passes
 from gedialects.tools import cli, diagnostics, pass_catalog, targets
 
@@ -134,14 +138,20 @@ class GeOptMain(xDSLOptMain):
         log = StageProgress(bar)
 
         tracker = self.chunk.tracker
+        verified: list[object] | None = None  # the fingerprint of the IR last verified
 
         def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
+            nonlocal verified
             log(prev, module, nxt)
             if timer is not None and prev is not None:
                 timer.stop(group_of[id(prev)], label_of[id(prev)])
             tracker.verifying(prev)
             if verify:
-                module.verify()
+                # a stage that left the IR as it was verified needs no verification again
+                now = fingerprint(module)
+                if now != verified:
+                    module.verify()
+                    verified = now
             tracker.starting(nxt)
             if prev is not None and nxt is not None and between:
                 print(f"IR after {prev.name}:")

@@ -1,0 +1,312 @@
+"""A fast path of xDSL's IRDL verifier for our ops: each op definition compiled into checks once.
+
+xDSL 0.74's `OpDef.verify` interprets the definition for every op it verifies: four variadic
+size checks (each searching the definition's options and lists), a descriptor call per
+operand and result, a `VerificationContext`, and a chain of constraint objects per type. On
+the 10k-node bench graph that was about half of `verify`'s 130 µs per op, and `ge-opt`
+verifies the whole module after each of ge-compile's stages, as MLIR does.
+
+`install(dialect)` gives each op definition of the dialect a compiled `verify` (`FastOpDef`):
+the same checks (counts, operand, result, property and attribute constraints, regions,
+successors, traits) as plain predicates built once from the constraint objects. It only
+decides that an op is valid: on the first check that fails it runs xDSL's own
+`OpDef.verify`, so every error is reported exactly as xDSL reports it. A definition with a
+constraint whose meaning depends on the whole op (constraint variables), or that the
+compiler does not know without such variables, keeps xDSL's verifier for those parts or
+for the whole op.
+
+Relies on xDSL 0.74's `OpDef` fields and constraint classes, which the project pins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import cast
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    ArrayOfConstraint,
+    EmptyArrayAttrConstraint,
+    StringAttr,
+    SymbolNameConstraint,
+)
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute
+from xdsl.irdl import (
+    AllOf,
+    AnyAttr,
+    AnyOf,
+    AttrConstraint,
+    BaseAttr,
+    EqAttrConstraint,
+    EqIntConstraint,
+    MessageConstraint,
+    OpDef,
+    OperandDef,
+    OptAttributeDef,
+    OptionalDef,
+    OptPropertyDef,
+    ParamAttrConstraint,
+    RangeConstraint,
+    RangeOf,
+    ResultDef,
+    VariadicDef,
+    VerificationContext,
+)
+from xdsl.irdl.constraints import AttrSetConstraint, RangeLengthConstraint, SingleOf
+from xdsl.irdl.operations import (
+    OptSingleBlockRegionDef,
+    SingleBlockRegionDef,
+    VarSingleBlockRegionDef,
+)
+from xdsl.utils.exceptions import VerifyException
+
+Pred = Callable[[Attribute], bool]
+RangePred = Callable[[Sequence[Attribute]], bool]
+
+
+def _any(_: Attribute) -> bool:
+    return True
+
+
+def _generic(c: AttrConstraint) -> Pred:
+    """`c` checked by its own `verify` (a constraint without variables needs no shared context)."""
+
+    def check(a: Attribute) -> bool:
+        try:
+            c.verify(a, VerificationContext())
+        except VerifyException:
+            return False
+        return True
+
+    return check
+
+
+def attr_pred(c: AttrConstraint) -> Pred:
+    """A predicate that holds exactly when `c.verify` accepts an attribute (`c` has no
+    variables)."""
+    if isinstance(c, AnyAttr):
+        return _any
+    if isinstance(c, BaseAttr):
+        cls = c.attr
+        return lambda a: isinstance(a, cls)
+    if isinstance(c, EqAttrConstraint):
+        want = c.attr
+        return lambda a: a == want
+    if isinstance(c, AttrSetConstraint):
+        values = c.values
+        return lambda a: a in values
+    if isinstance(c, SymbolNameConstraint):
+        return lambda a: isinstance(a, StringAttr)
+    if isinstance(c, EmptyArrayAttrConstraint):
+        return lambda a: isinstance(a, ArrayAttr) and not a.data
+    if isinstance(c, MessageConstraint):
+        return attr_pred(c.constr)
+    if isinstance(c, AllOf):
+        preds = tuple(attr_pred(x) for x in c.attr_constrs)
+        return lambda a: all(p(a) for p in preds)
+    if isinstance(c, AnyOf):
+        # AnyOf's own dispatch: the constraint of the attribute's exact class, else the
+        # abstract one (its members never overlap)
+        based = {cls: attr_pred(x) for cls, x in c._based_constrs.items()}  # pyright: ignore[reportPrivateUsage]
+        abstract = c._abstr_constr  # pyright: ignore[reportPrivateUsage]
+        rest = attr_pred(abstract) if abstract is not None else None
+
+        def any_of(a: Attribute) -> bool:
+            p = based.get(a.__class__)
+            if p is not None:
+                return p(a)
+            return rest is not None and rest(a)
+
+        return any_of
+    if isinstance(c, ParamAttrConstraint):
+        cls, params = c.base_attr, tuple(attr_pred(x) for x in c.param_constrs)
+        n = len(params)
+
+        def param(a: Attribute) -> bool:
+            if not isinstance(a, cls):
+                return False
+            ps = cast(ParametrizedAttribute, a).parameters
+            return len(ps) == n and all(p(x) for p, x in zip(params, ps, strict=True))
+
+        return param
+    if isinstance(c, ArrayOfConstraint):
+        elems = range_pred(c.elem_range_constraint)
+        return lambda a: isinstance(a, ArrayAttr) and elems(a.data)
+    return _generic(c)
+
+
+def range_pred(c: RangeConstraint) -> RangePred:
+    """A predicate that holds exactly when `c.verify` accepts a range (`c` has no variables)."""
+    if isinstance(c, RangeOf):
+        p = attr_pred(c.constr)
+        return lambda xs: all(p(x) for x in xs)
+    if isinstance(c, SingleOf):
+        p = attr_pred(c.constr)
+        return lambda xs: len(xs) == 1 and p(xs[0])
+    if isinstance(c, RangeLengthConstraint) and isinstance(c.length, EqIntConstraint):
+        inner, n = range_pred(c.constraint), c.length.value
+        return lambda xs: len(xs) == n and inner(xs)
+
+    def check(xs: Sequence[Attribute]) -> bool:
+        try:
+            c.verify(xs, VerificationContext())
+        except VerifyException:
+            return False
+        return True
+
+    return check
+
+
+def _single(c: RangeConstraint) -> Pred | None:
+    """The element predicate of a range of exactly one element (`operand_def(C)`), else None."""
+    if (
+        isinstance(c, RangeLengthConstraint)
+        and isinstance(c.length, EqIntConstraint)
+        and c.length.value == 1
+        and isinstance(c.constraint, RangeOf)
+    ):
+        return attr_pred(c.constraint.constr)
+    if isinstance(c, SingleOf):
+        return attr_pred(c.constr)
+    return None
+
+
+class FastOpDef:
+    """`op_def.verify`, compiled: each check a predicate; xDSL's verifier on the first miss."""
+
+    def __init__(self, op_def: OpDef) -> None:
+        self.op_def = op_def
+        self.slow = type(op_def).verify.__get__(op_def)
+        self.operands = self._values(op_def.operands)
+        self.results = self._values(op_def.results)
+        self.props = tuple(
+            (name, attr_pred(d.constr), isinstance(d, OptPropertyDef))
+            for name, d in op_def.properties.items()
+        )
+        self.prop_names = frozenset(op_def.properties)
+        self.attrs = tuple(
+            (name, attr_pred(d.constr), isinstance(d, OptAttributeDef))
+            for name, d in op_def.attributes.items()
+        )
+        self.regions = tuple(
+            (
+                isinstance(
+                    d, SingleBlockRegionDef | VarSingleBlockRegionDef | OptSingleBlockRegionDef
+                ),
+                range_pred(d.entry_args),
+            )
+            for _, d in op_def.regions
+        )
+        fixed = not any(
+            isinstance(d, VariadicDef) for _, d in (*op_def.regions, *op_def.successors)
+        )
+        self.n_regions = len(op_def.regions) if fixed else -1
+        self.n_successors = len(op_def.successors) if fixed else -1
+        self.traits = tuple(op_def.traits)
+        self.fast = (
+            not op_def.options
+            and not any(d.constr.variables() for _, d in (*op_def.operands, *op_def.results))
+            and not any(
+                d.constr.variables()
+                for d in (*op_def.properties.values(), *op_def.attributes.values())
+            )
+            and not any(d.entry_args.variables() for _, d in op_def.regions)
+        )
+
+    @staticmethod
+    def _values(defs: Sequence[tuple[str, OperandDef | ResultDef]]) -> RangePred | None:
+        """A predicate of the operand (result) types: each def a single value but at most one
+        variadic or optional one (xDSL's same-size rule then gives it the rest); else None."""
+        singles: list[Pred] = []
+        var_at, var_pred, optional = -1, None, False
+        for i, (_, d) in enumerate(defs):
+            constr = d.constr
+            if isinstance(d, VariadicDef):
+                if var_at >= 0:
+                    return None
+                var_at, var_pred = i, range_pred(constr)
+                optional = isinstance(d, OptionalDef)
+                continue
+            p = _single(constr)
+            if p is None:
+                return None
+            singles.append(p)
+        n = len(singles)
+        if var_pred is None:
+            fixed = tuple(singles)
+
+            def exact(ts: Sequence[Attribute]) -> bool:
+                return len(ts) == n and all(p(t) for p, t in zip(fixed, ts, strict=True))
+
+            return exact
+        head, tail, rest = tuple(singles[:var_at]), tuple(singles[var_at:]), var_pred
+
+        def with_variadic(ts: Sequence[Attribute]) -> bool:
+            m = len(ts) - n
+            if m < 0 or (optional and m > 1):
+                return False
+            k = len(head)
+            return (
+                all(p(t) for p, t in zip(head, ts[:k], strict=True))
+                and rest(ts[k : k + m])
+                and all(p(t) for p, t in zip(tail, ts[k + m :], strict=True))
+            )
+
+        return with_variadic
+
+    def __call__(self, op: Operation) -> None:
+        if not (self.fast and self.accepts(op)):
+            self.slow(op)
+            return
+        for trait in self.traits:
+            trait.verify(op)
+
+    def accepts(self, op: Operation) -> bool:
+        """Whether every check but the traits passes (False: xDSL's verifier decides)."""
+        operands, results = self.operands, self.results
+        if operands is None or results is None:
+            return False
+        if not operands([v.type for v in op._operands]):  # pyright: ignore[reportPrivateUsage]
+            return False
+        if not results([r.type for r in op.results]):
+            return False
+        props = op.properties
+        for name, p, optional in self.props:
+            v = props.get(name)
+            if v is None:
+                if not optional:
+                    return False
+            elif not p(v):
+                return False
+        if not props.keys() <= self.prop_names:
+            return False
+        attrs = op.attributes
+        for name, p, optional in self.attrs:
+            v = attrs.get(name)
+            if v is None:
+                if not optional:
+                    return False
+            elif not p(v):
+                return False
+        regions = op.regions
+        if len(regions) != self.n_regions or len(op.successors) != self.n_successors:
+            return False
+        for (single, entry), region in zip(self.regions, regions, strict=True):
+            blocks = region.blocks
+            if single and len(blocks) != 1:
+                return False
+            first = region.first_block
+            if first is not None and not entry(first.arg_types):
+                return False
+        return True
+
+
+def install(dialect: Dialect) -> None:
+    """Gives every op definition of `dialect` its compiled verifier (once)."""
+    for op in dialect.operations:
+        get_def = getattr(op, "get_irdl_definition", None)
+        if get_def is None:
+            continue
+        op_def = get_def()
+        if isinstance(op_def, OpDef) and not isinstance(op_def.__dict__.get("verify"), FastOpDef):
+            op_def.verify = FastOpDef(op_def)
