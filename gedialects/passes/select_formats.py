@@ -18,6 +18,8 @@ from gedialects.graph import (
     BatchMatMulV2Op,
     ConstOp,
     Conv2DOp,
+    FusedConv2DOp,
+    FusedMatMulOp,
     GraphOp,
     MatMulOp,
     TransDataOp,
@@ -28,6 +30,11 @@ if TYPE_CHECKING:
 
 ALLOW_NZ = "allow_nz"
 """GE's MatMul attribute: the op may take and give FRACTAL_NZ (`IsAllowNzMatmul`)."""
+
+NZ_TYPES = frozenset({MatMulOp.GE_TYPE, BatchMatMulV2Op.GE_TYPE, FusedMatMulOp.GE_TYPE})
+"""GE's `IsAllowNzMatmul` types (MatMul, MatMulV2, BatchMatMul, BatchMatMulV2), with the
+fused MatMul of `ge-fuse`, which runs as its MatMul."""
+CONV_TYPES = frozenset({Conv2DOp.GE_TYPE, FusedConv2DOp.GE_TYPE})
 
 Placement = tuple[str, str]
 """(storage format, origin format) of a tensor."""
@@ -64,14 +71,14 @@ def heavy_seed(op: Operation, allow_nz: bool) -> dict[str, Placement] | None:
     ports = dict(op.ports())
     if not all(_static(ports[p]) for p in op.HEAVY_PORTS if p in ports):
         return None
-    if op.GE_TYPE in (MatMulOp.GE_TYPE, BatchMatMulV2Op.GE_TYPE):
+    if op.GE_TYPE in NZ_TYPES:
         nz = op.attributes.get(ALLOW_NZ)
         if not (allow_nz or (isinstance(nz, IntegerAttr) and nz.value.data != 0)):
             return None
         return {p: (f, "ND") for p, f in op.HEAVY_PORTS.items()}
     data_format = op.properties.get("data_format")
     layout = data_format.data if isinstance(data_format, StringAttr) else "NCHW"
-    if layout not in ("NCHW", "NHWC") or (op.GE_TYPE == Conv2DOp.GE_TYPE and layout != "NCHW"):
+    if layout not in ("NCHW", "NHWC") or (op.GE_TYPE in CONV_TYPES and layout != "NCHW"):
         return None  # FRACTAL_Z of an HWCN filter is not modelled
     if any(len(tensor_dims(ports[p])) != 4 for p in op.HEAVY_PORTS if p in ports):
         return None
@@ -123,7 +130,8 @@ class SelectFormatsPass(ModulePass):
     heavy format at compile time. Nodes off AI Core (by `_engine_name`, or by the engine
     `ge-place-engines` would choose when the graph is not placed) keep origin formats. Each
     graph is done on its own: GE crosses a subgraph's Data/NetOutput through the function
-    node, here a subgraph's inputs and outputs stay in origin formats.
+    node, here a subgraph's inputs and outputs stay in origin formats. Values already stored
+    in a format keep it (a selected graph is left as it is).
     Option `allow-nz` (every MatMul as if it had `allow_nz = true`); `fold-weights` (fold
     Const -> TransData, default true).
     """
@@ -148,7 +156,10 @@ def select_formats(graph: GraphOp, allow_nz: bool = False, fold_weights: bool = 
     want: dict[tuple[Operation, int], Placement] = {}  # format an operand is read in
     heavy: set[Operation] = set()
     stack: list[tuple[SSAValue, Placement]] = []
+    fixed = _stored_formats(graph, have, want)
     for o in ops:
+        if o in fixed:
+            continue
         seed = heavy_seed(o, allow_nz) if o in aicore else None
         if seed is None:
             continue
@@ -168,6 +179,29 @@ def select_formats(graph: GraphOp, allow_nz: bool = False, fold_weights: bool = 
     return apply_formats(graph, have, want, placed, fold_weights)
 
 
+def _stored_formats(
+    graph: GraphOp,
+    have: dict[SSAValue, Placement],
+    want: dict[tuple[Operation, int], Placement],
+) -> set[Operation]:
+    """Records the formats `graph` already stores values in (a graph selected before, or
+    written in storage formats) and returns the ops that touch them: those keep their
+    formats, so the pass run twice changes nothing the second time."""
+    fixed: set[Operation] = set()
+    values = [*graph.body.block.args, *(r for o in graph.body.ops for r in o.results)]
+    for value in values:
+        enc = format_of(value.type)
+        if enc is None:
+            continue
+        have[value] = (enc.fmt, enc.origin)
+        if isinstance(value.owner, Operation):
+            fixed.add(value.owner)
+        for use in value.uses:
+            want[(use.operation, use.index)] = (enc.fmt, enc.origin)
+            fixed.add(use.operation)
+    return fixed
+
+
 def apply_formats(
     graph: GraphOp,
     have: dict[SSAValue, Placement],
@@ -180,10 +214,10 @@ def apply_formats(
     `InsertTransNodesForAllGraph`, after a topological order: the block's); returns the
     TransData count. A value or operand not named is in its origin format."""
     ops = list(graph.body.ops)
-    stored = {
-        Rewriter.replace_value_with_new_type(value, with_format(value.type, *p)): p
-        for value, p in have.items()
-    }
+    stored: dict[SSAValue, Placement] = {}
+    for value, p in have.items():
+        t = with_format(value.type, *p)
+        stored[value if t == value.type else Rewriter.replace_value_with_new_type(value, t)] = p
     return _insert_trans_data(graph, ops, stored, want, placed, fold_weights)
 
 
@@ -258,11 +292,11 @@ def _insert_trans_data(
             Rewriter.insert_op(trans, InsertPoint.before(o))
             o.operands[i] = trans.dst
             if fold_weights and isinstance(operand.owner, ConstOp):
-                _fold_const_trans(trans)
+                fold_const_trans(trans)
     return count
 
 
-def _fold_const_trans(trans: TransDataOp) -> None:
+def fold_const_trans(trans: TransDataOp) -> None:
     """Const -> TransData becomes one Const holding the transferred bytes (GE's host
     TransData kernel on weights); the original Const goes when nothing else reads it."""
     import numpy as np
