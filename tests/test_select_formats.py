@@ -495,6 +495,32 @@ def test_fold_trans_data_keeps_the_numbers() -> None:
         np.testing.assert_allclose(got[key], value, rtol=1e-6)
 
 
+@pytest.mark.parametrize("case", [0, 1, 2])
+def test_formats_across_subgraph_boundaries_keep_the_numbers(case: int) -> None:
+    """ge-select-formats on PartitionedCall / If / While graphs (both If branches taken):
+    the interpreter's outputs equal the graph's before selection."""
+    from gedialects.passes.select_formats import SelectFormatsPass
+
+    text = (
+        (MODELS.parent / "lit" / "pipelines" / "formats-subgraphs.mlir")
+        .read_text()
+        .split("// -----")[case]
+    )
+    x = RNG.standard_normal((1, 3, 4, 4)).astype(np.float32)
+    feeds: list[dict[str, np.ndarray]] = [{"x": x}]
+    if case == 1:
+        feeds = [{"p": np.array(v, np.int32), "x": x} for v in (0, 1)]
+    module = _parse(text)
+    SelectFormatsPass().apply(make_context(), module)
+    module.verify()
+    assert any(format_of(a.type) for o in module.walk() for a in o.results)
+    for inputs in feeds:
+        want = run(_parse(text), inputs)
+        got = run(module, inputs)
+        for key, value in want.items():
+            np.testing.assert_allclose(got[key], value, rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("model", ["cnn", "mobilenet_block"])
 def test_every_ge_compile_stage_keeps_the_onnxruntime_numbers(model: str) -> None:
     """Each stage of ge-compile (format selection in AI Core's hooks included) run one by
