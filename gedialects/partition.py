@@ -90,6 +90,9 @@ class PartitionedCallOp(GEOp):
 
     name = "partition.partitioned_call"
     GE_TYPE: ClassVar[str] = "PartitionedCall"
+    OWN_FORMATS: ClassVar[bool] = True
+    """Its tensors have the formats of the callee's Data and NetOutput (FE's propagation
+    crosses them, `ge-select-formats`); the signature check compares the types."""
 
     args = var_operand_def(GE_TENSOR)
     res = var_result_def(GE_TENSOR)

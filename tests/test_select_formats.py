@@ -117,7 +117,7 @@ def test_batch_norm_in_nc1hwc0_gives_the_nchw_numbers() -> None:
 
     x = RNG.standard_normal((2, 20, 3, 3)).astype(np.float32)
     vecs = [RNG.standard_normal(20).astype(np.float32) for _ in range(4)]
-    vecs[3] = np.abs(vecs[3]) + 0.5
+    vecs[3] = (np.abs(vecs[3]) + 0.5).astype(np.float32)
     attrs: dict[str, Attribute] = {"epsilon": FloatAttr(1e-5, f32)}
     ins = [(x, "NC1HWC0", "NCHW")] + [(v, "ND", "ND") for v in vecs]
     _heavy_case("BatchNorm", attrs, ins, TensorType(f32, (2, 20, 3, 3)), "NC1HWC0", "NCHW")
@@ -350,14 +350,19 @@ def _tool(*args: str, cwd: Path) -> str:
 
 
 @pytest.mark.parametrize(
-    ("model", "shape"),
-    [("cnn", ""), ("mobilenet_block", ""), ("transformer", "tokens:2,8,32")],
+    ("model", "shape", "options"),
+    [
+        ("cnn", "", ""),
+        ("mobilenet_block", "", ""),
+        ("transformer", "tokens:2,8,32", "{allow-nz=true}"),
+    ],
 )
 def test_corpus_model_in_heavy_formats_equals_the_nchw_compile(
-    model: str, shape: str, tmp_path: Path
+    model: str, shape: str, options: str, tmp_path: Path
 ) -> None:
-    """ge-import -> .mlir -> ge-opt (formats, elimination, ge-compile) -> .mlir -> ge-run, and
-    the NCHW compile, give the same outputs."""
+    """ge-import -> .mlir -> ge-opt ge-compile (AI Core's hooks select the formats) -> .mlir
+    -> ge-run gives the outputs of `ge-compile{formats=false}`, the NCHW compile, whose
+    arena is smaller (no padding) and which has no TransData."""
     imported = tmp_path / f"{model}.mlir"
     _tool(
         "gedialects.tools.ge_import", str(MODELS / f"{model}.onnx"), "-o", str(imported), cwd=ROOT
@@ -369,7 +374,7 @@ def test_corpus_model_in_heavy_formats_equals_the_nchw_compile(
         "gedialects.tools.ge_opt",
         str(imported),
         "-p",
-        static + "ge-compile",
+        static + "ge-compile{formats=false}",
         "-o",
         str(plain),
         cwd=ROOT,
@@ -378,14 +383,15 @@ def test_corpus_model_in_heavy_formats_equals_the_nchw_compile(
         "gedialects.tools.ge_opt",
         str(imported),
         "-p",
-        static + "ge-select-formats{allow-nz=true},ge-merge-trans-op-breadth,"
-        "ge-eliminate-trans-op-symmetry,ge-merge-trans-op-depth,ge-compile",
+        static + "ge-compile" + options,
         "-o",
         str(heavy),
         cwd=ROOT,
     )
-    text = heavy.read_text()
-    assert '"TransData"' in text and "#graph.format<" in text
+    text, nchw = heavy.read_text(), plain.read_text()
+    assert 'ascend.kernel "TransData"' in text and "#graph.format<" in text
+    assert "TransData" not in nchw and "#graph.format<" not in nchw
+    assert _arena(text) > _arena(nchw)  # padded storage
     inputs = str(MODELS / f"{model}.inputs.npz")
     out_plain, out_heavy = tmp_path / "plain.npz", tmp_path / "heavy.npz"
     _tool(
@@ -414,6 +420,14 @@ def test_corpus_model_in_heavy_formats_equals_the_nchw_compile(
     assert sorted(a) == sorted(b)
     for key in a:
         np.testing.assert_allclose(b[key], a[key], rtol=1e-5, atol=1e-5)
+
+
+def _arena(model_text: str) -> int:
+    import re
+
+    found = re.search(r"arena_size (\d+)", model_text)
+    assert found is not None
+    return int(found.group(1))
 
 
 def test_select_formats_counts_and_folds_weights() -> None:
@@ -463,3 +477,69 @@ def test_fuse_keeps_numbers_on_storage_format_nodes() -> None:
     assert any(o.name == "graph.batch_norm" for o in module.walk())  # not fused in 5HD
     got = next(iter(run(module, {"x": x}).values()))
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_fold_trans_data_keeps_the_numbers() -> None:
+    """ge-fold-trans-data on its lit graph: the weights' TransData go, the outputs stay."""
+    from gedialects.passes.fold_trans_data import fold_trans_data
+
+    text = (MODELS.parent / "lit" / "passes" / "ge-fold-trans-data.mlir").read_text()
+    x = RNG.standard_normal((1, 3, 4, 4)).astype(np.float32)
+    want = run(_parse(text), {"x": x})
+    module = _parse(text)
+    assert fold_trans_data(_graph(module)) == 2
+    module.verify()
+    assert [o.name for o in module.walk()].count("graph.trans_data") == 2
+    got = run(module, {"x": x})
+    for key, value in want.items():
+        np.testing.assert_allclose(got[key], value, rtol=1e-6)
+
+
+@pytest.mark.parametrize("case", [0, 1, 2])
+def test_formats_across_subgraph_boundaries_keep_the_numbers(case: int) -> None:
+    """ge-select-formats on PartitionedCall / If / While graphs (both If branches taken):
+    the interpreter's outputs equal the graph's before selection."""
+    from gedialects.passes.select_formats import SelectFormatsPass
+
+    text = (
+        (MODELS.parent / "lit" / "pipelines" / "formats-subgraphs.mlir")
+        .read_text()
+        .split("// -----")[case]
+    )
+    x = RNG.standard_normal((1, 3, 4, 4)).astype(np.float32)
+    feeds: list[dict[str, np.ndarray]] = [{"x": x}]
+    if case == 1:
+        feeds = [{"p": np.array(v, np.int32), "x": x} for v in (0, 1)]
+    module = _parse(text)
+    SelectFormatsPass().apply(make_context(), module)
+    module.verify()
+    assert any(format_of(a.type) for o in module.walk() for a in o.results)
+    for inputs in feeds:
+        want = run(_parse(text), inputs)
+        got = run(module, inputs)
+        for key, value in want.items():
+            np.testing.assert_allclose(got[key], value, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("model", ["cnn", "mobilenet_block"])
+def test_every_ge_compile_stage_keeps_the_onnxruntime_numbers(model: str) -> None:
+    """Each stage of ge-compile (format selection in AI Core's hooks included) run one by
+    one, as ge-opt runs them: after every stage the interpreter gives onnxruntime's outputs."""
+    from gedialects.frontend.onnx import import_model
+    from gedialects.passes.pipelines import CompilePipelinePass, expand_pipelines
+
+    module = import_model(MODELS / f"{model}.onnx")
+    inputs = dict(np.load(MODELS / f"{model}.inputs.npz"))
+    expected = dict(np.load(MODELS / f"{model}.expected.npz"))
+    ctx = make_context()
+    names = []
+    for stage in expand_pipelines([CompilePipelinePass()]):
+        stage.apply(ctx, module)
+        module.verify()
+        names.append(stage.name)
+        got = run(module, inputs)
+        assert sorted(got) == sorted(expected), stage.name
+        for key, value in expected.items():
+            np.testing.assert_allclose(got[key], value, rtol=1e-4, atol=1e-5, err_msg=stage.name)
+    assert "ge-optimize-subgraphs" in names and "ge-optimize-whole-graph" in names
+    assert "#graph.format<" in str(module)

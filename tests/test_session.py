@@ -198,6 +198,7 @@ def test_stages_in_order_and_lazy_compile() -> None:
         "ge-partition-engine",
         "ge-optimize-subgraphs",
         "ge-merge-engine-partitions",
+        "ge-optimize-whole-graph",
         "ge-convert-graph-to-ascend",
         "ge-assign-streams",
         "ge-plan-memory",

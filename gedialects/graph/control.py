@@ -176,6 +176,9 @@ class ControlFlowOp(GEOp):
     for the call-cycle module rule; `IS_LOOP` says the body runs again on its own outputs."""
 
     IS_LOOP: ClassVar[bool] = False
+    OWN_FORMATS: ClassVar[bool] = True
+    """Its tensors have the formats of its subgraphs' Data and NetOutput (FE's propagation
+    crosses them, `ge-select-formats`); the subgraph checks compare the types."""
 
     def subgraphs(self) -> list[SymbolRefAttr]:
         raise NotImplementedError

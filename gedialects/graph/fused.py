@@ -124,6 +124,11 @@ class FusedConv2DOp(ConvOpBase):
 
     name = "graph.fused_conv2d"
     GE_TYPE: ClassVar[str] = "FusedConv2D"
+    HEAVY_PORTS: ClassVar[Mapping[str, str]] = {
+        "x": "NC1HWC0",
+        "filter": "FRACTAL_Z",
+        "y": "NC1HWC0",
+    }
     SPATIAL: ClassVar[int] = 2
 
     strides = prop_def(DenseArrayBase.constr(i64))
@@ -206,6 +211,11 @@ class FusedMatMulOp(GEOp, NodeSyntax):
 
     name = "graph.fused_mat_mul"
     GE_TYPE: ClassVar[str] = "FusedMatMul"
+    HEAVY_PORTS: ClassVar[Mapping[str, str]] = {
+        "x1": "FRACTAL_NZ",
+        "x2": "FRACTAL_NZ",
+        "y": "FRACTAL_NZ",
+    }
 
     x1 = operand_def(AnyTensor)
     x2 = operand_def(AnyTensor)

@@ -290,6 +290,9 @@ class NetOutputOp(GEOp):
 
     name = "graph.net_output"
     GE_TYPE: ClassVar[str] = "NetOutput"
+    OWN_FORMATS: ClassVar[bool] = True
+    """A subgraph's NetOutput passes its tensors' formats to the function node (FE's
+    propagation crosses it, `ge-select-formats`): any storage format whose encoding holds."""
 
     outputs = var_operand_def(TensorType | UnrankedTensorType)
 
@@ -303,6 +306,9 @@ class NetOutputOp(GEOp):
     def verify_(self) -> None:
         graph = self.parent_op()
         assert isinstance(graph, GraphOp)
+        for t in self.outputs.types:
+            if (why := verify_tensor_format(t)) is not None:
+                raise VerifyException(f"'graph.net_output' {why}")
         expected = graph.function_type.outputs.data
         if tuple(self.outputs.types) != expected:
             raise VerifyException(

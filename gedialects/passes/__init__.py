@@ -79,6 +79,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "ge-expand-multibatch": ("gedialects.passes.multibatch.expand", "MultibatchExpandPass"),
     "ge-fold-constants": ("gedialects.passes.fold_constants", "FoldConstantsPass"),
     "ge-sink-inputs": ("gedialects.passes.getnext", "SinkInputsPass"),
+    "ge-fold-trans-data": ("gedialects.passes.fold_trans_data", "FoldTransDataPass"),
     "ge-fold-identity": ("gedialects.passes.fusion.fold_identity", "FoldIdentityPass"),
     "ge-fuse": ("gedialects.passes.fusion.fuse", "FusePass"),
     "ge-fuse-casts": ("gedialects.passes.fusion.fuse_casts", "FuseCastsPass"),

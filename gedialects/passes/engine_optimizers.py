@@ -21,10 +21,16 @@ Each hook loops over the optimisers in GE's priority order
 user optimisers). Built in:
 
 - `AIcoreEngine` (GE's FE `FEGraphOptimizer`): graph fusion (`ge-fuse`) in
-  `OptimizeOriginalGraph`. FE's format judge belongs to `OptimizeOriginalGraphJudgeFormatInsert`
-  (whole graph) or, for a pass that needs placed nodes, to `OptimizeFusedGraph` (AI Core
-  subgraphs, where PlaceHolder/End mark the boundary): add its registered name to
-  `AICORE_OPTIMIZER.hooks` there;
+  `OptimizeOriginalGraph`; format selection in `OptimizeFusedGraph` on AI Core subgraphs
+  (`ge-select-formats`: Conv2D, pooling, BN in NC1HWC0 / FRACTAL_Z, MatMul with `allow_nz` in
+  FRACTAL_NZ, TransData at the PlaceHolder/End boundary, which stays in origin formats, as
+  `VerifyPldAndEndNode` needs on the AI CPU side); in `OptimizeWholeGraph`, after the merge,
+  the weights' TransData folded into their Consts (`ge-fold-trans-data`) and GE's trans-op
+  clean-up (`ge-merge-trans-op-breadth`, `ge-eliminate-trans-op-symmetry`,
+  `ge-merge-trans-op-depth`), on the whole graph as GE's OptimizeStage1 runs them: the
+  partition gives each edge its own PlaceHolder/End, so two TransData of one input only read
+  one value, and a TransData pair only meets, once the partitions are merged back.
+  `ge-compile{formats=false}` leaves the format passes out;
 - `VectorEngine`: FE's second instance; none of FE's hooks is modelled for it;
 - `DNN_VM_AICPU` (`AicpuGraphOptimizer`): `ge-verify-aicpu-formats` in `OptimizeFusedGraph`,
   GE's `VerifyPldAndEndNode` (its PlaceHolder/End keep the origin format or ND);
@@ -138,7 +144,19 @@ class EngineOptimizer:
 
 
 AICORE_OPTIMIZER = EngineOptimizer(
-    "AIcoreEngine", AICORE_ENGINE, {"OptimizeOriginalGraph": ("ge-fuse",)}, priority=6
+    "AIcoreEngine",
+    AICORE_ENGINE,
+    {
+        "OptimizeOriginalGraph": ("ge-fuse",),
+        "OptimizeFusedGraph": ("ge-select-formats",),
+        "OptimizeWholeGraph": (
+            "ge-fold-trans-data",
+            "ge-merge-trans-op-breadth",
+            "ge-eliminate-trans-op-symmetry",
+            "ge-merge-trans-op-depth",
+        ),
+    },
+    priority=6,
 )
 BUILTIN_OPTIMIZERS: tuple[EngineOptimizer, ...] = (
     EngineOptimizer(

@@ -93,7 +93,10 @@ class CompilePipelinePass(ModulePass):
     `GE_MAX_MEMORY`, since the interpreter is the device and an arena beyond it can never be
     allocated), `fold` and `fold-max-size`, `fusion` and `disable-fusion` (fusion kinds of
     AI Core's `ge-fuse` hook; fusion=false leaves `ge-optimize-original-graph` out when
-    nothing else is in its hooks), `exclude-engines` (both placements), `default-engine`,
+    nothing else is in its hooks), `formats` (false: AI Core's format selection, GE's
+    trans-op clean-up and the weight fold are left out, every tensor stays in its origin
+    format, to compare with), `allow-nz` (every AI Core MatMul in FRACTAL_NZ, as with GE's
+    `allow_nz` attribute), `exclude-engines` (both placements), `default-engine`,
     `multi-stream` (false: one stream), `max-streams`, `memory-reuse` (false: GE's
     `ge.exec.disableReuseMemory`),
     `static-model-ops-lower-limit` (GE's `ge.exec.static_model_ops_lower_limit`: smaller known
@@ -125,6 +128,8 @@ class CompilePipelinePass(ModulePass):
     fold_max_size: int = DEFAULT_MAX_SIZE
     fusion: bool = True
     disable_fusion: tuple[str, ...] = ()
+    formats: bool = True
+    allow_nz: bool = False
     exclude_engines: tuple[str, ...] = ()
     default_engine: str = "AIcoreEngine"
     multi_stream: bool = True
@@ -202,11 +207,14 @@ class CompilePipelinePass(ModulePass):
         for mode in modes:
             subgraphs += [
                 PartitionEnginePass(mode=mode, skip_partitioned=True),
-                OptimizeSubgraphsPass(skip=self.skip_passes),
+                OptimizeSubgraphsPass(
+                    skip=self.skip_passes, formats=self.formats, allow_nz=self.allow_nz
+                ),
                 MergeEnginePartitionsPass(),
             ]
-        if engine_optimizers.has_hooks(engine_optimizers.WHOLE_GRAPH_HOOKS):
-            subgraphs.append(OptimizeWholeGraphPass(skip=self.skip_passes))
+        whole = OptimizeWholeGraphPass(skip=self.skip_passes, formats=self.formats)
+        if whole.runs_anything():
+            subgraphs.append(whole)
         subgraphs.append(DeleteVariableRefsPass())
         streams: list[ModulePass] = [
             AssignStreamsPass(max_streams=self.max_streams, single_stream=not self.multi_stream)

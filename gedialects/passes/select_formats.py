@@ -18,6 +18,8 @@ from gedialects.graph import (
     BatchMatMulV2Op,
     ConstOp,
     Conv2DOp,
+    FusedConv2DOp,
+    FusedMatMulOp,
     GraphOp,
     MatMulOp,
     TransDataOp,
@@ -28,6 +30,11 @@ if TYPE_CHECKING:
 
 ALLOW_NZ = "allow_nz"
 """GE's MatMul attribute: the op may take and give FRACTAL_NZ (`IsAllowNzMatmul`)."""
+
+NZ_TYPES = frozenset({MatMulOp.GE_TYPE, BatchMatMulV2Op.GE_TYPE, FusedMatMulOp.GE_TYPE})
+"""GE's `IsAllowNzMatmul` types (MatMul, MatMulV2, BatchMatMul, BatchMatMulV2), with the
+fused MatMul of `ge-fuse`, which runs as its MatMul."""
+CONV_TYPES = frozenset({Conv2DOp.GE_TYPE, FusedConv2DOp.GE_TYPE})
 
 Placement = tuple[str, str]
 """(storage format, origin format) of a tensor."""
@@ -64,14 +71,14 @@ def heavy_seed(op: Operation, allow_nz: bool) -> dict[str, Placement] | None:
     ports = dict(op.ports())
     if not all(_static(ports[p]) for p in op.HEAVY_PORTS if p in ports):
         return None
-    if op.GE_TYPE in (MatMulOp.GE_TYPE, BatchMatMulV2Op.GE_TYPE):
+    if op.GE_TYPE in NZ_TYPES:
         nz = op.attributes.get(ALLOW_NZ)
         if not (allow_nz or (isinstance(nz, IntegerAttr) and nz.value.data != 0)):
             return None
         return {p: (f, "ND") for p, f in op.HEAVY_PORTS.items()}
     data_format = op.properties.get("data_format")
     layout = data_format.data if isinstance(data_format, StringAttr) else "NCHW"
-    if layout not in ("NCHW", "NHWC") or (op.GE_TYPE == Conv2DOp.GE_TYPE and layout != "NCHW"):
+    if layout not in ("NCHW", "NHWC") or (op.GE_TYPE in CONV_TYPES and layout != "NCHW"):
         return None  # FRACTAL_Z of an HWCN filter is not modelled
     if any(len(tensor_dims(ports[p])) != 4 for p in op.HEAVY_PORTS if p in ports):
         return None
@@ -122,21 +129,31 @@ class SelectFormatsPass(ModulePass):
     weight is folded into the Const (`transdata_kernel.cc`), so weights are stored in their
     heavy format at compile time. Nodes off AI Core (by `_engine_name`, or by the engine
     `ge-place-engines` would choose when the graph is not placed) keep origin formats. Each
-    graph is done on its own: GE crosses a subgraph's Data/NetOutput through the function
-    node, here a subgraph's inputs and outputs stay in origin formats.
-    Option `allow-nz` (every MatMul as if it had `allow_nz = true`); `fold-weights` (fold
-    Const -> TransData, default true).
+    graph is selected on its own, its Data and NetOutput in origin formats, so a TransData
+    stands on each side of a subgraph boundary; then, as FE's propagation crosses a
+    subgraph's Data/NetOutput through the function node, a pair that meets there (a heavy
+    tensor turned back only to be passed into a PartitionedCall / If / Case whose Data in
+    every branch turns it heavy again, or the same out of their NetOutputs) goes and the
+    subgraph's input or output takes the heavy format. Only for subgraphs called from one
+    place; a loop's (While, For) boundaries keep their TransData (cond, body input and body
+    output would have to agree). Values already stored in a format keep it (a selected graph
+    is left as it is). Options: `allow-nz` (every MatMul as if it had
+    `allow_nz = true`), `fold-weights` (fold Const -> TransData, default true), `subgraphs`
+    (cross subgraph boundaries, default true).
     """
 
     name = "ge-select-formats"
 
     allow_nz: bool = False
     fold_weights: bool = True
+    subgraphs: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for graph in op.walk():
             if isinstance(graph, GraphOp):
                 select_formats(graph, self.allow_nz, self.fold_weights)
+        if self.subgraphs:
+            cross_subgraph_boundaries(op)
 
 
 def select_formats(graph: GraphOp, allow_nz: bool = False, fold_weights: bool = True) -> int:
@@ -148,7 +165,10 @@ def select_formats(graph: GraphOp, allow_nz: bool = False, fold_weights: bool = 
     want: dict[tuple[Operation, int], Placement] = {}  # format an operand is read in
     heavy: set[Operation] = set()
     stack: list[tuple[SSAValue, Placement]] = []
+    fixed = _stored_formats(graph, have, want)
     for o in ops:
+        if o in fixed:
+            continue
         seed = heavy_seed(o, allow_nz) if o in aicore else None
         if seed is None:
             continue
@@ -168,6 +188,29 @@ def select_formats(graph: GraphOp, allow_nz: bool = False, fold_weights: bool = 
     return apply_formats(graph, have, want, placed, fold_weights)
 
 
+def _stored_formats(
+    graph: GraphOp,
+    have: dict[SSAValue, Placement],
+    want: dict[tuple[Operation, int], Placement],
+) -> set[Operation]:
+    """Records the formats `graph` already stores values in (a graph selected before, or
+    written in storage formats) and returns the ops that touch them: those keep their
+    formats, so the pass run twice changes nothing the second time."""
+    fixed: set[Operation] = set()
+    values = [*graph.body.block.args, *(r for o in graph.body.ops for r in o.results)]
+    for value in values:
+        enc = format_of(value.type)
+        if enc is None:
+            continue
+        have[value] = (enc.fmt, enc.origin)
+        if isinstance(value.owner, Operation):
+            fixed.add(value.owner)
+        for use in value.uses:
+            want[(use.operation, use.index)] = (enc.fmt, enc.origin)
+            fixed.add(use.operation)
+    return fixed
+
+
 def apply_formats(
     graph: GraphOp,
     have: dict[SSAValue, Placement],
@@ -180,10 +223,10 @@ def apply_formats(
     `InsertTransNodesForAllGraph`, after a topological order: the block's); returns the
     TransData count. A value or operand not named is in its origin format."""
     ops = list(graph.body.ops)
-    stored = {
-        Rewriter.replace_value_with_new_type(value, with_format(value.type, *p)): p
-        for value, p in have.items()
-    }
+    stored: dict[SSAValue, Placement] = {}
+    for value, p in have.items():
+        t = with_format(value.type, *p)
+        stored[value if t == value.type else Rewriter.replace_value_with_new_type(value, t)] = p
     return _insert_trans_data(graph, ops, stored, want, placed, fold_weights)
 
 
@@ -258,11 +301,11 @@ def _insert_trans_data(
             Rewriter.insert_op(trans, InsertPoint.before(o))
             o.operands[i] = trans.dst
             if fold_weights and isinstance(operand.owner, ConstOp):
-                _fold_const_trans(trans)
+                fold_const_trans(trans)
     return count
 
 
-def _fold_const_trans(trans: TransDataOp) -> None:
+def fold_const_trans(trans: TransDataOp) -> None:
     """Const -> TransData becomes one Const holding the transferred bytes (GE's host
     TransData kernel on weights); the original Const goes when nothing else reads it."""
     import numpy as np
@@ -287,3 +330,116 @@ def _fold_const_trans(trans: TransDataOp) -> None:
     Rewriter.replace_op(trans, folded)
     if not const.results[0].uses:
         Rewriter.erase_op(const)
+
+
+# --------------------------------------------------------------------------------------------
+# Subgraph boundaries: FE's propagation crosses Data / NetOutput through the function node
+# --------------------------------------------------------------------------------------------
+
+
+def _calls(module: ModuleOp) -> list[tuple[Operation, list[GraphOp], int]]:
+    """Each PartitionedCall / If / Case with its subgraphs (each called from there only) and
+    the operand index of subgraph input 0; loops (While, For) are left out: their carried
+    values' formats would have to agree across cond, body input and body output."""
+    from gedialects.graph.control import ControlFlowOp
+    from gedialects.partition import PartitionedCallOp
+
+    graphs = {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
+    callers: dict[str, int] = {}
+    found: list[tuple[Operation, list[str], int]] = []
+    for op in module.walk():
+        if isinstance(op, PartitionedCallOp):
+            names, offset = op.called_graphs(), 0
+        elif isinstance(op, ControlFlowOp) and not op.carried():
+            names = op.called_graphs()
+            offset = len(op.operands) - len(op.subgraph_args(0))
+            count = len(op.operands) - offset
+            if any(len(op.subgraph_args(k)) != count for k in range(len(names))):
+                continue
+        else:
+            for name in getattr(op, "called_graphs", lambda: [])():
+                callers[name] = callers.get(name, 0) + 2  # a loop's: never crossed
+            continue
+        for name in names:
+            callers[name] = callers.get(name, 0) + 1
+        found.append((op, names, offset))
+    return [
+        (op, [graphs[n] for n in names], offset)
+        for op, names, offset in found
+        if names and all(n in graphs and callers[n] == 1 for n in names)
+    ]
+
+
+def _only_trans_data_to(value: SSAValue, t: Attribute) -> list[TransDataOp] | None:
+    """The TransData reading `value`, when they are all its uses and all give type `t`."""
+    users = [use.operation for use in value.uses]
+    if users and all(isinstance(u, TransDataOp) and u.dst.type == t for u in users):
+        return cast("list[TransDataOp]", users)
+    return None
+
+
+def _heavy_source(value: SSAValue) -> SSAValue | None:
+    """The storage-format tensor `value` is the origin-format copy of (a TransData back)."""
+    t = value.owner
+    if isinstance(t, TransDataOp) and format_of(t.src.type) is not None:
+        return t.src if format_of(value.type) is None else None
+    return None
+
+
+def _retype_graph(graph: GraphOp) -> None:
+    from xdsl.dialects.builtin import FunctionType
+
+    out = graph.body.block.last_op
+    outputs = out.operand_types if out is not None else ()
+    graph.properties["function_type"] = FunctionType.from_lists(graph.body.block.arg_types, outputs)
+
+
+def cross_subgraph_boundaries(module: ModuleOp) -> int:
+    """Removes TransData pairs that meet at a subgraph boundary: a heavy tensor turned back to
+    its origin format only to be passed into a subgraph whose Data turns it heavy again (or
+    out of a subgraph's NetOutput into readers that do the same), so the format propagates
+    through the function node; returns the TransData removed."""
+    removed = 0
+    for call, graphs, offset in _calls(module):
+        for i in range(len(call.operands) - offset):
+            source = _heavy_source(call.operands[offset + i])
+            if source is None:
+                continue
+            inner = [_only_trans_data_to(g.body.block.args[i], source.type) for g in graphs]
+            if any(u is None for u in inner):
+                continue
+            for g, users in zip(graphs, inner, strict=True):
+                arg = Rewriter.replace_value_with_new_type(g.body.block.args[i], source.type)
+                for u in users or ():
+                    u.dst.replace_all_uses_with(arg)
+                    Rewriter.erase_op(u)
+                    removed += 1
+                _retype_graph(g)
+            back = call.operands[offset + i].owner
+            call.operands[offset + i] = source
+            if isinstance(back, TransDataOp) and not back.dst.uses:
+                Rewriter.erase_op(back)
+                removed += 1
+        for j, result in enumerate(list(call.results)):
+            outs = [g.body.block.last_op for g in graphs]
+            sources = [_heavy_source(o.operands[j]) if o is not None else None for o in outs]
+            if any(s is None for s in sources) or len({s.type for s in sources if s}) != 1:
+                continue
+            heavy_type = cast(SSAValue, sources[0]).type
+            readers = _only_trans_data_to(result, heavy_type)
+            if readers is None:
+                continue
+            for g, out, src in zip(graphs, outs, sources, strict=True):
+                assert out is not None and src is not None
+                back = out.operands[j].owner
+                out.operands[j] = src
+                if isinstance(back, TransDataOp) and not back.dst.uses:
+                    Rewriter.erase_op(back)
+                    removed += 1
+                _retype_graph(g)
+            new = Rewriter.replace_value_with_new_type(call.results[j], heavy_type)
+            for u in readers:
+                u.dst.replace_all_uses_with(new)
+                Rewriter.erase_op(u)
+                removed += 1
+    return removed

@@ -18,6 +18,7 @@ creates without an engine get their subgraph's engine (GE re-places the merged g
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -35,6 +36,16 @@ from gedialects.passes.analysis.graph_view import str_attr, string_value
 from gedialects.target.engines import ENGINE_BY_NAME, INPUT_NODES_SUBGRAPH
 
 FUSE_PASS = "ge-fuse"
+SELECT_FORMATS_PASS = "ge-select-formats"
+FORMAT_PASSES = (
+    SELECT_FORMATS_PASS,
+    "ge-merge-trans-op-breadth",
+    "ge-eliminate-trans-op-symmetry",
+    "ge-merge-trans-op-depth",
+    "ge-fold-trans-data",
+)
+"""AI Core's format passes: the selection, GE's trans-op clean-up and the weight fold, which
+`ge-compile{formats=false}` leaves out (origin formats throughout, to compare with)."""
 
 
 def resolve(owner: str, item: str | ModulePass, where: str) -> tuple[ModulePass, ...]:
@@ -56,11 +67,14 @@ def resolve(owner: str, item: str | ModulePass, where: str) -> tuple[ModulePass,
 
 @dataclass(frozen=True)
 class HookSettings:
-    """What the compile options change in the hooks: passes left out by name, and the
-    fusion kinds AI Core's `ge-fuse` leaves out."""
+    """What the compile options change in the hooks: passes left out by name, the fusion
+    kinds AI Core's `ge-fuse` leaves out, whether the format passes run (`FORMAT_PASSES`)
+    and whether `ge-select-formats` treats every MatMul as `allow_nz`."""
 
     skip: tuple[str, ...] = ()
     disable_fusion: tuple[str, ...] = ()
+    formats: bool = True
+    allow_nz: bool = False
 
     def passes(
         self, optimizer: registry.EngineOptimizer, hook: str, where: str
@@ -68,8 +82,10 @@ class HookSettings:
         out: list[ModulePass] = []
         for item in optimizer.passes(hook):
             for p in resolve(optimizer.name, item, where):
-                if p.name in self.skip:
+                if p.name in self.skip or (not self.formats and p.name in FORMAT_PASSES):
                     continue
+                if p.name == SELECT_FORMATS_PASS and self.allow_nz and hasattr(p, "allow_nz"):
+                    p = dataclasses.replace(p, allow_nz=True)  # (select_formats imports us)
                 if p.name == FUSE_PASS and self.disable_fusion:
                     from gedialects.passes.fusion.fuse import FusePass
 
@@ -77,6 +93,12 @@ class HookSettings:
                         p = FusePass(disable=tuple({*p.disable, *self.disable_fusion}))
                 out.append(p)
         return out
+
+
+def runs_anything(hooks: Sequence[str], settings: HookSettings, where: str) -> bool:
+    """Whether some optimiser has a pass left in `hooks` (else `ge-compile` leaves the step
+    out); builds every hook pass, so a bad pass name is reported here."""
+    return any(settings.passes(o, hook, where) for hook in hooks for o in registry.optimizers())
 
 
 def run_hooks(
@@ -176,4 +198,13 @@ def _place_new_nodes(engine: str, graphs: Sequence[GraphOp], before: set[Operati
                     node.attributes[ENGINE_NAME] = string_value(select_engine(node, frozenset()))
 
 
-__all__ = ["FUSE_PASS", "HookSettings", "optimize_subgraphs", "resolve", "run_hooks"]
+__all__ = [
+    "FORMAT_PASSES",
+    "FUSE_PASS",
+    "SELECT_FORMATS_PASS",
+    "HookSettings",
+    "optimize_subgraphs",
+    "resolve",
+    "run_hooks",
+    "runs_anything",
+]

@@ -20,16 +20,22 @@ class OptimizeSubgraphsPass(ModulePass):
 
     Graphs with `_engine_name` are grouped by engine; each engine's optimiser (GE priority
     order) runs its passes on a module holding just its subgraphs, which then go back where
-    they were. Built in: AI CPU's `ge-verify-aicpu-formats` (GE `VerifyPldAndEndNode`). A
-    subgraph of an engine without optimiser is an error. Option `skip`: hook passes left out by
-    registered name.
+    they were. Built in: AI CPU's `ge-verify-aicpu-formats` (GE `VerifyPldAndEndNode`), AI
+    Core's format selection (`ge-select-formats`: Cube ops in NC1HWC0 / FRACTAL_Z, TransData
+    at the subgraph's PlaceHolder/End, which stay in origin formats). A subgraph of an engine
+    without optimiser is an error.
+    Options: `skip` (hook passes left out by registered name), `formats` (false: the format
+    passes are left out), `allow-nz` (`ge-select-formats{allow-nz}`: MatMuls in FRACTAL_NZ).
     """
 
     name = "ge-optimize-subgraphs"
 
     skip: tuple[str, ...] = ()
+    formats: bool = True
+    allow_nz: bool = False
+
+    def settings(self) -> HookSettings:
+        return HookSettings(skip=self.skip, formats=self.formats, allow_nz=self.allow_nz)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        optimize_subgraphs(
-            ctx, op, registry.SUBGRAPH_HOOKS, HookSettings(skip=self.skip), self.name
-        )
+        optimize_subgraphs(ctx, op, registry.SUBGRAPH_HOOKS, self.settings(), self.name)

@@ -3,7 +3,7 @@
 // every later RUN line of the file, TestRunner.py, which would run another gedialects.)
 // RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3"}' --print-between-passes | filecheck %s --check-prefix=STAGES
 // RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3"}' -o %t.pipeline.mlir
-// RUN: ge-opt %s -p 'ge-infer-shapes{input-shape="x:2,3"},ge-verify-graph,ge-convert-for-to-while,ge-split-variables-into-subgraphs,ge-normalize-conds,ge-fold-constants,ge-optimize-original-graph,ge-prepare-variables,ge-partition-stage,ge-place-engines,ge-update-hostcpu-engine,ge-partition-dynamic-shape,ge-place-engines,ge-partition-engine{skip-partitioned=true},ge-optimize-subgraphs,ge-merge-engine-partitions,ge-delete-variable-refs,ge-convert-graph-to-ascend,ge-assign-streams,ge-plan-memory' -o %t.stages.mlir
+// RUN: ge-opt %s -p 'ge-infer-shapes{input-shape="x:2,3"},ge-verify-graph,ge-convert-for-to-while,ge-split-variables-into-subgraphs,ge-normalize-conds,ge-fold-constants,ge-optimize-original-graph,ge-prepare-variables,ge-partition-stage,ge-place-engines,ge-update-hostcpu-engine,ge-partition-dynamic-shape,ge-place-engines,ge-partition-engine{skip-partitioned=true},ge-optimize-subgraphs,ge-merge-engine-partitions,ge-optimize-whole-graph,ge-delete-variable-refs,ge-convert-graph-to-ascend,ge-assign-streams,ge-plan-memory' -o %t.stages.mlir
 // RUN: cmp %t.pipeline.mlir %t.stages.mlir
 // RUN: xdsl-opt %s -p 'ge-compile{input-shape="x:2,3"}' -o %t.xdsl.mlir
 // RUN: cmp %t.pipeline.mlir %t.xdsl.mlir
@@ -11,6 +11,7 @@
 // RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3" iterations-per-loop=2 fold=false fusion=false}' --print-between-passes | filecheck %s --check-prefix=SINK
 // RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3" partition-static=false}' --print-between-passes | filecheck %s --check-prefix=STATIC
 // RUN: ge-opt %s -p 'ge-compile{partition-static=false}' --print-between-passes | filecheck %s --check-prefix=DYNAMIC
+// RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3" formats=false}' --print-between-passes | filecheck %s --check-prefix=NO-FORMATS
 // RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3"},cse' --time-passes -o %t.timed.mlir 2>&1 | filecheck %s --check-prefix=TIME
 // RUN: not ge-opt %s -p 'ge-compile{bogus=1}' 2>&1 | filecheck %s --check-prefix=BAD-NAME
 // RUN: not ge-opt %s -p 'ge-compile{multi-stream=3}' 2>&1 | filecheck %s --check-prefix=BAD-VALUE
@@ -49,6 +50,7 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // STAGES-LABEL: IR after ge-optimize-subgraphs:
 // STAGES-LABEL: IR after ge-merge-engine-partitions:
 // STAGES-NOT: partition.
+// STAGES-LABEL: IR after ge-optimize-whole-graph:
 // STAGES-LABEL: IR after ge-convert-graph-to-ascend:
 // STAGES: ascend.model @main
 // STAGES-LABEL: IR after ge-assign-streams:
@@ -97,6 +99,12 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // SINK-NOT: IR after
 // SINK: ascend.model @main arena_size {{[0-9]+}} weight_size {{[0-9]+}} attributes {iterations_per_loop = 2 : i64}
 
+// formats=false: AI Core's format passes are left out, and with them the whole-graph hook
+// (its one built-in pass is AI Core's weight fold).
+// NO-FORMATS-LABEL: IR after ge-merge-engine-partitions:
+// NO-FORMATS-NOT: IR after ge-optimize-whole-graph:
+// NO-FORMATS-LABEL: IR after ge-convert-graph-to-ascend:
+
 // partition-static=false (the Session's choice): a static module is not marked; a dynamic
 // one is partitioned as always.
 // STATIC-LABEL: IR after ge-partition-dynamic-shape:
@@ -130,6 +138,7 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-partition-engine
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-optimize-subgraphs
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-merge-engine-partitions
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-optimize-whole-graph
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-delete-variable-refs
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-convert-graph-to-ascend
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-assign-streams

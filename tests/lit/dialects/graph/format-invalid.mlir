@@ -138,3 +138,12 @@ graph.graph @g(%x: tensor<1x3x4x4xf16>) {
 graph.graph @g(%x: tensor<1x3x4x4xf16, #graph.format<NCHW origin NCHW [1, 3, 4, 4]>>) {
   graph.net_output
 }
+
+// -----
+
+// Tests a subgraph NetOutput in a storage format whose shape does not follow from it.
+
+graph.graph @g(%x: tensor<1x2x4x4x16xf32, #graph.format<NC1HWC0 origin NCHW [1, 4, 4, 4]>>) -> tensor<1x2x4x4x16xf32, #graph.format<NC1HWC0 origin NCHW [1, 4, 4, 4]>> {
+  // expected-error @below {{'graph.net_output' op type tensor<1x2x4x4x16xf32, #graph.format<NC1HWC0 origin NCHW [1, 4, 4, 4]>>: NC1HWC0 storage of NCHW [1, 4, 4, 4] is [1, 1, 4, 4, 16]}}
+  graph.net_output %x : tensor<1x2x4x4x16xf32, #graph.format<NC1HWC0 origin NCHW [1, 4, 4, 4]>>
+}
