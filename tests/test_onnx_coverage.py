@@ -12,6 +12,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from gedialects.frontend.onnx import OnnxImportError, import_model
+from gedialects.graph import GraphOp
 from gedialects.interpreters.entry import RunError
 from gedialects.interpreters.run import run
 from tests.conftest import run_tool
@@ -490,3 +491,67 @@ def test_grid_sample_defaults_survive_the_compiled_text(tmp_path: Path) -> None:
         "--reference", str(tmp_path / "want.npz"),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr + done.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# Ops imported as their function bodies
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", ["linear", "gated"])
+def test_linear_attention_as_its_function_body(rule: str) -> None:
+    """Prefill with a past state: the body's Scan carries the state over the tokens."""
+    feeds = {"q": _f(2, 3, 8), "k": _f(2, 3, 4), "v": _f(2, 3, 6), "s": _f(2, 2, 2, 3)}
+    inputs = ["q", "k", "v", "s"]
+    if rule == "gated":
+        feeds["g"] = -np.abs(_f(2, 3, 2))
+        inputs.append("g")
+    node = helper.make_node(
+        "LinearAttention",
+        inputs,
+        ["y", "state"],
+        q_num_heads=4,
+        kv_num_heads=2,
+        update_rule=rule,
+    )
+    got = check(node, feeds, opset=27)
+    assert got["state"].shape == (2, 2, 2, 3)
+
+
+def test_causal_conv_with_state_and_center_crop_pad() -> None:
+    feeds = {"x": _f(1, 4, 5), "w": _f(4, 1, 3), "b": _f(4), "s": _f(1, 4, 2)}
+    node = helper.make_node(
+        "CausalConvWithState", ["x", "w", "b", "s"], ["y", "state"], activation="silu"
+    )
+    check(node, feeds, opset=27)
+    node = helper.make_node("CenterCropPad", ["x", "shape"], ["y"], axes=[1, 2])
+    check(node, {"x": _f(3, 5, 4)}, {"shape": np.array([2, 7], np.int64)}, opset=18)
+
+
+def test_function_body_ops_are_named_after_their_node() -> None:
+    """Every op of the body keeps the ONNX node's name as its prefix (GE's node names)."""
+    node = helper.make_node("CenterCropPad", ["x", "shape"], ["y"], name="crop")
+    feeds = {"x": _f(3, 5)}
+    model = one_node_model(
+        node, feeds, {"shape": np.array([2, 7], np.int64)}, {"y": np.zeros(1, np.float32)}, 18
+    )
+    module = import_model(model)
+    graph = module.body.block.first_op
+    assert isinstance(graph, GraphOp)
+    names = [str(op.attributes.get("node_name")) for op in graph.body.block.ops]
+    body = [n for n in names if n.startswith('"crop/')]
+    assert len(body) > 3 and len(set(body)) == len(body)
+
+
+def test_function_body_failure_names_the_node() -> None:
+    """Heads that do not group (3 query heads over 2 kv heads): one line naming the node."""
+    node = helper.make_node(
+        "LinearAttention", ["q", "k", "v"], ["y", "s"], name="la", q_num_heads=3, kv_num_heads=2
+    )
+    feeds = {"q": _f(1, 2, 6), "k": _f(1, 2, 4), "v": _f(1, 2, 4)}
+    zero = np.zeros(1, np.float32)
+    model = one_node_model(node, feeds, {}, {"y": zero, "s": zero}, 27)
+    message = r"^node 'la' \(LinearAttention, opset 27\): the op's function cannot be built"
+    with pytest.raises(OnnxImportError, match=message) as info:
+        import_model(model)
+    assert "\n" not in str(info.value)

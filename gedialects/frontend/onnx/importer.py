@@ -557,6 +557,12 @@ class _Importer:
     def keep(self, graphs: Sequence[GraphOp]) -> None:
         self.root.kept.extend(graphs)
 
+    def convert_nodes(self, nodes: Sequence[onnx.NodeProto]) -> None:
+        """Converts `nodes` (a function body, its names made unique) into this graph."""
+        self.produced_later |= {out for n in nodes for out in n.output if out}
+        for node in nodes:
+            self.convert(node)
+
     @contextmanager
     def trial(self) -> Iterator[None]:
         """Subgraphs built inside are thrown away: names and kept graphs are restored (the
