@@ -555,3 +555,44 @@ def test_function_body_failure_names_the_node() -> None:
     with pytest.raises(OnnxImportError, match=message) as info:
         import_model(model)
     assert "\n" not in str(info.value)
+
+
+# --------------------------------------------------------------------------------------------
+# Spectral ops
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("inverse", "onesided", "length", "last"),
+    [(0, 0, None, 1), (0, 1, None, 1), (0, 0, 12, 2), (1, 0, 7, 2), (1, 1, None, 2)],
+)
+def test_dft_matches_reference(inverse: int, onesided: int, length: int | None, last: int) -> None:
+    x = _f(2, 8, 3, last)
+    inputs = ["x", "n" if length else "", "a"]
+    consts = {"a": np.array(1, np.int64)}
+    if length:
+        consts["n"] = np.array(length, np.int64)
+    node = helper.make_node("DFT", inputs, ["y"], inverse=inverse, onesided=onesided)
+    check(node, {"x": x}, consts, opset=20)
+
+
+def test_dft_float64_and_opset17_axis_attribute() -> None:
+    node = helper.make_node("DFT", ["x"], ["y"], axis=2)
+    check(node, {"x": _f(2, 3, 5, 2, dtype=np.float64)}, opset=17)
+
+
+def test_stft_with_and_without_window() -> None:
+    signal = {"s": _f(2, 40, 1)}
+    node = helper.make_node("STFT", ["s", "step", "w"], ["y"])
+    check(node, signal, {"step": np.array(6, np.int64), "w": _f(10)}, opset=17)
+    node = helper.make_node("STFT", ["s", "step", "", "n"], ["y"], onesided=0)
+    consts = {"step": np.array(4, np.int64), "n": np.array(8, np.int64)}
+    check(node, {"s": _f(1, 20, 2)}, consts, opset=17)
+
+
+def test_dft_of_unknown_length_is_refused() -> None:
+    node = helper.make_node("DFT", ["x", "n"], ["y"], name="f")
+    feeds = {"x": _f(1, 4, 1), "n": np.array(4, np.int64)}
+    model = one_node_model(node, feeds, {}, {"y": np.zeros(1, np.float32)}, 20)
+    with pytest.raises(OnnxImportError, match=r"^node 'f' \(DFT, opset 20\): dft_length must be a"):
+        import_model(model)

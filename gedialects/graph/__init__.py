@@ -52,6 +52,7 @@ from gedialects.graph import (
     recurrent,
     reduction,
     sampling,
+    spectral,
     structure,
     variables,
 )
@@ -88,6 +89,7 @@ from gedialects.graph.quant import *  # noqa: F403
 from gedialects.graph.recurrent import *  # noqa: F403
 from gedialects.graph.reduction import *  # noqa: F403
 from gedialects.graph.sampling import *  # noqa: F403
+from gedialects.graph.spectral import *  # noqa: F403
 from gedialects.graph.structure import *  # noqa: F403
 from gedialects.graph.structure import GraphCallable
 from gedialects.graph.variables import *  # noqa: F403
@@ -115,6 +117,7 @@ Graph = Dialect(
         *recurrent.OPS,
         *quant.OPS,
         *sampling.OPS,
+        *spectral.OPS,
         *control.OPS,
         *format_ops.OPS,
         *getnext.OPS,

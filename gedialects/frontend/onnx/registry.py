@@ -53,6 +53,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.sampling",
     "gedialects.frontend.onnx.ops.generators",
     "gedialects.frontend.onnx.ops.functions",
+    "gedialects.frontend.onnx.ops.spectral",
 )
 _loaded = False
 
