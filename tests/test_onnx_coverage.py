@@ -596,3 +596,86 @@ def test_dft_of_unknown_length_is_refused() -> None:
     model = one_node_model(node, feeds, {}, {"y": np.zeros(1, np.float32)}, 20)
     with pytest.raises(OnnxImportError, match=r"^node 'f' \(DFT, opset 20\): dft_length must be a"):
         import_model(model)
+
+
+# --------------------------------------------------------------------------------------------
+# Unique, TensorScatter, Col2Im
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("axis", "sort"), [(None, 1), (0, 1), (0, 0), (1, 1), (-1, 1)])
+def test_unique_matches_reference(axis: int | None, sort: int) -> None:
+    """(onnx's reference fails on an unsorted Unique without axis and takes an unsorted
+    one's slices along axis 0 whatever the axis: the next test has the unsorted case.)"""
+    x = RNG.integers(0, 3, (4, 3)).astype(np.float32)
+    x[2] = x[0]  # a repeated row
+    node = helper.make_node("Unique", ["x"], ["y", "i", "inv", "n"], sorted=sort)
+    if axis is not None:
+        node.attribute.append(helper.make_attribute("axis", axis))
+    check(node, {"x": x}, opset=11)
+
+
+def test_unique_partitions_as_unknown_shape_and_compiles(tmp_path: Path) -> None:
+    """The distinct count is the data's: ge-compile puts Unique in an unknown-shape partition
+    (dynamic tasks), and the compiled model gives the same outputs through the tools."""
+    node = helper.make_node("Unique", ["x"], ["y", "i", "inv", "n"], sorted=0)
+    x = np.array([2, 1, 1, 3, 4, 3], np.int64)
+    expected = {
+        "y": np.array([2, 1, 3, 4]),
+        "i": np.array([0, 1, 3, 4]),
+        "inv": np.array([0, 1, 1, 2, 3, 2]),
+        "n": np.array([1, 2, 2, 1]),
+    }
+    model = one_node_model(node, {"x": x}, {}, expected, 11)
+    onnx.save(model, tmp_path / "u.onnx")
+    np.savez(tmp_path / "in.npz", x=x)
+    np.savez(tmp_path / "want.npz", allow_pickle=False, **expected)
+    done = run_tool(
+        "ge-opt", str(tmp_path / "u.onnx"), "-p", "ge-compile", "-o", str(tmp_path / "c.mlir")
+    )
+    assert done.returncode == 0, done.stderr
+    assert "dynamic" in (tmp_path / "c.mlir").read_text()
+    done = run_tool(
+        "ge-run", str(tmp_path / "c.mlir"), "--inputs", str(tmp_path / "in.npz"),
+        "--reference", str(tmp_path / "want.npz"),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("mode", ["linear", "circular"])
+def test_tensor_scatter_matches_reference(mode: str) -> None:
+    starts = [0, 4, 1] if mode == "circular" else [0, 3, 1]  # 4 + 2 wraps around 5
+    feeds = {"c": _f(3, 2, 5, 4), "u": _f(3, 2, 2, 4), "i": np.array(starts, np.int64)}
+    node = helper.make_node("TensorScatter", ["c", "u", "i"], ["y"], axis=2, mode=mode)
+    check(node, feeds, opset=24)
+    no_indices = {"c": feeds["c"], "u": feeds["u"]}
+    check(helper.make_node("TensorScatter", ["c", "u"], ["y"], mode=mode), no_indices, opset=24)
+
+
+def test_tensor_scatter_overrun_is_a_kernel_error() -> None:
+    node = helper.make_node("TensorScatter", ["c", "u", "i"], ["y"], axis=1)
+    feeds = {"c": _f(1, 4, 2), "u": _f(1, 2, 2), "i": np.array([3], np.int64)}
+    model = one_node_model(node, feeds, {}, {"y": np.zeros(1, np.float32)}, 24)
+    with pytest.raises(RunError, match=r"Scatter: writing 2 positions from \[3\] overruns 4"):
+        run(import_model(model), feeds)
+
+
+@pytest.mark.parametrize(
+    ("image", "block", "attrs"),
+    [
+        ((5, 5), (2, 2), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),
+        ((6, 7), (3, 2), {"dilations": [2, 1]}),
+        ((3, 4, 5), (2, 2, 2), {}),
+    ],
+)
+def test_col2im_matches_reference(image: tuple, block: tuple, attrs: dict) -> None:
+    rank = len(image)
+    strides, dil = attrs.get("strides", [1] * rank), attrs.get("dilations", [1] * rank)
+    pads = attrs.get("pads", [0] * 2 * rank)
+    blocks = [
+        (image[d] + pads[d] + pads[d + rank] - dil[d] * (block[d] - 1) - 1) // strides[d] + 1
+        for d in range(rank)
+    ]
+    x = _f(2, 3 * int(np.prod(block)), int(np.prod(blocks)))
+    consts = {"img": np.array(image, np.int64), "blk": np.array(block, np.int64)}
+    check(helper.make_node("Col2Im", ["x", "img", "blk"], ["y"], **attrs), {"x": x}, consts)

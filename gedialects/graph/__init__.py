@@ -52,6 +52,7 @@ from gedialects.graph import (
     recurrent,
     reduction,
     sampling,
+    selection,
     spectral,
     structure,
     variables,
@@ -89,6 +90,7 @@ from gedialects.graph.quant import *  # noqa: F403
 from gedialects.graph.recurrent import *  # noqa: F403
 from gedialects.graph.reduction import *  # noqa: F403
 from gedialects.graph.sampling import *  # noqa: F403
+from gedialects.graph.selection import *  # noqa: F403
 from gedialects.graph.spectral import *  # noqa: F403
 from gedialects.graph.structure import *  # noqa: F403
 from gedialects.graph.structure import GraphCallable
@@ -117,6 +119,7 @@ Graph = Dialect(
         *recurrent.OPS,
         *quant.OPS,
         *sampling.OPS,
+        *selection.OPS,
         *spectral.OPS,
         *control.OPS,
         *format_ops.OPS,

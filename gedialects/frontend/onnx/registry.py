@@ -54,6 +54,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.generators",
     "gedialects.frontend.onnx.ops.functions",
     "gedialects.frontend.onnx.ops.spectral",
+    "gedialects.frontend.onnx.ops.selection",
 )
 _loaded = False
 

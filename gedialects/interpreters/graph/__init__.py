@@ -58,6 +58,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     recurrent,
     reduction,
     sampling,
+    selection,
     spectral,
     variables,
 )

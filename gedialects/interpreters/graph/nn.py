@@ -9,6 +9,7 @@ import numpy as np
 from xdsl.ir import Attribute
 
 from gedialects.graph import (
+    Col2imOp,
     Conv2DOp,
     Conv2DTransposeOp,
     Conv3DOp,
@@ -651,3 +652,37 @@ def space_to_depth(
         y = blocks.transpose(0, 1, 3, 5, 2, 4)
     y = y.reshape(n, c * b * b, h // b, w // b)
     return (to_channels_last(y) if nhwc else y,)
+
+
+@kernel("Col2im")
+def col2im(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """One strided add per kernel tap (blocks of one tap never overlap), then the pads cut."""
+    x = inputs[0]
+    try:
+        size, kernel_size, dilation, pads, stride = Col2imOp.geometry(attrs)
+        blocks = Col2imOp.blocks(attrs)
+    except ValueError as e:
+        raise KernelError(f"Col2im: {e}") from None
+    rank, taps = len(size), int(np.prod(kernel_size))
+    if x.ndim != 3 or x.shape[1] % taps or x.shape[2] != int(np.prod(blocks)):
+        raise KernelError(
+            f"Col2im: x {list(x.shape)} is not [N, C * {taps}, {int(np.prod(blocks))}]"
+        )
+    n, c = x.shape[0], x.shape[1] // taps
+    cols = compute(x).reshape(n, c, *kernel_size, *blocks)
+    padded = [size[d] + pads[d] + pads[d + rank] for d in range(rank)]
+    y = np.zeros((n, c, *padded), cols.dtype)
+    for tap in np.ndindex(*kernel_size):
+        window = tuple(
+            slice(
+                tap[d] * dilation[d],
+                tap[d] * dilation[d] + stride[d] * (blocks[d] - 1) + 1,
+                stride[d],
+            )
+            for d in range(rank)
+        )
+        y[(slice(None), slice(None), *window)] += cols[(slice(None), slice(None), *tap)]
+    crop = tuple(slice(pads[d], pads[d] + size[d]) for d in range(rank))
+    return (np.ascontiguousarray(y[(slice(None), slice(None), *crop)]).astype(x.dtype),)

@@ -20,6 +20,7 @@ from gedialects.graph import (
     AddOp,
     AvgPoolV2Op,
     BatchNormOp,
+    Col2imOp,
     Conv2DOp,
     Conv2DTransposeOp,
     Conv3DOp,
@@ -626,3 +627,23 @@ def mean_variance_normalization(ctx: NodeContext) -> Outputs:
     denominator = ctx.emit(AddOp(std, eps), "std_eps").results[0]
     centred = ctx.emit(SubOp(x, mean), "centred").results[0]
     return [ctx.emit(DivOp(centred, denominator)).results[0]]
+
+
+@converter("Col2Im")
+def col2im(ctx: NodeContext) -> Outputs:
+    """GE Col2im; image_shape and block_shape must be known (they fix the result's shape)."""
+    sizes: list[tuple[int, ...]] = []
+    for index, what in ((1, "image_shape"), (2, "block_shape")):
+        known = ctx.known(ctx.input(index))
+        if known is None:
+            ctx.fail(f"{what} must be a constant (it fixes the result's shape)")
+        sizes.append(tuple(int(v) for v in np.asarray(known).reshape(-1)))
+    op = Col2imOp(
+        ctx.input(0),
+        output_size=sizes[0],
+        kernel_size=sizes[1],
+        dilation=ctx.attr("dilations", []),
+        pads=ctx.attr("pads", []),
+        stride=ctx.attr("strides", []),
+    )
+    return [ctx.emit(op).results[0]]

@@ -37,3 +37,43 @@ graph.graph @stft_int(%s: tensor<1x128x1xi32>) {
   graph.net_output
 }
 // CHECK-LABEL: 'graph.stft' signal must be a floating-point tensor, got tensor<1x128x1xi32>
+
+// -----
+
+// Tests a static count of distinct values (the data decides it).
+
+graph.graph @unique_static(%x: tensor<6xf32>) {
+  %y, %f, %i, %n = graph.unique_with_counts_and_sorting %x : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<4xi64>)
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.unique_with_counts_and_sorting' the number of distinct values depends on the data: its dim must be ?
+
+// -----
+
+// Tests a KV-cache write along the batch axis.
+
+graph.graph @scatter_batch_axis(%c: tensor<2x4xf32>, %u: tensor<2x1xf32>) {
+  %y = graph.scatter %c, %u axis 0 : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.scatter' axis 0 must be a non-batch axis of var [2, 4]
+
+// -----
+
+// Tests updates longer than the cache.
+
+graph.graph @scatter_overlong(%c: tensor<2x4xf32>, %u: tensor<2x5xf32>) {
+  %y = graph.scatter %c, %u axis 1 : (tensor<2x4xf32>, tensor<2x5xf32>) -> tensor<2x4xf32>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.scatter' updates [2, 5] do not fit var [2, 4]
+
+// -----
+
+// Tests Col2im blocks that do not tile the image.
+
+graph.graph @col2im_blocks(%x: tensor<1x4x8xf32>) {
+  %y = graph.col2im %x output_size [5, 5] kernel_size [2, 2] pads [1, 1, 1, 1] stride [2, 2] : (tensor<1x4x8xf32>) -> tensor<1x1x5x5xf32>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.col2im' x has 8 blocks; output_size [5, 5] holds 9

@@ -21,3 +21,25 @@ graph.graph @spectral(%x: tensor<1x10x1xf32>, %s: tensor<1x128x1xf32>, %w: tenso
   %full = graph.stft %c frame_step 4 frame_length 8 onesided false : (tensor<2x16x2xf32>) -> tensor<2x3x8x2xf32>
   graph.net_output %f : tensor<1x6x2xf32>
 }
+
+// -----
+
+// Tests Unique with and without an axis, the KV-cache Scatter in both modes, and Col2im.
+
+// CHECK-LABEL: graph.graph @selection
+// CHECK:         graph.unique_with_counts_and_sorting %{{.*}} : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)
+// CHECK:         graph.unique_with_counts_and_sorting %{{.*}} sorted false axis -1 : (tensor<3x3xf32>) -> (tensor<3x?xf32>, tensor<?xi64>, tensor<3xi64>, tensor<?xi64>)
+// CHECK:         graph.scatter %{{.*}}, %{{.*}}, %{{.*}} axis 2 : (tensor<2x1x4x5xf32>, tensor<2x1x1x5xf32>, tensor<2xi64>) -> tensor<2x1x4x5xf32>
+// CHECK:         graph.scatter %{{.*}}, %{{.*}} axis -2 mode "circular" : (tensor<2x1x4x5xf32>, tensor<2x1x1x5xf32>) -> tensor<2x1x4x5xf32>
+// CHECK:         graph.col2im %{{.*}} output_size [5, 5] kernel_size [2, 2] pads [1, 1, 1, 1] stride [2, 2] : (tensor<1x4x9xf32>) -> tensor<1x1x5x5xf32>
+// GENERIC-LABEL: "graph.graph"() <{sym_name = "selection"
+// GENERIC:       "graph.unique_with_counts_and_sorting"(%{{.*}}) <{sorted = true}>
+// GENERIC:       "graph.col2im"(%{{.*}}) <{{{.*}}kernel_size = array<i64: 2, 2>{{.*}}}>
+graph.graph @selection(%v: tensor<6xf32>, %m: tensor<3x3xf32>, %cache: tensor<2x1x4x5xf32>, %u: tensor<2x1x1x5xf32>, %i: tensor<2xi64>, %cols: tensor<1x4x9xf32>) -> tensor<?xf32> {
+  %y, %first, %inv, %n = graph.unique_with_counts_and_sorting %v : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)
+  %ya, %fa, %ia, %na = graph.unique_with_counts_and_sorting %m sorted false axis -1 : (tensor<3x3xf32>) -> (tensor<3x?xf32>, tensor<?xi64>, tensor<3xi64>, tensor<?xi64>)
+  %w = graph.scatter %cache, %u, %i axis 2 : (tensor<2x1x4x5xf32>, tensor<2x1x1x5xf32>, tensor<2xi64>) -> tensor<2x1x4x5xf32>
+  %c = graph.scatter %cache, %u axis -2 mode "circular" : (tensor<2x1x4x5xf32>, tensor<2x1x1x5xf32>) -> tensor<2x1x4x5xf32>
+  %img = graph.col2im %cols output_size [5, 5] kernel_size [2, 2] pads [1, 1, 1, 1] stride [2, 2] : (tensor<1x4x9xf32>) -> tensor<1x1x5x5xf32>
+  graph.net_output %y : tensor<?xf32>
+}
