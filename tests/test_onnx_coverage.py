@@ -679,3 +679,28 @@ def test_col2im_matches_reference(image: tuple, block: tuple, attrs: dict) -> No
     x = _f(2, 3 * int(np.prod(block)), int(np.prod(blocks)))
     consts = {"img": np.array(image, np.int64), "blk": np.array(block, np.int64)}
     check(helper.make_node("Col2Im", ["x", "img", "blk"], ["y"], **attrs), {"x": x}, consts)
+
+
+@pytest.mark.parametrize("out", [None, [2, 3, 7, 6]])
+def test_max_unpool_after_max_pool(out: list[int] | None) -> None:
+    """MaxPool's indices unpooled: the maxima back in place, zeros elsewhere, padded at the
+    end to a larger output_shape."""
+    x = _f(2, 3, 6, 6)
+    pool = helper.make_node("MaxPool", ["x"], ["v", "i"], kernel_shape=[2, 2], strides=[2, 2])
+    v, i = _run_node(pool, {"x": x}, ["v", "i"], opset=22).values()
+    inputs = ["v", "i"] + (["s"] if out else [])
+    node = helper.make_node("MaxUnpool", inputs, ["y"], kernel_shape=[2, 2], strides=[2, 2])
+    consts = {"s": np.array(out, np.int64)} if out else {}
+    got = check(node, {"v": v, "i": i}, consts, opset=22)
+    assert got["y"].shape == tuple(out or (2, 3, 6, 6))
+    np.testing.assert_array_equal(got["y"][:, :, :6, :6].max(axis=(2, 3)), x.max(axis=(2, 3)))
+
+
+def test_max_unpool_output_shape_too_small_is_refused() -> None:
+    node = helper.make_node("MaxUnpool", ["v", "i", "s"], ["y"], name="up", kernel_shape=[2])
+    feeds = {"v": _f(1, 1, 3), "i": np.array([[[0, 2, 3]]], np.int64)}
+    model = one_node_model(
+        node, feeds, {"s": np.array([1, 1, 2], np.int64)}, {"y": np.zeros(1, np.float32)}, 22
+    )
+    with pytest.raises(OnnxImportError, match=r"output_shape \[1, 1, 2\] does not hold the"):
+        import_model(model)
