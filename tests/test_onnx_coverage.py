@@ -704,3 +704,56 @@ def test_max_unpool_output_shape_too_small_is_refused() -> None:
     )
     with pytest.raises(OnnxImportError, match=r"output_shape \[1, 1, 2\] does not hold the"):
         import_model(model)
+
+
+# --------------------------------------------------------------------------------------------
+# Training optimisers (ai.onnx.preview.training)
+# --------------------------------------------------------------------------------------------
+
+
+def _training_check(node: onnx.NodeProto, feeds: dict[str, np.ndarray]) -> None:
+    """The node in a model that imports only the training domain (as onnx's cases do), run
+    against onnx's reference."""
+    from onnx.reference import ReferenceEvaluator
+
+    inputs = [
+        helper.make_tensor_value_info(k, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
+        for k, v in feeds.items()
+    ]
+    outputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in node.output]
+    graph = helper.make_graph([node], "opt", inputs, outputs)
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("ai.onnx.preview.training", 1)]
+    )
+    want = ReferenceEvaluator(model).run(None, feeds)
+    got = run(import_model(model), dict(feeds))
+    for name, expected in zip(node.output, want, strict=True):
+        np.testing.assert_allclose(
+            got[name], np.asarray(expected), rtol=1e-5, atol=1e-6, err_msg=name
+        )
+
+
+@pytest.mark.parametrize("t", [0, 3])
+def test_optimisers_match_reference(t: int) -> None:
+    domain = "ai.onnx.preview.training"
+    r, step = np.array(0.1, np.float32), np.array(t, np.int64)
+    x1, g1, v1, h1 = _f(3), _f(3), _f(3), np.abs(_f(3))
+    x2, g2, h2 = _f(2, 2), _f(2, 2), np.abs(_f(2, 2))
+    node = helper.make_node(
+        "Adagrad", ["r", "t", "x1", "x2", "g1", "g2", "h1", "h2"],
+        ["x1n", "x2n", "h1n", "h2n"], domain=domain, decay_factor=0.1, epsilon=1e-6,
+        norm_coefficient=0.01,
+    )  # fmt: skip
+    feeds = {"r": r, "t": step, "x1": x1, "x2": x2, "g1": g1, "g2": g2, "h1": h1, "h2": h2}
+    _training_check(node, feeds)
+    for mode in ("standard", "nesterov"):
+        node = helper.make_node(
+            "Momentum", ["r", "t", "x1", "g1", "v1"], ["x1n", "v1n"], domain=domain,
+            alpha=0.9, beta=0.5, norm_coefficient=0.02, mode=mode,
+        )  # fmt: skip
+        _training_check(node, {"r": r, "t": step, "x1": x1, "g1": g1, "v1": v1})
+    node = helper.make_node(
+        "Adam", ["r", "t", "x1", "g1", "v1", "h1"], ["x1n", "v1n", "h1n"], domain=domain,
+        alpha=0.8, beta=0.95, epsilon=1e-7, norm_coefficient=0.01, norm_coefficient_post=0.02,
+    )  # fmt: skip
+    _training_check(node, {"r": r, "t": step, "x1": x1, "g1": g1, "v1": v1, "h1": h1})

@@ -55,6 +55,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.functions",
     "gedialects.frontend.onnx.ops.spectral",
     "gedialects.frontend.onnx.ops.selection",
+    "gedialects.frontend.onnx.ops.training",
 )
 _loaded = False
 
