@@ -757,3 +757,23 @@ def test_optimisers_match_reference(t: int) -> None:
         alpha=0.8, beta=0.95, epsilon=1e-7, norm_coefficient=0.01, norm_coefficient_post=0.02,
     )  # fmt: skip
     _training_check(node, {"r": r, "t": step, "x1": x1, "g1": g1, "v1": v1, "h1": h1})
+
+
+@pytest.mark.parametrize("rank", [1, 3])
+def test_ml_binarizer_and_array_feature_extractor(rank: int) -> None:
+    from onnx.reference import ReferenceEvaluator
+
+    x = _f(*([5] if rank == 1 else [2, 3, 5]))
+    nodes = [
+        helper.make_node("Binarizer", ["x"], ["b"], domain="ai.onnx.ml", threshold=0.2),
+        helper.make_node("ArrayFeatureExtractor", ["x", "i"], ["f"], domain="ai.onnx.ml"),
+    ]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)]
+    outputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ("b", "f")]
+    index = numpy_helper.from_array(np.array([[4, 0, 4]], np.int64), "i")
+    graph = helper.make_graph(nodes, "ml", inputs, outputs, [index])
+    opsets = [helper.make_opsetid("", 18), helper.make_opsetid("ai.onnx.ml", 3)]
+    model = helper.make_model(graph, opset_imports=opsets)
+    got = run(import_model(model), {"x": x})
+    for name, want in zip(("b", "f"), ReferenceEvaluator(model).run(None, {"x": x}), strict=True):
+        np.testing.assert_array_equal(got[name], np.asarray(want), err_msg=name)

@@ -56,6 +56,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.spectral",
     "gedialects.frontend.onnx.ops.selection",
     "gedialects.frontend.onnx.ops.training",
+    "gedialects.frontend.onnx.ops.ml",
 )
 _loaded = False
 
