@@ -777,3 +777,11 @@ def test_ml_binarizer_and_array_feature_extractor(rank: int) -> None:
     got = run(import_model(model), {"x": x})
     for name, want in zip(("b", "f"), ReferenceEvaluator(model).run(None, {"x": x}), strict=True):
         np.testing.assert_array_equal(got[name], np.asarray(want), err_msg=name)
+
+
+@pytest.mark.parametrize("size", [[2, 3, 4, 5], [1, 2, 3, 1, 4]])
+@pytest.mark.parametrize("align", [0, 1])
+def test_affine_grid_matches_reference(size: list[int], align: int) -> None:
+    rank = len(size) - 2
+    node = helper.make_node("AffineGrid", ["t", "s"], ["g"], align_corners=align)
+    check(node, {"t": _f(size[0], rank, rank + 1)}, {"s": np.array(size, np.int64)}, opset=20)

@@ -1,5 +1,5 @@
 """ONNX ops imported as their ONNX function bodies: LinearAttention, CausalConvWithState,
-FlexAttention (ai.onnx.preview), CenterCropPad and AffineGrid.
+FlexAttention (ai.onnx.preview) and CenterCropPad.
 
 GE has no single kernel for these; a framework op without one is expanded into the ops that
 define it (GE's parser does this for ONNX function ops; onnxruntime inlines the function of an
@@ -28,7 +28,6 @@ FUNCTION_OPS: tuple[tuple[str, str], ...] = (
     ("CausalConvWithState", ""),
     ("FlexAttention", "ai.onnx.preview"),
     ("CenterCropPad", ""),
-    ("AffineGrid", ""),
 )
 """(op type, domain) of the ops imported through their function bodies."""
 

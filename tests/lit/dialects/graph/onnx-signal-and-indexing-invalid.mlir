@@ -77,3 +77,13 @@ graph.graph @col2im_blocks(%x: tensor<1x4x8xf32>) {
   graph.net_output
 }
 // CHECK-LABEL: 'graph.col2im' x has 8 blocks; output_size [5, 5] holds 9
+
+// -----
+
+// Tests a 2-D theta for a 3-D size.
+
+graph.graph @affine_grid_rank(%t: tensor<1x2x3xf32>) {
+  %g = graph.affine_grid %t size [1, 1, 2, 3, 4] : (tensor<1x2x3xf32>) -> tensor<1x2x3x4x3xf32>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.affine_grid' theta must be [1, 3, 4] for size [1, 1, 2, 3, 4], got [1, 2, 3]

@@ -43,3 +43,18 @@ graph.graph @selection(%v: tensor<6xf32>, %m: tensor<3x3xf32>, %cache: tensor<2x
   %img = graph.col2im %cols output_size [5, 5] kernel_size [2, 2] pads [1, 1, 1, 1] stride [2, 2] : (tensor<1x4x9xf32>) -> tensor<1x1x5x5xf32>
   graph.net_output %y : tensor<?xf32>
 }
+
+// -----
+
+// Tests AffineGrid in 2-D and 3-D.
+
+// CHECK-LABEL: graph.graph @affine_grid
+// CHECK:         graph.affine_grid %{{.*}} size [2, 1, 4, 5] : (tensor<2x2x3xf32>) -> tensor<2x4x5x2xf32>
+// CHECK:         graph.affine_grid %{{.*}} size [1, 3, 2, 3, 4] align_corners true : (tensor<1x3x4xf32>) -> tensor<1x2x3x4x3xf32>
+// GENERIC-LABEL: "graph.graph"() <{sym_name = "affine_grid"
+// GENERIC:       "graph.affine_grid"(%{{.*}}) <{{{.*}}size = array<i64: 2, 1, 4, 5>{{.*}}}>
+graph.graph @affine_grid(%t: tensor<2x2x3xf32>, %t3: tensor<1x3x4xf32>) -> tensor<2x4x5x2xf32> {
+  %g = graph.affine_grid %t size [2, 1, 4, 5] : (tensor<2x2x3xf32>) -> tensor<2x4x5x2xf32>
+  %g3 = graph.affine_grid %t3 size [1, 3, 2, 3, 4] align_corners true : (tensor<1x3x4xf32>) -> tensor<1x2x3x4x3xf32>
+  graph.net_output %g : tensor<2x4x5x2xf32>
+}
