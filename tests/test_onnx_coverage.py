@@ -785,3 +785,39 @@ def test_affine_grid_matches_reference(size: list[int], align: int) -> None:
     rank = len(size) - 2
     node = helper.make_node("AffineGrid", ["t", "s"], ["g"], align_corners=align)
     check(node, {"t": _f(size[0], rank, rank + 1)}, {"s": np.array(size, np.int64)}, opset=20)
+
+
+@pytest.mark.parametrize(
+    ("mode", "low", "high", "skip", "weights"),
+    [("TF", 2, 2, 0, None), ("TF", 1, 2, 3, None), ("IDF", 1, 3, 1, [0.5, 1, 2, 3, 4, 5]),
+     ("TFIDF", 2, 3, 2, [1.0, 2, 3, 4, 5, 6]), ("TF", 1, 1, 0, None)],
+)  # fmt: skip
+def test_tf_idf_vectorizer_matches_reference(
+    mode: str, low: int, high: int, skip: int, weights: list[float] | None
+) -> None:
+    x = RNG.integers(0, 5, (3, 12)).astype(np.int32)
+    pool = [1, 3, 2, 4, 1, 2, 0, 3, 1, 2, 0]  # unigrams 1 3, bigrams (2 4) (1 2) (0 3), trigram
+    node = helper.make_node(
+        "TfIdfVectorizer", ["x"], ["y"], mode=mode, min_gram_length=low, max_gram_length=high,
+        max_skip_count=skip, ngram_counts=[0, 2, 8], ngram_indexes=[5, 0, 1, 4, 3, 2],
+        pool_int64s=pool,
+    )  # fmt: skip
+    if weights:
+        node.attribute.append(helper.make_attribute("weights", weights))
+    check(node, {"x": x}, opset=9)
+    check(node, {"x": x[0].astype(np.int64)}, opset=9)
+
+
+def test_tf_idf_vectorizer_string_pool_is_refused() -> None:
+    node = helper.make_node(
+        "TfIdfVectorizer", ["x"], ["y"], name="tf", mode="TF", min_gram_length=1,
+        max_gram_length=1, max_skip_count=0, ngram_counts=[0], ngram_indexes=[0],
+        pool_strings=["a"],
+    )  # fmt: skip
+    model = one_node_model(
+        node, {"x": np.zeros(3, np.int32)}, {}, {"y": np.zeros(1, np.float32)}, 9
+    )
+    with pytest.raises(
+        OnnxImportError, match=r"^node 'tf' \(TfIdfVectorizer, opset 11\): pool_str"
+    ):
+        import_model(model)

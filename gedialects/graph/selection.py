@@ -1,12 +1,22 @@
 """Selection ops of GE's selection_ops.h that ONNX ops import to: UniqueWithCountsAndSorting
-(ONNX Unique) and Scatter (the KV-cache write of ONNX TensorScatter)."""
+(ONNX Unique) and Scatter (the KV-cache write of ONNX TensorScatter); and TfIdfVectorizer,
+n-gram counting, which has no GE counterpart."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I64, BoolAttr, IntegerAttr, StringAttr, i64
+from xdsl.dialects.builtin import (
+    I64,
+    BoolAttr,
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    f32,
+    i64,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -20,7 +30,14 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
-from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tensor_shape
+from gedialects.base import (
+    GEOp,
+    NodeSyntax,
+    OperandValues,
+    element_type,
+    int_array,
+    tensor_shape,
+)
 from gedialects.graph.common import (
     AnyTensor,
     bool_attr,
@@ -31,7 +48,9 @@ from gedialects.graph.common import (
     init_node,
     prop,
     prop_bool,
+    prop_floats,
     prop_int,
+    prop_ints,
     prop_str,
     tensor_of,
     verify_element_types,
@@ -210,7 +229,139 @@ class ScatterOp(GEOp, NodeSyntax):
         verify_inferred(self, "var's shape")
 
 
-__all__ = ["SCATTER_MODES", "ScatterOp", "UniqueWithCountsAndSortingOp"]
+TFIDF_MODES = ("TF", "IDF", "TFIDF")
 
-OPS = (UniqueWithCountsAndSortingOp, ScatterOp)
+
+@irdl_op_definition
+class TfIdfVectorizerOp(GEOp, NodeSyntax):
+    """GE TfIdfVectorizer (GE has no such prototype: named after ONNX's op): counts of the
+    pooled n-grams in each row of `x` `[C]` or `[B, C]` (integers), weighted.
+
+    `pool` holds the n-grams, grouped by length: `ngram_counts[k]` is where the (k+1)-grams
+    start. N-gram j counts in column `ngram_indexes[j]` of the result `[B, max(index) + 1]`
+    (`[max + 1]` for a 1-D x, float32). Only lengths `min_gram_length` to `max_gram_length`
+    count; an n-gram's items may be up to `max_skip_count` apart (the same gap throughout;
+    unigrams count once). `mode` "TF" gives the counts, "IDF" `weights[i]` (1 without
+    weights) where the count is non-zero, "TFIDF" the counts times the weights.
+
+        %y = graph.tf_idf_vectorizer %x min_gram_length 2 max_gram_length 2 mode "TF"
+            ngram_counts [0, 0] ngram_indexes [0, 1] pool [2, 3, 5, 4]
+            : (tensor<2x6xi32>) -> tensor<2x2xf32>
+    """
+
+    name = "graph.tf_idf_vectorizer"
+    GE_TYPE: ClassVar[str] = "TfIdfVectorizer"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    min_gram_length = prop_def(IntegerAttr[I64])
+    max_gram_length = prop_def(IntegerAttr[I64])
+    max_skip_count = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+    mode = prop_def(StringAttr)
+    ngram_counts = prop_def(DenseArrayBase.constr(i64))
+    ngram_indexes = prop_def(DenseArrayBase.constr(i64))
+    pool = prop_def(DenseArrayBase.constr(i64))
+    weights = prop_def(DenseArrayBase.constr(f32), default_value=DenseArrayBase.from_list(f32, ()))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        min_gram_length: int,
+        max_gram_length: int,
+        max_skip_count: int,
+        mode: str,
+        ngram_counts: Sequence[int],
+        ngram_indexes: Sequence[int],
+        pool: Sequence[int],
+        weights: Sequence[float] = (),
+    ) -> None:
+        props: dict[str, Attribute] = {
+            "min_gram_length": i64_attr(min_gram_length),
+            "max_gram_length": i64_attr(max_gram_length),
+            "max_skip_count": i64_attr(max_skip_count),
+            "mode": StringAttr(mode),
+            "ngram_counts": int_array(ngram_counts),
+            "ngram_indexes": int_array(ngram_indexes),
+            "pool": int_array(pool),
+            "weights": DenseArrayBase.from_list(f32, list(weights)),
+        }
+        init_node(self, [x], None, props)
+
+    @classmethod
+    def ngrams(cls, properties: Mapping[str, Attribute]) -> dict[tuple[int, ...], int]:
+        """n-gram -> result column, for the lengths that count; ValueError on a bad pool."""
+        low = prop_int(cls, properties, "min_gram_length")
+        high = prop_int(cls, properties, "max_gram_length")
+        if prop_int(cls, properties, "max_skip_count") < 0 or not 1 <= low <= high:
+            raise ValueError(
+                f"need 1 <= min_gram_length <= max_gram_length and max_skip_count >= 0, got "
+                f"{low}, {high}, {prop_int(cls, properties, 'max_skip_count')}"
+            )
+        if prop_str(cls, properties, "mode") not in TFIDF_MODES:
+            raise ValueError('mode must be "TF", "IDF" or "TFIDF"')
+        counts = prop_ints(cls, properties, "ngram_counts")
+        indexes = prop_ints(cls, properties, "ngram_indexes")
+        pool = prop_ints(cls, properties, "pool")
+        weights = prop_floats(cls, properties, "weights")
+        width = max(indexes, default=-1) + 1
+        if weights and len(weights) != width:
+            raise ValueError(f"weights has {len(weights)} values for {width} result columns")
+        table: dict[tuple[int, ...], int] = {}
+        j = 0
+        for k, start in enumerate(counts):
+            end = counts[k + 1] if k + 1 < len(counts) else len(pool)
+            size = k + 1
+            if not 0 <= start <= end <= len(pool) or (end - start) % size:
+                raise ValueError(
+                    f"ngram_counts {list(counts)} does not split a pool of {len(pool)}"
+                )
+            for first in range(start, end, size):
+                if j >= len(indexes):
+                    raise ValueError(f"the pool has more n-grams than the {len(indexes)} indexes")
+                if low <= size <= high:
+                    table[tuple(pool[first : first + size])] = indexes[j]
+                j += 1
+        if j != len(indexes) or not indexes or min(indexes) < 0:
+            raise ValueError(
+                f"ngram_indexes must give a non-negative column to each of {j} n-grams"
+            )
+        return table
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """`[B, max(ngram_indexes) + 1]` f32 (`[max + 1]` for a 1-D x)."""
+        cls.ngrams(properties)
+        width = max(prop_ints(cls, properties, "ngram_indexes")) + 1
+        x = tensor_shape(operand_types[0])
+        if x is None:
+            return (tensor_of(f32, None),)
+        if len(x) not in (1, 2):
+            raise ValueError(f"x must be [C] or [B, C], got {list(x)}")
+        return (tensor_of(f32, (width,) if len(x) == 1 else (x[0], width)),)
+
+    def verify_(self) -> None:
+        elem = element_type(self.x.type)
+        if not isinstance(elem, IntegerType) or elem.width.data == 1:
+            fail(self, f"x must be an integer tensor, got {self.x.type}")
+        verify_inferred(self, "the counts' shape")
+
+
+__all__ = [
+    "SCATTER_MODES",
+    "TFIDF_MODES",
+    "ScatterOp",
+    "TfIdfVectorizerOp",
+    "UniqueWithCountsAndSortingOp",
+]
+
+OPS = (UniqueWithCountsAndSortingOp, ScatterOp, TfIdfVectorizerOp)
 """The ops of this module, in the order the dialect lists them."""

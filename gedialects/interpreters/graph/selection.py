@@ -9,8 +9,8 @@ import numpy as np
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Attribute
 
-from gedialects.graph import ScatterOp, UniqueWithCountsAndSortingOp
-from gedialects.interpreters.graph.common import Arrays, bool_, int_, str_
+from gedialects.graph import ScatterOp, TfIdfVectorizerOp, UniqueWithCountsAndSortingOp
+from gedialects.interpreters.graph.common import Arrays, bool_, floats, int_, ints, str_
 from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
 
 
@@ -62,3 +62,44 @@ def scatter(
     moved_u = np.moveaxis(updates, axis, 1)  # [B, L, ...]
     moved_y[np.arange(batch)[:, None], positions] = moved_u
     return (y,)
+
+
+@kernel("TfIdfVectorizer")
+def tf_idf_vectorizer(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """Per gap and n-gram length, the windows of every row compared with each pooled n-gram
+    at once (one vectorised match per pooled n-gram, not a loop over positions)."""
+    x = inputs[0]
+    try:
+        table = TfIdfVectorizerOp.ngrams(attrs)
+    except ValueError as e:
+        raise KernelError(f"TfIdfVectorizer: {e}") from None
+    rows = x.reshape(1, -1) if x.ndim == 1 else x
+    if rows.ndim != 2:
+        raise KernelError(f"TfIdfVectorizer: x must be [C] or [B, C], got {list(x.shape)}")
+    width = max(ints(attrs, "ngram_indexes", TfIdfVectorizerOp)) + 1
+    counts = np.zeros((rows.shape[0], width), np.int64)
+    length = rows.shape[1]
+    max_gap = int_(attrs, "max_skip_count", TfIdfVectorizerOp) + 1
+    for gram, column in table.items():
+        size = len(gram)
+        for gap in range(1, (max_gap if size > 1 else 1) + 1):
+            span = gap * (size - 1)
+            if span >= length:
+                break
+            starts = length - span
+            hit = np.ones((rows.shape[0], starts), bool)
+            for i, item in enumerate(gram):
+                hit &= rows[:, i * gap : i * gap + starts] == item
+            counts[:, column] += hit.sum(axis=1)
+    mode = str_(attrs, "mode", TfIdfVectorizerOp)
+    weights = np.asarray(floats(attrs, "weights", TfIdfVectorizerOp), np.float32)
+    scale = weights if weights.size else np.ones(width, np.float32)  # by result column
+    if mode == "TF":
+        y = counts.astype(np.float32)
+    elif mode == "IDF":
+        y = np.where(counts > 0, scale, np.float32(0)).astype(np.float32)
+    else:
+        y = (counts * scale).astype(np.float32)
+    return (y.reshape(width) if x.ndim == 1 else y,)

@@ -87,3 +87,13 @@ graph.graph @affine_grid_rank(%t: tensor<1x2x3xf32>) {
   graph.net_output
 }
 // CHECK-LABEL: 'graph.affine_grid' theta must be [1, 3, 4] for size [1, 1, 2, 3, 4], got [1, 2, 3]
+
+// -----
+
+// Tests a pool that ngram_counts does not split into bigrams.
+
+graph.graph @tfidf_pool(%x: tensor<6xi32>) {
+  %y = graph.tf_idf_vectorizer %x min_gram_length 2 max_gram_length 2 mode "TF" ngram_counts [0, 0] ngram_indexes [0] pool [2, 3, 5] : (tensor<6xi32>) -> tensor<1xf32>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.tf_idf_vectorizer' ngram_counts [0, 0] does not split a pool of 3

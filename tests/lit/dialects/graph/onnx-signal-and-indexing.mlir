@@ -58,3 +58,16 @@ graph.graph @affine_grid(%t: tensor<2x2x3xf32>, %t3: tensor<1x3x4xf32>) -> tenso
   %g3 = graph.affine_grid %t3 size [1, 3, 2, 3, 4] align_corners true : (tensor<1x3x4xf32>) -> tensor<1x2x3x4x3xf32>
   graph.net_output %g : tensor<2x4x5x2xf32>
 }
+
+// -----
+
+// Tests TfIdfVectorizer over rows and over one sequence, with weights.
+
+// CHECK-LABEL: graph.graph @tfidf
+// CHECK:         graph.tf_idf_vectorizer %{{.*}} min_gram_length 2 max_gram_length 2 mode "TF" ngram_counts [0, 0] ngram_indexes [0, 1] pool [2, 3, 5, 4] : (tensor<2x6xi32>) -> tensor<2x2xf32>
+// CHECK:         graph.tf_idf_vectorizer %{{.*}} min_gram_length 1 max_gram_length 2 max_skip_count 2 mode "TFIDF" ngram_counts [0, 2] ngram_indexes [0, 1, 2] pool [2, 3, 5, 4] weights [0.5, 1.0, 2.0] : (tensor<6xi64>) -> tensor<3xf32>
+graph.graph @tfidf(%x: tensor<2x6xi32>, %s: tensor<6xi64>) -> tensor<2x2xf32> {
+  %y = graph.tf_idf_vectorizer %x min_gram_length 2 max_gram_length 2 mode "TF" ngram_counts [0, 0] ngram_indexes [0, 1] pool [2, 3, 5, 4] : (tensor<2x6xi32>) -> tensor<2x2xf32>
+  %w = graph.tf_idf_vectorizer %s min_gram_length 1 max_gram_length 2 max_skip_count 2 mode "TFIDF" ngram_counts [0, 2] ngram_indexes [0, 1, 2] pool [2, 3, 5, 4] weights [0.5, 1.0, 2.0] : (tensor<6xi64>) -> tensor<3xf32>
+  graph.net_output %y : tensor<2x2xf32>
+}
