@@ -821,3 +821,24 @@ def test_tf_idf_vectorizer_string_pool_is_refused() -> None:
         OnnxImportError, match=r"^node 'tf' \(TfIdfVectorizer, opset 11\): pool_str"
     ):
         import_model(model)
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_deform_conv_matches_reference(masked: bool) -> None:
+    """Two groups, two offset groups, stride, padding and dilation; offsets move taps off the
+    image (zeros there) and between pixels."""
+    feeds = {
+        "x": _f(2, 4, 6, 5),
+        "w": _f(6, 2, 3, 2),
+        "o": 1.5 * _f(2, 2 * 6 * 2, 3, 4),
+        "b": _f(6),
+    }
+    inputs = ["x", "w", "o", "b"]
+    if masked:
+        feeds["m"] = RNG.uniform(0, 1, (2, 2 * 6, 3, 4)).astype(np.float32)
+        inputs.append("m")
+    node = helper.make_node(
+        "DeformConv", inputs, ["y"], group=2, offset_group=2, strides=[2, 1],
+        pads=[1, 0, 1, 1], dilations=[1, 2],
+    )  # fmt: skip
+    check(node, feeds, opset=22)

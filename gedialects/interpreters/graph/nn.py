@@ -14,6 +14,7 @@ from gedialects.graph import (
     Conv2DTransposeOp,
     Conv3DOp,
     Conv3DTransposeOp,
+    DeformableConv2DOp,
     DepthToSpaceOp,
     ResizeDOp,
     ResizeOp,
@@ -686,3 +687,49 @@ def col2im(
         y[(slice(None), slice(None), *window)] += cols[(slice(None), slice(None), *tap)]
     crop = tuple(slice(pads[d], pads[d] + size[d]) for d in range(rank))
     return (np.ascontiguousarray(y[(slice(None), slice(None), *crop)]).astype(x.dtype),)
+
+
+@kernel("DeformableConv2D")
+def deformable_conv2d(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """Bilinear samples of every tap at its moved position (four gathers over the flattened
+    image per deformable group), masked, then one grouped product with the filter."""
+    x, w, offsets, bias = (compute(a) for a in inputs[:4])
+    mask = compute(inputs[4]) if len(inputs) > 4 else None
+    op = DeformableConv2DOp
+    sh, sw = ints(attrs, "strides", op)
+    pt, pl, _, _ = ints(attrs, "pads", op)
+    dh, dw = ints(attrs, "dilations", op)
+    groups, dg = int_(attrs, "groups", op), int_(attrs, "deformable_groups", op)
+    n, c, height, width = x.shape
+    oc, cpg, kh, kw = w.shape
+    oh, ow = offsets.shape[2:]
+    taps, per_dg = kh * kw, c // dg
+    if offsets.shape[1] != 2 * dg * taps:
+        raise KernelError(f"DeformableConv2D: offsets {list(offsets.shape)} do not fit the filter")
+    off = offsets.reshape(n, dg, kh, kw, 2, oh, ow)
+    base_h = (np.arange(kh) * dh)[:, None] + (np.arange(oh) * sh - pt)[None, :]  # [kh, oh]
+    base_w = (np.arange(kw) * dw)[:, None] + (np.arange(ow) * sw - pl)[None, :]  # [kw, ow]
+    ph = base_h[None, None, :, None, :, None] + off[:, :, :, :, 0]  # [n, dg, kh, kw, oh, ow]
+    pw = base_w[None, None, None, :, None, :] + off[:, :, :, :, 1]
+    h0, w0 = np.floor(ph), np.floor(pw)
+    lh, lw = ph - h0, pw - w0
+    flat = x.reshape(n, dg, per_dg, height * width)
+    cols = np.zeros((n, dg, per_dg, kh, kw, oh, ow), x.dtype)
+    for dy, dx, weight in ((0, 0, (1 - lh) * (1 - lw)), (0, 1, (1 - lh) * lw),
+                           (1, 0, lh * (1 - lw)), (1, 1, lh * lw)):  # fmt: skip
+        hh, ww = (h0 + dy).astype(np.int64), (w0 + dx).astype(np.int64)
+        inside = (hh >= 0) & (hh < height) & (ww >= 0) & (ww < width)
+        where = np.where(inside, hh * width + ww, 0).reshape(n, dg, 1, -1)
+        picked = np.take_along_axis(
+            flat, np.broadcast_to(where, (n, dg, per_dg, where.shape[-1])), 3
+        )
+        cols += picked.reshape(cols.shape) * (weight * inside)[:, :, None].astype(x.dtype)
+    if mask is not None:
+        cols *= mask.reshape(n, dg, 1, kh, kw, oh, ow)
+    cols = cols.reshape(n, groups, cpg, taps, oh * ow)
+    filt = w.reshape(groups, oc // groups, cpg, taps)
+    y = np.einsum("gock,ngckl->ngol", filt, cols).reshape(n, oc, oh, ow)
+    y = y + bias.reshape(1, oc, 1, 1)
+    return (y.astype(inputs[0].dtype),)

@@ -25,6 +25,7 @@ from gedialects.graph import (
     Conv2DTransposeOp,
     Conv3DOp,
     Conv3DTransposeOp,
+    DeformableConv2DOp,
     DepthToSpaceOp,
     DivOp,
     EqualOp,
@@ -645,5 +646,30 @@ def col2im(ctx: NodeContext) -> Outputs:
         dilation=ctx.attr("dilations", []),
         pads=ctx.attr("pads", []),
         stride=ctx.attr("strides", []),
+    )
+    return [ctx.emit(op).results[0]]
+
+
+@converter("DeformConv")
+def deform_conv(ctx: NodeContext) -> Outputs:
+    """GE DeformableConv2D (2-D only, as GE's); an absent bias is zeros."""
+    x, w = ctx.input(0), ctx.input(1)
+    shape = tensor_shape(w.type)
+    if shape is None or len(shape) != 4 or shape[0] < 0:
+        ctx.fail("W must be a static 4-D filter (GE's DeformableConv2D is 2-D)")
+    bias = ctx.optional_input(3)
+    if bias is None:
+        bias = ctx.const(np.zeros(shape[0], numpy_dtype(element_type(x.type))), "bias")
+    op = DeformableConv2DOp(
+        x,
+        w,
+        ctx.input(2),
+        bias,
+        ctx.optional_input(4),
+        strides=ctx.attr("strides", [1, 1]),
+        pads=ctx.attr("pads", [0, 0, 0, 0]),
+        dilations=ctx.attr("dilations", [1, 1]),
+        groups=ctx.attr("group", 1),
+        deformable_groups=ctx.attr("offset_group", 1),
     )
     return [ctx.emit(op).results[0]]

@@ -97,3 +97,13 @@ graph.graph @tfidf_pool(%x: tensor<6xi32>) {
   graph.net_output
 }
 // CHECK-LABEL: 'graph.tf_idf_vectorizer' ngram_counts [0, 0] does not split a pool of 3
+
+// -----
+
+// Tests offsets with one shift per tap instead of two.
+
+graph.graph @deformable_offsets(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xf32>, %o: tensor<1x4x2x2xf32>, %b: tensor<1xf32>) {
+  %y = graph.deformable_conv2d %x, %w, %o, %b strides [1, 1] pads [0, 0, 0, 0] : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x4x2x2xf32>, tensor<1xf32>) -> tensor<1x1x2x2xf32>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.deformable_conv2d' offsets must be [N, 8, 2, 2], got [1, 4, 2, 2]

@@ -71,3 +71,16 @@ graph.graph @tfidf(%x: tensor<2x6xi32>, %s: tensor<6xi64>) -> tensor<2x2xf32> {
   %w = graph.tf_idf_vectorizer %s min_gram_length 1 max_gram_length 2 max_skip_count 2 mode "TFIDF" ngram_counts [0, 2] ngram_indexes [0, 1, 2] pool [2, 3, 5, 4] weights [0.5, 1.0, 2.0] : (tensor<6xi64>) -> tensor<3xf32>
   graph.net_output %y : tensor<2x2xf32>
 }
+
+// -----
+
+// Tests DeformableConv2D with and without a mask.
+
+// CHECK-LABEL: graph.graph @deformable
+// CHECK:         graph.deformable_conv2d %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} strides [1, 1] pads [0, 0, 0, 0] : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x8x2x2xf32>, tensor<1xf32>) -> tensor<1x1x2x2xf32>
+// CHECK:         graph.deformable_conv2d %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} strides [2, 2] pads [0, 0, 0, 0] groups 2 deformable_groups 2 : (tensor<1x4x4x4xf32>, tensor<2x2x2x2xf32>, tensor<1x16x2x2xf32>, tensor<2xf32>, tensor<1x8x2x2xf32>) -> tensor<1x2x2x2xf32>
+graph.graph @deformable(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xf32>, %o: tensor<1x8x2x2xf32>, %b: tensor<1xf32>, %x4: tensor<1x4x4x4xf32>, %w4: tensor<2x2x2x2xf32>, %o4: tensor<1x16x2x2xf32>, %b4: tensor<2xf32>, %m4: tensor<1x8x2x2xf32>) -> tensor<1x1x2x2xf32> {
+  %y = graph.deformable_conv2d %x, %w, %o, %b strides [1, 1] pads [0, 0, 0, 0] : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x8x2x2xf32>, tensor<1xf32>) -> tensor<1x1x2x2xf32>
+  %z = graph.deformable_conv2d %x4, %w4, %o4, %b4, %m4 strides [2, 2] pads [0, 0, 0, 0] groups 2 deformable_groups 2 : (tensor<1x4x4x4xf32>, tensor<2x2x2x2xf32>, tensor<1x16x2x2xf32>, tensor<2xf32>, tensor<1x8x2x2xf32>) -> tensor<1x2x2x2xf32>
+  graph.net_output %y : tensor<1x1x2x2xf32>
+}
