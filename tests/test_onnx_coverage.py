@@ -842,3 +842,19 @@ def test_deform_conv_matches_reference(masked: bool) -> None:
         pads=[1, 0, 1, 1], dilations=[1, 2],
     )  # fmt: skip
     check(node, feeds, opset=22)
+
+
+@pytest.mark.parametrize(
+    ("bins", "length", "rate", "low", "high"),
+    [(8, 16, 8192, 0.0, 4096.0), (5, 64, 16000, 100.0, 6000.0)],
+)
+def test_mel_weight_matrix_matches_reference(
+    bins: int, length: int, rate: int, low: float, high: float
+) -> None:
+    consts = {
+        "n": np.array(bins, np.int64), "d": np.array(length, np.int64),
+        "r": np.array(rate, np.int64), "lo": np.array(low, np.float32),
+        "hi": np.array(high, np.float32),
+    }  # fmt: skip
+    node = helper.make_node("MelWeightMatrix", ["n", "d", "r", "lo", "hi"], ["y"])
+    check(node, {}, consts, opset=17)
