@@ -858,3 +858,22 @@ def test_mel_weight_matrix_matches_reference(
     }  # fmt: skip
     node = helper.make_node("MelWeightMatrix", ["n", "d", "r", "lo", "hi"], ["y"])
     check(node, {}, consts, opset=17)
+
+
+def test_unique_unsorted_along_axis_1_and_idf_without_weights() -> None:
+    """The two cases onnx's reference gets wrong or cannot run, against written outputs."""
+    x = np.array([[1, 0, 1, 2], [3, 5, 3, 4]], np.float32)  # columns 0 and 2 repeat
+    node = helper.make_node("Unique", ["x"], ["y", "i", "inv", "n"], sorted=0, axis=1)
+    shapes = {name: np.zeros(1, np.int64) for name in ("i", "inv", "n")} | {"y": x}
+    got = run(import_model(one_node_model(node, {"x": x}, {}, shapes, 11)), {"x": x})
+    np.testing.assert_array_equal(got["y"], x[:, [0, 1, 3]])
+    np.testing.assert_array_equal(got["i"], [0, 1, 3])
+    np.testing.assert_array_equal(got["inv"], [0, 1, 0, 2])
+    np.testing.assert_array_equal(got["n"], [2, 1, 1])
+    node = helper.make_node(
+        "TfIdfVectorizer", ["s"], ["y"], mode="IDF", min_gram_length=1, max_gram_length=1,
+        max_skip_count=0, ngram_counts=[0], ngram_indexes=[1, 0], pool_int64s=[7, 9],
+    )  # fmt: skip
+    s = np.array([7, 7, 3], np.int32)
+    model = one_node_model(node, {"s": s}, {}, {"y": np.zeros(1, np.float32)}, 11)
+    np.testing.assert_array_equal(run(import_model(model), {"s": s})["y"], [0.0, 1.0])
