@@ -877,3 +877,24 @@ def test_unique_unsorted_along_axis_1_and_idf_without_weights() -> None:
     s = np.array([7, 7, 3], np.int32)
     model = one_node_model(node, {"s": s}, {}, {"y": np.zeros(1, np.float32)}, 11)
     np.testing.assert_array_equal(run(import_model(model), {"s": s})["y"], [0.0, 1.0])
+
+
+def test_stft_without_onesided_passes_the_strict_check(tmp_path: Path) -> None:
+    """onnx 1.23's inference reads STFT's absent onesided as 0 and rejects the one-sided
+    output shape the model declares; the check sees the default 1 written out, and the file
+    imports and runs through the tools."""
+    node = helper.make_node("STFT", ["s", "step", "", "len"], ["y"])
+    inits = [
+        numpy_helper.from_array(np.array(v, np.int64), k) for k, v in (("step", 8), ("len", 16))
+    ]
+    graph = helper.make_graph(
+        [node], "g", [helper.make_tensor_value_info("s", TensorProto.FLOAT, [1, 64, 1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 7, 9, 2])], inits,
+    )  # fmt: skip
+    onnx.save(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), tmp_path / "s.onnx"
+    )
+    np.savez(tmp_path / "in.npz", s=_f(1, 64, 1))
+    done = run_tool("ge-run", str(tmp_path / "s.onnx"), "--inputs", str(tmp_path / "in.npz"))
+    assert done.returncode == 0, done.stderr
+    assert "y: float32[1, 7, 9, 2]" in done.stdout
