@@ -12,6 +12,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from gedialects.frontend.onnx import OnnxImportError, import_model
+from gedialects.graph import GraphOp
 from gedialects.interpreters.entry import RunError
 from gedialects.interpreters.run import run
 from tests.conftest import run_tool
@@ -506,3 +507,410 @@ def test_grid_sample_defaults_survive_the_compiled_text(tmp_path: Path) -> None:
         "--reference", str(tmp_path / "want.npz"),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr + done.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# Ops imported as their function bodies
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", ["linear", "gated"])
+def test_linear_attention_as_its_function_body(rule: str) -> None:
+    """Prefill with a past state: the body's Scan carries the state over the tokens."""
+    feeds = {"q": _f(2, 3, 8), "k": _f(2, 3, 4), "v": _f(2, 3, 6), "s": _f(2, 2, 2, 3)}
+    inputs = ["q", "k", "v", "s"]
+    if rule == "gated":
+        feeds["g"] = -np.abs(_f(2, 3, 2))
+        inputs.append("g")
+    node = helper.make_node(
+        "LinearAttention",
+        inputs,
+        ["y", "state"],
+        q_num_heads=4,
+        kv_num_heads=2,
+        update_rule=rule,
+    )
+    got = check(node, feeds, opset=27)
+    assert got["state"].shape == (2, 2, 2, 3)
+
+
+def test_causal_conv_with_state_and_center_crop_pad() -> None:
+    feeds = {"x": _f(1, 4, 5), "w": _f(4, 1, 3), "b": _f(4), "s": _f(1, 4, 2)}
+    node = helper.make_node(
+        "CausalConvWithState", ["x", "w", "b", "s"], ["y", "state"], activation="silu"
+    )
+    check(node, feeds, opset=27)
+    node = helper.make_node("CenterCropPad", ["x", "shape"], ["y"], axes=[1, 2])
+    check(node, {"x": _f(3, 5, 4)}, {"shape": np.array([2, 7], np.int64)}, opset=18)
+
+
+def test_function_body_ops_are_named_after_their_node() -> None:
+    """Every op of the body keeps the ONNX node's name as its prefix (GE's node names)."""
+    node = helper.make_node("CenterCropPad", ["x", "shape"], ["y"], name="crop")
+    feeds = {"x": _f(3, 5)}
+    model = one_node_model(
+        node, feeds, {"shape": np.array([2, 7], np.int64)}, {"y": np.zeros(1, np.float32)}, 18
+    )
+    module = import_model(model)
+    graph = module.body.block.first_op
+    assert isinstance(graph, GraphOp)
+    names = [str(op.attributes.get("node_name")) for op in graph.body.block.ops]
+    body = [n for n in names if n.startswith('"crop/')]
+    assert len(body) > 3 and len(set(body)) == len(body)
+
+
+def test_function_body_failure_names_the_node() -> None:
+    """Heads that do not group (3 query heads over 2 kv heads): one line naming the node."""
+    node = helper.make_node(
+        "LinearAttention", ["q", "k", "v"], ["y", "s"], name="la", q_num_heads=3, kv_num_heads=2
+    )
+    feeds = {"q": _f(1, 2, 6), "k": _f(1, 2, 4), "v": _f(1, 2, 4)}
+    zero = np.zeros(1, np.float32)
+    model = one_node_model(node, feeds, {}, {"y": zero, "s": zero}, 27)
+    message = r"^node 'la' \(LinearAttention, opset 27\): the op's function cannot be built"
+    with pytest.raises(OnnxImportError, match=message) as info:
+        import_model(model)
+    assert "\n" not in str(info.value)
+
+
+# --------------------------------------------------------------------------------------------
+# Spectral ops
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("inverse", "onesided", "length", "last"),
+    [(0, 0, None, 1), (0, 1, None, 1), (0, 0, 12, 2), (1, 0, 7, 2), (1, 1, None, 2)],
+)
+def test_dft_matches_reference(inverse: int, onesided: int, length: int | None, last: int) -> None:
+    x = _f(2, 8, 3, last)
+    inputs = ["x", "n" if length else "", "a"]
+    consts = {"a": np.array(1, np.int64)}
+    if length:
+        consts["n"] = np.array(length, np.int64)
+    node = helper.make_node("DFT", inputs, ["y"], inverse=inverse, onesided=onesided)
+    check(node, {"x": x}, consts, opset=20)
+
+
+def test_dft_float64_and_opset17_axis_attribute() -> None:
+    node = helper.make_node("DFT", ["x"], ["y"], axis=2)
+    check(node, {"x": _f(2, 3, 5, 2, dtype=np.float64)}, opset=17)
+
+
+def test_stft_with_and_without_window() -> None:
+    signal = {"s": _f(2, 40, 1)}
+    node = helper.make_node("STFT", ["s", "step", "w"], ["y"])
+    check(node, signal, {"step": np.array(6, np.int64), "w": _f(10)}, opset=17)
+    node = helper.make_node("STFT", ["s", "step", "", "n"], ["y"], onesided=0)
+    consts = {"step": np.array(4, np.int64), "n": np.array(8, np.int64)}
+    check(node, {"s": _f(1, 20, 2)}, consts, opset=17)
+
+
+def test_dft_of_unknown_length_is_refused() -> None:
+    node = helper.make_node("DFT", ["x", "n"], ["y"], name="f")
+    feeds = {"x": _f(1, 4, 1), "n": np.array(4, np.int64)}
+    model = one_node_model(node, feeds, {}, {"y": np.zeros(1, np.float32)}, 20)
+    with pytest.raises(OnnxImportError, match=r"^node 'f' \(DFT, opset 20\): dft_length must be a"):
+        import_model(model)
+
+
+# --------------------------------------------------------------------------------------------
+# Unique, TensorScatter, Col2Im
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("axis", "sort"), [(None, 1), (0, 1), (0, 0), (1, 1), (-1, 1)])
+def test_unique_matches_reference(axis: int | None, sort: int) -> None:
+    """(onnx's reference fails on an unsorted Unique without axis and takes an unsorted
+    one's slices along axis 0 whatever the axis: the next test has the unsorted case.)"""
+    x = RNG.integers(0, 3, (4, 3)).astype(np.float32)
+    x[2] = x[0]  # a repeated row
+    node = helper.make_node("Unique", ["x"], ["y", "i", "inv", "n"], sorted=sort)
+    if axis is not None:
+        node.attribute.append(helper.make_attribute("axis", axis))
+    check(node, {"x": x}, opset=11)
+
+
+def test_unique_partitions_as_unknown_shape_and_compiles(tmp_path: Path) -> None:
+    """The distinct count is the data's: ge-compile puts Unique in an unknown-shape partition
+    (dynamic tasks), and the compiled model gives the same outputs through the tools."""
+    node = helper.make_node("Unique", ["x"], ["y", "i", "inv", "n"], sorted=0)
+    x = np.array([2, 1, 1, 3, 4, 3], np.int64)
+    expected = {
+        "y": np.array([2, 1, 3, 4]),
+        "i": np.array([0, 1, 3, 4]),
+        "inv": np.array([0, 1, 1, 2, 3, 2]),
+        "n": np.array([1, 2, 2, 1]),
+    }
+    model = one_node_model(node, {"x": x}, {}, expected, 11)
+    onnx.save(model, tmp_path / "u.onnx")
+    np.savez(tmp_path / "in.npz", x=x)
+    np.savez(tmp_path / "want.npz", allow_pickle=False, **expected)
+    done = run_tool(
+        "ge-opt", str(tmp_path / "u.onnx"), "-p", "ge-compile", "-o", str(tmp_path / "c.mlir")
+    )
+    assert done.returncode == 0, done.stderr
+    assert "dynamic" in (tmp_path / "c.mlir").read_text()
+    done = run_tool(
+        "ge-run", str(tmp_path / "c.mlir"), "--inputs", str(tmp_path / "in.npz"),
+        "--reference", str(tmp_path / "want.npz"),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("mode", ["linear", "circular"])
+def test_tensor_scatter_matches_reference(mode: str) -> None:
+    starts = [0, 4, 1] if mode == "circular" else [0, 3, 1]  # 4 + 2 wraps around 5
+    feeds = {"c": _f(3, 2, 5, 4), "u": _f(3, 2, 2, 4), "i": np.array(starts, np.int64)}
+    node = helper.make_node("TensorScatter", ["c", "u", "i"], ["y"], axis=2, mode=mode)
+    check(node, feeds, opset=24)
+    no_indices = {"c": feeds["c"], "u": feeds["u"]}
+    check(helper.make_node("TensorScatter", ["c", "u"], ["y"], mode=mode), no_indices, opset=24)
+
+
+def test_tensor_scatter_overrun_is_a_kernel_error() -> None:
+    node = helper.make_node("TensorScatter", ["c", "u", "i"], ["y"], axis=1)
+    feeds = {"c": _f(1, 4, 2), "u": _f(1, 2, 2), "i": np.array([3], np.int64)}
+    model = one_node_model(node, feeds, {}, {"y": np.zeros(1, np.float32)}, 24)
+    with pytest.raises(RunError, match=r"Scatter: writing 2 positions from \[3\] overruns 4"):
+        run(import_model(model), feeds)
+
+
+@pytest.mark.parametrize(
+    ("image", "block", "attrs"),
+    [
+        ((5, 5), (2, 2), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),
+        ((6, 7), (3, 2), {"dilations": [2, 1]}),
+        ((3, 4, 5), (2, 2, 2), {}),
+    ],
+)
+def test_col2im_matches_reference(image: tuple, block: tuple, attrs: dict) -> None:
+    rank = len(image)
+    strides, dil = attrs.get("strides", [1] * rank), attrs.get("dilations", [1] * rank)
+    pads = attrs.get("pads", [0] * 2 * rank)
+    blocks = [
+        (image[d] + pads[d] + pads[d + rank] - dil[d] * (block[d] - 1) - 1) // strides[d] + 1
+        for d in range(rank)
+    ]
+    x = _f(2, 3 * int(np.prod(block)), int(np.prod(blocks)))
+    consts = {"img": np.array(image, np.int64), "blk": np.array(block, np.int64)}
+    check(helper.make_node("Col2Im", ["x", "img", "blk"], ["y"], **attrs), {"x": x}, consts)
+
+
+@pytest.mark.parametrize("out", [None, [2, 3, 7, 6]])
+def test_max_unpool_after_max_pool(out: list[int] | None) -> None:
+    """MaxPool's indices unpooled: the maxima back in place, zeros elsewhere, padded at the
+    end to a larger output_shape."""
+    x = _f(2, 3, 6, 6)
+    pool = helper.make_node("MaxPool", ["x"], ["v", "i"], kernel_shape=[2, 2], strides=[2, 2])
+    v, i = _run_node(pool, {"x": x}, ["v", "i"], opset=22).values()
+    inputs = ["v", "i"] + (["s"] if out else [])
+    node = helper.make_node("MaxUnpool", inputs, ["y"], kernel_shape=[2, 2], strides=[2, 2])
+    consts = {"s": np.array(out, np.int64)} if out else {}
+    got = check(node, {"v": v, "i": i}, consts, opset=22)
+    assert got["y"].shape == tuple(out or (2, 3, 6, 6))
+    np.testing.assert_array_equal(got["y"][:, :, :6, :6].max(axis=(2, 3)), x.max(axis=(2, 3)))
+
+
+def test_max_unpool_output_shape_too_small_is_refused() -> None:
+    node = helper.make_node("MaxUnpool", ["v", "i", "s"], ["y"], name="up", kernel_shape=[2])
+    feeds = {"v": _f(1, 1, 3), "i": np.array([[[0, 2, 3]]], np.int64)}
+    model = one_node_model(
+        node, feeds, {"s": np.array([1, 1, 2], np.int64)}, {"y": np.zeros(1, np.float32)}, 22
+    )
+    with pytest.raises(OnnxImportError, match=r"output_shape \[1, 1, 2\] does not hold the"):
+        import_model(model)
+
+
+# --------------------------------------------------------------------------------------------
+# Training optimisers (ai.onnx.preview.training)
+# --------------------------------------------------------------------------------------------
+
+
+def _training_check(node: onnx.NodeProto, feeds: dict[str, np.ndarray]) -> None:
+    """The node in a model that imports only the training domain (as onnx's cases do), run
+    against onnx's reference."""
+    from onnx.reference import ReferenceEvaluator
+
+    inputs = [
+        helper.make_tensor_value_info(k, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
+        for k, v in feeds.items()
+    ]
+    outputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in node.output]
+    graph = helper.make_graph([node], "opt", inputs, outputs)
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("ai.onnx.preview.training", 1)]
+    )
+    want = ReferenceEvaluator(model).run(None, feeds)
+    got = run(import_model(model), dict(feeds))
+    for name, expected in zip(node.output, want, strict=True):
+        np.testing.assert_allclose(
+            got[name], np.asarray(expected), rtol=1e-5, atol=1e-6, err_msg=name
+        )
+
+
+@pytest.mark.parametrize("t", [0, 3])
+def test_optimisers_match_reference(t: int) -> None:
+    domain = "ai.onnx.preview.training"
+    r, step = np.array(0.1, np.float32), np.array(t, np.int64)
+    x1, g1, v1, h1 = _f(3), _f(3), _f(3), np.abs(_f(3))
+    x2, g2, h2 = _f(2, 2), _f(2, 2), np.abs(_f(2, 2))
+    node = helper.make_node(
+        "Adagrad", ["r", "t", "x1", "x2", "g1", "g2", "h1", "h2"],
+        ["x1n", "x2n", "h1n", "h2n"], domain=domain, decay_factor=0.1, epsilon=1e-6,
+        norm_coefficient=0.01,
+    )  # fmt: skip
+    feeds = {"r": r, "t": step, "x1": x1, "x2": x2, "g1": g1, "g2": g2, "h1": h1, "h2": h2}
+    _training_check(node, feeds)
+    for mode in ("standard", "nesterov"):
+        node = helper.make_node(
+            "Momentum", ["r", "t", "x1", "g1", "v1"], ["x1n", "v1n"], domain=domain,
+            alpha=0.9, beta=0.5, norm_coefficient=0.02, mode=mode,
+        )  # fmt: skip
+        _training_check(node, {"r": r, "t": step, "x1": x1, "g1": g1, "v1": v1})
+    node = helper.make_node(
+        "Adam", ["r", "t", "x1", "g1", "v1", "h1"], ["x1n", "v1n", "h1n"], domain=domain,
+        alpha=0.8, beta=0.95, epsilon=1e-7, norm_coefficient=0.01, norm_coefficient_post=0.02,
+    )  # fmt: skip
+    _training_check(node, {"r": r, "t": step, "x1": x1, "g1": g1, "v1": v1, "h1": h1})
+
+
+@pytest.mark.parametrize("rank", [1, 3])
+def test_ml_binarizer_and_array_feature_extractor(rank: int) -> None:
+    from onnx.reference import ReferenceEvaluator
+
+    x = _f(*([5] if rank == 1 else [2, 3, 5]))
+    nodes = [
+        helper.make_node("Binarizer", ["x"], ["b"], domain="ai.onnx.ml", threshold=0.2),
+        helper.make_node("ArrayFeatureExtractor", ["x", "i"], ["f"], domain="ai.onnx.ml"),
+    ]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)]
+    outputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ("b", "f")]
+    index = numpy_helper.from_array(np.array([[4, 0, 4]], np.int64), "i")
+    graph = helper.make_graph(nodes, "ml", inputs, outputs, [index])
+    opsets = [helper.make_opsetid("", 18), helper.make_opsetid("ai.onnx.ml", 3)]
+    model = helper.make_model(graph, opset_imports=opsets)
+    got = run(import_model(model), {"x": x})
+    for name, want in zip(("b", "f"), ReferenceEvaluator(model).run(None, {"x": x}), strict=True):
+        np.testing.assert_array_equal(got[name], np.asarray(want), err_msg=name)
+
+
+@pytest.mark.parametrize("size", [[2, 3, 4, 5], [1, 2, 3, 1, 4]])
+@pytest.mark.parametrize("align", [0, 1])
+def test_affine_grid_matches_reference(size: list[int], align: int) -> None:
+    rank = len(size) - 2
+    node = helper.make_node("AffineGrid", ["t", "s"], ["g"], align_corners=align)
+    check(node, {"t": _f(size[0], rank, rank + 1)}, {"s": np.array(size, np.int64)}, opset=20)
+
+
+@pytest.mark.parametrize(
+    ("mode", "low", "high", "skip", "weights"),
+    [("TF", 2, 2, 0, None), ("TF", 1, 2, 3, None), ("IDF", 1, 3, 1, [0.5, 1, 2, 3, 4, 5]),
+     ("TFIDF", 2, 3, 2, [1.0, 2, 3, 4, 5, 6]), ("TF", 1, 1, 0, None)],
+)  # fmt: skip
+def test_tf_idf_vectorizer_matches_reference(
+    mode: str, low: int, high: int, skip: int, weights: list[float] | None
+) -> None:
+    x = RNG.integers(0, 5, (3, 12)).astype(np.int32)
+    pool = [1, 3, 2, 4, 1, 2, 0, 3, 1, 2, 0]  # unigrams 1 3, bigrams (2 4) (1 2) (0 3), trigram
+    node = helper.make_node(
+        "TfIdfVectorizer", ["x"], ["y"], mode=mode, min_gram_length=low, max_gram_length=high,
+        max_skip_count=skip, ngram_counts=[0, 2, 8], ngram_indexes=[5, 0, 1, 4, 3, 2],
+        pool_int64s=pool,
+    )  # fmt: skip
+    if weights:
+        node.attribute.append(helper.make_attribute("weights", weights))
+    check(node, {"x": x}, opset=9)
+    check(node, {"x": x[0].astype(np.int64)}, opset=9)
+
+
+def test_tf_idf_vectorizer_string_pool_is_refused() -> None:
+    node = helper.make_node(
+        "TfIdfVectorizer", ["x"], ["y"], name="tf", mode="TF", min_gram_length=1,
+        max_gram_length=1, max_skip_count=0, ngram_counts=[0], ngram_indexes=[0],
+        pool_strings=["a"],
+    )  # fmt: skip
+    model = one_node_model(
+        node, {"x": np.zeros(3, np.int32)}, {}, {"y": np.zeros(1, np.float32)}, 9
+    )
+    with pytest.raises(
+        OnnxImportError, match=r"^node 'tf' \(TfIdfVectorizer, opset 11\): pool_str"
+    ):
+        import_model(model)
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_deform_conv_matches_reference(masked: bool) -> None:
+    """Two groups, two offset groups, stride, padding and dilation; offsets move taps off the
+    image (zeros there) and between pixels."""
+    feeds = {
+        "x": _f(2, 4, 6, 5),
+        "w": _f(6, 2, 3, 2),
+        "o": 1.5 * _f(2, 2 * 6 * 2, 3, 4),
+        "b": _f(6),
+    }
+    inputs = ["x", "w", "o", "b"]
+    if masked:
+        feeds["m"] = RNG.uniform(0, 1, (2, 2 * 6, 3, 4)).astype(np.float32)
+        inputs.append("m")
+    node = helper.make_node(
+        "DeformConv", inputs, ["y"], group=2, offset_group=2, strides=[2, 1],
+        pads=[1, 0, 1, 1], dilations=[1, 2],
+    )  # fmt: skip
+    check(node, feeds, opset=22)
+
+
+@pytest.mark.parametrize(
+    ("bins", "length", "rate", "low", "high"),
+    [(8, 16, 8192, 0.0, 4096.0), (5, 64, 16000, 100.0, 6000.0)],
+)
+def test_mel_weight_matrix_matches_reference(
+    bins: int, length: int, rate: int, low: float, high: float
+) -> None:
+    consts = {
+        "n": np.array(bins, np.int64), "d": np.array(length, np.int64),
+        "r": np.array(rate, np.int64), "lo": np.array(low, np.float32),
+        "hi": np.array(high, np.float32),
+    }  # fmt: skip
+    node = helper.make_node("MelWeightMatrix", ["n", "d", "r", "lo", "hi"], ["y"])
+    check(node, {}, consts, opset=17)
+
+
+def test_unique_unsorted_along_axis_1_and_idf_without_weights() -> None:
+    """The two cases onnx's reference gets wrong or cannot run, against written outputs."""
+    x = np.array([[1, 0, 1, 2], [3, 5, 3, 4]], np.float32)  # columns 0 and 2 repeat
+    node = helper.make_node("Unique", ["x"], ["y", "i", "inv", "n"], sorted=0, axis=1)
+    shapes = {name: np.zeros(1, np.int64) for name in ("i", "inv", "n")} | {"y": x}
+    got = run(import_model(one_node_model(node, {"x": x}, {}, shapes, 11)), {"x": x})
+    np.testing.assert_array_equal(got["y"], x[:, [0, 1, 3]])
+    np.testing.assert_array_equal(got["i"], [0, 1, 3])
+    np.testing.assert_array_equal(got["inv"], [0, 1, 0, 2])
+    np.testing.assert_array_equal(got["n"], [2, 1, 1])
+    node = helper.make_node(
+        "TfIdfVectorizer", ["s"], ["y"], mode="IDF", min_gram_length=1, max_gram_length=1,
+        max_skip_count=0, ngram_counts=[0], ngram_indexes=[1, 0], pool_int64s=[7, 9],
+    )  # fmt: skip
+    s = np.array([7, 7, 3], np.int32)
+    model = one_node_model(node, {"s": s}, {}, {"y": np.zeros(1, np.float32)}, 11)
+    np.testing.assert_array_equal(run(import_model(model), {"s": s})["y"], [0.0, 1.0])
+
+
+def test_stft_without_onesided_passes_the_strict_check(tmp_path: Path) -> None:
+    """onnx 1.23's inference reads STFT's absent onesided as 0 and rejects the one-sided
+    output shape the model declares; the check sees the default 1 written out, and the file
+    imports and runs through the tools."""
+    node = helper.make_node("STFT", ["s", "step", "", "len"], ["y"])
+    inits = [
+        numpy_helper.from_array(np.array(v, np.int64), k) for k, v in (("step", 8), ("len", 16))
+    ]
+    graph = helper.make_graph(
+        [node], "g", [helper.make_tensor_value_info("s", TensorProto.FLOAT, [1, 64, 1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 7, 9, 2])], inits,
+    )  # fmt: skip
+    onnx.save(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), tmp_path / "s.onnx"
+    )
+    np.savez(tmp_path / "in.npz", s=_f(1, 64, 1))
+    done = run_tool("ge-run", str(tmp_path / "s.onnx"), "--inputs", str(tmp_path / "in.npz"))
+    assert done.returncode == 0, done.stderr
+    assert "y: float32[1, 7, 9, 2]" in done.stdout

@@ -395,31 +395,20 @@ def test_not_onnx(tmp_path: Path) -> None:
     assert _error(tmp_path / "missing.onnx").startswith("cannot read ")
 
 
-def tfidf_node() -> onnx.NodeProto:
-    """A text-analytics op the graph dialect has no counterpart for."""
-    return helper.make_node(
-        "TfIdfVectorizer",
-        ["x"],
-        ["y"],
-        name="tfidf",
-        mode="TF",
-        ngram_counts=[0],
-        ngram_indexes=[0],
-        pool_int64s=[1],
-        min_gram_length=1,
-        max_gram_length=1,
-        max_skip_count=0,
-    )
+def decoder_node() -> onnx.NodeProto:
+    """ImageDecoder (opset 20): encoded image bytes, which the graph dialect does not decode."""
+    return helper.make_node("ImageDecoder", ["x"], ["y"], name="decode")
 
 
 def test_unsupported_op_names_op_node_and_opset() -> None:
     m = model(
-        [tfidf_node()],
-        [vi("x", TensorProto.INT64, [4])],
-        [vi("y", TensorProto.FLOAT, [1])],
+        [decoder_node()],
+        [vi("x", TensorProto.UINT8, [4])],
+        [vi("y", TensorProto.UINT8, None)],
+        opset=20,
     )
     assert _error(m) == (
-        "node 'tfidf' (TfIdfVectorizer, opset 17): unsupported ONNX op type TfIdfVectorizer"
+        "node 'decode' (ImageDecoder, opset 20): unsupported ONNX op type ImageDecoder"
     )
 
 
@@ -586,9 +575,10 @@ def test_ge_import_errors_are_one_line_and_write_nothing(tmp_path: Path, case: s
     elif case == "unsupported":
         onnx.save(
             model(
-                [tfidf_node()],
-                [vi("x", TensorProto.INT64, [4])],
-                [vi("y", TensorProto.FLOAT, [1])],
+                [decoder_node()],
+                [vi("x", TensorProto.UINT8, [4])],
+                [vi("y", TensorProto.UINT8, None)],
+                opset=20,
             ),
             src,
         )

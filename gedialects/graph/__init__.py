@@ -54,6 +54,8 @@ from gedialects.graph import (
     recurrent,
     reduction,
     sampling,
+    selection,
+    spectral,
     structure,
     variables,
 )
@@ -91,6 +93,8 @@ from gedialects.graph.quant import *  # noqa: F403
 from gedialects.graph.recurrent import *  # noqa: F403
 from gedialects.graph.reduction import *  # noqa: F403
 from gedialects.graph.sampling import *  # noqa: F403
+from gedialects.graph.selection import *  # noqa: F403
+from gedialects.graph.spectral import *  # noqa: F403
 from gedialects.graph.structure import *  # noqa: F403
 from gedialects.graph.structure import GraphCallable
 from gedialects.graph.variables import *  # noqa: F403
@@ -118,6 +122,8 @@ Graph = Dialect(
         *recurrent.OPS,
         *quant.OPS,
         *sampling.OPS,
+        *selection.OPS,
+        *spectral.OPS,
         *control.OPS,
         *format_ops.OPS,
         *getnext.OPS,

@@ -1045,11 +1045,237 @@ class SpaceToDepthOp(DepthSpaceOpBase):
 # --------------------------------------------------------------------------------------------
 
 
+@irdl_op_definition
+class Col2imOp(GEOp, NodeSyntax):
+    """GE Col2im: sums the sliding blocks of `x` `[N, C * prod(kernel_size), L]` back into an
+    image `[N, C, *output_size]` (the inverse of Im2col; torch's fold).
+
+    Block l sits at `stride * position(l) - pads_begin` with taps `dilation` apart; where
+    blocks overlap their values add. `pads` holds the begin pads, then the end pads, one per
+    spatial dim (ONNX Col2Im's order; GE's `padding` is symmetric). GE's op is 2-D with
+    `output_size` an input; here any number of spatial dims, the sizes attributes (ONNX
+    Col2Im's image_shape and block_shape, which the import needs known).
+
+        %y = graph.col2im %x output_size [5, 5] kernel_size [1, 5]
+            : (tensor<1x5x5xf32>) -> tensor<1x1x5x5xf32>
+    """
+
+    name = "graph.col2im"
+    GE_TYPE: ClassVar[str] = "Col2im"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    output_size = prop_def(DenseArrayBase.constr(i64))
+    kernel_size = prop_def(DenseArrayBase.constr(i64))
+    dilation = prop_def(DenseArrayBase.constr(i64), default_value=int_array(()))
+    pads = prop_def(DenseArrayBase.constr(i64), default_value=int_array(()))
+    stride = prop_def(DenseArrayBase.constr(i64), default_value=int_array(()))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        output_size: Sequence[int],
+        kernel_size: Sequence[int],
+        dilation: Sequence[int] = (),
+        pads: Sequence[int] = (),
+        stride: Sequence[int] = (),
+    ) -> None:
+        props: dict[str, Attribute] = {
+            "output_size": int_array(output_size),
+            "kernel_size": int_array(kernel_size),
+            "dilation": int_array(dilation),
+            "pads": int_array(pads),
+            "stride": int_array(stride),
+        }
+        init_node(self, [x], None, props)
+
+    @classmethod
+    def geometry(
+        cls, properties: Mapping[str, Attribute]
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """(output_size, kernel_size, dilation, pads, stride), defaults filled in (1s, 0s);
+        ValueError when they do not go together."""
+        size = prop_ints(cls, properties, "output_size")
+        kernel = prop_ints(cls, properties, "kernel_size")
+        rank = len(size)
+        dilation = prop_ints(cls, properties, "dilation") or (1,) * rank
+        pads = prop_ints(cls, properties, "pads") or (0,) * (2 * rank)
+        stride = prop_ints(cls, properties, "stride") or (1,) * rank
+        if rank == 0 or len(kernel) != rank or len(dilation) != rank or len(stride) != rank:
+            raise ValueError(
+                "output_size, kernel_size, dilation and stride must have one value per "
+                f"spatial dim, got {list(size)}, {list(kernel)}, {list(dilation)}, {list(stride)}"
+            )
+        if len(pads) != 2 * rank:
+            raise ValueError(f"pads must have {2 * rank} values (begins, ends), got {list(pads)}")
+        if min(size) <= 0 or min(kernel) <= 0 or min(dilation) <= 0 or min(stride) <= 0:
+            raise ValueError("output_size, kernel_size, dilation and stride must be positive")
+        if min(pads) < 0:
+            raise ValueError(f"pads must be non-negative, got {list(pads)}")
+        return size, kernel, dilation, pads, stride
+
+    @classmethod
+    def blocks(cls, properties: Mapping[str, Attribute]) -> tuple[int, ...]:
+        """The number of block positions along each spatial dim."""
+        size, kernel, dilation, pads, stride = cls.geometry(properties)
+        rank = len(size)
+        return tuple(
+            (size[d] + pads[d] + pads[d + rank] - dilation[d] * (kernel[d] - 1) - 1) // stride[d]
+            + 1
+            for d in range(rank)
+        )
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """`[N, C, *output_size]` with C = x's dim 1 / prod(kernel_size)."""
+        size, kernel, _, _, _ = cls.geometry(properties)
+        blocks = cls.blocks(properties)
+        if min(blocks) <= 0:
+            raise ValueError(f"no block fits output_size {list(size)} with these kernels")
+        taps = math.prod(kernel)
+        x = tensor_shape(operand_types[0])
+        elem = element_type(operand_types[0])
+        if x is None:
+            return (tensor_of(elem, (-1, -1, *size)),)
+        if len(x) != 3:
+            raise ValueError(f"x must be [N, C * prod(kernel_size), L], got {list(x)}")
+        if x[1] >= 0 and x[1] % taps:
+            raise ValueError(f"x's dim 1 ({x[1]}) is not a multiple of prod(kernel_size) {taps}")
+        if x[2] >= 0 and x[2] != math.prod(blocks):
+            raise ValueError(
+                f"x has {x[2]} blocks; output_size {list(size)} holds {math.prod(blocks)}"
+            )
+        channels = -1 if x[1] < 0 else x[1] // taps
+        return (tensor_of(elem, (x[0], channels, *size)),)
+
+    def verify_(self) -> None:
+        verify_element_types(self, (self.x.type, self.y.type), "x and result")
+        verify_inferred(self, "the image shape")
+
+
+@irdl_op_definition
+class DeformableConv2DOp(GEOp, NodeSyntax):
+    """GE DeformableConv2D: a 2-D convolution whose taps are moved by learned `offsets` and
+    scaled by an optional `mask` (modulated, DCNv2), sampled bilinearly (zeros outside).
+
+    `x` `[N, C, H, W]`, `filter` `[OC, C / groups, kh, kw]`, `offsets` `[N, dg * kh * kw * 2,
+    oh, ow]` (per deformable group and tap, the (y, x) shift), `bias` `[OC]` (zeros when ONNX
+    gives none), `mask` `[N, dg * kh * kw, oh, ow]`; `pads` are top, left, bottom, right.
+    ONNX DeformConv's layout: GE's op takes NHWC offsets with the mask as their third part;
+    the sum is the same.
+
+        %y = graph.deformable_conv2d %x, %w, %o, %b strides [1, 1] pads [0, 0, 0, 0]
+            : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x8x2x2xf32>, tensor<1xf32>)
+            -> tensor<1x1x2x2xf32>
+    """
+
+    name = "graph.deformable_conv2d"
+    GE_TYPE: ClassVar[str] = "DeformableConv2D"
+
+    x = operand_def(AnyTensor)
+    filter = operand_def(AnyTensor)
+    offsets = operand_def(AnyTensor)
+    bias = operand_def(AnyTensor)
+    mask = opt_operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    strides = prop_def(DenseArrayBase.constr(i64))
+    pads = prop_def(DenseArrayBase.constr(i64))
+    dilations = prop_def(DenseArrayBase.constr(i64), default_value=int_array((1, 1)))
+    groups = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+    deformable_groups = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        filter: SSAValue | Operation,
+        offsets: SSAValue | Operation,
+        bias: SSAValue | Operation,
+        mask: SSAValue | Operation | None = None,
+        *,
+        strides: Sequence[int],
+        pads: Sequence[int],
+        dilations: Sequence[int] = (1, 1),
+        groups: int = 1,
+        deformable_groups: int = 1,
+    ) -> None:
+        props: dict[str, Attribute] = {
+            "strides": int_array(strides),
+            "pads": int_array(pads),
+            "dilations": int_array(dilations),
+            "groups": IntegerAttr(groups, i64),
+            "deformable_groups": IntegerAttr(deformable_groups, i64),
+        }
+        operands = [x, filter, offsets, bias, [] if mask is None else [mask]]
+        init_node(self, operands, None, props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """`[N, OC, oh, ow]`, the usual convolution sizes."""
+        strides = prop_ints(cls, properties, "strides")
+        pads = prop_ints(cls, properties, "pads")
+        dilations = prop_ints(cls, properties, "dilations")
+        groups = prop_int(cls, properties, "groups")
+        dg = prop_int(cls, properties, "deformable_groups")
+        if len(strides) != 2 or len(dilations) != 2 or len(pads) != 4:
+            raise ValueError("strides and dilations need 2 values, pads 4")
+        if min(strides) <= 0 or min(dilations) <= 0 or min(pads) < 0 or groups <= 0 or dg <= 0:
+            raise ValueError("strides, dilations, groups and deformable_groups must be positive")
+        x, w = tensor_shape(operand_types[0]), tensor_shape(operand_types[1])
+        o = tensor_shape(operand_types[2])
+        elem = element_type(operand_types[0])
+        if x is None or w is None:
+            return (tensor_of(elem, (-1, -1, -1, -1)),)
+        if len(x) != 4 or len(w) != 4:
+            raise ValueError(f"x and filter must be 4-D, got {list(x)} and {list(w)}")
+        if x[1] >= 0 and w[1] >= 0 and (x[1] != w[1] * groups or x[1] % dg):
+            raise ValueError(
+                f"x's {x[1]} channels do not fit filter {list(w)} in {groups} groups "
+                f"and {dg} deformable groups"
+            )
+        out = []
+        for d in range(2):
+            span = dilations[d] * (w[2 + d] - 1) + 1
+            size = x[2 + d] + pads[d] + pads[d + 2] - span
+            out.append(-1 if x[2 + d] < 0 or w[2 + d] < 0 else size // strides[d] + 1)
+        if min(out) == 0 or any(v < -1 for v in out):
+            raise ValueError(f"the kernel does not fit x {list(x)}")
+        if o is not None and len(o) == 4 and w[2] >= 0 and w[3] >= 0:
+            taps = dg * w[2] * w[3]
+            if o[1] not in (-1, 2 * taps) or o[2] not in (-1, out[0]) or o[3] not in (-1, out[1]):
+                raise ValueError(
+                    f"offsets must be [N, {2 * taps}, {out[0]}, {out[1]}], got {list(o)}"
+                )
+        return (tensor_of(elem, (x[0], w[0], *out)),)
+
+    def verify_(self) -> None:
+        verify_element_types(self, [v.type for v in self.operands] + [self.y.type], "operands")
+        verify_inferred(self, "the convolution's shape")
+
+
 __all__ = [
+    "Col2imOp",
     "Conv2DOp",
     "Conv2DTransposeOp",
     "Conv3DOp",
     "Conv3DTransposeOp",
+    "DeformableConv2DOp",
     "DepthToSpaceOp",
     "ResizeDOp",
     "ResizeOp",
@@ -1068,5 +1294,7 @@ OPS = (
     ResizeOp,
     DepthToSpaceOp,
     SpaceToDepthOp,
+    Col2imOp,
+    DeformableConv2DOp,
 )
 """The ops of this module, in the order the dialect lists them."""

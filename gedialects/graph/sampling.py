@@ -1,17 +1,24 @@
 """Sampling by a grid of coordinates (GE image_ops.h): GridSampler2D and GridSampler3D, which
-ONNX GridSample imports to."""
+ONNX GridSample imports to, and AffineGrid, which makes such grids (ONNX AffineGrid)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, StringAttr
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, StringAttr, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
-from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tensor_shape
+from gedialects.base import (
+    GEOp,
+    NodeSyntax,
+    OperandValues,
+    element_type,
+    int_array,
+    tensor_shape,
+)
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
@@ -19,6 +26,7 @@ from gedialects.graph.common import (
     fail,
     init_node,
     operand_count,
+    prop_ints,
     prop_str,
     tensor_of,
     verify_element_types,
@@ -132,13 +140,81 @@ class GridSampler3DOp(GridSamplerOpBase):
     SPATIAL: ClassVar[int] = 3
 
 
+@irdl_op_definition
+class AffineGridOp(GEOp, NodeSyntax):
+    """GE AffineGrid: the sampling grid of the affine maps `theta` `[N, 2, 3]` (2-D) or
+    `[N, 3, 4]` (3-D) over an output of `size` `[N, C, H, W]` (`[N, C, D, H, W]`).
+
+    The result is `[N, H, W, 2]` (`[N, D, H, W, 3]`) of `(x, y[, z])` points in [-1, 1],
+    `theta` applied to each output pixel's normalised coordinates: the centres of the corner
+    pixels when `align_corners`, else their outer edges (GridSampler's convention). GE takes
+    the size as an input; it is an attribute here (ONNX AffineGrid's size input, which the
+    import needs known).
+
+        %g = graph.affine_grid %t size [1, 1, 4, 5] : (tensor<1x2x3xf32>) -> tensor<1x4x5x2xf32>
+    """
+
+    name = "graph.affine_grid"
+    GE_TYPE: ClassVar[str] = "AffineGrid"
+
+    theta = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    size = prop_def(DenseArrayBase.constr(i64))
+    align_corners = prop_def(BoolAttr, default_value=FALSE)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, theta: SSAValue | Operation, *, size: Sequence[int], align_corners: bool = False
+    ) -> None:
+        props: dict[str, Attribute] = {
+            "size": int_array(size),
+            "align_corners": bool_attr(align_corners),
+        }
+        init_node(self, [theta], None, props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """`[N, *spatial, rank]`."""
+        operand_count(cls, operand_types, 1)
+        size = prop_ints(cls, properties, "size")
+        if len(size) not in (4, 5) or min(size) <= 0:
+            raise ValueError(f"size must be [N, C, H, W] or [N, C, D, H, W], got {list(size)}")
+        rank = len(size) - 2
+        t = tensor_shape(operand_types[0])
+        if t is not None and (
+            len(t) != 3
+            or t[0] not in (-1, size[0])
+            or t[1] not in (-1, rank)
+            or t[2] not in (-1, rank + 1)
+        ):
+            raise ValueError(
+                f"theta must be [{size[0]}, {rank}, {rank + 1}] for size {list(size)}, "
+                f"got {list(t)}"
+            )
+        return (tensor_of(element_type(operand_types[0]), (size[0], *size[2:], rank)),)
+
+    def verify_(self) -> None:
+        verify_element_types(self, (self.theta.type, self.y.type), "theta and result")
+        if not is_float(element_type(self.theta.type)):
+            fail(self, f"theta must be a floating-point tensor, got {self.theta.type}")
+        verify_inferred(self, "the grid shape")
+
+
 __all__ = [
     "INTERPOLATION_MODES",
     "PADDING_MODES",
+    "AffineGridOp",
     "GridSampler2DOp",
     "GridSampler3DOp",
     "GridSamplerOpBase",
 ]
 
-OPS = (GridSampler2DOp, GridSampler3DOp)
+OPS = (GridSampler2DOp, GridSampler3DOp, AffineGridOp)
 """The ops of this module, in the order the dialect lists them."""

@@ -106,7 +106,7 @@ to the device (`JudgeUnknownShapeForTilingDependNode`)."""
 DATA_DEPENDENT_OPS = frozenset(
     {"NonZero", "Unique", "UniqueWithCounts", "Where", "NonMaxSuppression",
      "NonMaxSuppressionV3", "NonMaxSuppressionV6", "GetDynamicDims", "MaskedSelect",
-     "GetNext"}
+     "GetNext", "UniqueWithCountsAndSorting"}
 )  # fmt: skip
 """Ops whose output shape depends on input values: AI CPU kernels only."""
 

@@ -52,6 +52,11 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.quant",
     "gedialects.frontend.onnx.ops.sampling",
     "gedialects.frontend.onnx.ops.generators",
+    "gedialects.frontend.onnx.ops.functions",
+    "gedialects.frontend.onnx.ops.spectral",
+    "gedialects.frontend.onnx.ops.selection",
+    "gedialects.frontend.onnx.ops.training",
+    "gedialects.frontend.onnx.ops.ml",
 )
 _loaded = False
 
@@ -123,6 +128,8 @@ class SubgraphHost(Protocol):
     ) -> GraphOp: ...
 
     def keep(self, graphs: Sequence[GraphOp]) -> None: ...
+
+    def convert_nodes(self, nodes: Sequence[onnx.NodeProto]) -> None: ...
 
     def trial(self) -> AbstractContextManager[None]: ...
 

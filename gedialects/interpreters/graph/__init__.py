@@ -61,6 +61,8 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     recurrent,
     reduction,
     sampling,
+    selection,
+    spectral,
     variables,
 )
 from gedialects.interpreters.graph.program import GraphProgram, compile_graph

@@ -9,10 +9,12 @@ import numpy as np
 from xdsl.ir import Attribute
 
 from gedialects.graph import (
+    Col2imOp,
     Conv2DOp,
     Conv2DTransposeOp,
     Conv3DOp,
     Conv3DTransposeOp,
+    DeformableConv2DOp,
     DepthToSpaceOp,
     ResizeDOp,
     ResizeOp,
@@ -651,3 +653,83 @@ def space_to_depth(
         y = blocks.transpose(0, 1, 3, 5, 2, 4)
     y = y.reshape(n, c * b * b, h // b, w // b)
     return (to_channels_last(y) if nhwc else y,)
+
+
+@kernel("Col2im")
+def col2im(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """One strided add per kernel tap (blocks of one tap never overlap), then the pads cut."""
+    x = inputs[0]
+    try:
+        size, kernel_size, dilation, pads, stride = Col2imOp.geometry(attrs)
+        blocks = Col2imOp.blocks(attrs)
+    except ValueError as e:
+        raise KernelError(f"Col2im: {e}") from None
+    rank, taps = len(size), int(np.prod(kernel_size))
+    if x.ndim != 3 or x.shape[1] % taps or x.shape[2] != int(np.prod(blocks)):
+        raise KernelError(
+            f"Col2im: x {list(x.shape)} is not [N, C * {taps}, {int(np.prod(blocks))}]"
+        )
+    n, c = x.shape[0], x.shape[1] // taps
+    cols = compute(x).reshape(n, c, *kernel_size, *blocks)
+    padded = [size[d] + pads[d] + pads[d + rank] for d in range(rank)]
+    y = np.zeros((n, c, *padded), cols.dtype)
+    for tap in np.ndindex(*kernel_size):
+        window = tuple(
+            slice(
+                tap[d] * dilation[d],
+                tap[d] * dilation[d] + stride[d] * (blocks[d] - 1) + 1,
+                stride[d],
+            )
+            for d in range(rank)
+        )
+        y[(slice(None), slice(None), *window)] += cols[(slice(None), slice(None), *tap)]
+    crop = tuple(slice(pads[d], pads[d] + size[d]) for d in range(rank))
+    return (np.ascontiguousarray(y[(slice(None), slice(None), *crop)]).astype(x.dtype),)
+
+
+@kernel("DeformableConv2D")
+def deformable_conv2d(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """Bilinear samples of every tap at its moved position (four gathers over the flattened
+    image per deformable group), masked, then one grouped product with the filter."""
+    x, w, offsets, bias = (compute(a) for a in inputs[:4])
+    mask = compute(inputs[4]) if len(inputs) > 4 else None
+    op = DeformableConv2DOp
+    sh, sw = ints(attrs, "strides", op)
+    pt, pl, _, _ = ints(attrs, "pads", op)
+    dh, dw = ints(attrs, "dilations", op)
+    groups, dg = int_(attrs, "groups", op), int_(attrs, "deformable_groups", op)
+    n, c, height, width = x.shape
+    oc, cpg, kh, kw = w.shape
+    oh, ow = offsets.shape[2:]
+    taps, per_dg = kh * kw, c // dg
+    if offsets.shape[1] != 2 * dg * taps:
+        raise KernelError(f"DeformableConv2D: offsets {list(offsets.shape)} do not fit the filter")
+    off = offsets.reshape(n, dg, kh, kw, 2, oh, ow)
+    base_h = (np.arange(kh) * dh)[:, None] + (np.arange(oh) * sh - pt)[None, :]  # [kh, oh]
+    base_w = (np.arange(kw) * dw)[:, None] + (np.arange(ow) * sw - pl)[None, :]  # [kw, ow]
+    ph = base_h[None, None, :, None, :, None] + off[:, :, :, :, 0]  # [n, dg, kh, kw, oh, ow]
+    pw = base_w[None, None, None, :, None, :] + off[:, :, :, :, 1]
+    h0, w0 = np.floor(ph), np.floor(pw)
+    lh, lw = ph - h0, pw - w0
+    flat = x.reshape(n, dg, per_dg, height * width)
+    cols = np.zeros((n, dg, per_dg, kh, kw, oh, ow), x.dtype)
+    for dy, dx, weight in ((0, 0, (1 - lh) * (1 - lw)), (0, 1, (1 - lh) * lw),
+                           (1, 0, lh * (1 - lw)), (1, 1, lh * lw)):  # fmt: skip
+        hh, ww = (h0 + dy).astype(np.int64), (w0 + dx).astype(np.int64)
+        inside = (hh >= 0) & (hh < height) & (ww >= 0) & (ww < width)
+        where = np.where(inside, hh * width + ww, 0).reshape(n, dg, 1, -1)
+        picked = np.take_along_axis(
+            flat, np.broadcast_to(where, (n, dg, per_dg, where.shape[-1])), 3
+        )
+        cols += picked.reshape(cols.shape) * (weight * inside)[:, :, None].astype(x.dtype)
+    if mask is not None:
+        cols *= mask.reshape(n, dg, 1, kh, kw, oh, ow)
+    cols = cols.reshape(n, groups, cpg, taps, oh * ow)
+    filt = w.reshape(groups, oc // groups, cpg, taps)
+    y = np.einsum("gock,ngckl->ngol", filt, cols).reshape(n, oc, oh, ow)
+    y = y + bias.reshape(1, oc, 1, 1)
+    return (y.astype(inputs[0].dtype),)

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.ir import Attribute
 
-from gedialects.graph import GridSampler2DOp, GridSampler3DOp, GridSamplerOpBase
-from gedialects.interpreters.graph.common import Arrays, bool_, compute, str_
+from gedialects.graph import AffineGridOp, GridSampler2DOp, GridSampler3DOp, GridSamplerOpBase
+from gedialects.interpreters.graph.common import Arrays, bool_, compute, ints, str_
 from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
 
 CUBIC_A = -0.75
@@ -120,3 +120,29 @@ def grid_sampler_3d(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
     return (_sample(GridSampler3DOp, compute(inputs[0]), compute(inputs[1]), attrs),)
+
+
+@kernel("AffineGrid")
+def affine_grid(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """One batched product of theta with the `(x, y[, z], 1)` coordinates of every pixel."""
+    theta = inputs[0]
+    size = ints(attrs, "size", AffineGridOp)
+    rank = len(size) - 2
+    if theta.shape != (size[0], rank, rank + 1):
+        raise KernelError(f"AffineGrid: theta {list(theta.shape)} does not fit size {list(size)}")
+    align = bool_(attrs, "align_corners", AffineGridOp)
+    axes = []
+    for n in size[2:]:
+        step = np.arange(n, dtype=np.float32)
+        if align:
+            # linspace(-1, 1, n): a single pixel sits at -1 (torch's and onnx's grid)
+            axes.append(step * 2 / (n - 1) - 1 if n > 1 else np.full(1, -1, np.float32))
+        else:
+            axes.append((step * 2 + 1) / n - 1)
+    mesh = np.meshgrid(*axes, indexing="ij")  # (D,) H, W: reversed for (x, y[, z])
+    points = np.stack([*reversed(mesh), np.ones_like(mesh[0])], axis=-1)  # [*spatial, rank+1]
+    flat = points.reshape(-1, rank + 1)
+    grid = np.einsum("pk,nrk->npr", flat, compute(theta).astype(np.float32))
+    return (grid.reshape(size[0], *size[2:], rank).astype(theta.dtype),)

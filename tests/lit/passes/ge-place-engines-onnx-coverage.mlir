@@ -31,3 +31,21 @@ graph.graph @sequence(%x: tensor<2x1x4xf32>, %w: tensor<1x12x4xf32>, %r: tensor<
 // CHECK-LABEL: graph.graph @sequence
 // CHECK:         graph.dynamic_rnn {{.*}} {_engine_name = "AIcoreEngine"}
 // CHECK:         graph.fused_infer_attention_score {{.*}} {_engine_name = "AIcoreEngine"}
+
+// -----
+
+// Tests that Unique's data-dependent outputs put it on AI CPU in an unknown-shape partition,
+// beside a static-shape op on AI Core.
+
+graph.graph @unique(%x: tensor<6xf32>) -> (tensor<?xf32>, tensor<6xf32>) {
+  %y, %i, %inv, %n = graph.unique_with_counts_and_sorting %x : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)
+  %r = graph.relu %x : (tensor<6xf32>) -> tensor<6xf32>
+  graph.net_output %y, %r : tensor<?xf32>, tensor<6xf32>
+}
+
+// CHECK-LABEL: graph.graph @unique
+// CHECK:         graph.unique_with_counts_and_sorting {{.*}} {_engine_name = "DNN_VM_AICPU"}
+// CHECK:         graph.relu {{.*}} {_engine_name = "AIcoreEngine"}
+
+// DYN-LABEL: graph.graph @unique
+// DYN:         graph.unique_with_counts_and_sorting {{.*}}_is_unknown_shape = true

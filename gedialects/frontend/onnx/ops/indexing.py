@@ -1,11 +1,11 @@
-"""ONNX converters: Slice, Gather*, Scatter*, NonZero, OneHot, ReverseSequence."""
+"""ONNX converters: Slice, Gather*, Scatter*, NonZero, OneHot, ReverseSequence, MaxUnpool."""
 
 from __future__ import annotations
 
 import numpy as np
 from xdsl.ir import Operation, SSAValue
 
-from gedialects.base import tensor_shape
+from gedialects.base import element_type, tensor_shape
 from gedialects.frontend.onnx.ops.array import ints_const, static
 from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
 from gedialects.graph import (
@@ -14,6 +14,7 @@ from gedialects.graph import (
     GatherV2DOp,
     NonZeroOp,
     OneHotOp,
+    PadV3Op,
     ReshapeOp,
     ReverseSequenceOp,
     ScatterElementsOp,
@@ -21,6 +22,7 @@ from gedialects.graph import (
     StridedSliceV2Op,
     TensorScatterUpdateOp,
 )
+from gedialects.tensors import numpy_dtype
 
 
 def _one(ctx: NodeContext, op: Operation) -> Outputs:
@@ -138,4 +140,47 @@ def reverse_sequence(ctx: NodeContext) -> Outputs:
         seq_dim=ctx.attr("time_axis", 0),
         batch_dim=ctx.attr("batch_axis", 1),
     )
+    return _one(ctx, op)
+
+
+@converter("MaxUnpool")
+def max_unpool(ctx: NodeContext) -> Outputs:
+    """MaxPool's values put back where its indices say, zeros elsewhere: a ScatterElements of
+    the flattened values into a flat zero tensor of the unpooled size (the indices count over
+    the whole tensor, batch and channels included), reshaped, and padded at the end of each
+    dim to a larger output_shape (onnx's and onnxruntime's placement)."""
+    x, indices = ctx.input(0), ctx.input(1)
+    shape = tensor_shape(x.type)
+    if shape is None or any(d < 0 for d in shape) or len(shape) < 3:
+        ctx.fail("X must have a static shape [N, C, spatial...]")
+    rank = len(shape) - 2
+    kernel = ctx.attr("kernel_shape")
+    strides = ctx.attr("strides", [1] * rank)
+    pads = ctx.attr("pads", [0] * 2 * rank)
+    dims = [*shape[:2]] + [
+        (shape[d + 2] - 1) * strides[d] + kernel[d] - pads[d] - pads[d + rank] for d in range(rank)
+    ]
+    wanted = dims
+    if (out := ctx.optional_input(2)) is not None:
+        known = ctx.known(out)
+        if known is None:
+            ctx.fail("output_shape must be a constant (it fixes the result's shape)")
+        wanted = [int(v) for v in np.asarray(known).reshape(-1)]
+    if min(dims) <= 0:
+        ctx.fail(f"the unpooled shape {dims} is empty")
+    if len(wanted) != len(dims) or any(w < d for w, d in zip(wanted, dims, strict=True)):
+        ctx.fail(f"output_shape {wanted} does not hold the unpooled shape {dims}")
+    elem = numpy_dtype(element_type(x.type))
+    zeros = ctx.const(np.zeros(int(np.prod(dims)), elem), "zeros")
+    flat = ints_const(ctx, [-1], "flat")
+    values = ctx.emit(ReshapeOp(x, flat), "values").results[0]
+    where = ctx.emit(ReshapeOp(indices, flat), "indices").results[0]
+    scattered = ctx.emit(ScatterElementsOp(zeros, where, values, axis=0), "scatter").results[0]
+    if wanted == dims:
+        return _one(ctx, ReshapeOp(scattered, ints_const(ctx, dims, "shape")))
+    unpooled = ctx.emit(ReshapeOp(scattered, ints_const(ctx, dims, "shape")), "unpooled")
+    ends = [w - d for w, d in zip(wanted, dims, strict=True)]
+    paddings = ints_const(ctx, [0] * len(dims) + ends, "paddings")
+    zero = ctx.const(np.zeros((), elem), "constant_value")
+    op = PadV3Op(unpooled.results[0], paddings, zero, paddings_contiguous=False)
     return _one(ctx, op)

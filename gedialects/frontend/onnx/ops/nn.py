@@ -20,10 +20,12 @@ from gedialects.graph import (
     AddOp,
     AvgPoolV2Op,
     BatchNormOp,
+    Col2imOp,
     Conv2DOp,
     Conv2DTransposeOp,
     Conv3DOp,
     Conv3DTransposeOp,
+    DeformableConv2DOp,
     DepthToSpaceOp,
     DivOp,
     EqualOp,
@@ -626,3 +628,48 @@ def mean_variance_normalization(ctx: NodeContext) -> Outputs:
     denominator = ctx.emit(AddOp(std, eps), "std_eps").results[0]
     centred = ctx.emit(SubOp(x, mean), "centred").results[0]
     return [ctx.emit(DivOp(centred, denominator)).results[0]]
+
+
+@converter("Col2Im")
+def col2im(ctx: NodeContext) -> Outputs:
+    """GE Col2im; image_shape and block_shape must be known (they fix the result's shape)."""
+    sizes: list[tuple[int, ...]] = []
+    for index, what in ((1, "image_shape"), (2, "block_shape")):
+        known = ctx.known(ctx.input(index))
+        if known is None:
+            ctx.fail(f"{what} must be a constant (it fixes the result's shape)")
+        sizes.append(tuple(int(v) for v in np.asarray(known).reshape(-1)))
+    op = Col2imOp(
+        ctx.input(0),
+        output_size=sizes[0],
+        kernel_size=sizes[1],
+        dilation=ctx.attr("dilations", []),
+        pads=ctx.attr("pads", []),
+        stride=ctx.attr("strides", []),
+    )
+    return [ctx.emit(op).results[0]]
+
+
+@converter("DeformConv")
+def deform_conv(ctx: NodeContext) -> Outputs:
+    """GE DeformableConv2D (2-D only, as GE's); an absent bias is zeros."""
+    x, w = ctx.input(0), ctx.input(1)
+    shape = tensor_shape(w.type)
+    if shape is None or len(shape) != 4 or shape[0] < 0:
+        ctx.fail("W must be a static 4-D filter (GE's DeformableConv2D is 2-D)")
+    bias = ctx.optional_input(3)
+    if bias is None:
+        bias = ctx.const(np.zeros(shape[0], numpy_dtype(element_type(x.type))), "bias")
+    op = DeformableConv2DOp(
+        x,
+        w,
+        ctx.input(2),
+        bias,
+        ctx.optional_input(4),
+        strides=ctx.attr("strides", [1, 1]),
+        pads=ctx.attr("pads", [0, 0, 0, 0]),
+        dilations=ctx.attr("dilations", [1, 1]),
+        groups=ctx.attr("group", 1),
+        deformable_groups=ctx.attr("offset_group", 1),
+    )
+    return [ctx.emit(op).results[0]]

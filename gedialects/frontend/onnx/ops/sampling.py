@@ -1,10 +1,12 @@
-"""ONNX converter: GridSample (GE GridSampler2D / GridSampler3D)."""
+"""ONNX converters: GridSample (GE GridSampler2D / GridSampler3D) and AffineGrid (GE AffineGrid)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from gedialects.base import tensor_shape
 from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
-from gedialects.graph import GridSampler2DOp, GridSampler3DOp
+from gedialects.graph import AffineGridOp, GridSampler2DOp, GridSampler3DOp
 
 _MODES = {"linear": "bilinear", "bilinear": "bilinear", "nearest": "nearest",
           "cubic": "bicubic", "bicubic": "bicubic"}  # fmt: skip
@@ -31,4 +33,15 @@ def grid_sample(ctx: NodeContext) -> Outputs:
         padding_mode=padding,
         align_corners=bool(ctx.attr("align_corners", 0)),
     )
+    return [ctx.emit(op).results[0]]
+
+
+@converter("AffineGrid")
+def affine_grid(ctx: NodeContext) -> Outputs:
+    """GE AffineGrid; the size input must be known (it fixes the grid's shape)."""
+    known = ctx.known(ctx.input(1))
+    if known is None:
+        ctx.fail("size must be a constant (it fixes the grid's shape)")
+    size = [int(v) for v in np.asarray(known).reshape(-1)]
+    op = AffineGridOp(ctx.input(0), size=size, align_corners=bool(ctx.attr("align_corners", 0)))
     return [ctx.emit(op).results[0]]
