@@ -8,7 +8,7 @@ import gc
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import TensorType, UnrankedTensorType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -436,7 +436,7 @@ def _into_step(
     into: KernelInto,
     ins: list[np.ndarray],
     attrs: kernels.KernelAttrs,
-    rtypes: tuple[TensorType, ...],
+    rtypes: tuple[TensorType | UnrankedTensorType, ...],
     outs: list[np.ndarray],
 ) -> Callable[[], None]:
     def step() -> None:
@@ -453,7 +453,7 @@ def _single_step(
     kernel: Kernel,
     ins: list[np.ndarray],
     attrs: kernels.KernelAttrs,
-    rtypes: tuple[TensorType, ...],
+    rtypes: tuple[TensorType | UnrankedTensorType, ...],
     out: np.ndarray,
     slot: Slot,
 ) -> Callable[[], None]:
@@ -486,7 +486,7 @@ def _multi_step(
     kernel: Kernel,
     ins: list[np.ndarray],
     attrs: kernels.KernelAttrs,
-    rtypes: tuple[TensorType, ...],
+    rtypes: tuple[TensorType | UnrankedTensorType, ...],
     outs: list[np.ndarray],
     slots: tuple[Slot, ...],
     u8: np.ndarray,

@@ -45,7 +45,7 @@ class Slot:
     dtype: np.dtype
     count: int
     shape: tuple[int, ...]
-    type: TensorType
+    type: TensorType | UnrankedTensorType
 
     def view(self, arena: bytearray) -> np.ndarray:
         """A read-only array over the arena bytes (kernels must not write their inputs)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import (
     Interpreter,
 )
@@ -217,7 +218,9 @@ def _load_variables(model: ModelOp, plan: Plan, state: RunState, store: Variable
                     uninitialised(name, f"'ascend.model' @{model.sym_name.data}")
                 )
             continue
-        array = store.read(name, slot.type, decl.value, f"'ascend.model' @{model.sym_name.data}")
+        ttype = slot.type
+        assert isinstance(ttype, TensorType)  # a variable's buffer is static (verified)
+        array = store.read(name, ttype, decl.value, f"'ascend.model' @{model.sym_name.data}")
         arena[slot.offset : slot.offset + slot.nbytes] = np.ascontiguousarray(array).tobytes()
         if memory is not None:
             memory.write(
