@@ -20,7 +20,7 @@ Relies on xDSL 0.74's `OpDef` fields and constraint classes, which the project p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import (
@@ -171,6 +171,21 @@ def _single(c: RangeConstraint) -> Pred | None:
     return None
 
 
+def _named_pass(
+    values: Mapping[str, Attribute], checks: tuple[tuple[str, Pred, bool], ...]
+) -> bool:
+    """Every named property or attribute present passes its predicate; only optional ones
+    may be absent."""
+    for name, p, optional in checks:
+        v = values.get(name)
+        if v is None:
+            if not optional:
+                return False
+        elif not p(v):
+            return False
+    return True
+
+
 class FastOpDef:
     """`op_def.verify`, compiled: each check a predicate; xDSL's verifier on the first miss."""
 
@@ -271,23 +286,10 @@ class FastOpDef:
         if not results([r.type for r in op.results]):
             return False
         props = op.properties
-        for name, p, optional in self.props:
-            v = props.get(name)
-            if v is None:
-                if not optional:
-                    return False
-            elif not p(v):
-                return False
-        if not props.keys() <= self.prop_names:
+        if not (_named_pass(props, self.props) and props.keys() <= self.prop_names):
             return False
-        attrs = op.attributes
-        for name, p, optional in self.attrs:
-            v = attrs.get(name)
-            if v is None:
-                if not optional:
-                    return False
-            elif not p(v):
-                return False
+        if not _named_pass(op.attributes, self.attrs):
+            return False
         regions = op.regions
         if len(regions) != self.n_regions or len(op.successors) != self.n_successors:
             return False

@@ -57,7 +57,7 @@ from gedialects.interpreters.ascend.compiled import (
     slot_range,
     view,
 )
-from gedialects.interpreters.ascend.memory import RunState
+from gedialects.interpreters.ascend.memory import MemoryCheck, RunState
 from gedialects.interpreters.ascend.plan import AscendRuntimeError, DynRef, Plan, Slot, slot_name
 from gedialects.interpreters.ascend.scheduler import Options, execute
 from gedialects.interpreters.control import case_index, loop_bound, truth, while_loop
@@ -524,6 +524,20 @@ def _multi_step(
     return step
 
 
+def _read_input(state: RunState, memory: MemoryCheck | None, ref: Slot | DynRef, what: str) -> Slot:
+    """A dynamic task's input resolved (a dynamic buffer placed by its writer), its read
+    checked against the uninitialised-memory tracker when one is on."""
+    found = state.resolve(ref, what)
+    if isinstance(found, AscendRuntimeError):
+        raise found
+    if memory is not None:
+        name = slot_name(found, ref.slot if isinstance(ref, DynRef) else None)
+        error = memory.read(found.offset, found.nbytes, name, what)
+        if error is not None:
+            raise error
+    return found
+
+
 @binds(DynamicKernelOp)
 def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
     """`run_dynamic_kernel` with the kernel bound (`kernels.bind_kernel`) and the task's
@@ -541,17 +555,7 @@ def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
     def step() -> None:
         state = _state(interpreter)
         memory = state.memory
-        slots: list[Slot] = []
-        for ref in ins:
-            found = state.resolve(ref, what)
-            if isinstance(found, AscendRuntimeError):
-                raise found
-            if memory is not None:
-                name = slot_name(found, ref.slot if isinstance(ref, DynRef) else None)
-                error = memory.read(found.offset, found.nbytes, name, what)
-                if error is not None:
-                    raise error
-            slots.append(found)
+        slots = [_read_input(state, memory, ref, what) for ref in ins]
         inputs = [slot.view(state.arena) for slot in slots]
         try:
             results = run(inputs, attrs)
@@ -618,17 +622,8 @@ def _bind_dynamic_control(op: DynamicControlOp, context: BindContext) -> Decoded
     def step() -> None:
         state = _state(interpreter)
         memory = state.memory
-        values: list[np.ndarray] = []
-        for ref in ins:
-            slot = state.resolve(ref, what)
-            if isinstance(slot, AscendRuntimeError):
-                raise slot
-            if memory is not None:
-                name = slot_name(slot, ref.slot if isinstance(ref, DynRef) else None)
-                error = memory.read(slot.offset, slot.nbytes, name, what)
-                if error is not None:
-                    raise error
-            values.append(np.array(slot.view(state.arena)))  # copies: the arena may grow
+        # copies: the arena may grow
+        values = [np.array(_read_input(state, memory, ref, what).view(state.arena)) for ref in ins]
         try:
             results = run(values)
         except (AscendRuntimeError, InterpretationError) as e:
