@@ -538,6 +538,8 @@ def read_header(data: bytes | memoryview, path: str) -> Header:
         )
     ir = view[HEADER.size : HEADER.size + ir_size]
     weights = view[w_offset:size]
+    if any(view[HEADER.size + ir_size : w_offset]):  # every byte is checked: the pad is zeros
+        raise BinaryFormatError(path, "corrupt padding before the weights section (not zero)")
     if zlib.crc32(ir) != ir_crc:
         raise BinaryFormatError(path, "corrupt IR section (CRC-32 mismatch)")
     if zlib.crc32(weights) != w_crc:

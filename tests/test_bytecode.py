@@ -444,6 +444,18 @@ def test_bit_flip_sample_is_refused(model_file: bytes) -> None:
         assert time.process_time() - start < 1.0
 
 
+def test_a_flip_in_the_padding_before_the_weights_is_refused(model_file: bytes) -> None:
+    """The zero pad between the IR and the 64-byte aligned weights is no CRC's: it is checked
+    to be zeros, so no byte of the file goes unchecked."""
+    header = bytecode.read_header(model_file, "m.om")
+    pad_at = HEADER.size + len(bytes(header.ir))
+    assert model_file[pad_at] == 0, "the compiled model has a pad before its weights"
+    data = bytearray(model_file)
+    data[pad_at] ^= 0x10
+    with pytest.raises(BinaryFormatError, match="corrupt padding before the weights section"):
+        load(bytes(data), "m.om")
+
+
 def test_bit_flips_behind_valid_checksums_are_clean_errors_in_the_session(
     model_file: bytes, tmp_path: Path
 ) -> None:

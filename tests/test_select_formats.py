@@ -543,3 +543,31 @@ def test_every_ge_compile_stage_keeps_the_onnxruntime_numbers(model: str) -> Non
             np.testing.assert_allclose(got[key], value, rtol=1e-4, atol=1e-5, err_msg=stage.name)
     assert "ge-optimize-subgraphs" in names and "ge-optimize-whole-graph" in names
     assert "#graph.format<" in str(module)
+
+
+def test_trans_data_names_follow_the_nodes_they_join() -> None:
+    """A TransData is named after its consumer's input, else its producer's output, so the
+    names stay unique once engine subgraphs merge back and a gear branch's TransData carry the
+    branch's postfix (the symbolic gear compile relies on it); GE's `trans_TransData_<n>` is
+    left for an edge between unnamed nodes."""
+    text = """
+    graph.graph @named(%x: tensor<1x3x4x4xf16>, %w: tensor<8x3x1x1xf16>) -> tensor<1x8x4x4xf16> {
+      %c = graph.conv2d %x, %w strides [1, 1, 1, 1] {node_name = "conv_ascend_mbatch_batch_2"}
+          : (tensor<1x3x4x4xf16>, tensor<8x3x1x1xf16>) -> tensor<1x8x4x4xf16>
+      graph.net_output %c : tensor<1x8x4x4xf16>
+    }
+    """
+    module = Parser(make_context(), text).parse_module()
+    (graph,) = [op for op in module.ops if isinstance(op, GraphOp)]
+    select_formats(graph, fold_weights=False)
+    module.verify()
+    names = [
+        op.attributes["node_name"].data
+        for op in graph.body.ops
+        if op.name == "graph.trans_data" and isinstance(op.attributes["node_name"], StringAttr)
+    ]
+    assert names == [
+        "conv_ascend_mbatch_batch_2_TransData_in0",
+        "conv_ascend_mbatch_batch_2_TransData_in1",
+        "conv_ascend_mbatch_batch_2_TransData_out0",
+    ]

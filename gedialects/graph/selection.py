@@ -34,6 +34,7 @@ from gedialects.base import (
     GEOp,
     NodeSyntax,
     OperandValues,
+    element_count,
     element_type,
     int_array,
     tensor_shape,
@@ -113,7 +114,7 @@ class UniqueWithCountsAndSortingOp(GEOp, NodeSyntax):
         x = tensor_shape(operand_types[0])
         index = (tensor_of(i64, (-1,)),)
         if "axis" not in properties or properties["axis"] is None:
-            n = -1 if x is None or any(d < 0 for d in x) else _product(x)
+            n = -1 if x is None or any(d < 0 for d in x) else element_count(x)
             return (tensor_of(elem, (-1,)), *index, tensor_of(i64, (n,)), *index)
         axis = prop_int(cls, properties, "axis")
         if x is None:
@@ -142,16 +143,9 @@ class UniqueWithCountsAndSortingOp(GEOp, NodeSyntax):
             fail(self, "the number of distinct values depends on the data: its dim must be ?")
 
 
-def _product(dims: Sequence[int]) -> int:
-    n = 1
-    for d in dims:
-        n *= d
-    return n
-
-
 def _count_varies(x: Attribute) -> bool:
     shape = tensor_shape(x)
-    return shape is None or _product(shape) > 1 or any(d < 0 for d in shape)
+    return shape is None or element_count(shape) > 1 or any(d < 0 for d in shape)
 
 
 @irdl_op_definition

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -24,6 +24,7 @@ from gedialects.graph import (
     MatMulOp,
     TransDataOp,
 )
+from gedialects.partition import EndOp, PlaceHolderOp
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import AnyDenseElement
@@ -267,6 +268,22 @@ def _propagate(
             adopt(producer, placement)  # backward: the producer of a value read this way
 
 
+def _trans_name(consumer: Operation, index: int, operand: SSAValue, count: int) -> str:
+    """A TransData's node name, unique in the graph once engine subgraphs merge back and
+    tied to the nodes it joins (so a gear branch's TransData carry the branch's postfix):
+    after the consumer's input, else the producer's output (an engine boundary's End and
+    PlaceHolder are named after their subgraph, not a node), else GE's `trans_TransData_<n>`."""
+    named = consumer.attributes.get(NODE_NAME)
+    if isinstance(named, StringAttr) and not isinstance(consumer, EndOp):
+        return f"{named.data}_TransData_in{index}"
+    owner = operand.owner
+    named = owner.attributes.get(NODE_NAME) if isinstance(owner, Operation) else None
+    if isinstance(named, StringAttr) and not isinstance(owner, PlaceHolderOp):
+        assert isinstance(operand, OpResult)
+        return f"{named.data}_TransData_out{operand.index}"
+    return f"trans_TransData_{count}"
+
+
 def _insert_trans_data(
     graph: GraphOp,
     ops: Iterable[Operation],
@@ -276,6 +293,7 @@ def _insert_trans_data(
     fold_weights: bool,
 ) -> int:
     count = 0
+    taken: set[str] = set()
     for o in ops:
         for i, operand in enumerate(o.operands):
             src = have.get(operand)
@@ -295,7 +313,11 @@ def _insert_trans_data(
                 dst_format=dst_fmt or origin,
                 result_type=with_format(plain, dst_fmt or origin, origin),
             )
-            trans.attributes[NODE_NAME] = StringAttr(f"trans_TransData_{count - 1}")
+            name = _trans_name(o, i, operand, count - 1)
+            if name in taken:  # one output converted for two engine boundaries
+                name = f"{name}_{count - 1}"
+            taken.add(name)
+            trans.attributes[NODE_NAME] = StringAttr(name)
             if placed:
                 trans.attributes[ENGINE_NAME] = StringAttr(AICORE_ENGINE)
             Rewriter.insert_op(trans, InsertPoint.before(o))

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -63,6 +64,7 @@ from gedialects.ascend import (
     StreamOp,
     WeightOp,
 )
+from gedialects.formats import format_of, with_format
 from gedialects.gear_options import GearConfig
 from gedialects.multibatch import (
     BATCH_NUM,
@@ -293,22 +295,80 @@ class _Instantiation:
         if all(t == first for t in types):
             same = BufferAttr(offset, first)
             return lambda g: same
-        dims = [
-            self.fit.values([t.get_shape()[d] for t in types if isinstance(t, TensorType)], what)
-            for d in range(rank)
-        ]
+        typed = self.tensor_type(types, what)
         limit = env.nbytes
         buffers: list[BufferAttr] = []
-        cache: dict[tuple[int, ...], BufferAttr] = {}
+        cache: dict[Attribute, BufferAttr] = {}
         for g in range(self.config.gear_count):
-            shape = tuple(dim[g] for dim in dims)
-            found = cache.get(shape)
+            t = typed(g)
+            assert isinstance(t, TensorType)  # tensor_type builds tensor types
+            found = cache.get(t)
             if found is None:
-                found = cache[shape] = BufferAttr(offset, TensorType(first.element_type, shape))
+                found = cache[t] = BufferAttr(offset, t)
                 if found.nbytes > limit:
                     raise NotSymbolic(f"{what}: gear {g} needs more than the largest probe")
             buffers.append(found)
         return buffers.__getitem__
+
+    def tensor_type(self, types: Sequence[Attribute], what: str) -> Slot:
+        """Gear `g`'s tensor type: each dim fitted over the probes; a type in a storage
+        format (5HD, FRACTAL_Z) has its origin dims fitted and its storage shape derived
+        from them, as `ge-select-formats` derives it."""
+        tensors = [t for t in types if isinstance(t, TensorType)]
+        if len(tensors) != len(types):
+            raise NotSymbolic(f"{what}: not a tensor type")
+        first = tensors[0]
+        encs = [format_of(t) for t in tensors]
+        if all(e is None for e in encs):
+            if any(t.encoding != first.encoding for t in tensors):
+                raise NotSymbolic(f"{what}: tensor encodings differ")
+            shapes = [t.get_shape() for t in tensors]
+            encoding = first.encoding
+        else:
+            kinds = {(e.fmt, e.origin) if e is not None else None for e in encs}
+            if len(kinds) != 1 or None in kinds:
+                raise NotSymbolic(f"{what}: storage formats differ between gears")
+            shapes = [e.shape for e in encs if e is not None]
+            encoding = None
+        if len({len(sh) for sh in shapes}) != 1 or any(
+            t.element_type != first.element_type for t in tensors
+        ):
+            raise NotSymbolic(f"{what}: tensor types differ in dtype or rank")
+        dims = [self.fit.values([sh[d] for sh in shapes], what) for d in range(len(shapes[0]))]
+        first_enc = encs[0]
+
+        def at(g: int) -> Attribute:
+            shape = [dim[g] for dim in dims]
+            if first_enc is None:
+                if encoding is None:
+                    return TensorType(first.element_type, shape)
+                return TensorType(first.element_type, shape, encoding)
+            plain = TensorType(first.element_type, shape)
+            return with_format(plain, first_enc.fmt, first_enc.origin)
+
+        return at
+
+    def dictionary(self, seen: Sequence[Attribute], what: str) -> Slot:
+        """A kernel's `attrs` that differ between gears only in tensor types (a heavy-format
+        kernel's `_input_desc`): each entry constant or fitted."""
+        dicts = [v.data for v in seen if isinstance(v, DictionaryAttr)]
+        keys = list(dicts[0])
+        if len(dicts) != len(seen) or any(list(d) != keys for d in dicts):
+            raise NotSymbolic(f"{what}: attribute names differ between gears")
+        entries = {k: self.value([d[k] for d in dicts], f"{what} {k}") for k in keys}
+        return lambda g: DictionaryAttr({k: entry(g) for k, entry in entries.items()})
+
+    def value(self, seen: Sequence[Attribute], what: str) -> Slot:
+        first = seen[0]
+        if all(v == first for v in seen):
+            return lambda g: first
+        if all(isinstance(v, TensorType) for v in seen):
+            return self.tensor_type(seen, what)
+        arrays = [v.data for v in seen if isinstance(v, ArrayAttr)]
+        if len(arrays) == len(seen) and len({len(a) for a in arrays}) == 1:
+            items = [self.value([a[k] for a in arrays], what) for k in range(len(arrays[0]))]
+            return lambda g: ArrayAttr([item(g) for item in items])
+        raise NotSymbolic(f"{what} differs between gears")
 
     def slot(self, name: str, seen: Sequence[Attribute], op: Operation, ids: _Ids) -> Slot:
         what = f"'{op.name}' {name}"
@@ -330,6 +390,8 @@ class _Instantiation:
             return self.buffer([v for v in seen if isinstance(v, BufferAttr)], what)
         if all(isinstance(v, ArrayAttr) for v in seen):
             return self.buffers(seen, what)
+        if all(isinstance(v, DictionaryAttr) for v in seen):
+            return self.dictionary(seen, what)
         raise NotSymbolic(f"{what} differs between gears")
 
     def buffers(self, seen: Sequence[Attribute], what: str) -> Slot:
@@ -346,16 +408,21 @@ class _Instantiation:
 
 
 def _renamed(seen: Sequence[Attribute], what: str) -> Slot:
-    bases: set[str] = set()
+    """A branch node's name: the same in every probe but for the branch postfix, which ends
+    the name or comes before a suffix a later pass added (a TransData's `..._batch_0/...`)."""
+    bases: set[tuple[str, str]] = set()
     for k, v in enumerate(seen):
         postfix = f"{BRANCH_NODE_POSTFIX}{k}"
-        if not isinstance(v, StringAttr) or not v.data.endswith(postfix):
+        text = v.data if isinstance(v, StringAttr) else ""
+        at = text.rfind(postfix)
+        end = at + len(postfix)
+        if at < 0 or (end < len(text) and text[end].isdigit()):
             raise NotSymbolic(f"{what} is no branch node name")
-        bases.add(v.data[: -len(postfix)])
+        bases.add((text[:at], text[end:]))
     if len(bases) != 1:
         raise NotSymbolic(f"{what} differs between gears beyond the branch postfix")
-    base = bases.pop()
-    return lambda g: StringAttr(f"{base}{BRANCH_NODE_POSTFIX}{g}")
+    head, tail = bases.pop()
+    return lambda g: StringAttr(f"{head}{BRANCH_NODE_POSTFIX}{g}{tail}")
 
 
 @dataclass
