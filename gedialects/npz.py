@@ -93,6 +93,10 @@ def _unknown(name: str, expected: Collection[str]) -> str:
     return f"unknown name '{name}' (expected: {', '.join(expected) or 'none'})"
 
 
+_ZIP_ENCRYPTED = 0x1
+"""Bit 0 of a zip member's general-purpose flags: encrypted (zipfile then wants a password)."""
+
+
 def load_npz(
     path: str | os.PathLike[str],
     expected: Collection[str] | None = None,
@@ -112,6 +116,11 @@ def load_npz(
                     if name not in expected:
                         raise ArrayFileError(f"{unknown(name, expected)}, in {label}")
             for member, name in zip(members, names, strict=True):
+                if member.flag_bits & _ZIP_ENCRYPTED:
+                    raise ArrayFileError(
+                        f"cannot read {label}: member '{name}' is encrypted (an npz holds plain "
+                        "or deflated .npy members)"
+                    )
                 budget.check(member.file_size, f"{label} member '{name}'")
             arrays: dict[str, np.ndarray] = {}
             for member, name in zip(members, names, strict=True):

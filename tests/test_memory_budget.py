@@ -218,6 +218,25 @@ def test_npz_bomb_member_is_refused_before_inflating(tmp_path: Path) -> None:
     assert rss < 256, f"peak RSS {rss:.0f} MiB: the member was inflated"
 
 
+def test_npz_member_marked_encrypted_is_a_one_line_error(tmp_path: Path) -> None:
+    """Fuzz seed 20261208: a flipped bit set a member's encrypted flag, and zipfile's
+    password RuntimeError was an internal error; it is refused from the zip directory."""
+    graph = _graph_file(tmp_path)
+    path = tmp_path / "locked.npz"
+    np.savez(path, x=np.ones(4, np.float32))
+    data = bytearray(path.read_bytes())
+    central = data.rindex(b"PK\x01\x02")  # the central directory entry's flags at +8
+    data[central + 8] |= 0x1
+    path.write_bytes(bytes(data))
+    with pytest.raises(ArrayFileError, match="member 'x' is encrypted"):
+        load_npz(path, ["x"])
+    line = one_line_error("ge-run", str(graph), "--inputs", str(path))
+    assert line == (
+        f"error: cannot read {path}: member 'x' is encrypted (an npz holds plain or deflated "
+        ".npy members)"
+    )
+
+
 def test_npz_member_larger_than_the_budget_is_refused(tmp_path: Path) -> None:
     graph = _graph_file(tmp_path)
     path = tmp_path / "big.npz"
