@@ -250,6 +250,16 @@ def _parse_i64(parser: Parser, value: int, pos: int) -> int:
     return value
 
 
+def _parse_f32(parser: Parser, value: float, pos: int) -> float:
+    """`value`, read at `pos`, if f32 can hold it (a finite value beyond f32's largest is a
+    parse error there, not the OverflowError of packing it)."""
+    try:
+        struct.pack("<f", value)
+    except OverflowError:
+        parser.raise_error(f"value {value!r} out of range for f32", pos)
+    return value
+
+
 def _parse_i64_item(parser: Parser) -> int:
     pos = parser.pos
     return _parse_i64(parser, parser.parse_integer(), pos)
@@ -430,7 +440,7 @@ def _parse_prop_value(parser: Parser, wants_f32: bool = False) -> Attribute:
         ints = [(pos, v) for pos, v in spans if isinstance(v, int)]
         if len(ints) == len(spans):
             return int_array(_parse_i64(parser, v, pos) for pos, v in ints)
-        return DenseArrayBase.from_list(f32, [float(v) for _, v in spans])
+        return DenseArrayBase.from_list(f32, [_parse_f32(parser, float(v), p) for p, v in spans])
     if (b := parser.parse_optional_boolean()) is not None:
         return BoolAttr.from_bool(b)
     if (s := parser.parse_optional_str_literal()) is not None:
@@ -442,7 +452,7 @@ def _parse_prop_value(parser: Parser, wants_f32: bool = False) -> Attribute:
     if (n := parser.parse_optional_number()) is not None:
         if isinstance(n, int):
             return IntegerAttr(_parse_i64(parser, n, pos), i64)
-        return FloatAttr(n, f32)
+        return FloatAttr(_parse_f32(parser, n, pos), f32)
     return parser.parse_attribute()
 
 

@@ -317,6 +317,21 @@ def test_i64_property_out_of_range_is_a_parse_error(prop: str, value: str) -> No
         assert _parse_error_lines(text) == expected
 
 
+def test_f32_property_out_of_range_is_a_parse_error() -> None:
+    """Fuzz seed 20261209: an f32 property beyond f32's largest value was an internal
+    OverflowError when packed; it is a parse error at the value, with and without the fast
+    scanner."""
+    t, r = "tensor<1x2x4x4xf32>", "tensor<1x2x2x2xf32>"
+    line = (
+        f"  %y = graph.lp_pool %x ksize [1, 1, 2, 2] strides [1, 1, 2, 2] p 1.0e+39 : ({t}) -> {r}"
+    )
+    text = f"graph.graph @main(%x: {t}) -> {r} {{\n{line}\n  graph.net_output %y : {r}\n}}"
+    expected = (f"bad.mlir:2:{line.index('1.0e+39') + 1}", "value 1e+39 out of range for f32")
+    assert _parse_error_lines(text) == expected
+    with fast_text.disabled():
+        assert _parse_error_lines(text) == expected
+
+
 X, W, Y = "tensor<1x4x4x1xf32>", "tensor<1x1x1x2xf32>", "tensor<1x4x4x2xf32>"
 
 
