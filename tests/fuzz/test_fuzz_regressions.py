@@ -72,3 +72,21 @@ def test_every_open_class_has_a_regression_and_every_regression_names_its_class(
         meta = _meta(folder)
         assert meta.get("known"), f"{folder.name}: case.json names no finding class"
         assert (folder / "case.json").is_file()
+
+
+def test_every_input_a_reproducer_names_is_in_git() -> None:
+    """A file of a reproducer is committed or generated (a git-ignored `.npz` left out of the
+    commit would make the reproducer a missing-file error that passes as a refusal)."""
+    import subprocess
+
+    listed = subprocess.run(
+        ["git", "ls-files", "."], capture_output=True, text=True, cwd=REGRESSIONS
+    )
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    tracked = set(listed.stdout.split())
+    for folder in FOLDERS:
+        generated = set(_meta(folder).get("generated", {}))
+        for path in folder.iterdir():
+            rel = f"{folder.name}/{path.name}"
+            assert path.name in generated or rel in tracked, f"{rel} is not committed"
