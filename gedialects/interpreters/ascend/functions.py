@@ -316,19 +316,11 @@ class AscendFunctions(InterpreterFunctions):
 
 def _read_inputs(state: RunState, refs: Sequence[Slot | DynRef], where: str) -> list[Slot] | None:
     """The slots a dynamic task reads, each checked as read (None: `state.error` says why)."""
-    slots: list[Slot] = []
-    for ref in refs:
-        found = state.resolve(ref, where)
-        if isinstance(found, AscendRuntimeError):
-            state.error = found
-            return None
-        if state.memory is not None:
-            name = slot_name(found, ref.slot if isinstance(ref, DynRef) else None)
-            state.error = state.memory.read(found.offset, found.nbytes, name, where)
-            if state.error is not None:
-                return None
-        slots.append(found)
-    return slots
+    try:
+        return [_read_input(state, state.memory, ref, where) for ref in refs]
+    except AscendRuntimeError as e:
+        state.error = e
+        return None
 
 
 def _kernel_failure(op: KernelOp | DynamicKernelOp, error: Exception) -> AscendRuntimeError:
