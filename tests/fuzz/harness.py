@@ -888,6 +888,49 @@ def accepted_checks(case: Case, folder: Path, timeout: float = TIME_BOUND) -> li
     return findings
 
 
+CHECKED_LOOP_ITERATIONS = 1000
+"""The loop bound of the re-run that tells a long graph-level loop from a hang (`loop_work`)."""
+
+_GRAPH_LOOP = re.compile(r"\bgraph\.(?:while|for)\b|\"graph\.(?:while|for)\"")
+_OVER_LOOP_BOUND = re.compile(
+    rf"ran more than {CHECKED_LOOP_ITERATIONS} iterations without its cond turning false"
+)
+
+
+def loop_work(case: Case, folder: Path, timeout: float = TIME_BOUND) -> bool:
+    """Whether a `ge-run` that found no answer in time was running a graph-level While or For
+    toward its loop bound (10^6 iterations by default, `--max-loop-iterations`), which is work in
+    proportion to the bound, not a hang: the same run with a bound of CHECKED_LOOP_ITERATIONS
+    must stop, in time, with the loop bound's one-line error (a run that then ends otherwise,
+    or again finds no answer, was not spending its time in the loop, and stays a hang). This
+    is the graph-level twin of `corpora._long_sunk_loop` for sunk loops (fuzz seed 20261209:
+    `%i < 2147483647` counting up by one ran ~40 s toward the bound)."""
+    if case.tool != "ge-run" or not any(
+        name.endswith(".mlir") and _GRAPH_LOOP.search(data.decode("utf-8", "replace"))
+        for name, data in case.files.items()
+    ):
+        return False
+    bounded = [*case.argv, "--max-loop-iterations", str(CHECKED_LOOP_ITERATIONS)]
+    outcome = run_forked("ge-run", bounded, folder, timeout)
+    return (
+        outcome.rc == 1
+        and not check(case, outcome)
+        and bool(_OVER_LOOP_BOUND.search(outcome.stderr))
+    )
+
+
+def judge(case: Case, folder: Path, outcome: Outcome, timeout: float = TIME_BOUND) -> list[Finding]:
+    """The findings of one case: `check` of its outcome, then, for an accepted input, the
+    checks it asks for (`accepted_checks`); a run stopped in a long graph-level loop
+    (`loop_work`) is not a hang."""
+    findings = check(case, outcome)
+    if findings and findings[0].cls == "hang" and loop_work(case, folder, timeout):
+        return []
+    if not findings and outcome.rc == 0:
+        findings += accepted_checks(case, folder, timeout)
+    return findings
+
+
 def run_cases(
     cases: Iterable[Case],
     workdir: Path,
@@ -904,9 +947,7 @@ def run_cases(
     done = False
 
     def finish(case: Case, folder: Path, outcome: Outcome) -> None:
-        findings = check(case, outcome)
-        if not findings and outcome.rc == 0:
-            findings += accepted_checks(case, folder, timeout)
+        findings = judge(case, folder, outcome, timeout)
         results.append((case, outcome, findings))
         if on_result is not None:
             on_result(case, outcome, findings)

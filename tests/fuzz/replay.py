@@ -29,9 +29,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         harness.write_files(case, folder)
         outcome = harness.run_forked(case.tool, case.argv, folder)
-        findings = harness.check(case, outcome)
-        if not findings and outcome.rc == 0:
-            findings = harness.accepted_checks(case, folder)
+        findings = harness.judge(case, folder, outcome)
     print(f"{case.command()}: exit {outcome.rc} in {outcome.seconds:.2f} s")
     if outcome.stderr.strip():
         print("stderr: " + outcome.stderr.strip()[:2000])

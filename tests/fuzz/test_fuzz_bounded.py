@@ -178,6 +178,35 @@ def test_forked_runs_are_bounded_in_time_and_memory(tmp_path: Path) -> None:
     assert [f.cls for f in harness.check(case, resident)] == ["memory"]
 
 
+def _while_to(limit: int) -> bytes:
+    folder = harness.ROOT / "tests/fuzz/regressions/graph_while_toward_loop_bound_is_loop_work"
+    text = (folder / "input.mlir").read_text()
+    return text.replace("dense<2147483647>", f"dense<{limit}>").encode()
+
+
+def test_only_a_run_stopped_in_a_graph_loop_is_loop_work(tmp_path: Path) -> None:
+    """`loop_work` excuses a timeout only when the bounded re-run stops at the loop bound: a
+    loop that ends before the bound (so the time went elsewhere), another tool, or an input
+    without a graph-level loop stays a hang."""
+    argv = ["input.mlir", "--entry", "main", "--random-inputs", "0"]
+    long_loop = harness.Case("mutated-ir", "ge-run", argv, {"input.mlir": _while_to(2**31 - 1)})
+    harness.write_files(long_loop, tmp_path)
+    assert harness.loop_work(long_loop, tmp_path)
+    hang = harness.run_forked("ge-run", argv, tmp_path, timeout=0.5)
+    assert hang.timed_out
+    assert harness.judge(long_loop, tmp_path, hang) == []
+    short_loop = harness.Case("mutated-ir", "ge-run", argv, {"input.mlir": _while_to(10)})
+    harness.write_files(short_loop, tmp_path)
+    assert not harness.loop_work(short_loop, tmp_path)
+    assert [f.cls for f in harness.judge(short_loop, tmp_path, hang)] == ["hang"]
+    source = (harness.ROOT / "examples" / "conv_block.mlir").read_bytes()
+    no_loop = harness.Case("lit", "ge-run", ["input.mlir"], {"input.mlir": source})
+    harness.write_files(no_loop, tmp_path)
+    assert not harness.loop_work(no_loop, tmp_path)
+    other_tool = harness.Case("mutated-ir", "ge-opt", argv, {"input.mlir": _while_to(2**31 - 1)})
+    assert not harness.loop_work(other_tool, tmp_path)
+
+
 def test_level_checks_run_every_step_on_a_good_model(tmp_path: Path) -> None:
     """An accepted graph goes through print/parse, the graph run, ge-compile and the ascend run
     with --reference (so a clean level check means the numbers were compared)."""

@@ -51,9 +51,7 @@ def test_fuzz_regression(folder: Path, tmp_path: Path) -> None:
     harness.write_files(case, tmp_path)
     timeout = float(meta.get("timeout", harness.TIME_BOUND))
     outcome = harness.run_forked(case.tool, case.argv, tmp_path, timeout)
-    findings = harness.check(case, outcome)
-    if not findings and outcome.rc == 0:
-        findings = harness.accepted_checks(case, tmp_path, timeout)
+    findings = harness.judge(case, tmp_path, outcome, timeout)
     text = "; ".join(f"{f.cls}: {f.detail} {f.step}" for f in findings)
     entry = known.BY_ID.get(meta.get("known", ""))
     if findings and entry is not None and all(known.classify(f) == entry for f in findings):
