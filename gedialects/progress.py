@@ -88,9 +88,13 @@ class Task:
         if _active is None and enabled():
             _active = self
             self._silent = False
-            self._timer = threading.Timer(delay(), self._show)
-            self._timer.daemon = True
-            self._timer.start()
+            wait = delay()
+            if wait == 0:  # at once, on this thread: a timer thread may start after the work
+                self._show()
+            else:
+                self._timer = threading.Timer(wait, self._show)
+                self._timer.daemon = True
+                self._timer.start()
         return self
 
     def __exit__(
@@ -133,8 +137,13 @@ class Task:
         self._pushed = now
         with self._lock:
             if self._progress is not None:
+                # a step (a new pass) is drawn now, not at rich's next refresh: the name of
+                # a short pass would otherwise never reach the screen
                 self._progress.update(
-                    self._task_id, completed=self.done, description=self._description()
+                    self._task_id,
+                    completed=self.done,
+                    description=self._description(),
+                    refresh=force,
                 )
 
     def _show(self) -> None:
