@@ -57,6 +57,7 @@ from gedialects.graph import (
     selection,
     spectral,
     structure,
+    trees,
     variables,
 )
 from gedialects.graph.activation import *  # noqa: F403
@@ -97,6 +98,7 @@ from gedialects.graph.selection import *  # noqa: F403
 from gedialects.graph.spectral import *  # noqa: F403
 from gedialects.graph.structure import *  # noqa: F403
 from gedialects.graph.structure import GraphCallable
+from gedialects.graph.trees import *  # noqa: F403
 from gedialects.graph.variables import *  # noqa: F403
 
 # Each category module lists its ops in `OPS` and exports them in `__all__`.
@@ -124,6 +126,7 @@ Graph = Dialect(
         *sampling.OPS,
         *selection.OPS,
         *spectral.OPS,
+        *trees.OPS,
         *control.OPS,
         *format_ops.OPS,
         *getnext.OPS,
@@ -167,3 +170,4 @@ __all__ += reduction.__all__
 __all__ += structure.__all__
 __all__ += variables.__all__
 __all__ += dataflow.__all__
+__all__ += trees.__all__

@@ -110,9 +110,10 @@ DATA_DEPENDENT_OPS = frozenset(
 )  # fmt: skip
 """Ops whose output shape depends on input values: AI CPU kernels only."""
 
-AICPU_ONLY_OPS = frozenset({"ROIAlign"})
+AICPU_ONLY_OPS = frozenset({"ROIAlign", "TreeEnsemble"})
 """Ops GE's ONNX models run on AI CPU though their shapes are static (the detection heads'
-ROIAlign, beside their NonMaxSuppression)."""
+ROIAlign, beside their NonMaxSuppression; TreeEnsemble, a branchy walk with no Cube or Vector
+form)."""
 
 VECTOR_OPS = frozenset(
     {"Add", "Sub", "Mul", "Div", "RealDiv", "Maximum", "Minimum", "Pow", "Neg", "Abs", "Exp",

@@ -1,5 +1,6 @@
-"""ONNX converters of the small ai.onnx.ml ops that are existing graph ops: Binarizer (a
-Greater cast to x's type) and ArrayFeatureExtractor (a GatherV2 on the last axis)."""
+"""ONNX converters of the ai.onnx.ml ops: Binarizer (a Greater cast to x's type) and
+ArrayFeatureExtractor (a GatherV2 on the last axis), which are existing graph ops, and
+TreeEnsemble (opset 5), `graph.tree_ensemble`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,15 @@ import numpy as np
 from gedialects.base import element_type, tensor_shape
 from gedialects.frontend.onnx.ops.array import ints_const
 from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
-from gedialects.graph import CastOp, GatherV2DOp, GreaterOp, ReshapeOp
+from gedialects.graph import (
+    AGGREGATE_FUNCTIONS,
+    POST_TRANSFORMS,
+    CastOp,
+    GatherV2DOp,
+    GreaterOp,
+    ReshapeOp,
+    TreeEnsembleOp,
+)
 from gedialects.tensors import numpy_dtype
 
 DOMAIN = "ai.onnx.ml"
@@ -36,3 +45,46 @@ def array_feature_extractor(ctx: NodeContext) -> Outputs:
         return [ctx.emit(picked).results[0]]
     row = ctx.emit(picked, "picked").results[0]
     return [ctx.emit(ReshapeOp(row, ints_const(ctx, [1, -1], "row"))).results[0]]
+
+
+@converter("TreeEnsemble", DOMAIN)
+def tree_ensemble(ctx: NodeContext) -> Outputs:
+    """ONNX's enum numbers become the op's names; tensors of x's type become f64 arrays."""
+
+    def numbers(name: str, default: object = None) -> list[float]:
+        value = ctx.attr(name, default)
+        return [] if value is None else [float(v) for v in np.asarray(value).ravel()]
+
+    def index(name: str, table: tuple[str, ...], default: int) -> str:
+        value = ctx.attr(name, default)
+        if not 0 <= value < len(table):
+            ctx.fail(f"{name} {value} is not one of 0..{len(table) - 1} ({', '.join(table)})")
+        return table[value]
+
+    op = TreeEnsembleOp(
+        ctx.input(0),
+        n_targets=ctx.attr("n_targets"),
+        nodes_featureids=ctx.attr("nodes_featureids"),
+        nodes_modes=[int(m) for m in np.asarray(ctx.attr("nodes_modes")).ravel()],
+        nodes_splits=numbers("nodes_splits"),
+        nodes_truenodeids=ctx.attr("nodes_truenodeids"),
+        nodes_falsenodeids=ctx.attr("nodes_falsenodeids"),
+        nodes_trueleafs=ctx.attr("nodes_trueleafs"),
+        nodes_falseleafs=ctx.attr("nodes_falseleafs"),
+        nodes_missing_value_tracks_true=ctx.attr("nodes_missing_value_tracks_true", []),
+        membership_values=numbers("membership_values"),
+        leaf_targetids=ctx.attr("leaf_targetids"),
+        leaf_weights=numbers("leaf_weights"),
+        tree_roots=ctx.attr("tree_roots"),
+        aggregate_function=index("aggregate_function", AGGREGATE_FUNCTIONS, 1),
+        post_transform=_post_transform(ctx),
+    )
+    return [ctx.emit(op).results[0]]
+
+
+def _post_transform(ctx: NodeContext) -> str:
+    value = ctx.attr("post_transform", 0)
+    if value != 0:
+        name = POST_TRANSFORMS[value] if 0 <= value < len(POST_TRANSFORMS) else str(value)
+        ctx.fail(f"post_transform {name} is not supported (only NONE: see POST_TRANSFORMS)")
+    return "NONE"
