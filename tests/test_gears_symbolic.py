@@ -384,3 +384,43 @@ def _model_attr(n: int) -> object:
     from xdsl.dialects.builtin import IntegerAttr, i64
 
     return IntegerAttr(n, i64)
+
+
+def test_fit_names_each_dim_as_an_affine_function_of_one_gear_symbol() -> None:
+    """The fit is a gear function GE's symbolisation would write: `s0 * 16`, `s0 + 2`, a
+    constant; fitted once for the same values over the probes."""
+    config = parse_options(input_shape="x:-1,3", dynamic_batch_size="1,2,4,6,8,10")
+    fit = symbolic._Fit(config, [(1,), (4,), (10,)])  # pyright: ignore[reportPrivateUsage]
+    assert str(fit.expr([16, 64, 160], "dim")) == "s0 * 16"
+    assert str(fit.expr([3, 6, 12], "dim")) == "s0 + 2"
+    assert str(fit.expr([3, 3, 3], "dim")) == "3"
+    assert fit.expr([16, 64, 160], "dim") is fit.expr([16, 64, 160], "again")
+    config2 = parse_options(input_shape="x:-1,-1", dynamic_dims="1,9;2,8;3,7;4,6;9,1;5,5")
+    probes = [(1, 9), (2, 8), (9, 1)]
+    fit2 = symbolic._Fit(config2, probes)  # pyright: ignore[reportPrivateUsage]
+    # s1 * 2 and 20 - 2 * s0 agree on every gear (each sums to 10): either names the dim
+    assert fit2.values([18, 16, 2], "dim") == [18, 16, 14, 12, 2, 10]
+    config3 = parse_options(input_shape="x:-1,-1", dynamic_dims="1,9;2,8;3,7;4,6;9,1;5,4")
+    fit3 = symbolic._Fit(config3, probes)  # pyright: ignore[reportPrivateUsage]
+    with pytest.raises(symbolic.NotSymbolic, match="no affine gear function"):
+        fit3.expr([18, 16, 2], "dim")  # they disagree at 5,4: which one holds is unknown
+
+
+def test_instantiation_builds_each_type_once() -> None:
+    """A hundred gears: each distinct buffer type of the branches is one object (built once
+    and shared by every task that has it), not one per task per gear."""
+    gears = ",".join(str(n) for n in range(1, 101))
+    pipeline = CompilePipelinePass(input_shape="x:-1,3", dynamic_batch_size=gears)
+    module = Parser(make_context(), f"builtin.module {{\n{SMALL}\n}}").parse_module()
+    assert compile_symbolically(module, pipeline, lambda m, p: p.apply(make_context(), m))
+    module.verify()
+    types = [
+        b.type
+        for k in _model(module).body.block.ops
+        if isinstance(k, KernelOp) and "_ascend_mbatch_batch_" in k.node_name.data
+        for b in (*k.inputs, *k.outputs)
+    ]
+    assert len(types) >= 300
+    assert len({id(t) for t in types}) == len(set(types))
+    x = np.random.default_rng(0).standard_normal((77, 3)).astype(np.float32)
+    np.testing.assert_array_equal(run(module, {"x": x})["z"], -(np.maximum(x, 0) * x))
