@@ -16,7 +16,10 @@ compiled model's branch sections are then written out for every gear:
   a smaller gear because each of its buffers starts where the largest gear's does and is no
   larger (checked per buffer), as GE's DynamicBatchMemAssigner lays the branches over one
   another; the gear table weight grows to all gears, and what lies after it moves by the
-  aligned difference.
+  aligned difference. When no gear is largest in every gear value (the gears seed's table),
+  a virtual probe of the element-wise largest values, which is no gear, is compiled too and
+  lends its plan (refused when it would change how the model's inputs or outputs are
+  declared).
 
 Anything else (a section whose ops or attributes differ between probes otherwise, dynamic
 tasks, nested control flow, a dim no affine function explains) is `NotSymbolic`, and the
@@ -130,6 +133,16 @@ def _spread(config: GearConfig, chosen: set[int]) -> bool:
         if len(probed) < min(len(every), PROBES):
             return False
     return True
+
+
+def virtual_probe(config: GearConfig) -> Gear | None:
+    """The element-wise largest gear values when no gear has them all (a gear table where no
+    gear dominates, as the gears seed's `20,20,1,1;...;30,10,3,1`): compiled as one more
+    probe, it is no gear but its buffers hold every gear's, so its memory plan serves all
+    gears (GE's DynamicBatchMemAssigner lays them over the largest batch's blocks). None
+    when a gear is the largest in every value."""
+    top = tuple(max(g[j] for g in config.gears) for j in range(config.gear_length))
+    return None if top in config.gears else top
 
 
 GEAR_FIELDS = {
@@ -301,7 +314,7 @@ Slot = Callable[[int], Attribute]
 @dataclass
 class _Instantiation:
     config: GearConfig
-    probe_index: list[int]
+    probes: list[Gear]
     layout: _Layout
     env: int  # the probe whose plan every gear uses (the largest buffers)
     shift_from: int  # offsets above this move by `shift`
@@ -513,16 +526,17 @@ class _Ids:
         return lambda g: IntegerAttr(first + g * count + rank, i64)
 
 
-def instantiate(module: ModuleOp, name: str, config: GearConfig, probe_index: list[int]) -> None:
-    """Rewrites the compiled probe model `@name` of `module` in place into the model of every
-    gear of `config`; NotSymbolic when the probes do not explain a gear."""
+def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Gear]) -> None:
+    """Rewrites the compiled probe model `@name` of `module` (its branches the gears
+    `probes`, in order) in place into the model of every gear of `config`; NotSymbolic when
+    the probes do not explain a gear. A probe that is no gear (`virtual_probe`) lends its
+    plan and its fit only: the inputs and outputs are declared by the real gears."""
     models = [op for op in module.ops if isinstance(op, ModelOp)]
     if [m.sym_name.data for m in models] != [name] or len(list(module.ops)) != 1:
         raise NotSymbolic("the compiled module is not one gear model")
     model = models[0]
-    m = len(probe_index)
+    m = len(probes)
     layout = _Layout.of(model, m)
-    probes = [config.gears[i] for i in probe_index]
     # every branch but the last ends in a goto to the end label; the last falls through
     gotos = [s[-1] for s in layout.sections[:-1]]
     if not all(isinstance(op, LabelGotoOp) for op in gotos) or any(
@@ -563,7 +577,7 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probe_index: li
     weight_size = model.weight_size.value.data
     inst = _Instantiation(
         config,
-        probe_index,
+        probes,
         layout,
         env,
         table.buffer.offset_value,
@@ -596,6 +610,8 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probe_index: li
     if any(v < first_label for v in label_values):
         raise NotSymbolic("branch labels are not after the shared labels")
     output_attrs = _output_dims(model, inst)
+    if any(g not in config.gears for g in probes):
+        _check_declarations(layout, config, output_attrs)
     # ---- write the model -------------------------------------------------------------------
     new_ops: list[Operation] = []
     for op in layout.decls:
@@ -798,7 +814,7 @@ def _moved_task(
 def _output_dims(model: ModelOp, inst: _Instantiation) -> ArrayAttr[StringAttr]:
     """`_dynamic_output_dims` for every gear, each output's dims fitted over the probes."""
     entries = parse_output_dims(model.attributes.get(DYNAMIC_OUTPUT_DIMS))
-    m = len(inst.probe_index)
+    m = len(inst.probes)
     if any(g not in entries for g in range(m)):
         raise NotSymbolic("a probe has no output dims")
     result: list[StringAttr] = []
@@ -820,3 +836,25 @@ def _output_dims(model: ModelOp, inst: _Instantiation) -> ArrayAttr[StringAttr]:
     for o, dims in sorted(entries.get(-1, {}).items()):
         result.append(output_dims_entry(-1, o, dims))
     return ArrayAttr(result)
+
+
+def _check_declarations(
+    layout: _Layout, config: GearConfig, output_dims: ArrayAttr[StringAttr]
+) -> None:
+    """With a virtual probe: every input declared as GE's SetMaxShape declares it over the
+    real gears, every output as one real gear's (the probes' declarations are kept)."""
+    for op in layout.decls:
+        if isinstance(op, InputOp | OutputOp) and not isinstance(op.buffer, BufferAttr):
+            raise NotSymbolic("a model input or output of no static buffer")
+        if isinstance(op, InputOp) and op.input_name.data in {s.name for s in config.inputs}:
+            assert isinstance(op.buffer, BufferAttr)
+            shape = op.buffer.type.get_shape()
+            if shape != config.max_shape(op.input_name.data):
+                raise NotSymbolic(f"input {op.input_name.data} is declared by the virtual probe")
+    entries = parse_output_dims(output_dims)
+    outputs = [op for op in layout.decls if isinstance(op, OutputOp)]
+    for o, op in enumerate(outputs):
+        shapes = {tuple(entries[g][o]) for g in entries if o in entries[g]}
+        assert isinstance(op.buffer, BufferAttr)
+        if op.buffer.type.get_shape() not in shapes:
+            raise NotSymbolic(f"output {o} is declared by the virtual probe")
