@@ -18,6 +18,7 @@ from gedialects.gear_options import GearConfig, parse_options
 from gedialects.interpreters.gears import GearInfo
 from gedialects.interpreters.run import run
 from gedialects.passes.multibatch import symbolic
+from gedialects.passes.multibatch.symbolic import Gear
 from gedialects.passes.pipelines import CompilePipelinePass, compile_symbolically
 from gedialects.tools import ge_atc
 
@@ -291,15 +292,116 @@ def test_seed_graph_with_growing_gears_is_instantiated() -> None:
     assert list(stages)[-1] == INSTANTIATED_STAGE
 
 
-def test_session_compiles_every_gear_when_no_probe_is_largest() -> None:
-    """The seed's gears do not grow together: no gear's buffers hold every other gear's, so
-    the largest probe's plan cannot serve all; every gear goes through every stage, and the
-    probes' stages are not kept."""
-    gears = [(20, 20, 1, 1), (40, 40, 2, 2), (80, 60, 4, 4), (30, 10, 3, 1)]
-    gears += [(50, 30, 5, 2), (60, 50, 6, 3), (70, 40, 7, 4)]
-    _, stages = _seed_session(gears)
-    assert list(stages)[-1] == "ge-plan-memory"
-    assert stages["ge-expand-multibatch"].count("graph.graph @Batch_") == len(gears)
+SEED_GEARS = [(20, 20, 1, 1), (40, 40, 2, 2), (80, 60, 4, 4), (30, 10, 3, 1)]
+SEED_GEARS += [(50, 30, 5, 2), (60, 50, 6, 3), (70, 40, 7, 4)]
+"""The seed's gears, which do not grow together: no gear's buffers hold every other's."""
+
+
+def test_session_instantiates_gears_where_no_gear_is_largest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The probes add a virtual one, the element-wise largest values (80, 60, 7, 4), which
+    is no gear: its plan holds every gear's buffers, so every gear is instantiated from it;
+    each gear returns the graph's numbers (`_seed_session` runs them)."""
+    from gedialects.runtime.compile import INSTANTIATED_STAGE
+
+    seen: list[list[tuple[int, ...]]] = []
+    real = symbolic.instantiate
+
+    def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Gear]) -> None:
+        seen.append(probes)
+        real(module, name, config, probes)
+
+    monkeypatch.setattr(symbolic, "instantiate", instantiate)
+    _, stages = _seed_session(SEED_GEARS)
+    assert list(stages)[-1] == INSTANTIATED_STAGE
+    assert seen and seen[0][-1] == (80, 60, 7, 4) and (80, 60, 7, 4) not in SEED_GEARS
+
+
+def _seed_onnx(folder: Path) -> Path:
+    """The gears seed's graph as an ONNX file: relu, neg and mask * mask."""
+    import onnx
+    from onnx import TensorProto
+    from onnx import helper as h
+
+    def io(name: str, dims: list[int | str]) -> onnx.ValueInfoProto:
+        return h.make_tensor_value_info(name, TensorProto.FLOAT, dims)
+
+    nodes = [
+        h.make_node("Relu", ["data"], ["act"]),
+        h.make_node("Neg", ["label"], ["neg"]),
+        h.make_node("Mul", ["mask", "mask"], ["sq"]),
+    ]
+    graph = h.make_graph(
+        nodes,
+        "seed",
+        [io("data", [1, 1, 40, "w"]), io("label", [1, "n"]), io("mask", ["m0", "m1"])],
+        [io("act", [1, 1, 40, "w"]), io("neg", [1, "n"]), io("sq", ["m0", "m1"])],
+    )
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 17)])
+    model.ir_version = 8
+    path = folder / "seed.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
+def test_virtual_probe_equals_every_gear_compiled_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through ge-atc --dynamic_dims on a file: the instantiated model declares what every
+    gear compiled through every stage declares and returns the same numbers at each gear."""
+    src = _seed_onnx(tmp_path)
+    shape = "--input_shape=data:1,1,40,-1;label:1,-1;mask:-1,-1"
+    dims = "--dynamic_dims=" + ";".join(",".join(map(str, g)) for g in SEED_GEARS)
+    fast, each = tmp_path / "fast.mlir", tmp_path / "each.mlir"
+    done: list[tuple[int, ...]] = []
+    real = symbolic.instantiate
+
+    def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Gear]) -> None:
+        real(module, name, config, probes)
+        done.append(probes[-1])
+
+    monkeypatch.setattr(symbolic, "instantiate", instantiate)
+    assert ge_atc.main([f"--model={src}", f"--output={fast}", shape, dims, "--quiet"]) == 0
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(symbolic, "MIN_GEARS", 1000)  # every gear through every stage
+        assert ge_atc.main([f"--model={src}", f"--output={each}", shape, dims, "--quiet"]) == 0
+    a = Parser(make_context(), fast.read_text(), str(fast)).parse_module()
+    b = Parser(make_context(), each.read_text(), str(each)).parse_module()
+    assert _model(a).attributes["_batch_num"] == _model_attr(len(SEED_GEARS))
+    assert done == [(80, 60, 7, 4)], "instantiated from probes ending in the virtual one"
+    decls = [
+        str(op) for op in _model(a).body.block.ops if op.name in ("ascend.input", "ascend.output")
+    ]
+    assert decls == [
+        str(op) for op in _model(b).body.block.ops if op.name in ("ascend.input", "ascend.output")
+    ]
+    assert dict(_model(a).attributes) == dict(_model(b).attributes)
+    for k, (w, n, m0, m1) in enumerate(SEED_GEARS):
+        rng = np.random.default_rng(k)
+        inputs = {
+            "data": rng.standard_normal((1, 1, 40, w)).astype(np.float32),
+            "label": rng.standard_normal((1, n)).astype(np.float32),
+            "mask": rng.standard_normal((m0, m1)).astype(np.float32),
+        }
+        got, want = run(a, inputs), run(b, inputs)
+        for key in ("act", "neg", "sq"):
+            np.testing.assert_array_equal(got[key], want[key])
+
+
+def test_virtual_probe_that_declares_a_larger_input_is_refused() -> None:
+    """mask gears (4, 1) and (1, 4): GE's SetMaxShape declares mask 4x1 (the first largest
+    product), the virtual probe 4x4; the probes are refused and every gear compiled."""
+    graph = "builtin.module {\n" + SEED_GRAPH + "\n}"
+    gears = [(20, 20, 4, 1), (40, 40, 1, 4), (30, 30, 2, 2), (25, 25, 1, 1)]
+    gears += [(35, 35, 1, 2), (45, 45, 2, 1)]
+    option = ";".join(",".join(map(str, g)) for g in gears)
+    pipeline = CompilePipelinePass(
+        input_shape="data:1,1,40,-1;label:1,-1;mask:-1,-1", dynamic_dims=option
+    )
+    module = Parser(make_context(), graph).parse_module()
+    assert symbolic.virtual_probe(pipeline.expansion().config()) == (45, 45, 4, 4)
+    assert not compile_symbolically(module, pipeline, lambda m, p: p.apply(make_context(), m))
 
 
 def test_a_gear_value_of_two_values_is_probed_both_ways() -> None:
@@ -356,7 +458,7 @@ def test_atc_many_gears_match_onnxruntime(
     done: list[int] = []
     real = symbolic.instantiate
 
-    def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[int]) -> None:
+    def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Gear]) -> None:
         real(module, name, config, probes)
         done.append(len(probes))
 
@@ -384,3 +486,43 @@ def _model_attr(n: int) -> object:
     from xdsl.dialects.builtin import IntegerAttr, i64
 
     return IntegerAttr(n, i64)
+
+
+def test_fit_names_each_dim_as_an_affine_function_of_one_gear_symbol() -> None:
+    """The fit is a gear function GE's symbolisation would write: `s0 * 16`, `s0 + 2`, a
+    constant; fitted once for the same values over the probes."""
+    config = parse_options(input_shape="x:-1,3", dynamic_batch_size="1,2,4,6,8,10")
+    fit = symbolic._Fit(config, [(1,), (4,), (10,)])  # pyright: ignore[reportPrivateUsage]
+    assert str(fit.expr([16, 64, 160], "dim")) == "s0 * 16"
+    assert str(fit.expr([3, 6, 12], "dim")) == "s0 + 2"
+    assert str(fit.expr([3, 3, 3], "dim")) == "3"
+    assert fit.expr([16, 64, 160], "dim") is fit.expr([16, 64, 160], "again")
+    config2 = parse_options(input_shape="x:-1,-1", dynamic_dims="1,9;2,8;3,7;4,6;9,1;5,5")
+    probes = [(1, 9), (2, 8), (9, 1)]
+    fit2 = symbolic._Fit(config2, probes)  # pyright: ignore[reportPrivateUsage]
+    # s1 * 2 and 20 - 2 * s0 agree on every gear (each sums to 10): either names the dim
+    assert fit2.values([18, 16, 2], "dim") == [18, 16, 14, 12, 2, 10]
+    config3 = parse_options(input_shape="x:-1,-1", dynamic_dims="1,9;2,8;3,7;4,6;9,1;5,4")
+    fit3 = symbolic._Fit(config3, probes)  # pyright: ignore[reportPrivateUsage]
+    with pytest.raises(symbolic.NotSymbolic, match="no affine gear function"):
+        fit3.expr([18, 16, 2], "dim")  # they disagree at 5,4: which one holds is unknown
+
+
+def test_instantiation_builds_each_type_once() -> None:
+    """A hundred gears: each distinct buffer type of the branches is one object (built once
+    and shared by every task that has it), not one per task per gear."""
+    gears = ",".join(str(n) for n in range(1, 101))
+    pipeline = CompilePipelinePass(input_shape="x:-1,3", dynamic_batch_size=gears)
+    module = Parser(make_context(), f"builtin.module {{\n{SMALL}\n}}").parse_module()
+    assert compile_symbolically(module, pipeline, lambda m, p: p.apply(make_context(), m))
+    module.verify()
+    types = [
+        b.type
+        for k in _model(module).body.block.ops
+        if isinstance(k, KernelOp) and "_ascend_mbatch_batch_" in k.node_name.data
+        for b in (*k.inputs, *k.outputs)
+    ]
+    assert len(types) >= 300
+    assert len({id(t) for t in types}) == len(set(types))
+    x = np.random.default_rng(0).standard_normal((77, 3)).astype(np.float32)
+    np.testing.assert_array_equal(run(module, {"x": x})["z"], -(np.maximum(x, 0) * x))

@@ -318,6 +318,9 @@ def compile_symbolically(
     except symbolic.NotSymbolic:
         return False
     probes = [config.gears[i] for i in probe_index]
+    virtual = symbolic.virtual_probe(config)
+    if virtual is not None:
+        probes.append(virtual)
     option = symbolic.gear_option(config, probes)
     field = symbolic.GEAR_FIELDS[config.dynamic_type]
     gear_fields = {"dynamic_batch_size": "", "dynamic_image_size": "", "dynamic_dims": ""}
@@ -330,7 +333,7 @@ def compile_symbolically(
     copy = module.clone()
     try:
         run(copy, probe)
-        symbolic.instantiate(copy, name, config, probe_index)
+        symbolic.instantiate(copy, name, config, probes)
     except (symbolic.NotSymbolic, PassFailedException):
         return False  # the full compile runs (and reports a failure with every gear's names)
     block = module.body.block

@@ -16,7 +16,10 @@ compiled model's branch sections are then written out for every gear:
   a smaller gear because each of its buffers starts where the largest gear's does and is no
   larger (checked per buffer), as GE's DynamicBatchMemAssigner lays the branches over one
   another; the gear table weight grows to all gears, and what lies after it moves by the
-  aligned difference.
+  aligned difference. When no gear is largest in every gear value (the gears seed's table),
+  a virtual probe of the element-wise largest values, which is no gear, is compiled too and
+  lends its plan (refused when it would change how the model's inputs or outputs are
+  declared).
 
 Anything else (a section whose ops or attributes differ between probes otherwise, dynamic
 tasks, nested control flow, a dim no affine function explains) is `NotSymbolic`, and the
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from xdsl.dialects.builtin import (
@@ -132,6 +135,16 @@ def _spread(config: GearConfig, chosen: set[int]) -> bool:
     return True
 
 
+def virtual_probe(config: GearConfig) -> Gear | None:
+    """The element-wise largest gear values when no gear has them all (a gear table where no
+    gear dominates, as the gears seed's `20,20,1,1;...;30,10,3,1`): compiled as one more
+    probe, it is no gear but its buffers hold every gear's, so its memory plan serves all
+    gears (GE's DynamicBatchMemAssigner lays them over the largest batch's blocks). None
+    when a gear is the largest in every value."""
+    top = tuple(max(g[j] for g in config.gears) for j in range(config.gear_length))
+    return None if top in config.gears else top
+
+
 GEAR_FIELDS = {
     DynamicType.BATCH: "dynamic_batch_size",
     DynamicType.IMAGE_SIZE: "dynamic_image_size",
@@ -147,20 +160,58 @@ def gear_option(config: GearConfig, gears: Sequence[Gear]) -> str:
     return ";".join(",".join(map(str, g)) for g in gears)
 
 
+@dataclass(frozen=True)
+class Affine:
+    """One dim as a function of the gear: `a * s<j> + b`, or the constant `b` (j None)."""
+
+    a: Fraction
+    b: Fraction
+    j: int | None
+
+    def at(self, gear: Gear) -> Fraction:
+        return self.b if self.j is None else self.a * gear[self.j] + self.b
+
+    def __str__(self) -> str:
+        if self.j is None:
+            return str(self.b)
+        term = f"s{self.j}" if self.a == 1 else f"s{self.j} * {self.a}"
+        if self.b:
+            term += f" {'+' if self.b > 0 else '-'} {abs(self.b)}"
+        return term
+
+
 @dataclass
 class _Fit:
-    """The per-gear values of one int of the probes' sections."""
+    """The per-gear values of one int of the probes' sections (memoised: the same values
+    over the probes, as the dims of one type used by several tasks, are fitted once)."""
 
     config: GearConfig
     probes: list[Gear]
+    _known: dict[tuple[int, ...], tuple[Affine, list[int]]] = field(
+        default_factory=dict, init=False, repr=False
+    )
 
     def values(self, seen: Sequence[int], what: str) -> list[int]:
         """`seen` (one value per probe) for every gear: constant, or an affine function of
         one gear value checked on every probe; NotSymbolic when none or several disagree."""
+        return self.fitted(seen, what)[1]
+
+    def expr(self, seen: Sequence[int], what: str) -> Affine:
+        """The gear function that explains `seen`."""
+        return self.fitted(seen, what)[0]
+
+    def fitted(self, seen: Sequence[int], what: str) -> tuple[Affine, list[int]]:
+        key = tuple(seen)
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = self._fit(key, what)
+        return known
+
+    def _fit(self, seen: tuple[int, ...], what: str) -> tuple[Affine, list[int]]:
         gears = self.config.gears
         if all(v == seen[0] for v in seen):
-            return [seen[0]] * len(gears)
-        answers: list[list[int]] = []
+            return Affine(Fraction(0), Fraction(seen[0]), None), [seen[0]] * len(gears)
+        answers: list[tuple[Affine, list[int]]] = []
         for j in range(self.config.gear_length):
             xs = [p[j] for p in self.probes]
             if len(set(xs)) < PROBES:
@@ -173,8 +224,8 @@ class _Fit:
             out = [a * g[j] + b for g in gears]
             if any(y.denominator != 1 or y < 0 for y in out):
                 continue
-            answers.append([int(y) for y in out])
-        if not answers or any(a != answers[0] for a in answers):
+            answers.append((Affine(a, b, j), [int(y) for y in out]))
+        if not answers or any(a[1] != answers[0][1] for a in answers):
             raise NotSymbolic(f"{what} {list(seen)} over the probes is no affine gear function")
         return answers[0]
 
@@ -263,13 +314,20 @@ Slot = Callable[[int], Attribute]
 @dataclass
 class _Instantiation:
     config: GearConfig
-    probe_index: list[int]
+    probes: list[Gear]
     layout: _Layout
     env: int  # the probe whose plan every gear uses (the largest buffers)
     shift_from: int  # offsets above this move by `shift`
     shift: int
     weight_size: int
     fit: _Fit
+    # each distinct slot, type and buffer built once for all gears
+    _buffer_slots: dict[tuple[BufferAttr, ...], Slot] = field(default_factory=dict, init=False)
+    _type_slots: dict[tuple[Attribute, ...], Slot] = field(default_factory=dict, init=False)
+    _types: dict[tuple[Attribute, object, tuple[int, ...]], Attribute] = field(
+        default_factory=dict, init=False
+    )
+    _buffers: dict[tuple[int, TensorType], BufferAttr] = field(default_factory=dict, init=False)
 
     def moved(self, offset: int) -> int:
         if self.shift and self.shift_from < offset < VAR_BASE:
@@ -277,6 +335,13 @@ class _Instantiation:
         return offset
 
     def buffer(self, seen: Sequence[BufferAttr], what: str) -> Slot:
+        key = tuple(seen)
+        known = self._buffer_slots.get(key)
+        if known is None:
+            known = self._buffer_slots[key] = self._buffer(seen, what)
+        return known
+
+    def _buffer(self, seen: Sequence[BufferAttr], what: str) -> Slot:
         env = seen[self.env]
         types = [b.type for b in seen]
         first = types[0]
@@ -298,13 +363,12 @@ class _Instantiation:
         typed = self.tensor_type(types, what)
         limit = env.nbytes
         buffers: list[BufferAttr] = []
-        cache: dict[Attribute, BufferAttr] = {}
         for g in range(self.config.gear_count):
             t = typed(g)
             assert isinstance(t, TensorType)  # tensor_type builds tensor types
-            found = cache.get(t)
+            found = self._buffers.get((offset, t))
             if found is None:
-                found = cache[t] = BufferAttr(offset, t)
+                found = self._buffers[offset, t] = BufferAttr(offset, t)
                 if found.nbytes > limit:
                     raise NotSymbolic(f"{what}: gear {g} needs more than the largest probe")
             buffers.append(found)
@@ -313,7 +377,14 @@ class _Instantiation:
     def tensor_type(self, types: Sequence[Attribute], what: str) -> Slot:
         """Gear `g`'s tensor type: each dim fitted over the probes; a type in a storage
         format (5HD, FRACTAL_Z) has its origin dims fitted and its storage shape derived
-        from them, as `ge-select-formats` derives it."""
+        from them, as `ge-select-formats` derives it. Every distinct type is built once."""
+        key = tuple(types)
+        known = self._type_slots.get(key)
+        if known is None:
+            known = self._type_slots[key] = self._tensor_type(types, what)
+        return known
+
+    def _tensor_type(self, types: Sequence[Attribute], what: str) -> Slot:
         tensors = [t for t in types if isinstance(t, TensorType)]
         if len(tensors) != len(types):
             raise NotSymbolic(f"{what}: not a tensor type")
@@ -323,30 +394,33 @@ class _Instantiation:
             if any(t.encoding != first.encoding for t in tensors):
                 raise NotSymbolic(f"{what}: tensor encodings differ")
             shapes = [t.get_shape() for t in tensors]
-            encoding = first.encoding
         else:
             kinds = {(e.fmt, e.origin) if e is not None else None for e in encs}
             if len(kinds) != 1 or None in kinds:
                 raise NotSymbolic(f"{what}: storage formats differ between gears")
             shapes = [e.shape for e in encs if e is not None]
-            encoding = None
         if len({len(sh) for sh in shapes}) != 1 or any(
             t.element_type != first.element_type for t in tensors
         ):
             raise NotSymbolic(f"{what}: tensor types differ in dtype or rank")
         dims = [self.fit.values([sh[d] for sh in shapes], what) for d in range(len(shapes[0]))]
         first_enc = encs[0]
-
-        def at(g: int) -> Attribute:
-            shape = [dim[g] for dim in dims]
-            if first_enc is None:
-                if encoding is None:
-                    return TensorType(first.element_type, shape)
-                return TensorType(first.element_type, shape, encoding)
-            plain = TensorType(first.element_type, shape)
-            return with_format(plain, first_enc.fmt, first_enc.origin)
-
-        return at
+        element, encoding = first.element_type, first.encoding
+        built: list[Attribute] = []
+        for g in range(self.config.gear_count):
+            shape = tuple(dim[g] for dim in dims)
+            fmt = None if first_enc is None else (first_enc.fmt, first_enc.origin)
+            kind = (element, encoding if fmt is None else fmt, shape)
+            t = self._types.get(kind)
+            if t is None:
+                if first_enc is None:
+                    t = TensorType(element, shape, encoding)
+                else:
+                    plain = TensorType(element, shape)
+                    t = with_format(plain, first_enc.fmt, first_enc.origin)
+                self._types[kind] = t
+            built.append(t)
+        return built.__getitem__
 
     def dictionary(self, seen: Sequence[Attribute], what: str) -> Slot:
         """A kernel's `attrs` that differ between gears only in tensor types (a heavy-format
@@ -452,16 +526,17 @@ class _Ids:
         return lambda g: IntegerAttr(first + g * count + rank, i64)
 
 
-def instantiate(module: ModuleOp, name: str, config: GearConfig, probe_index: list[int]) -> None:
-    """Rewrites the compiled probe model `@name` of `module` in place into the model of every
-    gear of `config`; NotSymbolic when the probes do not explain a gear."""
+def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Gear]) -> None:
+    """Rewrites the compiled probe model `@name` of `module` (its branches the gears
+    `probes`, in order) in place into the model of every gear of `config`; NotSymbolic when
+    the probes do not explain a gear. A probe that is no gear (`virtual_probe`) lends its
+    plan and its fit only: the inputs and outputs are declared by the real gears."""
     models = [op for op in module.ops if isinstance(op, ModelOp)]
     if [m.sym_name.data for m in models] != [name] or len(list(module.ops)) != 1:
         raise NotSymbolic("the compiled module is not one gear model")
     model = models[0]
-    m = len(probe_index)
+    m = len(probes)
     layout = _Layout.of(model, m)
-    probes = [config.gears[i] for i in probe_index]
     # every branch but the last ends in a goto to the end label; the last falls through
     gotos = [s[-1] for s in layout.sections[:-1]]
     if not all(isinstance(op, LabelGotoOp) for op in gotos) or any(
@@ -502,7 +577,7 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probe_index: li
     weight_size = model.weight_size.value.data
     inst = _Instantiation(
         config,
-        probe_index,
+        probes,
         layout,
         env,
         table.buffer.offset_value,
@@ -535,6 +610,8 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probe_index: li
     if any(v < first_label for v in label_values):
         raise NotSymbolic("branch labels are not after the shared labels")
     output_attrs = _output_dims(model, inst)
+    if any(g not in config.gears for g in probes):
+        _check_declarations(layout, config, output_attrs)
     # ---- write the model -------------------------------------------------------------------
     new_ops: list[Operation] = []
     for op in layout.decls:
@@ -737,7 +814,7 @@ def _moved_task(
 def _output_dims(model: ModelOp, inst: _Instantiation) -> ArrayAttr[StringAttr]:
     """`_dynamic_output_dims` for every gear, each output's dims fitted over the probes."""
     entries = parse_output_dims(model.attributes.get(DYNAMIC_OUTPUT_DIMS))
-    m = len(inst.probe_index)
+    m = len(inst.probes)
     if any(g not in entries for g in range(m)):
         raise NotSymbolic("a probe has no output dims")
     result: list[StringAttr] = []
@@ -759,3 +836,25 @@ def _output_dims(model: ModelOp, inst: _Instantiation) -> ArrayAttr[StringAttr]:
     for o, dims in sorted(entries.get(-1, {}).items()):
         result.append(output_dims_entry(-1, o, dims))
     return ArrayAttr(result)
+
+
+def _check_declarations(
+    layout: _Layout, config: GearConfig, output_dims: ArrayAttr[StringAttr]
+) -> None:
+    """With a virtual probe: every input declared as GE's SetMaxShape declares it over the
+    real gears, every output as one real gear's (the probes' declarations are kept)."""
+    for op in layout.decls:
+        if isinstance(op, InputOp | OutputOp) and not isinstance(op.buffer, BufferAttr):
+            raise NotSymbolic("a model input or output of no static buffer")
+        if isinstance(op, InputOp) and op.input_name.data in {s.name for s in config.inputs}:
+            assert isinstance(op.buffer, BufferAttr)
+            shape = op.buffer.type.get_shape()
+            if shape != config.max_shape(op.input_name.data):
+                raise NotSymbolic(f"input {op.input_name.data} is declared by the virtual probe")
+    entries = parse_output_dims(output_dims)
+    outputs = [op for op in layout.decls if isinstance(op, OutputOp)]
+    for o, op in enumerate(outputs):
+        shapes = {tuple(entries[g][o]) for g in entries if o in entries[g]}
+        assert isinstance(op.buffer, BufferAttr)
+        if op.buffer.type.get_shape() not in shapes:
+            raise NotSymbolic(f"output {o} is declared by the virtual probe")
