@@ -1970,6 +1970,164 @@ class DynamicControlOp(EngineTaskOp):
                     )
 
 
+STAGE_TOKEN_TYPE = TensorType(i32, [])
+"""The type of a stage's sync token (`ascend.stage`'s `after` / `sync`)."""
+
+
+def _stage_token(op: StageOp, what: str, buffers: ArrayAttr[BufferAttr]) -> None:
+    if len(buffers.data) > 1:
+        raise VerifyException(f"{op.describe()} has {len(buffers.data)} {what} tokens; at most one")
+    for b in buffers.data:
+        if b.type != STAGE_TOKEN_TYPE:
+            raise VerifyException(
+                f"{op.describe()} {what} token {b} is {b.type}, not {STAGE_TOKEN_TYPE}"
+            )
+
+
+@irdl_op_definition
+class StageOp(TaskOp):
+    """GE KnownNodeTask (runtime v2's DavinciModelKernel): runs one pipeline stage, a static
+    model of its own (`ge-partition-stage`'s `Subgraph_Level_<L>`), on the caller's buffers.
+
+    The stage model has its own arena and memory plan: the task copies `ins` into its inputs,
+    runs it, and copies its outputs into `outs`. Stages run in level order with GE's stage
+    synchronisation (`ExpandLastSyncExeNodesToMainGraph` / `ExpandFirstExeNodesToMainGraph`:
+    the last sync node of stage L precedes the first node of the next stage): a stage writes
+    its sync token (`sync`, the last sync node's output, the value `level + 1`) and the next
+    one starts by reading it (`after`, its first node's input), so the ordering is a data
+    edge that stream assignment turns into events and the interpreter checks: a stage whose
+    token is unwritten (0) or from a later level started too early. The model verifier
+    checks the chain: stages in ascending level order, the first without `after`, each
+    other's `after` the previous stage's `sync`, the last without `sync`. On one line:
+
+        ascend.stage @Subgraph_Level_1 "Subgraph_Level_1_PartitionedCall" level 1 stream 0
+            after(arena[2048] : tensor<i32>) ins(arena[1024] : tensor<2x4xf32>)
+            outs(arena[1536] : tensor<2x4xf32>) sync()
+    """
+
+    name = "ascend.stage"
+    GE_TYPE: ClassVar[str] = "KnownNodeTask"
+    EFFECTS: ClassVar[EffectSpec] = EffectSpec(
+        reads=(("after", "sync input"), ("inputs", "input")),
+        writes=(("outputs", "output"), ("sync", "sync output")),
+    )
+
+    model = prop_def(SymbolRefAttr)
+    node_name = prop_def(StringAttr)
+    level = prop_def(IntegerAttr[I64])
+    after = prop_def(ArrayAttr[BufferAttr])
+    inputs = prop_def(ArrayAttr[BufferAttr])
+    outputs = prop_def(ArrayAttr[BufferAttr])
+    sync = prop_def(ArrayAttr[BufferAttr])
+
+    assembly_format = (
+        "$model $node_name `level` $level `stream` $stream `after` custom<BufferList>($after) "
+        "`ins` custom<BufferList>($inputs) `outs` custom<BufferList>($outputs) "
+        "`sync` custom<BufferList>($sync) attr-dict"
+    )
+    custom_directives = (BufferList,)
+
+    def __init__(
+        self,
+        model: str,
+        node_name: str,
+        level: int,
+        stream: int,
+        after: Sequence[BufferAttr],
+        inputs: Sequence[BufferAttr],
+        outputs: Sequence[BufferAttr],
+        sync: Sequence[BufferAttr],
+    ) -> None:
+        super().__init__(
+            properties={
+                "model": SymbolRefAttr(model),
+                "node_name": StringAttr(node_name),
+                "level": _i64(level),
+                "stream": _i64(stream),
+                "after": ArrayAttr(after),
+                "inputs": ArrayAttr(inputs),
+                "outputs": ArrayAttr(outputs),
+                "sync": ArrayAttr(sync),
+            }
+        )
+
+    @property
+    def model_name(self) -> str:
+        return self.model.root_reference.data
+
+    def describe(self) -> str:
+        return f"'{self.name}' \"{self.node_name.data}\""
+
+    def trace_name(self) -> str:
+        return self.node_name.data
+
+    def verify_(self) -> None:
+        if self.level.value.data < 0:
+            raise VerifyException(f"{self.describe()} has level {self.level.value.data} < 0")
+        _stage_token(self, "after", self.after)
+        _stage_token(self, "sync", self.sync)
+
+    def stage_model(self) -> ModelOp:
+        """The model the stage runs (checked by the model verifier)."""
+        target = SymbolTable.lookup_symbol(self, self.model_name)
+        assert isinstance(target, ModelOp)
+        return target
+
+    def verify_in_model(self) -> None:
+        target = SymbolTable.lookup_symbol(self, self.model_name)
+        if not isinstance(target, ModelOp) or target is self.parent_op():
+            raise VerifyException(
+                f"{self.describe()} runs @{self.model_name}, which is not another "
+                "'ascend.model' of the module"
+            )
+        for what, mine, theirs in (
+            ("inputs", self.inputs.data, [i.buffer for i in target.inputs()]),
+            ("outputs", self.outputs.data, [o.buffer for o in target.outputs()]),
+        ):
+            types = [b.type for b in mine]
+            expected = [b.type for b in theirs]
+            if types != expected:
+                raise VerifyException(
+                    f"{self.describe()} {what} are ({', '.join(map(str, types))}); "
+                    f"@{self.model_name} takes ({', '.join(map(str, expected))})"
+                )
+        self._verify_chain()
+
+    def _verify_chain(self) -> None:
+        """GE's stage order: ascending levels, each stage's first node after the previous
+        stage's last sync node (the token chain)."""
+        block = self.parent_block()
+        assert block is not None
+        stages = [op for op in block.ops if isinstance(op, StageOp)]
+        k = stages.index(self)
+        before = stages[k - 1] if k else None
+        level = self.level.value.data
+        if before is None:
+            if self.after.data:
+                raise VerifyException(
+                    f"{self.describe()} is the first stage but waits on a sync token"
+                )
+        else:
+            if before.level.value.data >= level:
+                raise VerifyException(
+                    f"{self.describe()} (level {level}) follows {before.describe()} (level "
+                    f"{before.level.value.data}); stages run in ascending level order"
+                )
+            if tuple(self.after.data) != tuple(before.sync.data) or not self.after.data:
+                raise VerifyException(
+                    f"{self.describe()} must start after the sync token of {before.describe()} "
+                    f"(after {_list(self.after.data)}, its sync {_list(before.sync.data)})"
+                )
+        if k == len(stages) - 1 and self.sync.data:
+            raise VerifyException(
+                f"{self.describe()} is the last stage but writes a sync token no stage reads"
+            )
+
+
+def _list(buffers: Sequence[BufferAttr]) -> str:
+    return "(" + ", ".join(str(b) for b in buffers) + ")"
+
+
 @irdl_op_definition
 class KernelOp(EngineTaskOp):
     """GE MODEL_TASK_KERNEL: runs the kernel of a GE op type on arena buffers.
@@ -2173,6 +2331,7 @@ Ascend = Dialect(
         LabelSetOp,
         LabelSwitchByIndexOp,
         MemcpyAsyncOp,
+        StageOp,
         StreamActiveOp,
     ],
     [BufferAttr, DynBufferAttr],

@@ -70,7 +70,16 @@ ascend.model @every arena_size 8192 weight_size 0 {{
   ascend.stream_active 1 stream 0
   ascend.event_record 0 stream 1
   ascend.event_wait 0 stream 0
+  ascend.stage @stage "s" level 0 stream 0 after() ins(arena[0] : {F}) outs(arena[1536] : {F})
+      sync()
   ascend.end_graph stream 0
+}}
+ascend.model @stage arena_size 1024 weight_size 0 {{
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "a" arena[0] : {F}
+  ascend.output "b" arena[512] : {F}
+  ascend.kernel "Relu" "r" engine "AIcoreEngine" stream 0
+      ins(arena[0] : {F}) outs(arena[512] : {F})
 }}
 """
 
@@ -91,7 +100,7 @@ def _buffers_of(value: Attribute) -> list[BufferAttr | DynBufferAttr]:
 
 def test_every_task_op_class_of_the_dialect_declares_its_effects() -> None:
     classes = {op for op in Ascend.operations if issubclass(op, TaskOp)}
-    assert len(classes) == 11
+    assert len(classes) == 12
     assert classes == {type(t) for t in every_task()}, "add the new task op to EVERY_TASK"
     for cls in classes:
         assert isinstance(getattr(cls, "EFFECTS", None), EffectSpec), cls.name
@@ -120,7 +129,8 @@ def test_effects_match_each_task_op_properties() -> None:
         # every event, label and stream number is one of the declared effects
         numbers = Counter(
             n
-            for v in props.values()
+            for k, v in props.items()
+            if k != "level"  # a stage's pipeline level, no event, label or stream
             for n in (
                 (v.value.data,)
                 if isinstance(v, IntegerAttr)
@@ -156,6 +166,8 @@ def test_effects_name_what_ge_task_types_do() -> None:
     assert by_name["ascend.event_wait"].waits == (0,)
     assert by_name["ascend.end_graph"].ends_stream
     assert not by_name["ascend.kernel"].control and by_name["ascend.label_set"].control
+    assert by_name["ascend.stage"].engine is None  # the runtime's: GE's KnownNodeTask
+    assert by_name["ascend.stage"].in_props == ("inputs",)
 
 
 def test_effects_cache_follows_a_rewrite_of_the_buffers() -> None:

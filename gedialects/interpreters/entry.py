@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
 
-from gedialects.ascend import DynamicControlOp, ModelOp
+from gedialects.ascend import DynamicControlOp, ModelOp, StageOp
 from gedialects.graph import GraphOp
 
 if TYPE_CHECKING:
@@ -90,6 +90,8 @@ def find_entry(module: ModuleOp, name: str | None = None) -> GraphOp | ModelOp:
                     if isinstance(task, DynamicControlOp):
                         for attr in task.SUBGRAPHS.get(task.kernel.data, ()):
                             named.update(task.subgraph(attr))
+                    elif isinstance(task, StageOp):  # a stage's own model
+                        named.add(task.model_name)
         roots = [m for m in models if m.sym_name.data not in named]
     else:
         used = _referenced_symbols(module)

@@ -13,7 +13,11 @@ the total in the model's `label_num`): `graph.if` (IfOpLabelMaker), `graph.while
 (WhileOpLabelMaker), `graph.for` as ForPass's While (`ge-convert-for-to-while`) and
 `multibatch.case` (CaseOpLabelMaker), each switch reading its int32 index in place; in
 unknown-shape partitions If / While / Case become `ascend.dynamic_control` tasks (GE's hybrid
-CONTROL_OP) running their subgraphs, each lowered to a model of dynamic tasks; and every
+CONTROL_OP) running their subgraphs, each lowered to a model of dynamic tasks; the pipeline
+stages of `ge-partition-stage` (calls with `_stage_level` and `_force_unknown_shape = true`)
+are not inlined but become `ascend.stage` tasks (GE's KnownNodeTask), each stage a static
+model with its own arena, run in level order after the previous stage's sync token (GE's
+ExpandLastSyncExeNodesToMainGraph / ExpandFirstExeNodesToMainGraph); and every
 tensor given its own slot by `analysis.memory_plan` (no reuse: the baseline the interpreter
 can check). Memory reuse is `ge-plan-memory`'s and the
 streams are `ge-assign-streams`'s, which rewrite this model's buffers and streams in place.
@@ -47,6 +51,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.ascend import (
     LABEL_NUM,
+    STAGE_TOKEN_TYPE,
     VAR_BASE,
     BufferAttr,
     DynamicControlOp,
@@ -61,6 +66,7 @@ from gedialects.ascend import (
     MemcpyAsyncOp,
     ModelOp,
     OutputOp,
+    StageOp,
     StreamOp,
     VariableOp,
     WeightOp,
@@ -70,11 +76,13 @@ from gedialects.base import (
     AICPU_ENGINE,
     BATCH_LABEL,
     ENGINE_NAME,
+    FORCE_UNKNOWN_SHAPE,
     GE_LOCAL_ENGINE,
     HOST_CPU_ENGINE,
     IS_UNKNOWN_SHAPE,
     NODE_NAME,
     SPECIFIED_ENGINE_NAME,
+    STAGE_LEVEL,
     GEOp,
     int_array_values,
     is_static,
@@ -133,6 +141,7 @@ from gedialects.passes.failure import OpPassFailed
 from gedialects.passes.for_to_while import called_symbols, convert_for_to_while
 from gedialects.passes.normalize_conds import normalize_cond_graph
 from gedialects.passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
+from gedialects.passes.partition.stage import stage_level
 
 DEFAULT_ENGINES: dict[str, str] = {
     "MapIndex": HOST_CPU_ENGINE,  # GE's HostcpuEngineUpdatePass white list
@@ -194,6 +203,10 @@ class _Lowering:
     graphs: dict[str, GraphOp] | None = None
     subgraph_models: dict[str, None] = field(default_factory=dict)
     """Graphs a dynamic control task runs: each becomes a model of dynamic tasks."""
+    stage_models: dict[str, None] = field(default_factory=dict)
+    """Stage subgraphs an `ascend.stage` task runs: each becomes a static model of its own."""
+    last_stage: tuple[_Task, int] | None = None
+    """The stage task emitted last and its level (the next stage waits on its token)."""
     variables: dict[str, Slot] = field(default_factory=dict)
     """Variable name -> its slot in the variable region (one per name, every graph's)."""
     read_variables: set[str] = field(default_factory=set)
@@ -414,6 +427,8 @@ class _Lowering:
                 self.write_variable(op, env, dynamic)
             elif isinstance(op, VariableRefOp):
                 env[op.y] = env[op.ref]  # the variable's memory, after its writer
+            elif isinstance(op, PartitionedCallOp) and not dynamic and _is_stage_call(op):
+                self.lower_stage(op, env)
             elif isinstance(op, PartitionedCallOp):
                 callee = self.lookup_graph(op, op.callee.root_reference.data)
                 # A subgraph is as its partitioner marked it, else as its caller.
@@ -592,6 +607,62 @@ class _Lowering:
             attrs=_kernel_attrs(op),
         )
         env.update(zip(op.results, outs, strict=True))
+
+    def lower_stage(self, op: PartitionedCallOp, env: dict[SSAValue, Value]) -> None:
+        """A pipeline stage (`ge-partition-stage`'s call, `_stage_level` and
+        `_force_unknown_shape = true`): not inlined but run as a known subgraph of its own
+        (GE's KnownNodeTask over the stage's DavinciModel), its subgraph lowered to a static
+        model with its own memory plan (`stage_models`). Stages run in level order, each
+        after the previous one's sync token (GE's ExpandLastSyncExeNodesToMainGraph /
+        ExpandFirstExeNodesToMainGraph); the token is a slot like any value, so memory
+        planning, stream assignment and the model verifier see the ordering."""
+        attr = op.attributes[STAGE_LEVEL]
+        level = stage_level(attr)
+        if level is None:
+            raise _fail(op, f"has {STAGE_LEVEL} {attr}; a stage level is a non-negative integer")
+        name = op.callee.root_reference.data
+        self.lookup_graph(op, name)  # exists, no recursion
+        inputs: list[Slot] = []
+        for v in op.args:
+            value = env[v]
+            if not isinstance(value, Slot) or value in self.gear_buffers:
+                raise _fail(
+                    op,
+                    f"(stage {level}) reads a value of unknown shape; a stage runs as a static "
+                    "model, its inputs need static shapes",
+                )
+            inputs.append(value)
+        outputs = [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.res]
+        after: list[Slot] = []
+        if self.last_stage is not None:
+            previous, previous_level = self.last_stage
+            if previous_level >= level:
+                raise _fail(
+                    op,
+                    f"(stage {level}) follows stage {previous_level}; stages run in ascending "
+                    "level order (ge-partition-stage sorts the root by level)",
+                )
+            token = self.new_slot(op, STAGE_TOKEN_TYPE, SlotKind.FEATURE)
+            sync = previous.args["sync"]
+            assert isinstance(sync, list)
+            sync.append(token)
+            after.append(token)
+        task = _Task(
+            StageOp,
+            {
+                "model": name,
+                "node_name": self.task_name(op),
+                "level": level,
+                "after": after,
+                "inputs": inputs,
+                "outputs": outputs,
+                "sync": [],
+            },
+        )
+        self.tasks.append(task)
+        self.last_stage = (task, level)
+        self.stage_models.setdefault(name, None)
+        env.update(zip(op.res, outputs, strict=True))
 
     def take_labels(self, count: int) -> int:
         """The first of `count` fresh labels: GE's LabelAllocator numbers every label maker's
@@ -774,11 +845,13 @@ def lower_root(
     alignment: int,
     dynamic: bool = False,
     subgraphs: dict[str, None] | None = None,
+    stages: dict[str, None] | None = None,
 ) -> ModelOp:
     """The `ascend.model` that runs `graph`: declarations, tasks, and the memory plan.
 
     `dynamic`: every task dynamic (a subgraph a dynamic control task runs); `subgraphs`
-    collects the graphs the model's dynamic control tasks run."""
+    collects the graphs the model's dynamic control tasks run, `stages` those its stage
+    tasks run."""
     lowering = _Lowering(symbols, default_engine)
     inputs = [
         lowering.root_input(graph, i, t) for i, t in enumerate(graph.function_type.inputs.data)
@@ -791,6 +864,10 @@ def lower_root(
     results = lowering.lower_graph(graph, inputs, whole or dynamic)
     if subgraphs is not None:
         subgraphs.update(lowering.subgraph_models)
+    if lowering.stage_models and stages is None:
+        raise _fail(graph, "runs pipeline stages, which only a root graph may")
+    if stages is not None:
+        stages.update(lowering.stage_models)
     outputs: list[Value] = []
     for slot in results:
         if isinstance(slot, DynValue):
@@ -926,7 +1003,11 @@ def _materialise(
 class ConvertGraphToAscendPass(ModulePass):
     """Lowers every root `graph.graph` (one no op calls) to an `ascend.model` of that name.
 
-    Called graphs are inlined into their callers' task lists and then removed. Requires static
+    Called graphs are inlined into their callers' task lists and then removed, except the
+    pipeline stages of `ge-partition-stage` (`_stage_level`, `_force_unknown_shape = true`):
+    each becomes a static `ascend.model` of its own (its own weights and memory plan) that the
+    root runs with an `ascend.stage` task, the stages in level order, each after the previous
+    one's sync token (GE's stage synchronisation). Requires static
     shapes, except the gear dims of a multi-batch root (largest-gear buffers viewed per gear,
     docs/design/gears.md), and the nodes of unknown-shape partitions, which become dynamic
     tasks (a hybrid root's dynamic graph becomes a model of its own, which the gear model's
@@ -955,15 +1036,27 @@ class ConvertGraphToAscendPass(ModulePass):
         if graphs and not roots:
             raise PassFailedException(f"{_NAME}: every graph is called by another; no root")
         subgraphs: dict[str, None] = {}
+        stages: dict[str, None] = {}
         with paused_gc():  # many small objects, no cycles: collections only cost time
+            engine, alignment = self.default_engine, self.alignment
             models = [
-                (g, lower_root(g, op, self.default_engine, self.alignment, False, subgraphs))
-                for g in roots
+                (g, lower_root(g, op, engine, alignment, False, subgraphs, stages)) for g in roots
             ]
+            by_name = {g.sym_name.data: g for g in graphs}
+            # Each pipeline stage: a static model of its own (GE's known subgraph).
+            for name in stages:
+                model = lower_root(
+                    by_name[name], op, self.default_engine, self.alignment, False, subgraphs
+                )
+                if any(isinstance(o.buffer, DynBufferAttr) for o in model.outputs()):
+                    raise PassFailedException(
+                        f"{_NAME}: stage @{name} has outputs of unknown shape; a stage runs "
+                        "as a static model"
+                    )
+                models.append((by_name[name], model))
             # The subgraphs of dynamic control tasks, as models of dynamic tasks (theirs too);
             # a subgraph of static shapes only (a gear branch of a multi-dims Case) keeps
             # static tasks and its own memory plan (GE runs it as a known subgraph).
-            by_name = {g.sym_name.data: g for g in graphs}
             done: set[str] = set()
             while len(done) < len(subgraphs):
                 name = next(n for n in subgraphs if n not in done)
@@ -988,6 +1081,17 @@ def _static(graph: GraphOp) -> bool:
     return all(is_static(r.type) for op in graph.body.block.ops for r in op.results) and not any(
         called_symbols_of(op) for op in graph.body.block.ops
     )
+
+
+def _is_stage_call(op: PartitionedCallOp) -> bool:
+    """A call `ge-partition-stage` made: `_stage_level` and `_force_unknown_shape = true`
+    (a `_stage_level` call GE does not force unknown is inlined as any known call)."""
+    if STAGE_LEVEL not in op.attributes:
+        return False
+    forced = op.attributes.get(FORCE_UNKNOWN_SHAPE)
+    if forced is not None and bool_attr(op, FORCE_UNKNOWN_SHAPE) is None:
+        raise _fail(op, f"has {FORCE_UNKNOWN_SHAPE} {forced}; it is a bool")
+    return bool(bool_attr(op, FORCE_UNKNOWN_SHAPE))
 
 
 def called_symbols_of(op: Operation) -> bool:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import TensorType, UnrankedTensorType
 
-from gedialects.ascend import BufferAttr, DynBufferAttr, TaskEffects, TaskOp
+from gedialects.ascend import BufferAttr, DynBufferAttr, StageOp, TaskEffects, TaskOp
 from gedialects.base import (
     AICORE_ENGINE,
     AICPU_ENGINE,
@@ -183,6 +183,17 @@ def _memcpy(costs: CostModel, task: TaskOp, effects: TaskEffects) -> TaskCost:
     return TaskCost(MEMCPY.launch_us + moved / MEMCPY.bytes_per_us, 0.0, moved)
 
 
+def _stage(costs: CostModel, task: TaskOp, effects: TaskEffects) -> TaskCost:
+    """GE KnownNodeTask: the dispatch plus every task of the stage's model in sequence."""
+    assert isinstance(task, StageOp)
+    inner = [costs.cost(t) for t in task.stage_model().tasks()]
+    return TaskCost(
+        CONTROL_US + sum(c.duration_us for c in inner),
+        sum(c.flops for c in inner),
+        sum(c.bytes for c in inner),
+    )
+
+
 def _fixed(us: float) -> Callable[[CostModel, TaskOp, TaskEffects], TaskCost]:
     cost = TaskCost(us, 0.0, 0)
     return lambda costs, task, effects: cost
@@ -193,6 +204,8 @@ TASK_COSTS: dict[str, Callable[[CostModel, TaskOp, TaskEffects], TaskCost]] = {
     "ascend.dynamic_kernel": _kernel,
     # the host's dispatch; its subgraphs' work runs in their own models, known at run time
     "ascend.dynamic_control": _fixed(CONTROL_US),
+    # a known subgraph: its model's tasks, one after another (its own streams not modelled)
+    "ascend.stage": _stage,
     "ascend.memcpy_async": _memcpy,
     "ascend.event_record": _fixed(EVENT_RECORD_US),
     "ascend.event_wait": _fixed(EVENT_WAIT_US),

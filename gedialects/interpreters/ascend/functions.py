@@ -33,6 +33,7 @@ from gedialects.ascend import (
     LabelSwitchByIndexOp,
     MemcpyAsyncOp,
     ModelOp,
+    StageOp,
     StreamActiveOp,
 )
 from gedialects.base import int_array_values
@@ -233,6 +234,47 @@ class AscendFunctions(InterpreterFunctions):
             state.error = state.place(ref, np.array(result, dtype=ref.dtype), op.describe())
             if state.error is not None:
                 return ()
+        return ()
+
+    @impl(StageOp)
+    def run_stage(self, interpreter: Interpreter, op: StageOp, args: PythonValues) -> tuple:
+        """GE's KnownNodeTask: the stage's own model (its arena, its memory plan) runs on
+        copies of the inputs once the previous stage's sync token says it ended; the outputs
+        and this stage's token are written after it returns. The executor's options (random
+        schedules, the uninitialised-memory check) hold inside the stage model too."""
+        state = _state(interpreter)
+        spec = state.plan.kernels[op]
+        arena, memory = state.arena, state.memory
+        if memory is not None:
+            for slot in spec.inputs:
+                state.error = memory.read(slot.offset, slot.nbytes, slot_name(slot), op.describe())
+                if state.error is not None:
+                    return ()
+        level, waits = op.level.value.data, len(op.after.data)
+        if waits:
+            token = int(spec.inputs[0].view(arena))
+            if token <= 0 or token - 1 >= level:
+                state.error = AscendRuntimeError(
+                    f"{op.describe()} (level {level}) started before the previous stage ended: "
+                    f"its sync token holds {token}"
+                )
+                return ()
+        values = tuple(np.array(slot.view(arena)) for slot in spec.inputs[waits:])
+        try:
+            results = interpreter.call_op(op.model_name, values)
+        except (AscendRuntimeError, InterpretationError) as e:
+            state.error = AscendRuntimeError(f"{op.describe()} (stage {level}): {e}")
+            return ()
+        n_out = len(op.outputs.data)
+        payloads = [
+            np.ascontiguousarray(r, dtype=slot.dtype).tobytes()
+            for slot, r in zip(spec.outputs[:n_out], results, strict=True)
+        ]
+        payloads += [np.int32(level + 1).tobytes()] * (len(spec.outputs) - n_out)
+        for slot, payload in zip(spec.outputs, payloads, strict=True):
+            arena[slot.offset : slot.offset + slot.nbytes] = payload
+            if memory is not None:
+                memory.write(slot.offset, slot.nbytes, slot_name(slot), op.describe())
         return ()
 
     @impl(MemcpyAsyncOp)
