@@ -2068,18 +2068,17 @@ class StageOp(TaskOp):
         _stage_token(self, "sync", self.sync)
 
     def stage_model(self) -> ModelOp:
-        """The model the stage runs (checked by the model verifier)."""
-        target = SymbolTable.lookup_symbol(self, self.model_name)
-        assert isinstance(target, ModelOp)
-        return target
-
-    def verify_in_model(self) -> None:
+        """The model the stage runs: another `ascend.model` of the module."""
         target = SymbolTable.lookup_symbol(self, self.model_name)
         if not isinstance(target, ModelOp) or target is self.parent_op():
             raise VerifyException(
                 f"{self.describe()} runs @{self.model_name}, which is not another "
                 "'ascend.model' of the module"
             )
+        return target
+
+    def verify_in_model(self) -> None:
+        target = self.stage_model()
         for what, mine, theirs in (
             ("inputs", self.inputs.data, [i.buffer for i in target.inputs()]),
             ("outputs", self.outputs.data, [o.buffer for o in target.outputs()]),

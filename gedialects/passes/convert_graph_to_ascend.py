@@ -1045,9 +1045,7 @@ class ConvertGraphToAscendPass(ModulePass):
             by_name = {g.sym_name.data: g for g in graphs}
             # Each pipeline stage: a static model of its own (GE's known subgraph).
             for name in stages:
-                model = lower_root(
-                    by_name[name], op, self.default_engine, self.alignment, False, subgraphs
-                )
+                model = lower_root(by_name[name], op, engine, alignment, False, subgraphs)
                 if any(isinstance(o.buffer, DynBufferAttr) for o in model.outputs()):
                     raise PassFailedException(
                         f"{_NAME}: stage @{name} has outputs of unknown shape; a stage runs "

@@ -52,12 +52,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from gedialects.ascend import VAR_BASE, BufferAttr, ModelOp, WeightOp
-from gedialects.passes.analysis.liveness import (
-    Block,
-    Tensor,
-    conflicts,
-    merge_blocks,
-)
+from gedialects.passes.analysis.liveness import Block, Tensor, conflicts, merge_blocks
 from gedialects.passes.analysis.task_graph import (
     AnalysisError,
     Span,
