@@ -526,3 +526,90 @@ def test_instantiation_builds_each_type_once() -> None:
     assert len({id(t) for t in types}) == len(set(types))
     x = np.random.default_rng(0).standard_normal((77, 3)).astype(np.float32)
     np.testing.assert_array_equal(run(module, {"x": x})["z"], -(np.maximum(x, 0) * x))
+
+
+SHAPES = """
+builtin.module {
+  graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"})
+      -> (tensor<?x3xf32> {node_name = "y"}, tensor<?x3xf32> {node_name = "z"},
+          tensor<1x?xf32> {node_name = "f"}) {
+    %c = graph.const dense<1.5> : tensor<2x3xf32>
+    %r = graph.relu %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
+    %y = graph.mul %r, %x : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+    %z = graph.concat_d %y, %c concat_dim 0 : (tensor<?x3xf32>, tensor<2x3xf32>) -> tensor<?x3xf32>
+    %f = graph.flatten %x axis 0 : (tensor<?x3xf32>) -> tensor<1x?xf32>
+    graph.net_output %y, %z, %f : tensor<?x3xf32>, tensor<?x3xf32>, tensor<1x?xf32>
+  }
+}
+"""
+
+
+def test_recorded_expressions_equal_every_gears_shapes(capsys: pytest.CaptureFixture[str]) -> None:
+    """`_symbolic_output_shape` (the probes' fits) is what every gear compiled alone records,
+    and each expression at each gear is the shape that gear's run returns; ge-run reports it."""
+    from gedialects.multibatch import SYMBOLIC_OUTPUT_SHAPE, Affine
+    from gedialects.session import Session
+    from gedialects.tools import ge_run
+
+    gears = [1, 2, 3, 5, 8, 13, 21]
+    pipeline = CompilePipelinePass(
+        input_shape="x:-1,3", dynamic_batch_size=",".join(map(str, gears))
+    )
+    fast = Parser(make_context(), SHAPES).parse_module()
+    each = fast.clone()
+    assert compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    every = CompilePipelinePass(
+        input_shape="x:-1,3", dynamic_batch_size=",".join(map(str, gears)), symbolic_gears=False
+    )
+    every.apply(make_context(), each)
+    fast.verify()
+    a, b = _model(fast), _model(each)
+    assert a.attributes[SYMBOLIC_OUTPUT_SHAPE] == b.attributes[SYMBOLIC_OUTPUT_SHAPE]
+    info = GearInfo.find_model(a)
+    assert info is not None
+    recorded = info.symbolic_output_shapes()
+    assert recorded == {"y": ("s0", "3"), "z": ("s0 + 2", "3"), "f": ("1", "s0 * 3")}
+    for g, n in enumerate(gears):
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        got = run(fast, {"x": x})
+        for name, exprs in recorded.items():
+            assert got[name].shape == tuple(Affine.parse(e).at((n,)) for e in exprs)
+            assert got[name].shape == info.output_dims_of(g)[name]
+    session = Session()
+    session.add_graph(
+        1,
+        SHAPES.replace("builtin.module {", "", 1).rsplit("}", 1)[0],
+        {
+            "ge.inputShape": "x:-1,3",
+            "ge.dynamicBatchSize": ",".join(map(str, gears)),
+        },
+    )
+    assert session.symbolic_output_shapes(1) == recorded
+    capsys.readouterr()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        src = Path(folder) / "m.mlir"
+        src.write_text(str(fast))
+        np.savez(Path(folder) / "in.npz", x=np.ones((5, 3), np.float32))
+        assert ge_run.main([str(src), f"--inputs={Path(folder) / 'in.npz'}"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "gear 3 of 7 (s0 = 5): y [s0, 3] = [5, 3]; z [s0 + 2, 3] = [7, 3]; f [1, s0 * 3] = [1, 15]"
+        in out
+    )
+
+
+def test_affine_expressions_read_back() -> None:
+    """The printed form parses back to the same function; other text is refused."""
+    from gedialects.multibatch import Affine, fit_gear_dim
+
+    for text in ("7", "s0", "s1 * 16", "s0 + 2", "s0 * 1/2 - 3", "s2 * -2 + 20"):
+        assert str(Affine.parse(text)) == text
+    for bad in ("s", "x0", "s0*2", "s0 * 0", "s0 ** 2", ""):
+        with pytest.raises(ValueError):
+            Affine.parse(bad)
+    gears = [(1, 5), (2, 5), (4, 7), (8, 5)]
+    assert str(fit_gear_dim(gears, [3, 6, 12, 24])) == "s0 * 3"
+    assert fit_gear_dim(gears, [1, 4, 16, 64]) is None  # s0 squared
+    assert fit_gear_dim([(1,), (2,), (4,)], [-1, -1, -1]) is None  # only the run knows

@@ -74,6 +74,9 @@ from gedialects.multibatch import (
     BRANCH_NODE_POSTFIX,
     DYNAMIC_OUTPUT_DIMS,
     PRED_VALUE_PREFIX,
+    SYMBOLIC_OUTPUT_SHAPE,
+    UNKNOWN_EXPR,
+    Affine,
     DynamicType,
     output_dims_entry,
     parse_output_dims,
@@ -158,26 +161,6 @@ def gear_option(config: GearConfig, gears: Sequence[Gear]) -> str:
     if config.dynamic_type is DynamicType.BATCH:
         return ",".join(str(g[0]) for g in gears)
     return ";".join(",".join(map(str, g)) for g in gears)
-
-
-@dataclass(frozen=True)
-class Affine:
-    """One dim as a function of the gear: `a * s<j> + b`, or the constant `b` (j None)."""
-
-    a: Fraction
-    b: Fraction
-    j: int | None
-
-    def at(self, gear: Gear) -> Fraction:
-        return self.b if self.j is None else self.a * gear[self.j] + self.b
-
-    def __str__(self) -> str:
-        if self.j is None:
-            return str(self.b)
-        term = f"s{self.j}" if self.a == 1 else f"s{self.j} * {self.a}"
-        if self.b:
-            term += f" {'+' if self.b > 0 else '-'} {abs(self.b)}"
-        return term
 
 
 @dataclass
@@ -609,7 +592,7 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Ge
     first_label = max(shared_labels, default=-1) + 1
     if any(v < first_label for v in label_values):
         raise NotSymbolic("branch labels are not after the shared labels")
-    output_attrs = _output_dims(model, inst)
+    output_attrs, output_shapes = _output_dims(model, inst)
     if any(g not in config.gears for g in probes):
         _check_declarations(layout, config, output_attrs)
     # ---- write the model -------------------------------------------------------------------
@@ -667,6 +650,7 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Ge
     for g, gear in enumerate(config.gears):
         attrs[f"{PRED_VALUE_PREFIX}{g}"] = DenseArrayBase.from_list(i64, gear)
     attrs[DYNAMIC_OUTPUT_DIMS] = output_attrs
+    attrs[SYMBOLIC_OUTPUT_SHAPE] = output_shapes
     attrs[LABEL_NUM] = IntegerAttr(max(labels) + 1, i64)
     model.attributes = _ordered(model.attributes, attrs)
     model.weight_size = IntegerAttr(weight_size + shift, i64)
@@ -811,8 +795,12 @@ def _moved_task(
     return op.create(properties=properties, attributes=dict(op.attributes))
 
 
-def _output_dims(model: ModelOp, inst: _Instantiation) -> ArrayAttr[StringAttr]:
-    """`_dynamic_output_dims` for every gear, each output's dims fitted over the probes."""
+def _output_dims(
+    model: ModelOp, inst: _Instantiation
+) -> tuple[ArrayAttr[StringAttr], ArrayAttr[ArrayAttr[StringAttr]]]:
+    """`_dynamic_output_dims` for every gear, each output's dims fitted over the probes, and
+    `_symbolic_output_shape`: the fits' expressions (an output the expansion returns as it
+    is, of one entry per gear, keeps the expansion's expression; `?` stays `?`)."""
     entries = parse_output_dims(model.attributes.get(DYNAMIC_OUTPUT_DIMS))
     m = len(inst.probes)
     if any(g not in entries for g in range(m)):
@@ -822,20 +810,30 @@ def _output_dims(model: ModelOp, inst: _Instantiation) -> ArrayAttr[StringAttr]:
     if any(sorted(entries[g]) != outputs for g in range(m)):
         raise NotSymbolic("the probes' outputs differ")
     per_output: dict[int, list[list[int]]] = {}
+    exprs: dict[int, list[StringAttr]] = {}
     for o in outputs:
         ranks = {len(entries[g][o]) for g in range(m)}
         if len(ranks) != 1:
             raise NotSymbolic(f"output {o} has different ranks over the probes")
-        per_output[o] = [
-            inst.fit.values([entries[g][o][d] for g in range(m)], f"output {o} dim {d}")
+        fits = [
+            inst.fit.fitted([entries[g][o][d] for g in range(m)], f"output {o} dim {d}")
             for d in range(ranks.pop())
         ]
+        per_output[o] = [values for _, values in fits]
+        exprs[o] = [StringAttr(str(affine)) for affine, _ in fits]
     for g in range(inst.config.gear_count):
         for o in outputs:
             result.append(output_dims_entry(g, o, [dim[g] for dim in per_output[o]]))
     for o, dims in sorted(entries.get(-1, {}).items()):
         result.append(output_dims_entry(-1, o, dims))
-    return ArrayAttr(result)
+        exprs[o] = [
+            StringAttr(UNKNOWN_EXPR if d < 0 else str(Affine(Fraction(0), Fraction(d), None)))
+            for d in dims
+        ]
+    if sorted(exprs) != list(range(len(exprs))):
+        raise NotSymbolic("the output dims do not name every output")
+    shapes = ArrayAttr([ArrayAttr(exprs[o]) for o in range(len(exprs))])
+    return ArrayAttr(result), shapes
 
 
 def _check_declarations(
