@@ -613,3 +613,53 @@ def test_affine_expressions_read_back() -> None:
     assert str(fit_gear_dim(gears, [3, 6, 12, 24])) == "s0 * 3"
     assert fit_gear_dim(gears, [1, 4, 16, 64]) is None  # s0 squared
     assert fit_gear_dim([(1,), (2,), (4,)], [-1, -1, -1]) is None  # only the run knows
+
+
+def test_sunk_loop_gears_are_instantiated() -> None:
+    """`iterations-per-loop` 3: the probes are compiled without the loop sink and the model
+    of every gear is sunk; it has the declarations, attributes and tasks of every gear
+    compiled and sunk alone, and the same numbers at every gear."""
+    gears = [1, 2, 3, 5, 8, 13, 21]
+    option = ",".join(map(str, gears))
+    pipeline = CompilePipelinePass(
+        input_shape="x:-1,3", dynamic_batch_size=option, iterations_per_loop=3
+    )
+    fast = Parser(make_context(), SHAPES).parse_module()
+    each = fast.clone()
+    assert compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    fast.verify()
+    CompilePipelinePass(
+        input_shape="x:-1,3", dynamic_batch_size=option, iterations_per_loop=3, symbolic_gears=False
+    ).apply(make_context(), each)
+    a, b = _model(fast), _model(each)
+    assert dict(a.attributes) == dict(b.attributes)
+    assert [op.name for op in a.body.block.ops] == [op.name for op in b.body.block.ops]
+    decls = ("ascend.input", "ascend.output", "ascend.weight", "ascend.variable")
+    assert [str(op) for op in a.body.block.ops if op.name in decls] == [
+        str(op) for op in b.body.block.ops if op.name in decls
+    ]
+    assert a.arena_size.value.data <= b.arena_size.value.data
+    assert a.weight_size == b.weight_size
+    for n in gears:
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        got, want = run(fast, {"x": x}), run(each, {"x": x})
+        for key in ("y", "z", "f"):
+            np.testing.assert_array_equal(got[key], want[key])
+        np.testing.assert_array_equal(got["y"], np.maximum(x, 0) * x)
+
+
+def test_refusals_are_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """Each fallback to the compile of every gear names its reason in a debug line."""
+    import logging
+
+    caplog.set_level(logging.DEBUG, logger="gedialects.passes.pipelines")
+    pipeline = CompilePipelinePass(
+        input_shape="x:1,1,-1,-1", dynamic_image_size="4,4;6,6;5,5;8,8;10,10;12,12"
+    )
+    assert not compile_symbolically(_pool(), pipeline, lambda m, p: p.apply(make_context(), m))
+    assert "gears compiled one by one: " in caplog.text
+    assert "no affine gear function" in caplog.text
+    caplog.clear()
+    few = CompilePipelinePass(input_shape="x:1,1,-1,-1", dynamic_image_size="4,4;6,6")
+    assert not compile_symbolically(_pool(), few, lambda m, p: p.apply(make_context(), m))
+    assert "2 gears, fewer than 6" in caplog.text

@@ -295,28 +295,37 @@ def compile_symbolically(
     run: Callable[[ModuleOp, CompilePipelinePass], None],
 ) -> bool:
     """Compiles `module` as `pipeline` asks by running `run` on probe gears and instantiating
-    the rest; False (and `module` untouched) when the gears must be compiled one by one:
-    few gears, hybrid mode, a GetNext, a loop sink, or probes that do not explain a gear."""
+    the rest; False (and `module` untouched, with a debug log line naming why) when the
+    gears must be compiled one by one: few gears, hybrid mode, a GetNext, subgraphs, or probes
+    that do not explain a gear. With `iterations-per-loop` > 1 the probes are compiled
+    without the loop sink and the instantiated model is sunk (`ge-sink-loop` is the last
+    stage), which gives the model the full compile gives."""
     from gedialects.graph import GraphOp
     from gedialects.passes import getnext
     from gedialects.passes.multibatch import symbolic
 
-    if pipeline.hybrid or pipeline.iterations_per_loop != 1:
+    def refused(why: str) -> bool:
+        logger.debug("gears compiled one by one: %s", why)
         return False
+
+    if pipeline.hybrid:
+        return refused("hybrid mode in one pass (the Session's gear worker takes the probes)")
     try:
         config = pipeline.expansion().config()
     except (PassFailedException, GearError):
         return False  # the full compile reports the bad option
     if config.gear_count < symbolic.MIN_GEARS:
-        return False
+        return refused(f"{config.gear_count} gears, fewer than {symbolic.MIN_GEARS}")
     graphs = [op for op in module.ops if isinstance(op, GraphOp)]
-    if len(graphs) != 1 or getnext.find_get_next(graphs[0]) is not None:
-        return False  # subgraphs and GetNext sinks: each gear compiled
+    if len(graphs) != 1:
+        return refused(f"{len(graphs)} graphs in the module (subgraphs)")
+    if getnext.find_get_next(graphs[0]) is not None:
+        return refused("a GetNext sink")
     name = graphs[0].sym_name.data
     try:
         probe_index = symbolic.probe_gears(config)
-    except symbolic.NotSymbolic:
-        return False
+    except symbolic.NotSymbolic as e:
+        return refused(str(e))
     probes = [config.gears[i] for i in probe_index]
     virtual = symbolic.virtual_probe(config)
     if virtual is not None:
@@ -325,17 +334,20 @@ def compile_symbolically(
     field = symbolic.GEAR_FIELDS[config.dynamic_type]
     gear_fields = {"dynamic_batch_size": "", "dynamic_image_size": "", "dynamic_dims": ""}
     gear_fields[field] = option
-    probe = replace(
-        pipeline,
-        symbolic_gears=False,
-        **gear_fields,
-    )
+    # a loop sink is the last stage and reads only the tasks: the probes are compiled
+    # without it and the model of every gear is sunk, as the full compile sinks it
+    probe = replace(pipeline, symbolic_gears=False, iterations_per_loop=1, **gear_fields)
     copy = module.clone()
     try:
         run(copy, probe)
         symbolic.instantiate(copy, name, config, probes)
-    except (symbolic.NotSymbolic, PassFailedException):
-        return False  # the full compile runs (and reports a failure with every gear's names)
+        if pipeline.iterations_per_loop != 1:
+            SinkLoopPass(iterations=pipeline.iterations_per_loop).apply(Context(), copy)
+    except symbolic.NotSymbolic as e:
+        return refused(str(e))
+    except PassFailedException as e:
+        # the full compile runs (and reports a failure with every gear's names)
+        return refused(f"the probes' compile failed: {e}")
     block = module.body.block
     for op in list(block.ops):
         op.detach()
