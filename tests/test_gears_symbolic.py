@@ -4,6 +4,8 @@ unexpanded graph computes, and what every gear compiled through every stage comp
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -663,3 +665,81 @@ def test_refusals_are_logged(caplog: pytest.LogCaptureFixture) -> None:
     few = CompilePipelinePass(input_shape="x:1,1,-1,-1", dynamic_image_size="4,4;6,6")
     assert not compile_symbolically(_pool(), few, lambda m, p: p.apply(make_context(), m))
     assert "2 gears, fewer than 6" in caplog.text
+
+
+def _subgraph_case(k: int) -> str:
+    """Case `k` of the gear expansion's subgraph lit test (0: an If, 1: a While whose body
+    calls a subgraph) as a module."""
+    text = (Path(__file__).parent / "lit/passes/ge-expand-multibatch-subgraphs.mlir").read_text()
+    return "builtin.module {\n" + text.split("// -----")[k] + "\n}"
+
+
+IF_GRAPH = _subgraph_case(0)
+WHILE_GRAPH = _subgraph_case(1)
+
+
+def _if_want(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0) if x.sum() > 0 else -x
+
+
+def _while_want(x: np.ndarray) -> np.ndarray:
+    return x * 4  # the body doubles x while the count goes 1, 2 (the cond stops at 3)
+
+
+@pytest.mark.parametrize(
+    ("graph", "want", "iterations", "same_text"),
+    [
+        (IF_GRAPH, _if_want, 1, True),
+        (WHILE_GRAPH, _while_want, 1, False),
+        (IF_GRAPH, _if_want, 2, True),
+        (WHILE_GRAPH, _while_want, 3, False),
+    ],
+    ids=["if", "while", "if-sunk", "while-sunk"],
+)
+def test_branches_with_control_flow_are_instantiated(
+    graph: str, want: Callable[[np.ndarray], np.ndarray], iterations: int, same_text: bool
+) -> None:
+    """A gear branch with its own If or While (labels and label switches of its own, one set
+    per gear, numbered after every gear's section label as the lowering numbers them): the
+    probes are instantiated into the model every gear compiled alone gives: the same
+    declarations, attributes, tasks (kernels with their names and types, labels) and numbers
+    at every gear. The If's is the same text; the While's offsets follow the largest gear's
+    plan, whose arena is smaller than the full compile's (which does not lay the gears' loop
+    buffers over one another)."""
+    gears = [1, 2, 3, 5, 8, 13, 21]
+    option = ",".join(map(str, gears))
+    fast = Parser(make_context(), graph).parse_module()
+    each = fast.clone()
+    pipeline = CompilePipelinePass(
+        input_shape="x:-1,3", dynamic_batch_size=option, iterations_per_loop=iterations
+    )
+    assert compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    fast.verify()
+    replace(pipeline, symbolic_gears=False).apply(make_context(), each)
+    a, b = _model(fast), _model(each)
+    assert dict(a.attributes) == dict(b.attributes)
+    assert a.weight_size == b.weight_size
+    assert a.arena_size.value.data <= b.arena_size.value.data
+
+    def tasks(model: ModelOp) -> list[tuple[object, ...]]:
+        rows: list[tuple[object, ...]] = []
+        for op in model.body.block.ops:
+            if isinstance(op, KernelOp):
+                rows.append((op.kernel.data, op.node_name.data, [x.type for x in op.inputs]))
+            elif op.name.startswith("ascend.label") or op.name in ("ascend.input", "ascend.output"):
+                props = {k: str(v) for k, v in op.properties.items() if k != "index"}
+                rows.append((op.name, props))  # a switch's index is an arena offset
+            else:
+                rows.append((op.name,))
+        return rows
+
+    assert tasks(a) == tasks(b)
+    if same_text:
+        assert str(fast) == str(each)
+    for n in gears:
+        for sign in (1, -1):
+            x = sign * np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+            x[0, 0] = sign * 10.0  # the sum's sign is the If's condition
+            got = run(fast, {"x": x})["y"]
+            np.testing.assert_array_equal(got, want(x))
+            np.testing.assert_array_equal(got, run(each, {"x": x})["y"])

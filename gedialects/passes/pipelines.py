@@ -303,6 +303,7 @@ def compile_symbolically(
     from gedialects.graph import GraphOp
     from gedialects.passes import getnext
     from gedialects.passes.multibatch import symbolic
+    from gedialects.passes.multibatch.expand import direct_calls
 
     def refused(why: str) -> bool:
         logger.debug("gears compiled one by one: %s", why)
@@ -317,11 +318,13 @@ def compile_symbolically(
     if config.gear_count < symbolic.MIN_GEARS:
         return refused(f"{config.gear_count} gears, fewer than {symbolic.MIN_GEARS}")
     graphs = [op for op in module.ops if isinstance(op, GraphOp)]
-    if len(graphs) != 1:
-        return refused(f"{len(graphs)} graphs in the module (subgraphs)")
-    if getnext.find_get_next(graphs[0]) is not None:
+    called = {callee for g in graphs for callee in direct_calls(g)}
+    roots = [g for g in graphs if g.sym_name.data not in called]
+    if len(roots) != 1:
+        return refused(f"{len(roots)} root graphs in the module")
+    if getnext.find_get_next(roots[0]) is not None:
         return refused("a GetNext sink")
-    name = graphs[0].sym_name.data
+    name = roots[0].sym_name.data
     try:
         probe_index = symbolic.probe_gears(config)
     except symbolic.NotSymbolic as e:

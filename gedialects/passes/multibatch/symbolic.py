@@ -21,8 +21,12 @@ compiled model's branch sections are then written out for every gear:
   lends its plan (refused when it would change how the model's inputs or outputs are
   declared).
 
+A branch's own control flow (If, While: label sets, gotos and switches inside a section) is
+a section's own labels, fresh per gear like its streams, numbered after every gear's section
+label in the order they were made (as `ge-convert-graph-to-ascend` allocates them).
+
 Anything else (a section whose ops or attributes differ between probes otherwise, dynamic
-tasks, nested control flow, a dim no affine function explains) is `NotSymbolic`, and the
+tasks, a dim no affine function explains) is `NotSymbolic`, and the
 caller compiles every gear as before: the template is an optimisation that never changes
 what a gear computes.
 """
@@ -231,9 +235,9 @@ class _Layout:
     def of(cls, model: ModelOp, probes: int) -> _Layout:
         ops = list(model.body.block.ops)
         switches = [i for i, op in enumerate(ops) if isinstance(op, LabelSwitchByIndexOp)]
-        if len(switches) != 1:
-            raise NotSymbolic(f"{len(switches)} label switches (nested control flow)")
-        at = switches[0]
+        if not switches:
+            raise NotSymbolic("no label switch")
+        at = switches[0]  # the gear Case's; a branch's own control flow switches later
         switch = ops[at]
         assert isinstance(switch, LabelSwitchByIndexOp)
         labels = list(switch.labels.get_values())
@@ -256,11 +260,18 @@ class _Layout:
             starts.append(found[0])
         if starts != sorted(starts):
             raise NotSymbolic("the branch sections are out of order")
-        last = ops[starts[-1] :]
-        ends = [i for i, op in enumerate(last) if isinstance(op, LabelSetOp) and i > 0]
-        if not ends:
+        goto = ops[starts[1] - 1] if probes > 1 else None
+        if not isinstance(goto, LabelGotoOp):
+            raise NotSymbolic("the first branch does not end in a goto")
+        end_label = goto.label.value.data
+        ends = [
+            i
+            for i, op in enumerate(ops)
+            if i > starts[-1] and isinstance(op, LabelSetOp) and op.label.value.data == end_label
+        ]
+        if len(ends) != 1:
             raise NotSymbolic("no end label after the last branch")
-        end = starts[-1] + ends[0]
+        end = ends[0]
         bounds = [*starts, end]
         sections = [ops[bounds[k] : bounds[k + 1]] for k in range(probes)]
         if ops[at + 1 : starts[0]]:
@@ -275,9 +286,12 @@ _SECTION_OPS = (
     EventWaitOp,
     LabelSetOp,
     LabelGotoOp,
+    LabelSwitchByIndexOp,
     StreamActiveOp,
 )
-_IDS = {"stream": "stream", "active_stream": "stream", "event": "event"}
+_IDS = {"stream": "stream", "active_stream": "stream", "event": "event", "label": "label"}
+LABELS = "labels"
+"""A label switch's targets (a branch's own If, Case or While): label ids, as `label`."""
 
 
 def _ids(ops: Sequence[Operation], kind: str) -> set[int]:
@@ -287,6 +301,9 @@ def _ids(ops: Sequence[Operation], kind: str) -> set[int]:
             value = op.properties.get(name)
             if k == kind and isinstance(value, IntegerAttr):
                 found.add(value.value.data)
+        targets = op.properties.get(LABELS)
+        if kind == "label" and isinstance(targets, DenseArrayBase):
+            found.update(int(v) for v in targets.get_values())
     return found
 
 
@@ -441,6 +458,17 @@ class _Instantiation:
         if name in _IDS:
             values = [v.value.data for v in seen if isinstance(v, IntegerAttr)]
             return ids.slot(_IDS[name], values, what)
+        if name == LABELS and all(isinstance(v, DenseArrayBase) for v in seen):
+            arrays = [
+                [int(x) for x in v.get_values()] for v in seen if isinstance(v, DenseArrayBase)
+            ]
+            if len({len(a) for a in arrays}) != 1:
+                raise NotSymbolic(f"{what}: label counts differ")
+            items = [ids.slot("label", [a[k] for a in arrays], what) for k in range(len(arrays[0]))]
+            return lambda g: DenseArrayBase.from_list(
+                i64,
+                [item(g).value.data for item in items],  # pyright: ignore[reportAttributeAccessIssue]
+            )
         if name == "node_name":
             return _renamed(seen, what)
         if all(isinstance(v, BufferAttr) for v in seen):
@@ -568,6 +596,24 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Ge
         weight_size,
         _Fit(config, probes),
     )
+    # the section labels first (a branch's own labels follow every gear's section label, as
+    # the lowering makes them), then the slots and output dims, before anything is changed
+    section_labels = [s[0] for s in sections]
+    local_labels: set[int] = set().union(*ids.local["label"])
+    shared_labels = {
+        label
+        for op in (*layout.head, *layout.tail, *(op for s in sections for op in s[1:]))
+        for label in _ids([op], "label")
+    } - local_labels
+    label_values = [op.label.value.data for op in section_labels if isinstance(op, LabelSetOp)]
+    if shared_labels & set(label_values):
+        raise NotSymbolic("a branch label is used outside its branch")
+    first_label = max(shared_labels, default=-1) + 1
+    if any(v < first_label for v in label_values):
+        raise NotSymbolic("branch labels are not after the shared labels")
+    if any(v < first_label + m for v in local_labels):
+        raise NotSymbolic("a branch's own labels are not after the section labels")
+    ids.first["label"] = first_label + config.gear_count
     plans: list[tuple[type[Operation], list[tuple[str, Slot]], Operation]] = []
     for at, ops in enumerate(zip(*sections, strict=True)):
         first = ops[0]
@@ -579,19 +625,6 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Ge
         if any(set(op.properties) != set(first.properties) for op in ops):
             raise NotSymbolic(f"'{first.name}' properties differ between gears")
         plans.append((type(first), slots, ops[env]))
-    # the section labels, then output dims, before anything is changed
-    section_labels = [s[0] for s in sections]
-    shared_labels = {
-        op.label.value.data
-        for op in (*layout.head, *layout.tail, *(op for s in sections for op in s[1:]))
-        if isinstance(op, LabelSetOp | LabelGotoOp)
-    }
-    label_values = [op.label.value.data for op in section_labels if isinstance(op, LabelSetOp)]
-    if shared_labels & set(label_values):
-        raise NotSymbolic("a branch label is used outside its branch")
-    first_label = max(shared_labels, default=-1) + 1
-    if any(v < first_label for v in label_values):
-        raise NotSymbolic("branch labels are not after the shared labels")
     output_attrs, output_shapes = _output_dims(model, inst)
     if any(g not in config.gears for g in probes):
         _check_declarations(layout, config, output_attrs)
@@ -651,7 +684,8 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Ge
         attrs[f"{PRED_VALUE_PREFIX}{g}"] = DenseArrayBase.from_list(i64, gear)
     attrs[DYNAMIC_OUTPUT_DIMS] = output_attrs
     attrs[SYMBOLIC_OUTPUT_SHAPE] = output_shapes
-    attrs[LABEL_NUM] = IntegerAttr(max(labels) + 1, i64)
+    own = config.gear_count * ids.per_gear["label"]
+    attrs[LABEL_NUM] = IntegerAttr(max(labels) + own + 1, i64)
     model.attributes = _ordered(model.attributes, attrs)
     model.weight_size = IntegerAttr(weight_size + shift, i64)
     model.arena_size = IntegerAttr(model.arena_size.value.data + shift, i64)
@@ -714,8 +748,9 @@ def _ids_of(layout: _Layout, env: int) -> _Ids:
     decls = {
         "stream": {op.id.value.data for op in layout.decls if isinstance(op, StreamOp)},
         "event": {op.id.value.data for op in layout.decls if isinstance(op, EventOp)},
+        "label": _ids([*everything, *(op for s in layout.sections for op in s)], "label"),
     }
-    for kind in ("stream", "event"):
+    for kind in ("stream", "event", "label"):
         used = [_ids(s, kind) for s in layout.sections]
         outside = _ids(everything, kind)
         per: list[set[int]] = []
@@ -730,6 +765,9 @@ def _ids_of(layout: _Layout, env: int) -> _Ids:
         per_gear[kind] = counts.pop()
         first[kind] = max(shared[kind], default=-1) + 1
         order: dict[int, int] = {}
+        if kind == "label":  # labels are numbered in the order they were made
+            numbering[kind] = {v: rank for rank, v in enumerate(sorted(per[env]))}
+            continue
         for op in layout.sections[env]:  # first use order in the largest branch
             for name, k in _IDS.items():
                 value = op.properties.get(name)
