@@ -743,3 +743,86 @@ def test_branches_with_control_flow_are_instantiated(
             got = run(fast, {"x": x})["y"]
             np.testing.assert_array_equal(got, want(x))
             np.testing.assert_array_equal(got, run(each, {"x": x})["y"])
+
+
+def _getnext_graph() -> ModuleOp:
+    """The GetNext lit test's graph (relu, a row sum plus y, y returned as it is) with its
+    inputs sunk into a GetNext (`ge-sink-inputs`)."""
+    from gedialects.passes.getnext import SinkInputsPass
+
+    text = (Path(__file__).parent / "lit/tools/ge-run-getnext.mlir").read_text()
+    graph = text[text.index("graph.graph @main") :]
+    module = Parser(make_context(), "builtin.module {\n" + graph + "\n}").parse_module()
+    SinkInputsPass().apply(make_context(), module)
+    return module
+
+
+@pytest.mark.parametrize("iterations", [1, 2])
+def test_getnext_sink_gears_are_instantiated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], iterations: int
+) -> None:
+    """GetNext sink (the gear found on the device by GetDynamicDims, the dims read back from
+    the hidden last output; with a loop sink, two input sets per launch): the probes give the
+    model every gear compiled alone gives, text for text, and a queue of input sets of
+    different gears runs through ge-run with each launch's shapes."""
+    from gedialects.tools import ge_run
+
+    gears = [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (8, 8), (16, 16)]
+    option = ";".join(f"{a},{b}" for a, b in gears)
+    pipeline = CompilePipelinePass(
+        input_shape="x:-1,3;y:-1", dynamic_dims=option, iterations_per_loop=iterations
+    )
+    fast, each = _getnext_graph(), _getnext_graph()
+    assert compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    fast.verify()
+    replace(pipeline, symbolic_gears=False).apply(make_context(), each)
+    assert str(fast) == str(each)
+    path = tmp_path / "m.mlir"
+    path.write_text(str(fast))
+    sizes = [5, 16, 1, 8]
+    files: list[str] = []
+    for k, n in enumerate(sizes):
+        rng = np.random.default_rng(k)
+        x = rng.standard_normal((n, 3)).astype(np.float32)
+        y = rng.standard_normal(n).astype(np.float32)
+        np.savez(tmp_path / f"in{k}.npz", x=x, y=y)
+        files.append(f"--inputs={tmp_path / f'in{k}.npz'}")
+    out = tmp_path / "out.npz"
+    capsys.readouterr()
+    assert ge_run.main([str(path), *files, f"--output={out}", "--quiet"]) == 0
+    got = np.load(out)
+    for launch in range(len(sizes) // iterations):
+        k = (launch + 1) * iterations - 1  # a launch returns its last iteration's outputs
+        rng = np.random.default_rng(k)
+        x = rng.standard_normal((sizes[k], 3)).astype(np.float32)
+        y = rng.standard_normal(sizes[k]).astype(np.float32)
+        np.testing.assert_allclose(got[f"r:{launch + 1}"], np.maximum(x, 0))
+        np.testing.assert_allclose(
+            got[f"s:{launch + 1}"], np.maximum(x, 0).sum(axis=1) + y, rtol=1e-5, atol=1e-6
+        )
+        np.testing.assert_array_equal(got[f"yout:{launch + 1}"], y)
+
+
+@pytest.mark.parametrize("graph", [SHAPES, IF_GRAPH], ids=["plain", "if"])
+def test_hybrid_in_one_pass_is_instantiated(graph: str) -> None:
+    """`ge-compile{hybrid}` as one pass: the probes' module holds the gear model and the
+    dynamic graph's models (the If's subgraphs are models of their own), which no gear
+    changes; the gear model is instantiated and the
+    module is the one every gear compiled alone gives, text for text. A batch of no gear runs
+    the dynamic model."""
+    option = "1,2,3,5,8,13,21"
+    pipeline = CompilePipelinePass(input_shape="x:-1,3", dynamic_batch_size=option, hybrid=True)
+    fast = Parser(make_context(), graph).parse_module()
+    each = fast.clone()
+    assert compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    fast.verify()
+    replace(pipeline, symbolic_gears=False).apply(make_context(), each)
+    assert str(fast) == str(each)
+    models = [op for op in fast.ops if isinstance(op, ModelOp)]
+    assert len([m for m in models if GearInfo.find_model(m) is not None]) == 1 < len(models)
+    for n in (3, 4, 21):  # 4 is no gear: the dynamic model runs it
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        x[0, 0] = 10.0
+        got = run(fast, {"x": x})["y"]
+        want = np.maximum(x, 0) * x if graph is SHAPES else _if_want(x)
+        np.testing.assert_array_equal(got, want)

@@ -107,9 +107,10 @@ class CompilePipelinePass(ModulePass):
     `MAX_ITERATIONS_PER_LOOP`, a million), `skip-passes` (engine optimiser hook passes left
     out by registered name), `symbolic-gears` (default true: with six gears or more,
     `apply` compiles a few probe gears and instantiates the others from them, GE's
-    SymbolizeMultiBatchSubGraph, `passes.multibatch.symbolic`; false, or when the probes do not
-    explain every gear, each gear branch goes through every stage; `ge-opt`, which runs the
-    stages one by one, compiles each gear).
+    SymbolizeMultiBatchSubGraph, `passes.multibatch.symbolic`, also with subgraphs, a GetNext
+    sink, a loop sink or hybrid mode; false, or when the probes do not explain every gear,
+    each gear branch goes through every stage; `ge-opt`, which runs the stages one by one,
+    compiles each gear).
     """
 
     name = "ge-compile"
@@ -296,12 +297,11 @@ def compile_symbolically(
 ) -> bool:
     """Compiles `module` as `pipeline` asks by running `run` on probe gears and instantiating
     the rest; False (and `module` untouched, with a debug log line naming why) when the
-    gears must be compiled one by one: few gears, hybrid mode, a GetNext, subgraphs, or probes
-    that do not explain a gear. With `iterations-per-loop` > 1 the probes are compiled
-    without the loop sink and the instantiated model is sunk (`ge-sink-loop` is the last
-    stage), which gives the model the full compile gives."""
+    gears must be compiled one by one: few gears, hybrid mode in one pass, several root
+    graphs, or probes that do not explain a gear. With `iterations-per-loop` > 1 the probes
+    are compiled without the loop sink and the instantiated model is sunk (`ge-sink-loop` is
+    the last stage), which gives the model the full compile gives."""
     from gedialects.graph import GraphOp
-    from gedialects.passes import getnext
     from gedialects.passes.multibatch import symbolic
     from gedialects.passes.multibatch.expand import direct_calls
 
@@ -309,8 +309,6 @@ def compile_symbolically(
         logger.debug("gears compiled one by one: %s", why)
         return False
 
-    if pipeline.hybrid:
-        return refused("hybrid mode in one pass (the Session's gear worker takes the probes)")
     try:
         config = pipeline.expansion().config()
     except (PassFailedException, GearError):
@@ -322,8 +320,6 @@ def compile_symbolically(
     roots = [g for g in graphs if g.sym_name.data not in called]
     if len(roots) != 1:
         return refused(f"{len(roots)} root graphs in the module")
-    if getnext.find_get_next(roots[0]) is not None:
-        return refused("a GetNext sink")
     name = roots[0].sym_name.data
     try:
         probe_index = symbolic.probe_gears(config)

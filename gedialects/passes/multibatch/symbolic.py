@@ -541,11 +541,13 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Ge
     """Rewrites the compiled probe model `@name` of `module` (its branches the gears
     `probes`, in order) in place into the model of every gear of `config`; NotSymbolic when
     the probes do not explain a gear. A probe that is no gear (`virtual_probe`) lends its
-    plan and its fit only: the inputs and outputs are declared by the real gears."""
+    plan and its fit only: the inputs and outputs are declared by the real gears. Other
+    models in `module` (hybrid mode's dynamic graph) are left as they are."""
     models = [op for op in module.ops if isinstance(op, ModelOp)]
-    if [m.sym_name.data for m in models] != [name] or len(list(module.ops)) != 1:
-        raise NotSymbolic("the compiled module is not one gear model")
-    model = models[0]
+    gear_models = [m for m in models if BATCH_NUM in m.attributes]
+    if [m.sym_name.data for m in gear_models] != [name] or len(models) != len(list(module.ops)):
+        raise NotSymbolic("the compiled module is not one gear model (and hybrid mode's)")
+    model = gear_models[0]
     m = len(probes)
     layout = _Layout.of(model, m)
     # every branch but the last ends in a goto to the end label; the last falls through
@@ -859,10 +861,29 @@ def _output_dims(
         ]
         per_output[o] = [values for _, values in fits]
         exprs[o] = [StringAttr(str(affine)) for affine, _ in fits]
+    # the expansion's order: each gear's produced outputs, then each other output (a root
+    # input returned as it is: one entry per gear, or one for any gear), as the probes have it
+    raw = [
+        tuple(int(v) for v in e.data.split(",")[:2])
+        for e in _strings(model.attributes.get(DYNAMIC_OUTPUT_DIMS))
+    ]
+    first_other = next((i for i, (g, _) in enumerate(raw) if g != 0), len(raw))
+    produced = [o for _, o in raw[:first_other]]
+    others: list[int] = []
+    for _, o in raw[first_other:]:
+        if o not in produced and o not in others:
+            others.append(o)
+    if sorted(produced + others) != sorted({*outputs, *entries.get(-1, {})}):
+        raise NotSymbolic("the output dims are not in the expansion's order")
     for g in range(inst.config.gear_count):
-        for o in outputs:
+        for o in produced:
             result.append(output_dims_entry(g, o, [dim[g] for dim in per_output[o]]))
-    for o, dims in sorted(entries.get(-1, {}).items()):
+    for o in others:
+        if o in per_output:
+            for g in range(inst.config.gear_count):
+                result.append(output_dims_entry(g, o, [dim[g] for dim in per_output[o]]))
+            continue
+        dims = entries[-1][o]
         result.append(output_dims_entry(-1, o, dims))
         exprs[o] = [
             StringAttr(UNKNOWN_EXPR if d < 0 else str(Affine(Fraction(0), Fraction(d), None)))
@@ -872,6 +893,12 @@ def _output_dims(
         raise NotSymbolic("the output dims do not name every output")
     shapes = ArrayAttr([ArrayAttr(exprs[o]) for o in range(len(exprs))])
     return ArrayAttr(result), shapes
+
+
+def _strings(attr: Attribute | None) -> list[StringAttr]:
+    if not isinstance(attr, ArrayAttr):
+        return []
+    return [e for e in attr.data if isinstance(e, StringAttr)]
 
 
 def _check_declarations(
