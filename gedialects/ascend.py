@@ -1090,6 +1090,7 @@ class _ModelVerifier:
                 )
         entries = self.model.attributes.get(DYNAMIC_OUTPUT_DIMS)
         if entries is None:
+            self.check_symbolic_shapes(here)
             return
         outputs = self.model.outputs()
         if not isinstance(entries, ArrayAttr) or not all(
@@ -1120,6 +1121,78 @@ class _ModelVerifier:
                     f'{here}: {DYNAMIC_OUTPUT_DIMS} entry "{text}" does not fit the buffer '
                     f"{buffer} : {buffer.type} of {outputs[index].describe()}"
                 )
+        self.check_symbolic_shapes(here)
+
+    def check_symbolic_shapes(self, here: str) -> None:
+        """`_shape_env` names the gear symbols `s0`, `s1`, ... in order; each expression of
+        `_symbolic_output_shape` names a known symbol, and at every gear (`_pred_value_<g>`)
+        gives the dims that gear's branch has (`_dynamic_output_dims`)."""
+        from gedialects.multibatch import (
+            BATCH_NUM,
+            DYNAMIC_OUTPUT_DIMS,
+            PRED_VALUE_PREFIX,
+            SHAPE_ENV,
+            SYMBOLIC_OUTPUT_SHAPE,
+            parse_output_dims,
+            parse_symbolic_output_shape,
+        )
+
+        attrs = self.model.attributes
+        env, shapes = attrs.get(SHAPE_ENV), attrs.get(SYMBOLIC_OUTPUT_SHAPE)
+        if env is None and shapes is None:
+            return
+        symbols: list[str] = []
+        if env is not None:
+            if not isinstance(env, ArrayAttr) or not all(
+                isinstance(e, StringAttr) for e in env.data
+            ):
+                self.fail(f"{here}: {SHAPE_ENV} must be an array of strings")
+            for j, entry in enumerate(env.data):
+                assert isinstance(entry, StringAttr)
+                name = entry.data.split(" = ", 1)[0]
+                if name != f"s{j}":
+                    self.fail(f'{here}: {SHAPE_ENV} entry "{entry.data}" does not define s{j}')
+                symbols.append(name)
+        if shapes is None:
+            return
+        try:
+            exprs = parse_symbolic_output_shape(shapes)
+        except ValueError as e:
+            self.fail(f"{here}: {SYMBOLIC_OUTPUT_SHAPE} {e}")
+        count = attrs.get(BATCH_NUM)
+        gears: list[tuple[int, ...]] = []
+        for g in range(count.value.data if isinstance(count, IntegerAttr) else 0):
+            value = attrs.get(f"{PRED_VALUE_PREFIX}{g}")
+            if not isinstance(value, DenseArrayBase):
+                self.fail(f"{here}: {SYMBOLIC_OUTPUT_SHAPE} needs {PRED_VALUE_PREFIX}{g}")
+            gears.append(int_array_values(value))
+        entries = parse_output_dims(attrs.get(DYNAMIC_OUTPUT_DIMS))
+        if len(exprs) > len(self.model.outputs()):
+            self.fail(
+                f"{here}: {SYMBOLIC_OUTPUT_SHAPE} has {len(exprs)} outputs, the model "
+                f"{len(self.model.outputs())}"
+            )
+        for o, dims in enumerate(exprs):
+            for d, expr in enumerate(dims):
+                if expr is not None and expr.j is not None and expr.j >= len(symbols):
+                    self.fail(
+                        f'{here}: {SYMBOLIC_OUTPUT_SHAPE} output {o} dim {d} "{expr}" names '
+                        f"s{expr.j}, no symbol of {SHAPE_ENV} ({', '.join(symbols) or 'none'})"
+                    )
+            for g, gear in enumerate(gears):
+                want = entries.get(g, {}).get(o, entries.get(-1, {}).get(o))
+                if want is None or len(want) != len(dims):
+                    self.fail(
+                        f"{here}: {SYMBOLIC_OUTPUT_SHAPE} output {o} has {len(dims)} dims but "
+                        f"{DYNAMIC_OUTPUT_DIMS} gives gear {g} {list(want or [])}"
+                    )
+                for d, expr in enumerate(dims):
+                    if expr is not None and expr.at(gear) != want[d]:
+                        self.fail(
+                            f'{here}: {SYMBOLIC_OUTPUT_SHAPE} output {o} dim {d} "{expr}" is '
+                            f"{expr.at(gear)} at gear {g} {list(gear)}, but that gear's output "
+                            f"is {list(want)}"
+                        )
 
     def task(self, op: TaskOp) -> None:
         stream = op.stream.value.data

@@ -433,6 +433,18 @@ class GearConfig:
         values = iter(self.input_gear(name, gear))
         return tuple(next(values) if d == -1 else d for d in self.input(name).dims)
 
+    def symbols(self) -> list[list[tuple[str, int]]]:
+        """For each gear value `j` (the symbol `s<j>` of `multibatch.SHAPE_ENV`), the input
+        dims it fills: (input name, dim position), in `--input_shape` order."""
+        found: list[list[tuple[str, int]]] = [[] for _ in range(self.gear_length)]
+        for shape in self.inputs:
+            if shape.name not in self._slices:
+                continue
+            start, _ = self._slices[shape.name]
+            for k, d in enumerate(shape.unknown):
+                found[start + k].append((shape.name, d))
+        return found
+
     def max_gear(self, name: str) -> int:
         """GE's SetMaxShape: the gear whose product of this input's values is largest
         (zeros skipped, first gear on ties)."""

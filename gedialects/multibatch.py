@@ -16,8 +16,11 @@ input shapes. The Case carries GE's discardable attributes `_batch_num`, `_pred_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import IntEnum
+from fractions import Fraction
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -100,6 +103,14 @@ HYBRID_GRAPH = "_hybrid_dynamic_graph"
 """Hybrid mode (GE UserHybridGraphManager): on the expanded root and its model, the symbol of
 the fully dynamic graph that runs shapes of no gear."""
 HYBRID_SUFFIX = "_dynamic"
+SHAPE_ENV = "_shape_env"
+"""The gear symbols (GE's ShapeEnvAttr on the graph: each symbol and the input dims it comes
+from): `["s0 = x[0] = y[0]"]`, gear value `j` is symbol `s<j>`."""
+SYMBOLIC_OUTPUT_SHAPE = "_symbolic_output_shape"
+"""Each output's dims over the gear symbols (GE's SymbolicDescAttr `origin_symbol_shape` of the
+NetOutput inputs): `[["s0", "3"], ["s0 + 2", "3"], ["1", "s0 * 3"]]`; `?` for a dim no
+affine function of one gear value explains (or only the run knows)."""
+UNKNOWN_EXPR = "?"
 """The dynamic graph of hybrid mode is the root's name with this suffix."""
 
 
@@ -152,6 +163,119 @@ def parse_output_dims(attr: Attribute | None) -> dict[int, dict[int, tuple[int, 
         gear, index, *dims = (int(v) for v in item.data.split(",") if v)
         result.setdefault(gear, {})[index] = tuple(dims)
     return result
+
+
+@dataclass(frozen=True)
+class Affine:
+    """One dim as a function of the gear: `a * s<j> + b`, or the constant `b` (j None)."""
+
+    a: Fraction
+    b: Fraction
+    j: int | None
+
+    def at(self, gear: Sequence[int]) -> Fraction:
+        return self.b if self.j is None else self.a * gear[self.j] + self.b
+
+    def __str__(self) -> str:
+        if self.j is None:
+            return str(self.b)
+        term = f"s{self.j}" if self.a == 1 else f"s{self.j} * {self.a}"
+        if self.b:
+            term += f" {'+' if self.b > 0 else '-'} {abs(self.b)}"
+        return term
+
+    @classmethod
+    def parse(cls, text: str) -> Affine:
+        """The inverse of `str`: `7`, `s0`, `s1 * 16`, `s0 * 1/2 - 3`; ValueError otherwise."""
+        match = _AFFINE.fullmatch(text)
+        if match is None:
+            raise ValueError(f'"{text}" is no gear expression (`s<j> * a + b` or an integer)')
+        const, j, a, sign, b = match.groups()
+        if const is not None:
+            return cls(Fraction(0), Fraction(const), None)
+        slope = Fraction(a) if a is not None else Fraction(1)
+        offset = Fraction(b) if b is not None else Fraction(0)
+        if slope == 0:
+            raise ValueError(f'"{text}" has a zero coefficient')
+        return cls(slope, -offset if sign == "-" else offset, int(j))
+
+
+_NUMBER = r"\d+(?:/\d+)?"
+_AFFINE = re.compile(rf"(-?{_NUMBER})|s(\d+)(?: \* (-?{_NUMBER}))?(?: ([+-]) ({_NUMBER}))?")
+
+
+def fit_gear_dim(gears: Sequence[Sequence[int]], values: Sequence[int]) -> Affine | None:
+    """The dim taking `values[g]` at gear `g` as a function of one gear value: a constant, or
+    `a * s<j> + b` exact at every gear, for the first gear value `j` that takes at least
+    three values (a value of two only is never fitted: two points fit any line, as the
+    probes of `passes.multibatch.symbolic` refuse it); None when no such function exists."""
+    if any(v < 0 for v in values):
+        return None
+    if all(v == values[0] for v in values):
+        return Affine(Fraction(0), Fraction(values[0]), None)
+    for j in range(len(gears[0])):
+        xs = [g[j] for g in gears]
+        if len(set(xs)) < 3:
+            continue
+        far = max(range(len(xs)), key=lambda k: abs(xs[k] - xs[0]))
+        a = Fraction(values[far] - values[0], xs[far] - xs[0])
+        b = values[0] - a * xs[0]
+        if all(a * x + b == v for x, v in zip(xs, values, strict=True)):
+            return Affine(a, b, j)
+    return None
+
+
+def symbolic_output_shape(
+    gears: Sequence[Sequence[int]], entries: Mapping[int, Mapping[int, Sequence[int]]]
+) -> ArrayAttr[ArrayAttr[StringAttr]] | None:
+    """`_symbolic_output_shape` of `_dynamic_output_dims` `entries` (`parse_output_dims`):
+    each output's dims fitted over every gear (`fit_gear_dim`); None without entries."""
+    count = 1 + max((o for per in entries.values() for o in per), default=-1)
+    if count == 0:
+        return None
+    outputs: list[ArrayAttr[StringAttr]] = []
+    for o in range(count):
+        per_gear = [
+            entries.get(g, {}).get(o, entries.get(-1, {}).get(o)) for g in range(len(gears))
+        ]
+        if (
+            any(d is None for d in per_gear)
+            or len({len(d) for d in per_gear if d is not None}) != 1
+        ):
+            return None
+        rank = len(per_gear[0] or ())
+        dims: list[StringAttr] = []
+        for d in range(rank):
+            fit = fit_gear_dim(gears, [dims_g[d] for dims_g in per_gear if dims_g is not None])
+            dims.append(StringAttr(UNKNOWN_EXPR if fit is None else str(fit)))
+        outputs.append(ArrayAttr(dims))
+    return ArrayAttr(outputs)
+
+
+def parse_symbolic_output_shape(attr: Attribute) -> list[list[Affine | None]]:
+    """Reads `_symbolic_output_shape` back (None for `?`); ValueError when malformed."""
+    if not isinstance(attr, ArrayAttr) or not all(isinstance(o, ArrayAttr) for o in attr.data):
+        raise ValueError("must be an array of arrays of strings, one per output")
+    result: list[list[Affine | None]] = []
+    for output in attr.data:
+        assert isinstance(output, ArrayAttr)
+        dims: list[Affine | None] = []
+        for dim in output.data:
+            if not isinstance(dim, StringAttr):
+                raise ValueError("must be an array of arrays of strings, one per output")
+            dims.append(None if dim.data == UNKNOWN_EXPR else Affine.parse(dim.data))
+        result.append(dims)
+    return result
+
+
+def shape_env(symbols: Sequence[Sequence[tuple[str, int]]]) -> ArrayAttr[StringAttr]:
+    """`_shape_env`: symbol `s<j>` with the input dims (name, dim) gear value `j` fills."""
+    return ArrayAttr(
+        [
+            StringAttr(" = ".join([f"s{j}", *(f"{name}[{d}]" for name, d in dims)]))
+            for j, dims in enumerate(symbols)
+        ]
+    )
 
 
 def input_attrs(name: str, dims: Sequence[int], max_dims: Sequence[int]) -> DictionaryAttr:

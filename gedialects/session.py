@@ -170,6 +170,13 @@ class Session:
         self.compile_graph(graph_id)
         return self._graph(graph_id).info
 
+    def symbolic_output_shapes(self, graph_id: int) -> dict[str, tuple[str, ...]]:
+        """Each output's dims over the gear symbols (`s0 = <input>[<dim>]`, ...) as the
+        compiled model records them (`_symbolic_output_shape`): `{"y": ("s0", "3")}`; empty
+        for a graph without gears."""
+        info = self.gear_info(graph_id)
+        return {} if info is None else info.symbolic_output_shapes()
+
     def notes(self, graph_id: int) -> tuple[str, ...]:
         """Notes of the graph's compile (also logged as warnings): `ge.compileHybridMode=1`
         given while GE's other conditions of hybrid mode do not hold, and which fail."""

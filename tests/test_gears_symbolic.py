@@ -4,6 +4,8 @@ unexpanded graph computes, and what every gear compiled through every stage comp
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -526,3 +528,301 @@ def test_instantiation_builds_each_type_once() -> None:
     assert len({id(t) for t in types}) == len(set(types))
     x = np.random.default_rng(0).standard_normal((77, 3)).astype(np.float32)
     np.testing.assert_array_equal(run(module, {"x": x})["z"], -(np.maximum(x, 0) * x))
+
+
+SHAPES = """
+builtin.module {
+  graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"})
+      -> (tensor<?x3xf32> {node_name = "y"}, tensor<?x3xf32> {node_name = "z"},
+          tensor<1x?xf32> {node_name = "f"}) {
+    %c = graph.const dense<1.5> : tensor<2x3xf32>
+    %r = graph.relu %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
+    %y = graph.mul %r, %x : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+    %z = graph.concat_d %y, %c concat_dim 0 : (tensor<?x3xf32>, tensor<2x3xf32>) -> tensor<?x3xf32>
+    %f = graph.flatten %x axis 0 : (tensor<?x3xf32>) -> tensor<1x?xf32>
+    graph.net_output %y, %z, %f : tensor<?x3xf32>, tensor<?x3xf32>, tensor<1x?xf32>
+  }
+}
+"""
+
+
+def test_recorded_expressions_equal_every_gears_shapes(capsys: pytest.CaptureFixture[str]) -> None:
+    """`_symbolic_output_shape` (the probes' fits) is what every gear compiled alone records,
+    and each expression at each gear is the shape that gear's run returns; ge-run reports it."""
+    from gedialects.multibatch import SYMBOLIC_OUTPUT_SHAPE, Affine
+    from gedialects.session import Session
+    from gedialects.tools import ge_run
+
+    gears = [1, 2, 3, 5, 8, 13, 21]
+    pipeline = CompilePipelinePass(
+        input_shape="x:-1,3", dynamic_batch_size=",".join(map(str, gears))
+    )
+    fast = Parser(make_context(), SHAPES).parse_module()
+    each = fast.clone()
+    assert compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    every = CompilePipelinePass(
+        input_shape="x:-1,3", dynamic_batch_size=",".join(map(str, gears)), symbolic_gears=False
+    )
+    every.apply(make_context(), each)
+    fast.verify()
+    a, b = _model(fast), _model(each)
+    assert a.attributes[SYMBOLIC_OUTPUT_SHAPE] == b.attributes[SYMBOLIC_OUTPUT_SHAPE]
+    info = GearInfo.find_model(a)
+    assert info is not None
+    recorded = info.symbolic_output_shapes()
+    assert recorded == {"y": ("s0", "3"), "z": ("s0 + 2", "3"), "f": ("1", "s0 * 3")}
+    for g, n in enumerate(gears):
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        got = run(fast, {"x": x})
+        for name, exprs in recorded.items():
+            assert got[name].shape == tuple(Affine.parse(e).at((n,)) for e in exprs)
+            assert got[name].shape == info.output_dims_of(g)[name]
+    session = Session()
+    session.add_graph(
+        1,
+        SHAPES.replace("builtin.module {", "", 1).rsplit("}", 1)[0],
+        {
+            "ge.inputShape": "x:-1,3",
+            "ge.dynamicBatchSize": ",".join(map(str, gears)),
+        },
+    )
+    assert session.symbolic_output_shapes(1) == recorded
+    capsys.readouterr()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        src = Path(folder) / "m.mlir"
+        src.write_text(str(fast))
+        np.savez(Path(folder) / "in.npz", x=np.ones((5, 3), np.float32))
+        assert ge_run.main([str(src), f"--inputs={Path(folder) / 'in.npz'}"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "gear 3 of 7 (s0 = 5): y [s0, 3] = [5, 3]; z [s0 + 2, 3] = [7, 3]; f [1, s0 * 3] = [1, 15]"
+        in out
+    )
+
+
+def test_affine_expressions_read_back() -> None:
+    """The printed form parses back to the same function; other text is refused."""
+    from gedialects.multibatch import Affine, fit_gear_dim
+
+    for text in ("7", "s0", "s1 * 16", "s0 + 2", "s0 * 1/2 - 3", "s2 * -2 + 20"):
+        assert str(Affine.parse(text)) == text
+    for bad in ("s", "x0", "s0*2", "s0 * 0", "s0 ** 2", ""):
+        with pytest.raises(ValueError):
+            Affine.parse(bad)
+    gears = [(1, 5), (2, 5), (4, 7), (8, 5)]
+    assert str(fit_gear_dim(gears, [3, 6, 12, 24])) == "s0 * 3"
+    assert fit_gear_dim(gears, [1, 4, 16, 64]) is None  # s0 squared
+    assert fit_gear_dim([(1,), (2,), (4,)], [-1, -1, -1]) is None  # only the run knows
+
+
+def test_sunk_loop_gears_are_instantiated() -> None:
+    """`iterations-per-loop` 3: the probes are compiled without the loop sink and the model
+    of every gear is sunk; it has the declarations, attributes and tasks of every gear
+    compiled and sunk alone, and the same numbers at every gear."""
+    gears = [1, 2, 3, 5, 8, 13, 21]
+    option = ",".join(map(str, gears))
+    pipeline = CompilePipelinePass(
+        input_shape="x:-1,3", dynamic_batch_size=option, iterations_per_loop=3
+    )
+    fast = Parser(make_context(), SHAPES).parse_module()
+    each = fast.clone()
+    assert compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    fast.verify()
+    CompilePipelinePass(
+        input_shape="x:-1,3", dynamic_batch_size=option, iterations_per_loop=3, symbolic_gears=False
+    ).apply(make_context(), each)
+    a, b = _model(fast), _model(each)
+    assert dict(a.attributes) == dict(b.attributes)
+    assert [op.name for op in a.body.block.ops] == [op.name for op in b.body.block.ops]
+    decls = ("ascend.input", "ascend.output", "ascend.weight", "ascend.variable")
+    assert [str(op) for op in a.body.block.ops if op.name in decls] == [
+        str(op) for op in b.body.block.ops if op.name in decls
+    ]
+    assert a.arena_size.value.data <= b.arena_size.value.data
+    assert a.weight_size == b.weight_size
+    for n in gears:
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        got, want = run(fast, {"x": x}), run(each, {"x": x})
+        for key in ("y", "z", "f"):
+            np.testing.assert_array_equal(got[key], want[key])
+        np.testing.assert_array_equal(got["y"], np.maximum(x, 0) * x)
+
+
+def test_refusals_are_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """Each fallback to the compile of every gear names its reason in a debug line."""
+    import logging
+
+    caplog.set_level(logging.DEBUG, logger="gedialects.passes.pipelines")
+    pipeline = CompilePipelinePass(
+        input_shape="x:1,1,-1,-1", dynamic_image_size="4,4;6,6;5,5;8,8;10,10;12,12"
+    )
+    assert not compile_symbolically(_pool(), pipeline, lambda m, p: p.apply(make_context(), m))
+    assert "gears compiled one by one: " in caplog.text
+    assert "no affine gear function" in caplog.text
+    caplog.clear()
+    few = CompilePipelinePass(input_shape="x:1,1,-1,-1", dynamic_image_size="4,4;6,6")
+    assert not compile_symbolically(_pool(), few, lambda m, p: p.apply(make_context(), m))
+    assert "2 gears, fewer than 6" in caplog.text
+
+
+def _subgraph_case(k: int) -> str:
+    """Case `k` of the gear expansion's subgraph lit test (0: an If, 1: a While whose body
+    calls a subgraph) as a module."""
+    text = (Path(__file__).parent / "lit/passes/ge-expand-multibatch-subgraphs.mlir").read_text()
+    return "builtin.module {\n" + text.split("// -----")[k] + "\n}"
+
+
+IF_GRAPH = _subgraph_case(0)
+WHILE_GRAPH = _subgraph_case(1)
+
+
+def _if_want(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0) if x.sum() > 0 else -x
+
+
+def _while_want(x: np.ndarray) -> np.ndarray:
+    return x * 4  # the body doubles x while the count goes 1, 2 (the cond stops at 3)
+
+
+@pytest.mark.parametrize(
+    ("graph", "want", "iterations", "same_text"),
+    [
+        (IF_GRAPH, _if_want, 1, True),
+        (WHILE_GRAPH, _while_want, 1, False),
+        (IF_GRAPH, _if_want, 2, True),
+        (WHILE_GRAPH, _while_want, 3, False),
+    ],
+    ids=["if", "while", "if-sunk", "while-sunk"],
+)
+def test_branches_with_control_flow_are_instantiated(
+    graph: str, want: Callable[[np.ndarray], np.ndarray], iterations: int, same_text: bool
+) -> None:
+    """A gear branch with its own If or While (labels and label switches of its own, one set
+    per gear, numbered after every gear's section label as the lowering numbers them): the
+    probes are instantiated into the model every gear compiled alone gives: the same
+    declarations, attributes, tasks (kernels with their names and types, labels) and numbers
+    at every gear. The If's is the same text; the While's offsets follow the largest gear's
+    plan, whose arena is smaller than the full compile's (which does not lay the gears' loop
+    buffers over one another)."""
+    gears = [1, 2, 3, 5, 8, 13, 21]
+    option = ",".join(map(str, gears))
+    fast = Parser(make_context(), graph).parse_module()
+    each = fast.clone()
+    pipeline = CompilePipelinePass(
+        input_shape="x:-1,3", dynamic_batch_size=option, iterations_per_loop=iterations
+    )
+    assert compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    fast.verify()
+    replace(pipeline, symbolic_gears=False).apply(make_context(), each)
+    a, b = _model(fast), _model(each)
+    assert dict(a.attributes) == dict(b.attributes)
+    assert a.weight_size == b.weight_size
+    assert a.arena_size.value.data <= b.arena_size.value.data
+
+    def tasks(model: ModelOp) -> list[tuple[object, ...]]:
+        rows: list[tuple[object, ...]] = []
+        for op in model.body.block.ops:
+            if isinstance(op, KernelOp):
+                rows.append((op.kernel.data, op.node_name.data, [x.type for x in op.inputs]))
+            elif op.name.startswith("ascend.label") or op.name in ("ascend.input", "ascend.output"):
+                props = {k: str(v) for k, v in op.properties.items() if k != "index"}
+                rows.append((op.name, props))  # a switch's index is an arena offset
+            else:
+                rows.append((op.name,))
+        return rows
+
+    assert tasks(a) == tasks(b)
+    if same_text:
+        assert str(fast) == str(each)
+    for n in gears:
+        for sign in (1, -1):
+            x = sign * np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+            x[0, 0] = sign * 10.0  # the sum's sign is the If's condition
+            got = run(fast, {"x": x})["y"]
+            np.testing.assert_array_equal(got, want(x))
+            np.testing.assert_array_equal(got, run(each, {"x": x})["y"])
+
+
+def _getnext_graph() -> ModuleOp:
+    """The GetNext lit test's graph (relu, a row sum plus y, y returned as it is) with its
+    inputs sunk into a GetNext (`ge-sink-inputs`)."""
+    from gedialects.passes.getnext import SinkInputsPass
+
+    text = (Path(__file__).parent / "lit/tools/ge-run-getnext.mlir").read_text()
+    graph = text[text.index("graph.graph @main") :]
+    module = Parser(make_context(), "builtin.module {\n" + graph + "\n}").parse_module()
+    SinkInputsPass().apply(make_context(), module)
+    return module
+
+
+@pytest.mark.parametrize("iterations", [1, 2])
+def test_getnext_sink_gears_are_instantiated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], iterations: int
+) -> None:
+    """GetNext sink (the gear found on the device by GetDynamicDims, the dims read back from
+    the hidden last output; with a loop sink, two input sets per launch): the probes give the
+    model every gear compiled alone gives, text for text, and a queue of input sets of
+    different gears runs through ge-run with each launch's shapes."""
+    from gedialects.tools import ge_run
+
+    gears = [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (8, 8), (16, 16)]
+    option = ";".join(f"{a},{b}" for a, b in gears)
+    pipeline = CompilePipelinePass(
+        input_shape="x:-1,3;y:-1", dynamic_dims=option, iterations_per_loop=iterations
+    )
+    fast, each = _getnext_graph(), _getnext_graph()
+    assert compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    fast.verify()
+    replace(pipeline, symbolic_gears=False).apply(make_context(), each)
+    assert str(fast) == str(each)
+    path = tmp_path / "m.mlir"
+    path.write_text(str(fast))
+    sizes = [5, 16, 1, 8]
+    files: list[str] = []
+    for k, n in enumerate(sizes):
+        rng = np.random.default_rng(k)
+        x = rng.standard_normal((n, 3)).astype(np.float32)
+        y = rng.standard_normal(n).astype(np.float32)
+        np.savez(tmp_path / f"in{k}.npz", x=x, y=y)
+        files.append(f"--inputs={tmp_path / f'in{k}.npz'}")
+    out = tmp_path / "out.npz"
+    capsys.readouterr()
+    assert ge_run.main([str(path), *files, f"--output={out}", "--quiet"]) == 0
+    got = np.load(out)
+    for launch in range(len(sizes) // iterations):
+        k = (launch + 1) * iterations - 1  # a launch returns its last iteration's outputs
+        rng = np.random.default_rng(k)
+        x = rng.standard_normal((sizes[k], 3)).astype(np.float32)
+        y = rng.standard_normal(sizes[k]).astype(np.float32)
+        np.testing.assert_allclose(got[f"r:{launch + 1}"], np.maximum(x, 0))
+        np.testing.assert_allclose(
+            got[f"s:{launch + 1}"], np.maximum(x, 0).sum(axis=1) + y, rtol=1e-5, atol=1e-6
+        )
+        np.testing.assert_array_equal(got[f"yout:{launch + 1}"], y)
+
+
+@pytest.mark.parametrize("graph", [SHAPES, IF_GRAPH], ids=["plain", "if"])
+def test_hybrid_in_one_pass_is_instantiated(graph: str) -> None:
+    """`ge-compile{hybrid}` as one pass: the probes' module holds the gear model and the
+    dynamic graph's models (the If's subgraphs are models of their own), which no gear
+    changes; the gear model is instantiated and the
+    module is the one every gear compiled alone gives, text for text. A batch of no gear runs
+    the dynamic model."""
+    option = "1,2,3,5,8,13,21"
+    pipeline = CompilePipelinePass(input_shape="x:-1,3", dynamic_batch_size=option, hybrid=True)
+    fast = Parser(make_context(), graph).parse_module()
+    each = fast.clone()
+    assert compile_symbolically(fast, pipeline, lambda m, p: p.apply(make_context(), m))
+    fast.verify()
+    replace(pipeline, symbolic_gears=False).apply(make_context(), each)
+    assert str(fast) == str(each)
+    models = [op for op in fast.ops if isinstance(op, ModelOp)]
+    assert len([m for m in models if GearInfo.find_model(m) is not None]) == 1 < len(models)
+    for n in (3, 4, 21):  # 4 is no gear: the dynamic model runs it
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        x[0, 0] = 10.0
+        got = run(fast, {"x": x})["y"]
+        want = np.maximum(x, 0) * x if graph is SHAPES else _if_want(x)
+        np.testing.assert_array_equal(got, want)

@@ -50,11 +50,13 @@ from gedialects.multibatch import (
     ORIGIN_INPUT_DIMS,
     PRED_VALUE_PREFIX,
     SHAPE_DATA_NAME,
+    SYMBOLIC_OUTPUT_SHAPE,
     USER_DESIGNATE_SHAPE_ORDER,
     CaseOp,
     DynamicType,
     GetDynamicDimsOp,
     parse_output_dims,
+    symbolic_output_shape,
 )
 
 if TYPE_CHECKING:
@@ -101,6 +103,9 @@ class GearInfo:
     last inputs of `input_names` (the graph's result types, or the model's largest-gear
     buffers); the gear is found on the device and read back from the hidden last output
     (not in `output_names`)."""
+
+    recorded_shapes: tuple[tuple[str, ...], ...] | None = None
+    """A model's `_symbolic_output_shape` (what the compile recorded), per output."""
 
     @property
     def getnext(self) -> bool:
@@ -201,7 +206,7 @@ class GearInfo:
                 inputs.append((name.data, dict(attrs.data), buffer.type))
                 types.append(buffer.type)
             output_names = output_names[:-1]
-        return cls._build(
+        info = cls._build(
             model.sym_name.data,
             model.attributes,
             inputs,
@@ -210,6 +215,15 @@ class GearInfo:
             has_dims_op,
             tuple(types) if getnext else (),
         )
+        recorded = model.attributes.get(SYMBOLIC_OUTPUT_SHAPE)
+        if not isinstance(recorded, ArrayAttr):
+            return info
+        shapes = tuple(
+            tuple(d.data for d in dims.data if isinstance(d, StringAttr))
+            for dims in recorded.data
+            if isinstance(dims, ArrayAttr)
+        )
+        return dataclasses.replace(info, recorded_shapes=shapes)
 
     @classmethod
     def _build(
@@ -293,6 +307,33 @@ class GearInfo:
         merged = self.output_dims.get(-1, {}) | self.output_dims.get(gear, {})
         count = len(self.output_names)  # GetNext sink: the hidden last output has no name
         return {self.output_names[i]: dims for i, dims in sorted(merged.items()) if i < count}
+
+    def symbolic_output_shapes(self) -> dict[str, tuple[str, ...]]:
+        """Each output's dims over the gear symbols `s0`, `s1`, ... (gear value `j` is `s<j>`;
+        `?` where no affine function of one gear value explains a dim): the model's
+        `_symbolic_output_shape`, fitted over every gear's `_dynamic_output_dims`."""
+        names = self.output_names
+        if self.recorded_shapes is not None:
+            return dict(zip(names, self.recorded_shapes, strict=False))
+        shapes = symbolic_output_shape(self.gears, self.output_dims)
+        if shapes is None:
+            return {}
+        return {
+            names[o]: tuple(d.data for d in dims.data if isinstance(d, StringAttr))
+            for o, dims in enumerate(shapes.data)
+            if o < len(names)
+        }
+
+    def describe_gear(self, gear: int) -> str:
+        """One line for a run of gear `gear`: its symbol values and each output's shape as
+        an expression and its value, e.g. `gear 3 of 6 (s0 = 4): y [s0, 3] = [4, 3]`."""
+        values = ", ".join(f"s{j} = {v}" for j, v in enumerate(self.gears[gear]))
+        dims = self.output_dims_of(gear)
+        outs = [
+            f"{name} [{', '.join(exprs)}] = {list(dims.get(name, ()))}"
+            for name, exprs in self.symbolic_output_shapes().items()
+        ]
+        return f"gear {gear} of {self.gear_count} ({values}): " + "; ".join(outs)
 
     def max_input_dims(self) -> dict[str, tuple[int, ...]]:
         """The buffer shape of every input: its largest gear (E.4)."""

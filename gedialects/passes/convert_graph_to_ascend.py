@@ -120,11 +120,15 @@ from gedialects.multibatch import (
     MAX_INPUT_DIMS,
     ORIGIN_INPUT_DIMS,
     PRED_VALUE_PREFIX,
+    SHAPE_ENV,
+    SYMBOLIC_OUTPUT_SHAPE,
     UNKNOWN_DATA_INDEX,
     UNKNOWN_DIM_INDEX,
     USER_DESIGNATE_SHAPE_ORDER,
     CaseOp,
     branch_name,
+    parse_output_dims,
+    symbolic_output_shape,
 )
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.analysis.graph_view import bool_attr
@@ -907,13 +911,26 @@ def _copy_gear_attributes(graph: GraphOp, model: ModelOp) -> None:
     )
     if case is not None:
         for key, value in case.attributes.items():
-            if key in (BATCH_NUM, DYNAMIC_TYPE, USER_DESIGNATE_SHAPE_ORDER) or key.startswith(
-                PRED_VALUE_PREFIX
-            ):
+            if key in (
+                BATCH_NUM,
+                DYNAMIC_TYPE,
+                USER_DESIGNATE_SHAPE_ORDER,
+                SHAPE_ENV,
+            ) or key.startswith(PRED_VALUE_PREFIX):
                 model.attributes[key] = value
         out = graph.body.block.last_op
         if isinstance(out, NetOutputOp) and DYNAMIC_OUTPUT_DIMS in out.attributes:
             model.attributes[DYNAMIC_OUTPUT_DIMS] = out.attributes[DYNAMIC_OUTPUT_DIMS]
+            gears = [
+                int_array_values(v)
+                for k, v in case.attributes.items()
+                if k.startswith(PRED_VALUE_PREFIX) and isinstance(v, DenseArrayBase)
+            ]
+            shapes = symbolic_output_shape(
+                gears, parse_output_dims(out.attributes[DYNAMIC_OUTPUT_DIMS])
+            )
+            if shapes is not None:  # each output's dims over the gear symbols
+                model.attributes[SYMBOLIC_OUTPUT_SHAPE] = shapes
     for key in (ENABLE_DYNAMIC_BATCH, HYBRID_GRAPH):
         if key in graph.attributes:
             model.attributes[key] = graph.attributes[key]

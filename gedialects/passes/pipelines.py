@@ -107,9 +107,10 @@ class CompilePipelinePass(ModulePass):
     `MAX_ITERATIONS_PER_LOOP`, a million), `skip-passes` (engine optimiser hook passes left
     out by registered name), `symbolic-gears` (default true: with six gears or more,
     `apply` compiles a few probe gears and instantiates the others from them, GE's
-    SymbolizeMultiBatchSubGraph, `passes.multibatch.symbolic`; false, or when the probes do not
-    explain every gear, each gear branch goes through every stage; `ge-opt`, which runs the
-    stages one by one, compiles each gear).
+    SymbolizeMultiBatchSubGraph, `passes.multibatch.symbolic`, also with subgraphs, a GetNext
+    sink, a loop sink or hybrid mode; false, or when the probes do not explain every gear,
+    each gear branch goes through every stage; `ge-opt`, which runs the stages one by one,
+    compiles each gear).
     """
 
     name = "ge-compile"
@@ -295,28 +296,35 @@ def compile_symbolically(
     run: Callable[[ModuleOp, CompilePipelinePass], None],
 ) -> bool:
     """Compiles `module` as `pipeline` asks by running `run` on probe gears and instantiating
-    the rest; False (and `module` untouched) when the gears must be compiled one by one:
-    few gears, hybrid mode, a GetNext, a loop sink, or probes that do not explain a gear."""
+    the rest; False (and `module` untouched, with a debug log line naming why) when the
+    gears must be compiled one by one: few gears, hybrid mode in one pass, several root
+    graphs, or probes that do not explain a gear. With `iterations-per-loop` > 1 the probes
+    are compiled without the loop sink and the instantiated model is sunk (`ge-sink-loop` is
+    the last stage), which gives the model the full compile gives."""
     from gedialects.graph import GraphOp
-    from gedialects.passes import getnext
     from gedialects.passes.multibatch import symbolic
+    from gedialects.passes.multibatch.expand import direct_calls
 
-    if pipeline.hybrid or pipeline.iterations_per_loop != 1:
+    def refused(why: str) -> bool:
+        logger.debug("gears compiled one by one: %s", why)
         return False
+
     try:
         config = pipeline.expansion().config()
     except (PassFailedException, GearError):
         return False  # the full compile reports the bad option
     if config.gear_count < symbolic.MIN_GEARS:
-        return False
+        return refused(f"{config.gear_count} gears, fewer than {symbolic.MIN_GEARS}")
     graphs = [op for op in module.ops if isinstance(op, GraphOp)]
-    if len(graphs) != 1 or getnext.find_get_next(graphs[0]) is not None:
-        return False  # subgraphs and GetNext sinks: each gear compiled
-    name = graphs[0].sym_name.data
+    called = {callee for g in graphs for callee in direct_calls(g)}
+    roots = [g for g in graphs if g.sym_name.data not in called]
+    if len(roots) != 1:
+        return refused(f"{len(roots)} root graphs in the module")
+    name = roots[0].sym_name.data
     try:
         probe_index = symbolic.probe_gears(config)
-    except symbolic.NotSymbolic:
-        return False
+    except symbolic.NotSymbolic as e:
+        return refused(str(e))
     probes = [config.gears[i] for i in probe_index]
     virtual = symbolic.virtual_probe(config)
     if virtual is not None:
@@ -325,17 +333,20 @@ def compile_symbolically(
     field = symbolic.GEAR_FIELDS[config.dynamic_type]
     gear_fields = {"dynamic_batch_size": "", "dynamic_image_size": "", "dynamic_dims": ""}
     gear_fields[field] = option
-    probe = replace(
-        pipeline,
-        symbolic_gears=False,
-        **gear_fields,
-    )
+    # a loop sink is the last stage and reads only the tasks: the probes are compiled
+    # without it and the model of every gear is sunk, as the full compile sinks it
+    probe = replace(pipeline, symbolic_gears=False, iterations_per_loop=1, **gear_fields)
     copy = module.clone()
     try:
         run(copy, probe)
         symbolic.instantiate(copy, name, config, probes)
-    except (symbolic.NotSymbolic, PassFailedException):
-        return False  # the full compile runs (and reports a failure with every gear's names)
+        if pipeline.iterations_per_loop != 1:
+            SinkLoopPass(iterations=pipeline.iterations_per_loop).apply(Context(), copy)
+    except symbolic.NotSymbolic as e:
+        return refused(str(e))
+    except PassFailedException as e:
+        # the full compile runs (and reports a failure with every gear's names)
+        return refused(f"the probes' compile failed: {e}")
     block = module.body.block
     for op in list(block.ops):
         op.detach()

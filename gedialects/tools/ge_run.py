@@ -271,6 +271,21 @@ def _parse_module(path: str):
     return module
 
 
+def _gear_line(entry, inputs: dict) -> str | None:
+    """For a gear model run at one of its gears: the gear, its symbol values and each
+    output's recorded shape expression (`_symbolic_output_shape`) with its value."""
+    from gedialects.interpreters.gears import GearInfo
+
+    info = GearInfo.find_model(entry)
+    if info is None or info.getnext or not info.symbolic_output_shapes():
+        return None
+    shapes = {name: tuple(value.shape) for name, value in inputs.items()}
+    if any(name not in shapes for name in info.input_names):
+        return None
+    gear = info.config.match(shapes)
+    return None if gear is None else info.describe_gear(gear)
+
+
 def _summary(outputs: dict) -> str:
     import numpy as np
 
@@ -410,6 +425,9 @@ def _run_cli(args: argparse.Namespace) -> int:
     words = sys.stderr if "-" in (args.output, args.trace, args.dump_variables) else sys.stdout
     outputs = launches[-1]
     if not args.quiet:
+        gear = _gear_line(find_entry(module, args.entry), inputs)
+        if gear is not None and len(launches) == 1:
+            print(gear, file=words)
         if len(launches) == 1:
             print(_summary(outputs), file=words)
         for k, launch in enumerate(launches if len(launches) > 1 else ()):

@@ -68,6 +68,7 @@ from gedialects.multibatch import (
     MAP_INDEX_NAME,
     PRED_VALUE_PREFIX,
     SHAPE_CONST_NAME,
+    SHAPE_ENV,
     USER_DESIGNATE_SHAPE_ORDER,
     CaseOp,
     DynamicType,
@@ -77,6 +78,7 @@ from gedialects.multibatch import (
     input_attrs,
     output_dims_entry,
     shape_data_attrs,
+    shape_env,
 )
 
 _NAME = "ge-expand-multibatch"
@@ -400,6 +402,7 @@ class _Expansion:
             **{f"{PRED_VALUE_PREFIX}{g}": int_array(gear) for g, gear in enumerate(config.gears)},
             DYNAMIC_TYPE: IntegerAttr(int(config.dynamic_type), i64),
             USER_DESIGNATE_SHAPE_ORDER: ArrayAttr([StringAttr(s.name) for s in config.inputs]),
+            SHAPE_ENV: shape_env(config.symbols()),
             **inserted,
         }
         ops += [index, case]

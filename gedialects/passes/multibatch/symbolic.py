@@ -21,8 +21,12 @@ compiled model's branch sections are then written out for every gear:
   lends its plan (refused when it would change how the model's inputs or outputs are
   declared).
 
+A branch's own control flow (If, While: label sets, gotos and switches inside a section) is
+a section's own labels, fresh per gear like its streams, numbered after every gear's section
+label in the order they were made (as `ge-convert-graph-to-ascend` allocates them).
+
 Anything else (a section whose ops or attributes differ between probes otherwise, dynamic
-tasks, nested control flow, a dim no affine function explains) is `NotSymbolic`, and the
+tasks, a dim no affine function explains) is `NotSymbolic`, and the
 caller compiles every gear as before: the template is an optimisation that never changes
 what a gear computes.
 """
@@ -74,6 +78,9 @@ from gedialects.multibatch import (
     BRANCH_NODE_POSTFIX,
     DYNAMIC_OUTPUT_DIMS,
     PRED_VALUE_PREFIX,
+    SYMBOLIC_OUTPUT_SHAPE,
+    UNKNOWN_EXPR,
+    Affine,
     DynamicType,
     output_dims_entry,
     parse_output_dims,
@@ -160,26 +167,6 @@ def gear_option(config: GearConfig, gears: Sequence[Gear]) -> str:
     return ";".join(",".join(map(str, g)) for g in gears)
 
 
-@dataclass(frozen=True)
-class Affine:
-    """One dim as a function of the gear: `a * s<j> + b`, or the constant `b` (j None)."""
-
-    a: Fraction
-    b: Fraction
-    j: int | None
-
-    def at(self, gear: Gear) -> Fraction:
-        return self.b if self.j is None else self.a * gear[self.j] + self.b
-
-    def __str__(self) -> str:
-        if self.j is None:
-            return str(self.b)
-        term = f"s{self.j}" if self.a == 1 else f"s{self.j} * {self.a}"
-        if self.b:
-            term += f" {'+' if self.b > 0 else '-'} {abs(self.b)}"
-        return term
-
-
 @dataclass
 class _Fit:
     """The per-gear values of one int of the probes' sections (memoised: the same values
@@ -248,9 +235,9 @@ class _Layout:
     def of(cls, model: ModelOp, probes: int) -> _Layout:
         ops = list(model.body.block.ops)
         switches = [i for i, op in enumerate(ops) if isinstance(op, LabelSwitchByIndexOp)]
-        if len(switches) != 1:
-            raise NotSymbolic(f"{len(switches)} label switches (nested control flow)")
-        at = switches[0]
+        if not switches:
+            raise NotSymbolic("no label switch")
+        at = switches[0]  # the gear Case's; a branch's own control flow switches later
         switch = ops[at]
         assert isinstance(switch, LabelSwitchByIndexOp)
         labels = list(switch.labels.get_values())
@@ -273,11 +260,18 @@ class _Layout:
             starts.append(found[0])
         if starts != sorted(starts):
             raise NotSymbolic("the branch sections are out of order")
-        last = ops[starts[-1] :]
-        ends = [i for i, op in enumerate(last) if isinstance(op, LabelSetOp) and i > 0]
-        if not ends:
+        goto = ops[starts[1] - 1] if probes > 1 else None
+        if not isinstance(goto, LabelGotoOp):
+            raise NotSymbolic("the first branch does not end in a goto")
+        end_label = goto.label.value.data
+        ends = [
+            i
+            for i, op in enumerate(ops)
+            if i > starts[-1] and isinstance(op, LabelSetOp) and op.label.value.data == end_label
+        ]
+        if len(ends) != 1:
             raise NotSymbolic("no end label after the last branch")
-        end = starts[-1] + ends[0]
+        end = ends[0]
         bounds = [*starts, end]
         sections = [ops[bounds[k] : bounds[k + 1]] for k in range(probes)]
         if ops[at + 1 : starts[0]]:
@@ -292,9 +286,12 @@ _SECTION_OPS = (
     EventWaitOp,
     LabelSetOp,
     LabelGotoOp,
+    LabelSwitchByIndexOp,
     StreamActiveOp,
 )
-_IDS = {"stream": "stream", "active_stream": "stream", "event": "event"}
+_IDS = {"stream": "stream", "active_stream": "stream", "event": "event", "label": "label"}
+LABELS = "labels"
+"""A label switch's targets (a branch's own If, Case or While): label ids, as `label`."""
 
 
 def _ids(ops: Sequence[Operation], kind: str) -> set[int]:
@@ -304,6 +301,9 @@ def _ids(ops: Sequence[Operation], kind: str) -> set[int]:
             value = op.properties.get(name)
             if k == kind and isinstance(value, IntegerAttr):
                 found.add(value.value.data)
+        targets = op.properties.get(LABELS)
+        if kind == "label" and isinstance(targets, DenseArrayBase):
+            found.update(int(v) for v in targets.get_values())
     return found
 
 
@@ -458,6 +458,17 @@ class _Instantiation:
         if name in _IDS:
             values = [v.value.data for v in seen if isinstance(v, IntegerAttr)]
             return ids.slot(_IDS[name], values, what)
+        if name == LABELS and all(isinstance(v, DenseArrayBase) for v in seen):
+            arrays = [
+                [int(x) for x in v.get_values()] for v in seen if isinstance(v, DenseArrayBase)
+            ]
+            if len({len(a) for a in arrays}) != 1:
+                raise NotSymbolic(f"{what}: label counts differ")
+            items = [ids.slot("label", [a[k] for a in arrays], what) for k in range(len(arrays[0]))]
+            return lambda g: DenseArrayBase.from_list(
+                i64,
+                [item(g).value.data for item in items],  # pyright: ignore[reportAttributeAccessIssue]
+            )
         if name == "node_name":
             return _renamed(seen, what)
         if all(isinstance(v, BufferAttr) for v in seen):
@@ -530,11 +541,13 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Ge
     """Rewrites the compiled probe model `@name` of `module` (its branches the gears
     `probes`, in order) in place into the model of every gear of `config`; NotSymbolic when
     the probes do not explain a gear. A probe that is no gear (`virtual_probe`) lends its
-    plan and its fit only: the inputs and outputs are declared by the real gears."""
+    plan and its fit only: the inputs and outputs are declared by the real gears. Other
+    models in `module` (hybrid mode's dynamic graph) are left as they are."""
     models = [op for op in module.ops if isinstance(op, ModelOp)]
-    if [m.sym_name.data for m in models] != [name] or len(list(module.ops)) != 1:
-        raise NotSymbolic("the compiled module is not one gear model")
-    model = models[0]
+    gear_models = [m for m in models if BATCH_NUM in m.attributes]
+    if [m.sym_name.data for m in gear_models] != [name] or len(models) != len(list(module.ops)):
+        raise NotSymbolic("the compiled module is not one gear model (and hybrid mode's)")
+    model = gear_models[0]
     m = len(probes)
     layout = _Layout.of(model, m)
     # every branch but the last ends in a goto to the end label; the last falls through
@@ -585,6 +598,24 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Ge
         weight_size,
         _Fit(config, probes),
     )
+    # the section labels first (a branch's own labels follow every gear's section label, as
+    # the lowering makes them), then the slots and output dims, before anything is changed
+    section_labels = [s[0] for s in sections]
+    local_labels: set[int] = set().union(*ids.local["label"])
+    shared_labels = {
+        label
+        for op in (*layout.head, *layout.tail, *(op for s in sections for op in s[1:]))
+        for label in _ids([op], "label")
+    } - local_labels
+    label_values = [op.label.value.data for op in section_labels if isinstance(op, LabelSetOp)]
+    if shared_labels & set(label_values):
+        raise NotSymbolic("a branch label is used outside its branch")
+    first_label = max(shared_labels, default=-1) + 1
+    if any(v < first_label for v in label_values):
+        raise NotSymbolic("branch labels are not after the shared labels")
+    if any(v < first_label + m for v in local_labels):
+        raise NotSymbolic("a branch's own labels are not after the section labels")
+    ids.first["label"] = first_label + config.gear_count
     plans: list[tuple[type[Operation], list[tuple[str, Slot]], Operation]] = []
     for at, ops in enumerate(zip(*sections, strict=True)):
         first = ops[0]
@@ -596,20 +627,7 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Ge
         if any(set(op.properties) != set(first.properties) for op in ops):
             raise NotSymbolic(f"'{first.name}' properties differ between gears")
         plans.append((type(first), slots, ops[env]))
-    # the section labels, then output dims, before anything is changed
-    section_labels = [s[0] for s in sections]
-    shared_labels = {
-        op.label.value.data
-        for op in (*layout.head, *layout.tail, *(op for s in sections for op in s[1:]))
-        if isinstance(op, LabelSetOp | LabelGotoOp)
-    }
-    label_values = [op.label.value.data for op in section_labels if isinstance(op, LabelSetOp)]
-    if shared_labels & set(label_values):
-        raise NotSymbolic("a branch label is used outside its branch")
-    first_label = max(shared_labels, default=-1) + 1
-    if any(v < first_label for v in label_values):
-        raise NotSymbolic("branch labels are not after the shared labels")
-    output_attrs = _output_dims(model, inst)
+    output_attrs, output_shapes = _output_dims(model, inst)
     if any(g not in config.gears for g in probes):
         _check_declarations(layout, config, output_attrs)
     # ---- write the model -------------------------------------------------------------------
@@ -667,7 +685,9 @@ def instantiate(module: ModuleOp, name: str, config: GearConfig, probes: list[Ge
     for g, gear in enumerate(config.gears):
         attrs[f"{PRED_VALUE_PREFIX}{g}"] = DenseArrayBase.from_list(i64, gear)
     attrs[DYNAMIC_OUTPUT_DIMS] = output_attrs
-    attrs[LABEL_NUM] = IntegerAttr(max(labels) + 1, i64)
+    attrs[SYMBOLIC_OUTPUT_SHAPE] = output_shapes
+    own = config.gear_count * ids.per_gear["label"]
+    attrs[LABEL_NUM] = IntegerAttr(max(labels) + own + 1, i64)
     model.attributes = _ordered(model.attributes, attrs)
     model.weight_size = IntegerAttr(weight_size + shift, i64)
     model.arena_size = IntegerAttr(model.arena_size.value.data + shift, i64)
@@ -730,8 +750,9 @@ def _ids_of(layout: _Layout, env: int) -> _Ids:
     decls = {
         "stream": {op.id.value.data for op in layout.decls if isinstance(op, StreamOp)},
         "event": {op.id.value.data for op in layout.decls if isinstance(op, EventOp)},
+        "label": _ids([*everything, *(op for s in layout.sections for op in s)], "label"),
     }
-    for kind in ("stream", "event"):
+    for kind in ("stream", "event", "label"):
         used = [_ids(s, kind) for s in layout.sections]
         outside = _ids(everything, kind)
         per: list[set[int]] = []
@@ -746,6 +767,9 @@ def _ids_of(layout: _Layout, env: int) -> _Ids:
         per_gear[kind] = counts.pop()
         first[kind] = max(shared[kind], default=-1) + 1
         order: dict[int, int] = {}
+        if kind == "label":  # labels are numbered in the order they were made
+            numbering[kind] = {v: rank for rank, v in enumerate(sorted(per[env]))}
+            continue
         for op in layout.sections[env]:  # first use order in the largest branch
             for name, k in _IDS.items():
                 value = op.properties.get(name)
@@ -811,8 +835,12 @@ def _moved_task(
     return op.create(properties=properties, attributes=dict(op.attributes))
 
 
-def _output_dims(model: ModelOp, inst: _Instantiation) -> ArrayAttr[StringAttr]:
-    """`_dynamic_output_dims` for every gear, each output's dims fitted over the probes."""
+def _output_dims(
+    model: ModelOp, inst: _Instantiation
+) -> tuple[ArrayAttr[StringAttr], ArrayAttr[ArrayAttr[StringAttr]]]:
+    """`_dynamic_output_dims` for every gear, each output's dims fitted over the probes, and
+    `_symbolic_output_shape`: the fits' expressions (an output the expansion returns as it
+    is, of one entry per gear, keeps the expansion's expression; `?` stays `?`)."""
     entries = parse_output_dims(model.attributes.get(DYNAMIC_OUTPUT_DIMS))
     m = len(inst.probes)
     if any(g not in entries for g in range(m)):
@@ -822,20 +850,55 @@ def _output_dims(model: ModelOp, inst: _Instantiation) -> ArrayAttr[StringAttr]:
     if any(sorted(entries[g]) != outputs for g in range(m)):
         raise NotSymbolic("the probes' outputs differ")
     per_output: dict[int, list[list[int]]] = {}
+    exprs: dict[int, list[StringAttr]] = {}
     for o in outputs:
         ranks = {len(entries[g][o]) for g in range(m)}
         if len(ranks) != 1:
             raise NotSymbolic(f"output {o} has different ranks over the probes")
-        per_output[o] = [
-            inst.fit.values([entries[g][o][d] for g in range(m)], f"output {o} dim {d}")
+        fits = [
+            inst.fit.fitted([entries[g][o][d] for g in range(m)], f"output {o} dim {d}")
             for d in range(ranks.pop())
         ]
+        per_output[o] = [values for _, values in fits]
+        exprs[o] = [StringAttr(str(affine)) for affine, _ in fits]
+    # the expansion's order: each gear's produced outputs, then each other output (a root
+    # input returned as it is: one entry per gear, or one for any gear), as the probes have it
+    raw = [
+        tuple(int(v) for v in e.data.split(",")[:2])
+        for e in _strings(model.attributes.get(DYNAMIC_OUTPUT_DIMS))
+    ]
+    first_other = next((i for i, (g, _) in enumerate(raw) if g != 0), len(raw))
+    produced = [o for _, o in raw[:first_other]]
+    others: list[int] = []
+    for _, o in raw[first_other:]:
+        if o not in produced and o not in others:
+            others.append(o)
+    if sorted(produced + others) != sorted({*outputs, *entries.get(-1, {})}):
+        raise NotSymbolic("the output dims are not in the expansion's order")
     for g in range(inst.config.gear_count):
-        for o in outputs:
+        for o in produced:
             result.append(output_dims_entry(g, o, [dim[g] for dim in per_output[o]]))
-    for o, dims in sorted(entries.get(-1, {}).items()):
+    for o in others:
+        if o in per_output:
+            for g in range(inst.config.gear_count):
+                result.append(output_dims_entry(g, o, [dim[g] for dim in per_output[o]]))
+            continue
+        dims = entries[-1][o]
         result.append(output_dims_entry(-1, o, dims))
-    return ArrayAttr(result)
+        exprs[o] = [
+            StringAttr(UNKNOWN_EXPR if d < 0 else str(Affine(Fraction(0), Fraction(d), None)))
+            for d in dims
+        ]
+    if sorted(exprs) != list(range(len(exprs))):
+        raise NotSymbolic("the output dims do not name every output")
+    shapes = ArrayAttr([ArrayAttr(exprs[o]) for o in range(len(exprs))])
+    return ArrayAttr(result), shapes
+
+
+def _strings(attr: Attribute | None) -> list[StringAttr]:
+    if not isinstance(attr, ArrayAttr):
+        return []
+    return [e for e in attr.data if isinstance(e, StringAttr)]
 
 
 def _check_declarations(

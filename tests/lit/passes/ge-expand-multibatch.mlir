@@ -15,7 +15,7 @@
 // CHECK-NEXT:    %[[GEARS:.*]] = graph.const dense<[1, 4, 2]> : tensor<3xi32> {node_name = "ascend_mbatch_shape_const"}
 // CHECK-NEXT:    %[[I:.*]] = multibatch.map_index %[[SHAPE]], %[[GEARS]] {node_name = "ascend_mbatch_shape_mapindex", "mbatch-inserted-node" = true} : (tensor<1xi32>, tensor<3xi32>) -> tensor<i32>
 // CHECK-NEXT:    %[[R0:.*]], %[[R1:.*]] = multibatch.case %[[I]], %[[X]], %[[S]] branches [@Batch_0, @Batch_1, @Batch_2]
-// CHECK-SAME:      {node_name = "ascend_mbatch_shape_case", _batch_num = 3 : i64, _pred_value_0 = array<i64: 1>, _pred_value_1 = array<i64: 4>, _pred_value_2 = array<i64: 2>, mbatch_dynamic_type = 1 : i64, user_designate_shape_order = ["x", "s"], "mbatch-inserted-node" = true}
+// CHECK-SAME:      {node_name = "ascend_mbatch_shape_case", _batch_num = 3 : i64, _pred_value_0 = array<i64: 1>, _pred_value_1 = array<i64: 4>, _pred_value_2 = array<i64: 2>, mbatch_dynamic_type = 1 : i64, user_designate_shape_order = ["x", "s"], _shape_env = ["s0 = x[0]"], "mbatch-inserted-node" = true}
 // CHECK-SAME:      : (tensor<i32>, tensor<?x3xf32>, tensor<2xi32>) -> (tensor<?x3xf32>, tensor<?xf32>)
 // CHECK-NEXT:    graph.net_output {_dynamic_output_dims = ["0,0,1,3", "0,2,1", "1,0,4,3", "1,2,4", "2,0,2,3", "2,2,2", "-1,1,2"]} %[[R0]], %[[S]], %[[R1]]
 

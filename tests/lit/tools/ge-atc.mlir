@@ -11,7 +11,7 @@
 // RUN: ge-atc --model=%t/tiny.onnx --output=%t/tiny --framework=5 --input_shape=x:-1,2 --dynamic_batch_size=1,2,4 --soc_version=Ascend310 2>&1 | filecheck %s --check-prefix=NOTE
 // NOTE: note: --soc_version=Ascend310 is ignored: the ascend model runs on the gedialects interpreter
 // RUN: filecheck %s < %t/tiny.mlir
-// CHECK:      ascend.model @tiny arena_size {{[0-9]+}} weight_size {{[0-9]+}} attributes {_batch_num = 3 : i64, _pred_value_0 = array<i64: 1>, _pred_value_1 = array<i64: 2>, _pred_value_2 = array<i64: 4>, mbatch_dynamic_type = 1 : i64, user_designate_shape_order = ["x"], _dynamic_output_dims = ["0,0,1,2", "1,0,2,2", "2,0,4,2"], _enable_dynamic_batch = true, label_num = 4 : i64} {
+// CHECK:      ascend.model @tiny arena_size {{[0-9]+}} weight_size {{[0-9]+}} attributes {_batch_num = 3 : i64, _pred_value_0 = array<i64: 1>, _pred_value_1 = array<i64: 2>, _pred_value_2 = array<i64: 4>, mbatch_dynamic_type = 1 : i64, user_designate_shape_order = ["x"], _shape_env = ["s0 = x[0]"], _dynamic_output_dims = ["0,0,1,2", "1,0,2,2", "2,0,4,2"], _symbolic_output_shape = [["s0", "2"]], _enable_dynamic_batch = true, label_num = 4 : i64} {
 // CHECK:        ascend.input "x" arena[[[X:[0-9]+]]] : tensor<4x2xf32> {_mbatch_origin_input_dims = array<i64: -1, 2>, _mbatch_max_input_dims = array<i64: 4, 2>, _dynamic_batch_unknown_dim_index = array<i64: 0>}
 // CHECK-NEXT:   ascend.input "ascend_mbatch_shape_data" arena[[[SD:[0-9]+]]] : tensor<1xi32> {_is_multi_batch_shape_data = true, _dynamic_batch_unknown_data_index = array<i64: 0>}
 // CHECK-NEXT:   ascend.output "y" arena[[[Y:[0-9]+]]] : tensor<4x2xf32>
