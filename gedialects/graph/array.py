@@ -49,7 +49,7 @@ from gedialects.base import (
     shapes_compatible,
     tensor_shape,
 )
-from gedialects.formats import format_of, verify_tensor_format
+from gedialects.formats import format_of, origin_type, verify_tensor_format
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
@@ -231,9 +231,14 @@ class TransposeOp(GEOp, NodeSyntax):
         properties: Mapping[str, Attribute],
         values: OperandValues,
     ) -> tuple[Attribute, ...]:
-        """The permuted dims; `perm` alone gives the rank of an unranked x."""
+        """The permuted dims; `perm` alone gives the rank of an unranked x. Of an x stored
+        NCHW / NHWC (`#graph.format`), FE's TransposeD back to its origin layout: the origin
+        tensor (a transpose into a storage format is not inferred: its result's format is in
+        its type only)."""
         operand_count(cls, operand_types, 1)
         (tx,) = operand_types
+        if format_of(tx) is not None:
+            return (origin_type(tx),)
         perm = prop_ints(cls, properties, "perm")
         dims = tensor_shape(tx)
         rank = len(perm) if dims is None else len(dims)

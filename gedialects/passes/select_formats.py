@@ -131,17 +131,24 @@ def _agnostic(op: Operation, placement: Placement) -> bool:
 class SelectFormatsPass(ModulePass):
     """FE's format selection on AI Core nodes (`FEGraphOptimizer::
     OptimizeOriginalGraphJudgeFormatInsert`): heavy formats from the heavy ops, propagated,
-    and TransData on every edge whose formats differ.
+    and FE's trans nodes on every edge whose formats, dtypes or shapes differ.
 
     Heavy ops seed their ports' formats (Conv2D `x`/`y` NC1HWC0 and `filter` FRACTAL_Z,
     MaxPoolV3/AvgPoolV2/BatchNorm `x`/`y` NC1HWC0, MatMul/BatchMatMulV2 with `allow_nz`
     FRACTAL_NZ); `HeavyFormatPropagation::PropagateHeavyFormat` carries them depth-first
     forward and backward through format-agnostic AI Core nodes (elementwise ops of one shape)
     and stops at the next heavy op, at other nodes and at NetOutput, so graph outputs are
-    back in their origin format. `InsertTransNodesForAllGraph` then puts a `graph.trans_data`
-    on every edge whose producer and consumer formats differ, and a Const -> TransData on a
-    weight is folded into the Const (`transdata_kernel.cc`), so weights are stored in their
-    heavy format at compile time. Nodes off AI Core (by `_engine_name`, or by the engine
+    back in their origin format. `InsertTransNodesForAllGraph` then puts on every edge whose
+    producer and consumer differ the chain of `gedialects.passes.trans_nodes`, in GE's order
+    Reshape -> TransposeD -> Cast -> TransData (and back TransData -> Cast -> TransposeD ->
+    Reshape): a TransData for a format change, a Cast where the consumer runs in another
+    dtype (`precision-mode=force_fp16`, GE's `precision_mode` through `FeOpDtypeJudge`: the
+    heavy ops in float16), a Reshape where a BatchNorm on [N, C] or [N, C, L] runs in 5HD
+    on [N, C, 1, 1] / [N, C, L, 1], a TransposeD (not a TransData) between NCHW and NHWC,
+    e.g. from an input the user stores NHWC (argument attribute `storage_format`, GE's Data
+    `storage_format`). Trans nodes of a weight are folded into the Const
+    (`transdata_kernel.cc`, ConstantFolding), so weights are stored in their heavy format
+    and dtype at compile time. Nodes off AI Core (by `_engine_name`, or by the engine
     `ge-place-engines` would choose when the graph is not placed) keep origin formats. Each
     graph is selected on its own, its Data and NetOutput in origin formats, so a TransData
     stands on each side of a subgraph boundary; then, as FE's propagation crosses a
@@ -152,8 +159,14 @@ class SelectFormatsPass(ModulePass):
     place; a loop's (While, For) boundaries keep their TransData (cond, body input and body
     output would have to agree). Values already stored in a format keep it (a selected graph
     is left as it is). Options: `allow-nz` (every MatMul as if it had
-    `allow_nz = true`), `fold-weights` (fold Const -> TransData, default true), `subgraphs`
-    (cross subgraph boundaries, default true).
+    `allow_nz = true`), `fold-weights` (fold Const -> trans nodes, default true), `subgraphs`
+    (cross subgraph boundaries, default true), `precision-mode` (`allow_fp32_to_fp16`, the
+    default: float32 stays where the op takes it, which every AI Core op here does;
+    `force_fp16`: heavy ops taking float32 run in float16; the format-agnostic ops around
+    them keep their dtype). Not modelled: GE's other precision modes, `_reshape_type`
+    attributes other than the channels-first padding, the storage format of a subgraph's or
+    an engine subgraph's input (`storage_format` is read on the graph's own arguments, so
+    `ge-compile` honours it only after a `ge-select-formats` on the root graph).
     """
 
     name = "ge-select-formats"
