@@ -49,6 +49,7 @@ from gedialects.base import (
     shapes_compatible,
     tensor_shape,
 )
+from gedialects.formats import format_of, origin_type, verify_tensor_format
 from gedialects.graph.common import (
     FALSE,
     AnyTensor,
@@ -192,10 +193,19 @@ class TransposeOp(GEOp, NodeSyntax):
     property, which is GE's TransposeD form, so the result shape is known statically.
 
         %y = graph.transpose %x perm [0, 2, 3, 1] : (tensor<1x3x8x8xf32>) -> tensor<1x8x8x3xf32>
+
+    It is also the format change FE inserts between NCHW and NHWC (trans-node insertion's
+    Permute step, generator `TransposeD`): then x and the result are one tensor (same origin
+    shape and format) stored in the two layouts, one of them a `#graph.format<NHWC origin
+    NCHW ...>` or `<NCHW origin NHWC ...>`, and `perm` maps x's storage dims to the result's:
+
+        %y = graph.transpose %x perm [0, 2, 3, 1] : (tensor<1x3x4x4xf32>)
+            -> tensor<1x4x4x3xf32, #graph.format<NHWC origin NCHW [1, 3, 4, 4]>>
     """
 
     name = "graph.transpose"
     GE_TYPE: ClassVar[str] = "Transpose"
+    OWN_FORMATS: ClassVar[bool] = True
 
     x = operand_def(AnyTensor)
     y = result_def(AnyTensor)
@@ -221,9 +231,14 @@ class TransposeOp(GEOp, NodeSyntax):
         properties: Mapping[str, Attribute],
         values: OperandValues,
     ) -> tuple[Attribute, ...]:
-        """The permuted dims; `perm` alone gives the rank of an unranked x."""
+        """The permuted dims; `perm` alone gives the rank of an unranked x. Of an x stored
+        NCHW / NHWC (`#graph.format`), FE's TransposeD back to its origin layout: the origin
+        tensor (a transpose into a storage format is not inferred: its result's format is in
+        its type only)."""
         operand_count(cls, operand_types, 1)
         (tx,) = operand_types
+        if format_of(tx) is not None:
+            return (origin_type(tx),)
         perm = prop_ints(cls, properties, "perm")
         dims = tensor_shape(tx)
         rank = len(perm) if dims is None else len(dims)
@@ -235,12 +250,37 @@ class TransposeOp(GEOp, NodeSyntax):
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
         perm = int_array_values(self.perm)
+        if format_of(self.x.type) is not None or format_of(self.y.type) is not None:
+            self._verify_format_change(perm)
+            return
         x, y = tensor_shape(self.x.type), tensor_shape(self.y.type)
         known = x if x is not None else y
         rank = len(perm) if known is None else len(known)
         if sorted(perm) != list(range(rank)):
             fail(self, f"perm {list(perm)} is not a permutation of the {rank} dims")
         verify_inferred(self, "the permuted shape")
+
+    def _verify_format_change(self, perm: Sequence[int]) -> None:
+        """FE's TransposeD between NCHW and NHWC storage of one tensor."""
+        for t in (self.x.type, self.y.type):
+            if (why := verify_tensor_format(t)) is not None:
+                fail(self, why)
+            enc = format_of(t)
+            if enc is not None and enc.fmt not in ("NCHW", "NHWC"):
+                fail(self, f"a transpose changes NCHW / NHWC storage only, got {enc.fmt}")
+        ex, ey = format_of(self.x.type), format_of(self.y.type)
+        if tensor_shape(self.x.type) != tensor_shape(self.y.type) or (
+            ex is not None and ey is not None and ex.origin != ey.origin
+        ):
+            fail(
+                self,
+                f"changes the storage format of one tensor: {self.x.type} and {self.y.type} "
+                "are different tensors",
+            )
+        assert isinstance(self.x.type, TensorType) and isinstance(self.y.type, TensorType)
+        xs, ys = self.x.type.get_shape(), self.y.type.get_shape()
+        if sorted(perm) != list(range(len(xs))) or [xs[p] for p in perm] != list(ys):
+            fail(self, f"perm {list(perm)} does not map storage {list(xs)} to {list(ys)}")
 
 
 @irdl_op_definition

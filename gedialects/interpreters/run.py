@@ -87,8 +87,20 @@ def check_inputs(sig: Signature, inputs: Mapping[str, np.ndarray]) -> tuple[np.n
                 f"input '{name}' has shape {_dims(array.shape)}, "
                 f"@{sig.entry} expects {_dims(expected)} ({ttype})"
             )
-        ordered.append(array)
+        ordered.append(_stored(array, ttype))
     return tuple(ordered)
+
+
+def _stored(array: np.ndarray, ttype: Attribute) -> np.ndarray:
+    """An input fed as its origin tensor, laid out in the storage format its type names (a
+    user storage format, GE's Data `storage_format`: the host stores the bytes that way)."""
+    from gedialects.formats import c0_of, format_of
+    from gedialects.interpreters.layouts import pack
+
+    enc = format_of(ttype)
+    if enc is None or not isinstance(ttype, TensorType):
+        return array
+    return pack(array, enc.origin, enc.fmt, c0_of(ttype.element_type))
 
 
 def _element_type(ttype: Attribute) -> Attribute:

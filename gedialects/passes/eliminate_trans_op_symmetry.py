@@ -11,7 +11,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from gedialects.base import int_array_values
-from gedialects.graph import CastOp, GraphOp, TransDataOp, TransposeOp
+from gedialects.graph import CastOp, ConstOp, GraphOp, ReshapeOp, TransDataOp, TransposeOp
 from gedialects.passes.trans_ops import lossless_cast
 
 
@@ -22,8 +22,8 @@ def _cancels(first: Operation, second: Operation) -> bool:
     src: SSAValue = first.operands[0]
     if second.results[0].type != src.type:
         return False  # GE: src input == dst output in dtype, format and shape
-    if isinstance(first, TransDataOp):
-        return True  # a format transfer is lossless, its inverse restores the bytes
+    if isinstance(first, TransDataOp | ReshapeOp):
+        return True  # a format transfer or reshape is lossless, its inverse restores the bytes
     if isinstance(first, CastOp):
         return lossless_cast(src.type, first.results[0].type)
     if isinstance(first, TransposeOp) and isinstance(second, TransposeOp):
@@ -36,17 +36,23 @@ def eliminate_symmetry(graph: GraphOp) -> int:
     """Removes every trans op pair that cancels in `graph`; returns the ops removed."""
     removed = 0
     for second in list(graph.body.ops):
-        if not isinstance(second, TransDataOp | CastOp | TransposeOp):
+        if not isinstance(second, TransDataOp | CastOp | TransposeOp | ReshapeOp):
             continue
         first = second.operands[0].owner
         if not isinstance(first, Operation) or not _cancels(first, second):
             continue
         second.results[0].replace_all_uses_with(first.operands[0])
+        shapes = [second.operands[1].owner] if isinstance(second, ReshapeOp) else []
         Rewriter.erase_op(second)
         removed += 1
         if not first.results[0].uses:
+            if isinstance(first, ReshapeOp):
+                shapes.append(first.operands[1].owner)
             Rewriter.erase_op(first)
             removed += 1
+        for shape in dict.fromkeys(shapes):  # a Reshape's shape Const read by nothing else
+            if isinstance(shape, ConstOp) and not shape.results[0].uses:
+                Rewriter.erase_op(shape)
     return removed
 
 
@@ -54,12 +60,15 @@ def eliminate_symmetry(graph: GraphOp) -> int:
 class EliminateTransOpSymmetryPass(ModulePass):
     """Removes a trans op followed by its inverse (GE's TransOpSymmetryEliminationPass).
 
-    A TransData, Cast or Transpose whose input feeds a node of the same type that gives back
-    exactly the first one's input type (dtype, storage format and shape) is dropped with
-    it, and the second's readers read the original tensor: TransData always cancels (a
-    format transfer loses nothing), a Cast pair only when the first Cast loses no precision
-    (`CheckPrecisionLoss`: widening only), a Transpose pair when `perm1[perm2[i]] == i`. The
-    first op stays while others still read it.
+    A TransData, Cast, Transpose (TransposeD) or Reshape whose input feeds a node of the
+    same type that gives back exactly the first one's input type (dtype, storage format and
+    shape) is dropped with it, and the second's readers read the original tensor: TransData
+    and Reshape always cancel (a format transfer or a reshape loses nothing), a Cast pair
+    only when the first Cast loses no precision (`CheckPrecisionLoss`: widening only, so
+    f32 -> f16 -> f32 stays: it rounds), a Transpose pair when `perm1[perm2[i]] == i` (the
+    NCHW <-> NHWC storage changes `ge-select-formats` inserts included). The first op stays
+    while others still read it; a Reshape's shape Const goes with it when nothing else
+    reads it.
     """
 
     name = "ge-eliminate-trans-op-symmetry"

@@ -96,7 +96,9 @@ class CompilePipelinePass(ModulePass):
     nothing else is in its hooks), `formats` (false: AI Core's format selection, GE's
     trans-op clean-up and the weight fold are left out, every tensor stays in its origin
     format, to compare with), `allow-nz` (every AI Core MatMul in FRACTAL_NZ, as with GE's
-    `allow_nz` attribute), `exclude-engines` (both placements), `default-engine`,
+    `allow_nz` attribute), `precision-mode` (GE's `precision_mode` for AI Core's format
+    selection: `force_fp16` runs the heavy ops in float16 with Casts around them; empty:
+    `ge-select-formats`'s default), `exclude-engines` (both placements), `default-engine`,
     `multi-stream` (false: one stream), `max-streams`, `memory-reuse` (false: GE's
     `ge.exec.disableReuseMemory`),
     `static-model-ops-lower-limit` (GE's `ge.exec.static_model_ops_lower_limit`: smaller known
@@ -131,6 +133,7 @@ class CompilePipelinePass(ModulePass):
     disable_fusion: tuple[str, ...] = ()
     formats: bool = True
     allow_nz: bool = False
+    precision_mode: str = ""
     exclude_engines: tuple[str, ...] = ()
     default_engine: str = "AIcoreEngine"
     multi_stream: bool = True
@@ -209,7 +212,10 @@ class CompilePipelinePass(ModulePass):
             subgraphs += [
                 PartitionEnginePass(mode=mode, skip_partitioned=True),
                 OptimizeSubgraphsPass(
-                    skip=self.skip_passes, formats=self.formats, allow_nz=self.allow_nz
+                    skip=self.skip_passes,
+                    formats=self.formats,
+                    allow_nz=self.allow_nz,
+                    precision_mode=self.precision_mode,
                 ),
                 MergeEnginePartitionsPass(),
             ]

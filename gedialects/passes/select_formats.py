@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType, f16, f32
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
-from gedialects.base import AICORE_ENGINE, ENGINE_NAME, NODE_NAME, GEOp
-from gedialects.formats import c0_of, format_of, origin_type, with_format
+from gedialects.base import AICORE_ENGINE, ENGINE_NAME, NODE_NAME, GEOp, element_type
+from gedialects.formats import HEAVY_FORMATS, c0_of, format_of, origin_type, with_format
 from gedialects.graph import (
     BatchMatMulV2Op,
     ConstOp,
@@ -23,8 +23,8 @@ from gedialects.graph import (
     GraphOp,
     MatMulOp,
     TransDataOp,
+    TransposeOp,
 )
-from gedialects.partition import EndOp, PlaceHolderOp
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import AnyDenseElement
@@ -36,6 +36,12 @@ NZ_TYPES = frozenset({MatMulOp.GE_TYPE, BatchMatMulV2Op.GE_TYPE, FusedMatMulOp.G
 """GE's `IsAllowNzMatmul` types (MatMul, MatMulV2, BatchMatMul, BatchMatMulV2), with the
 fused MatMul of `ge-fuse`, which runs as its MatMul."""
 CONV_TYPES = frozenset({Conv2DOp.GE_TYPE, FusedConv2DOp.GE_TYPE})
+BN_TYPE = "BatchNorm"
+
+PRECISION_MODES = ("allow_fp32_to_fp16", "force_fp16")
+"""GE's `precision_mode` values modelled (`FeOpDtypeJudge`): `allow_fp32_to_fp16` keeps
+float32 where the op supports it (every AI Core op here does), `force_fp16` runs the heavy
+ops in float16 where they take float32."""
 
 Placement = tuple[str, str]
 """(storage format, origin format) of a tensor."""
@@ -81,9 +87,16 @@ def heavy_seed(op: Operation, allow_nz: bool) -> dict[str, Placement] | None:
     layout = data_format.data if isinstance(data_format, StringAttr) else "NCHW"
     if layout not in ("NCHW", "NHWC") or (op.GE_TYPE in CONV_TYPES and layout != "NCHW"):
         return None  # FRACTAL_Z of an HWCN filter is not modelled
-    if any(len(tensor_dims(ports[p])) != 4 for p in op.HEAVY_PORTS if p in ports):
+    ranks = {len(tensor_dims(ports[p])) for p in op.HEAVY_PORTS if p in ports}
+    if ranks != {4} and not (op.GE_TYPE == BN_TYPE and layout == "NCHW" and ranks <= {2, 3}):
         return None
     return {p: (f, layout) for p, f in op.HEAVY_PORTS.items()}
+
+
+def expanded_dims(dims: tuple[int, ...]) -> tuple[int, ...]:
+    """A channels-first [N, C] or [N, C, L] tensor as the 4-D NCHW one FE's 5HD holds: [N, C,
+    1, 1] / [N, C, L, 1] (the reshape type `NC` / `NCH` padding the missing H, W with 1)."""
+    return (*dims, *(1,) * (4 - len(dims)))
 
 
 def tensor_dims(t: Attribute) -> tuple[int, ...]:
@@ -118,17 +131,24 @@ def _agnostic(op: Operation, placement: Placement) -> bool:
 class SelectFormatsPass(ModulePass):
     """FE's format selection on AI Core nodes (`FEGraphOptimizer::
     OptimizeOriginalGraphJudgeFormatInsert`): heavy formats from the heavy ops, propagated,
-    and TransData on every edge whose formats differ.
+    and FE's trans nodes on every edge whose formats, dtypes or shapes differ.
 
     Heavy ops seed their ports' formats (Conv2D `x`/`y` NC1HWC0 and `filter` FRACTAL_Z,
     MaxPoolV3/AvgPoolV2/BatchNorm `x`/`y` NC1HWC0, MatMul/BatchMatMulV2 with `allow_nz`
     FRACTAL_NZ); `HeavyFormatPropagation::PropagateHeavyFormat` carries them depth-first
     forward and backward through format-agnostic AI Core nodes (elementwise ops of one shape)
     and stops at the next heavy op, at other nodes and at NetOutput, so graph outputs are
-    back in their origin format. `InsertTransNodesForAllGraph` then puts a `graph.trans_data`
-    on every edge whose producer and consumer formats differ, and a Const -> TransData on a
-    weight is folded into the Const (`transdata_kernel.cc`), so weights are stored in their
-    heavy format at compile time. Nodes off AI Core (by `_engine_name`, or by the engine
+    back in their origin format. `InsertTransNodesForAllGraph` then puts on every edge whose
+    producer and consumer differ the chain of `gedialects.passes.trans_nodes`, in GE's order
+    Reshape -> TransposeD -> Cast -> TransData (and back TransData -> Cast -> TransposeD ->
+    Reshape): a TransData for a format change, a Cast where the consumer runs in another
+    dtype (`precision-mode=force_fp16`, GE's `precision_mode` through `FeOpDtypeJudge`: the
+    heavy ops in float16), a Reshape where a BatchNorm on [N, C] or [N, C, L] runs in 5HD
+    on [N, C, 1, 1] / [N, C, L, 1], a TransposeD (not a TransData) between NCHW and NHWC,
+    e.g. from an input the user stores NHWC (argument attribute `storage_format`, GE's Data
+    `storage_format`). Trans nodes of a weight are folded into the Const
+    (`transdata_kernel.cc`, ConstantFolding), so weights are stored in their heavy format
+    and dtype at compile time. Nodes off AI Core (by `_engine_name`, or by the engine
     `ge-place-engines` would choose when the graph is not placed) keep origin formats. Each
     graph is selected on its own, its Data and NetOutput in origin formats, so a TransData
     stands on each side of a subgraph boundary; then, as FE's propagation crosses a
@@ -139,8 +159,14 @@ class SelectFormatsPass(ModulePass):
     place; a loop's (While, For) boundaries keep their TransData (cond, body input and body
     output would have to agree). Values already stored in a format keep it (a selected graph
     is left as it is). Options: `allow-nz` (every MatMul as if it had
-    `allow_nz = true`), `fold-weights` (fold Const -> TransData, default true), `subgraphs`
-    (cross subgraph boundaries, default true).
+    `allow_nz = true`), `fold-weights` (fold Const -> trans nodes, default true), `subgraphs`
+    (cross subgraph boundaries, default true), `precision-mode` (`allow_fp32_to_fp16`, the
+    default: float32 stays where the op takes it, which every AI Core op here does;
+    `force_fp16`: heavy ops taking float32 run in float16; the format-agnostic ops around
+    them keep their dtype). Not modelled: GE's other precision modes, `_reshape_type`
+    attributes other than the channels-first padding, the storage format of a subgraph's or
+    an engine subgraph's input (`storage_format` is read on the graph's own arguments, so
+    `ge-compile` honours it only after a `ge-select-formats` on the root graph).
     """
 
     name = "ge-select-formats"
@@ -148,24 +174,41 @@ class SelectFormatsPass(ModulePass):
     allow_nz: bool = False
     fold_weights: bool = True
     subgraphs: bool = True
+    precision_mode: str = "allow_fp32_to_fp16"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.precision_mode not in PRECISION_MODES:
+            from xdsl.utils.exceptions import PassFailedException
+
+            raise PassFailedException(
+                f"ge-select-formats: unknown precision-mode '{self.precision_mode}' "
+                f"(one of {', '.join(PRECISION_MODES)})"
+            )
         for graph in op.walk():
             if isinstance(graph, GraphOp):
-                select_formats(graph, self.allow_nz, self.fold_weights)
+                select_formats(graph, self.allow_nz, self.fold_weights, self.precision_mode)
         if self.subgraphs:
             cross_subgraph_boundaries(op)
 
 
-def select_formats(graph: GraphOp, allow_nz: bool = False, fold_weights: bool = True) -> int:
-    """Selects formats in `graph` and inserts TransData; returns the TransData count added."""
+def select_formats(
+    graph: GraphOp,
+    allow_nz: bool = False,
+    fold_weights: bool = True,
+    precision_mode: str = "allow_fp32_to_fp16",
+) -> int:
+    """Selects formats (and, by `precision_mode`, dtypes) in `graph` and inserts the trans
+    nodes; returns the count of trans nodes added (weights' folded ones included)."""
     ops = list(graph.body.ops)
     placed = any(ENGINE_NAME in o.attributes for o in ops)
     aicore = {o for o in ops if _on_aicore(o, placed)}
     have: dict[SSAValue, Placement] = {}  # storage format chosen for a value
     want: dict[tuple[Operation, int], Placement] = {}  # format an operand is read in
+    types: dict[SSAValue | tuple[Operation, int], TensorType] = {}  # exact types, where the
+    # dtype (precision mode) or origin shape (a 4-D view for 5HD) changes too
     heavy: set[Operation] = set()
     stack: list[tuple[SSAValue, Placement]] = []
+    _user_storage_formats(graph)
     fixed = _stored_formats(graph, have, want)
     for o in ops:
         if o in fixed:
@@ -175,18 +218,85 @@ def select_formats(graph: GraphOp, allow_nz: bool = False, fold_weights: bool = 
             continue
         heavy.add(o)
         assert isinstance(o, GEOp)
+        fp16 = precision_mode == "force_fp16" and any(
+            element_type(t) == f32 for t in (*o.operand_types, *o.result_types)
+        )
         names = [n for n, _ in o.ports()]
         for i, operand in enumerate(o.operands):
-            if names[i] in seed:
-                want[(o, i)] = seed[names[i]]
-                stack.append((operand, seed[names[i]]))
+            placement = seed.get(names[i])
+            t = _seeded_type(operand.type, placement, fp16)
+            if t is not None:
+                types[(o, i)] = t
+            if placement is not None:
+                want[(o, i)] = placement
+                stack.append((operand, placement))
         for j, result in enumerate(o.results):
-            name = names[len(o.operands) + j]
-            if name in seed:
-                have[result] = seed[name]
-                stack.append((result, seed[name]))
+            placement = seed.get(names[len(o.operands) + j])
+            t = _seeded_type(result.type, placement, fp16)
+            if t is not None:
+                types[result] = t
+            if placement is not None:
+                have[result] = placement
+                stack.append((result, placement))
     _propagate(stack, have, want, heavy, aicore)
-    return apply_formats(graph, have, want, placed, fold_weights)
+    return apply_formats(graph, have, want, placed, fold_weights, types)
+
+
+def _seeded_type(t: Attribute, placement: Placement | None, fp16: bool) -> TensorType | None:
+    """The exact type a heavy op's port takes when more than its format changes: float16
+    under `force_fp16`, the 4-D view of a rank-2/3 BatchNorm tensor; None otherwise."""
+    plain = origin_type(t)
+    if not isinstance(plain, TensorType):
+        return None
+    elem = f16 if fp16 and plain.element_type == f32 else plain.element_type
+    dims = tuple(plain.get_shape())
+    if placement is not None and len(dims) in (2, 3) and placement[0] == "NC1HWC0":
+        dims = expanded_dims(dims)
+    if elem == plain.element_type and dims == tuple(plain.get_shape()):
+        return None
+    new = TensorType(elem, dims)
+    if placement is None:
+        return new
+    stored = with_format(new, *placement)
+    assert isinstance(stored, TensorType)
+    return stored
+
+
+STORAGE_FORMAT = "storage_format"
+"""GE's Data attribute (`storage_format`, read by `PrepareRunningFormatRefiner`) as a graph
+argument attribute: the user feeds that input in this storage format (NHWC or NCHW) of its
+origin tensor (the other of the two)."""
+
+
+def _user_storage_formats(graph: GraphOp) -> None:
+    """Stores each input with a `storage_format` argument attribute in that format (its
+    readers get trans nodes from it) and drops the attribute."""
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
+
+    if graph.arg_attrs is None:
+        return
+    dicts = list(graph.arg_attrs.data)
+    changed = False
+    for i, attrs in enumerate(dicts):
+        fmt = attrs.data.get(STORAGE_FORMAT)
+        if fmt is None:
+            continue
+        arg = graph.body.block.args[i]
+        name = fmt.data if isinstance(fmt, StringAttr) else str(fmt)
+        origin = {"NHWC": "NCHW", "NCHW": "NHWC"}.get(name)
+        if origin is None or format_of(arg.type) is not None or len(tensor_dims(arg.type)) != 4:
+            from xdsl.utils.exceptions import PassFailedException
+
+            raise PassFailedException(
+                f"@{graph.sym_name.data} input {i}: {STORAGE_FORMAT} {fmt} of {arg.type}: a user "
+                "storage format is NHWC or NCHW of a rank-4 tensor in the other one"
+            )
+        Rewriter.replace_value_with_new_type(arg, with_format(arg.type, name, origin))
+        dicts[i] = DictionaryAttr({k: v for k, v in attrs.data.items() if k != STORAGE_FORMAT})
+        changed = True
+    if changed:
+        graph.arg_attrs = ArrayAttr(dicts)
+        _retype_graph(graph)
 
 
 def _stored_formats(
@@ -204,6 +314,15 @@ def _stored_formats(
         if enc is None:
             continue
         have[value] = (enc.fmt, enc.origin)
+        if enc.fmt not in HEAVY_FORMATS and not isinstance(value.owner, Operation):
+            # a user storage format on an input (GE `storage_format`): its readers are
+            # selected as usual and trans nodes turn it into what they take; the trans
+            # nodes already there keep reading it
+            for use in value.uses:
+                if isinstance(use.operation, TransDataOp | TransposeOp):
+                    want[(use.operation, use.index)] = (enc.fmt, enc.origin)
+                    fixed.add(use.operation)
+            continue
         if isinstance(value.owner, Operation):
             fixed.add(value.owner)
         for use in value.uses:
@@ -218,17 +337,33 @@ def apply_formats(
     want: dict[tuple[Operation, int], Placement],
     placed: bool = False,
     fold_weights: bool = True,
+    types: Mapping[SSAValue | tuple[Operation, int], TensorType] | None = None,
 ) -> int:
     """Stores each value of `have` in its format and reads each operand of `want` in its
-    one, with a TransData on every edge where the two differ (FE's
-    `InsertTransNodesForAllGraph`, after a topological order: the block's); returns the
-    TransData count. A value or operand not named is in its origin format."""
+    one (or, where `types` names one, in exactly that type: another dtype or origin shape),
+    with the trans nodes on every edge where the two differ (FE's
+    `InsertTransNodesForAllGraph`, after a topological order: the block's; the chain of
+    `gedialects.passes.trans_nodes`); returns the trans node count. A value or operand not
+    named is in its origin format."""
     ops = list(graph.body.ops)
-    stored: dict[SSAValue, Placement] = {}
+    exact = dict(types or {})
+    read = {  # what each operand is read as by default: its origin tensor
+        (o, i): cast(TensorType, origin_type(v.type))
+        for o in ops
+        for i, v in enumerate(o.operands)
+        if isinstance(origin_type(v.type), TensorType)
+    }
     for value, p in have.items():
-        t = with_format(value.type, *p)
-        stored[value if t == value.type else Rewriter.replace_value_with_new_type(value, t)] = p
-    return _insert_trans_data(graph, ops, stored, want, placed, fold_weights)
+        t = exact.pop(value, None) or with_format(value.type, *p)
+        if t != value.type:
+            Rewriter.replace_value_with_new_type(value, t)
+    for key, t in list(exact.items()):
+        if isinstance(key, SSAValue):  # an exact type without a format (a Cast result)
+            if t != key.type:
+                Rewriter.replace_value_with_new_type(key, t)
+            del exact[key]
+    exact_reads = cast("dict[tuple[Operation, int], TensorType]", exact)
+    return _insert_trans_data(ops, read, want, exact_reads, placed, fold_weights)
 
 
 def _propagate(
@@ -268,90 +403,83 @@ def _propagate(
             adopt(producer, placement)  # backward: the producer of a value read this way
 
 
-def _trans_name(consumer: Operation, index: int, operand: SSAValue, count: int) -> str:
-    """A TransData's node name, unique in the graph once engine subgraphs merge back and
-    tied to the nodes it joins (so a gear branch's TransData carry the branch's postfix):
-    after the consumer's input, else the producer's output (an engine boundary's End and
-    PlaceHolder are named after their subgraph, not a node), else GE's `trans_TransData_<n>`."""
-    named = consumer.attributes.get(NODE_NAME)
-    if isinstance(named, StringAttr) and not isinstance(consumer, EndOp):
-        return f"{named.data}_TransData_in{index}"
-    owner = operand.owner
-    named = owner.attributes.get(NODE_NAME) if isinstance(owner, Operation) else None
-    if isinstance(named, StringAttr) and not isinstance(owner, PlaceHolderOp):
-        assert isinstance(operand, OpResult)
-        return f"{named.data}_TransData_out{operand.index}"
-    return f"trans_TransData_{count}"
-
-
 def _insert_trans_data(
-    graph: GraphOp,
     ops: Iterable[Operation],
-    have: dict[SSAValue, Placement],
+    read: dict[tuple[Operation, int], TensorType],
     want: dict[tuple[Operation, int], Placement],
+    exact: dict[tuple[Operation, int], TensorType],
     placed: bool,
     fold_weights: bool,
 ) -> int:
+    from gedialects.passes.trans_nodes import insert_trans_nodes
+
     count = 0
     taken: set[str] = set()
     for o in ops:
         for i, operand in enumerate(o.operands):
-            src = have.get(operand)
-            dst = want.get((o, i))
-            src_fmt = src[0] if src else None
-            dst_fmt = dst[0] if dst else None
-            if src_fmt == dst_fmt:
+            src = operand.type
+            plain = read.get((o, i))
+            if not isinstance(src, TensorType) or plain is None:
                 continue
-            origin = (src or dst or ("ND", "ND"))[1]
-            plain = origin_type(operand.type)
-            if not isinstance(plain, TensorType):
+            dst = exact.get((o, i))
+            enc = format_of(src)
+            if dst is None:
+                p = want.get((o, i))
+                dst = cast(TensorType, plain if p is None else with_format(plain, *p))
+            if dst == src:
                 continue
-            count += 1
-            trans = TransDataOp(
-                operand,
-                src_format=src_fmt or origin,
-                dst_format=dst_fmt or origin,
-                result_type=with_format(plain, dst_fmt or origin, origin),
-            )
-            name = _trans_name(o, i, operand, count - 1)
-            if name in taken:  # one output converted for two engine boundaries
-                name = f"{name}_{count - 1}"
-            taken.add(name)
-            trans.attributes[NODE_NAME] = StringAttr(name)
-            if placed:
-                trans.attributes[ENGINE_NAME] = StringAttr(AICORE_ENGINE)
-            Rewriter.insert_op(trans, InsertPoint.before(o))
-            o.operands[i] = trans.dst
+            origin = enc.origin if enc else (want.get((o, i)) or ("ND", _origin_of(dst)))[1]
+            made = insert_trans_nodes(o, i, dst, origin, taken, placed, count)
+            count += len(made)
             if fold_weights and isinstance(operand.owner, ConstOp):
-                fold_const_trans(trans)
+                for node in made:
+                    fold_const_trans(node)
     return count
 
 
-def fold_const_trans(trans: TransDataOp) -> None:
-    """Const -> TransData becomes one Const holding the transferred bytes (GE's host
-    TransData kernel on weights); the original Const goes when nothing else reads it."""
+def _origin_of(t: TensorType) -> str:
+    enc = format_of(t)
+    return "ND" if enc is None else enc.origin
+
+
+def fold_const_trans(trans: Operation) -> None:
+    """Const -> trans node (TransData, Cast, TransposeD, Reshape with a Const shape) becomes
+    one Const holding the result (GE's host TransData kernel on weights, ConstantFolding on
+    the others); the original Consts go when nothing else reads them. A Const named `w`
+    becomes `w_<format>` (`w_FRACTAL_Z`), or `w_<type>` for a Cast (`w_Cast`), ...."""
     import numpy as np
 
     from gedialects.interpreters.kernels import run_kernel
     from gedialects.passes.fold_constants import dense_of
     from gedialects.tensors import numpy_from_dense
 
-    const = trans.src.owner
-    assert isinstance(const, ConstOp)
+    consts = [v.owner for v in trans.operands]
+    if not consts or not all(isinstance(c, ConstOp) for c in consts):
+        return
+    consts = cast("list[ConstOp]", consts)
+    assert isinstance(trans, GEOp)
     (packed,) = run_kernel(
-        "TransData", [np.asarray(numpy_from_dense(const.value))], trans.properties, [trans.dst.type]
+        trans.GE_TYPE,
+        [np.asarray(numpy_from_dense(c.value)) for c in consts],
+        trans.properties,
+        [trans.results[0].type],
     )
-    rtype = trans.dst.type
+    rtype = trans.results[0].type
     assert isinstance(rtype, TensorType)
-    folded = ConstOp(dense_of(packed, cast("TensorType[AnyDenseElement]", rtype)))
+    const = consts[0]
+    folded = ConstOp(dense_of(np.asarray(packed), cast("TensorType[AnyDenseElement]", rtype)))
     folded.attributes.update(const.attributes)
     name = const.attributes.get(NODE_NAME)
     enc = format_of(rtype)
-    if isinstance(name, StringAttr) and enc is not None:
-        folded.attributes[NODE_NAME] = StringAttr(f"{name.data}_{enc.fmt}")
+    if isinstance(name, StringAttr):
+        if isinstance(trans, TransDataOp) and enc is not None:
+            folded.attributes[NODE_NAME] = StringAttr(f"{name.data}_{enc.fmt}")
+        elif not isinstance(trans, TransDataOp):
+            folded.attributes[NODE_NAME] = StringAttr(f"{name.data}_{trans.GE_TYPE}")
     Rewriter.replace_op(trans, folded)
-    if not const.results[0].uses:
-        Rewriter.erase_op(const)
+    for c in dict.fromkeys(consts):
+        if not c.results[0].uses:
+            Rewriter.erase_op(c)
 
 
 # --------------------------------------------------------------------------------------------

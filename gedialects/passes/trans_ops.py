@@ -14,8 +14,9 @@ from gedialects.base import element_nbytes, element_type
 from gedialects.graph import CastOp, TransDataOp, TransposeOp
 
 TRANS_OP_TYPES = frozenset({"TransData", "Cast", "Transpose"})
-"""GE's trans op set modelled here (TransData, Cast, Transpose; Reshape/Squeeze are
-`ge-fuse-reshapes`'s)."""
+"""GE's trans op set as breadth and depth fusion see it (TransData, Cast, Transpose);
+`ge-eliminate-trans-op-symmetry` also cancels Reshape pairs (its shape is a second input,
+so breadth fusion leaves it), other Reshape/Squeeze clean-up is `ge-fuse-reshapes`'s."""
 
 
 def is_trans_op(op: Operation) -> bool:

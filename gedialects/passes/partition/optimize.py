@@ -69,12 +69,15 @@ def resolve(owner: str, item: str | ModulePass, where: str) -> tuple[ModulePass,
 class HookSettings:
     """What the compile options change in the hooks: passes left out by name, the fusion
     kinds AI Core's `ge-fuse` leaves out, whether the format passes run (`FORMAT_PASSES`)
-    and whether `ge-select-formats` treats every MatMul as `allow_nz`."""
+    and whether `ge-select-formats` treats every MatMul as `allow_nz` and which precision mode
+    it applies."""
 
     skip: tuple[str, ...] = ()
     disable_fusion: tuple[str, ...] = ()
     formats: bool = True
     allow_nz: bool = False
+    precision_mode: str = ""
+    """GE's `precision_mode` for `ge-select-formats` ("": the pass's default)."""
 
     def passes(
         self, optimizer: registry.EngineOptimizer, hook: str, where: str
@@ -86,6 +89,12 @@ class HookSettings:
                     continue
                 if p.name == SELECT_FORMATS_PASS and self.allow_nz and hasattr(p, "allow_nz"):
                     p = dataclasses.replace(p, allow_nz=True)  # (select_formats imports us)
+                if (
+                    p.name == SELECT_FORMATS_PASS
+                    and self.precision_mode
+                    and hasattr(p, "precision_mode")
+                ):
+                    p = dataclasses.replace(p, precision_mode=self.precision_mode)
                 if p.name == FUSE_PASS and self.disable_fusion:
                     from gedialects.passes.fusion.fuse import FusePass
 

@@ -25,7 +25,9 @@ class OptimizeSubgraphsPass(ModulePass):
     at the subgraph's PlaceHolder/End, which stay in origin formats). A subgraph of an engine
     without optimiser is an error.
     Options: `skip` (hook passes left out by registered name), `formats` (false: the format
-    passes are left out), `allow-nz` (`ge-select-formats{allow-nz}`: MatMuls in FRACTAL_NZ).
+    passes are left out), `allow-nz` (`ge-select-formats{allow-nz}`: MatMuls in FRACTAL_NZ),
+    `precision-mode` (`ge-select-formats{precision-mode}`, GE's `precision_mode`; empty: the
+    pass's default).
     """
 
     name = "ge-optimize-subgraphs"
@@ -33,9 +35,15 @@ class OptimizeSubgraphsPass(ModulePass):
     skip: tuple[str, ...] = ()
     formats: bool = True
     allow_nz: bool = False
+    precision_mode: str = ""
 
     def settings(self) -> HookSettings:
-        return HookSettings(skip=self.skip, formats=self.formats, allow_nz=self.allow_nz)
+        return HookSettings(
+            skip=self.skip,
+            formats=self.formats,
+            allow_nz=self.allow_nz,
+            precision_mode=self.precision_mode,
+        )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         optimize_subgraphs(ctx, op, registry.SUBGRAPH_HOOKS, self.settings(), self.name)

@@ -71,3 +71,26 @@ graph.graph @transposes(%x: tensor<2x3x4xf32>, %y: tensor<2x2x2xf32>) {
   "test.op"(%b, %d) : (tensor<2x3x4xf32>, tensor<2x2x2xf32>) -> ()
   graph.net_output
 }
+
+// -----
+
+// Tests the kinds ge-select-formats inserts besides TransData: a TransposeD round trip
+// through NHWC storage and a Reshape round trip (with its shape Consts) go, a Cast pair
+// f16 -> f32 -> f16 goes (exact), f32 -> f16 -> f32 stays (float16 rounds).
+// CHECK-LABEL: graph.graph @new_kinds
+// CHECK-NEXT:    %[[H:.*]] = graph.cast %x dst_type f16 : (tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf16>
+// CHECK-NEXT:    %[[F:.*]] = graph.cast %[[H]] dst_type f32 : (tensor<1x3x4x4xf16>) -> tensor<1x3x4x4xf32>
+// CHECK-NEXT:    graph.net_output %x, %[[F]], %h, %h : tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>, tensor<2x20x5xf16>, tensor<2x20x5xf16>
+graph.graph @new_kinds(%x: tensor<1x3x4x4xf32>, %h: tensor<2x20x5xf16>) -> (tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>, tensor<2x20x5xf16>, tensor<2x20x5xf16>) {
+  %p = graph.transpose %x perm [0, 2, 3, 1] : (tensor<1x3x4x4xf32>) -> tensor<1x4x4x3xf32, #graph.format<NHWC origin NCHW [1, 3, 4, 4]>>
+  %q = graph.transpose %p perm [0, 3, 1, 2] : (tensor<1x4x4x3xf32, #graph.format<NHWC origin NCHW [1, 3, 4, 4]>>) -> tensor<1x3x4x4xf32>
+  %a = graph.cast %x dst_type f16 : (tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf16>
+  %b = graph.cast %a dst_type f32 : (tensor<1x3x4x4xf16>) -> tensor<1x3x4x4xf32>
+  %s4 = graph.const dense<[2, 20, 5, 1]> : tensor<4xi64>
+  %r = graph.reshape %h, %s4 : (tensor<2x20x5xf16>, tensor<4xi64>) -> tensor<2x20x5x1xf16>
+  %s3 = graph.const dense<[2, 20, 5]> : tensor<3xi64>
+  %t = graph.reshape %r, %s3 : (tensor<2x20x5x1xf16>, tensor<3xi64>) -> tensor<2x20x5xf16>
+  %c = graph.cast %h dst_type f32 : (tensor<2x20x5xf16>) -> tensor<2x20x5xf32>
+  %d = graph.cast %c dst_type f16 : (tensor<2x20x5xf32>) -> tensor<2x20x5xf16>
+  graph.net_output %q, %b, %t, %d : tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>, tensor<2x20x5xf16>, tensor<2x20x5xf16>
+}

@@ -42,6 +42,17 @@ graph.graph @g(%x: tensor<4x8xf32>) {
 
 // -----
 
+// Tests TransData between incompatible shapes whose storage shapes coincide: 3 and 4
+// channels both pack into one C1 block, so only the origin shape tells them apart.
+
+graph.graph @g(%x: tensor<1x3x4x4xf16>) {
+  %y = graph.trans_data %x src_format "NCHW" dst_format "NC1HWC0" : (tensor<1x3x4x4xf16>) -> tensor<1x1x4x4x16xf16, #graph.format<NC1HWC0 origin NCHW [1, 4, 4, 4]>>
+  // expected-error @above {{'graph.trans_data' op %y: result type tensor<1x1x4x4x16xf16, #graph.format<NC1HWC0 origin NCHW [1, 4, 4, 4]>> differs from the computed tensor<1x1x4x4x16xf16, #graph.format<NC1HWC0 origin NCHW [1, 3, 4, 4]>>}}
+  graph.net_output
+}
+
+// -----
+
 // Tests TransData whose result is another tensor than its source.
 
 graph.graph @g(%x: tensor<1x3x4x4xf16>) {
