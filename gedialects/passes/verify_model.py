@@ -14,6 +14,8 @@ value starts a new value, unless it lies in a loop and the value is loop-carried
 survive every iteration). Writes with no read between them are one value (each branch of a case
 writes the case's result, read after the case); a value a branch also reads before the case
 ends is taken to end there (the planner never shares a case result with a branch's tensors).
+A read in a branch sees the bytes as the switch left them, not as an earlier branch in
+program order left them (only one branch runs: `_CasePaths`).
 
 Label loops (a sunk model, `ge-sink-loop`): a value each iteration makes anew (written first,
 inside the loop, by a task that happens before its other accesses, and used nowhere else) needs
@@ -120,6 +122,9 @@ class _LastWrites:
         for k in range(bisect_right(self.ends, start), bisect_left(self.starts, end)):
             yield self.writes[k][2]
 
+    def copy(self) -> _LastWrites:
+        return _LastWrites(list(self.starts), list(self.ends), list(self.writes))
+
     def mismatch(self, start: int, end: int) -> tuple[int, int, int] | None:
         """A last write that `[start, end)` neither coincides with nor is a prefix of."""
         lo = bisect_right(self.ends, start)
@@ -188,9 +193,11 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
     current: dict[tuple[int, int], _Value] = {}
     values: list[_Value] = []
     last = _LastWrites()
+    paths = _CasePaths(graph)
     weights = _Weights(model, sizes)
     multi = graph.multi_stream
     for pos in range(len(graph.tasks)):
+        last = paths.enter(pos, last)
         for written, buffers in ((False, graph.reads[pos]), (True, graph.writes[pos])):
             for buffer in buffers:
                 offset = buffer.offset_value
@@ -203,6 +210,7 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
                     continue  # a variable holds the session's value from the start of a run
                 if written:
                     last.write(offset, offset + nbytes, pos)
+                    paths.write(offset, offset + nbytes, pos)
                 else:
                     other = last.mismatch(offset, offset + nbytes)
                     if other is not None and not bad:
@@ -265,6 +273,46 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
                     value.reads_at.add(pos)
                     value.read_since_write = True
     return values
+
+
+class _CasePaths:
+    """The last writes along the path a read lies on, for the cases of `TaskGraph.cases`.
+
+    Only one branch of a case runs, so a branch starts from the bytes as they were at the
+    switch, not from what an earlier branch (before it in program order) left; after the
+    case, the bytes are those the branches together may have set (every branch's writes, in
+    program order, over the switch's state). Without this, a branch reading its case input in
+    bytes that an earlier branch reused once that input died there (the planner's exclusive
+    branches) would seem to read the other branch's value."""
+
+    def __init__(self, graph: TaskGraph) -> None:
+        self.heads = {case.head: c for c, case in enumerate(graph.cases)}
+        self.starts = {
+            start: c for c, case in enumerate(graph.cases) for start, _ in case.branches[1:]
+        }
+        self.tails = {case.tail: c for c, case in enumerate(graph.cases)}
+        self.at_switch: dict[int, _LastWrites] = {}
+        self.joined: dict[int, _LastWrites] = {}
+        """Per open case: the state after it so far (all its branches' writes)."""
+
+    def enter(self, pos: int, last: _LastWrites) -> _LastWrites:
+        """The path state at `pos` (before its accesses), given the state after `pos - 1`."""
+        c = self.tails.get(pos)
+        if c is not None and c in self.joined:
+            del self.at_switch[c]
+            last = self.joined.pop(c)
+        c = self.heads.get(pos)
+        if c is not None:
+            self.at_switch[c] = last.copy()
+            self.joined[c] = last.copy()
+        c = self.starts.get(pos)
+        if c is not None and c in self.at_switch:
+            last = self.at_switch[c].copy()
+        return last
+
+    def write(self, start: int, end: int, pos: int) -> None:
+        for joined in self.joined.values():
+            joined.write(start, end, pos)
 
 
 def _unordered(graph: TaskGraph, last: _LastWrites, start: int, end: int, pos: int) -> int | None:

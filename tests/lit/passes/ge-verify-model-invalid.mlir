@@ -50,3 +50,25 @@ ascend.model @read_races_write arena_size 2048 weight_size 0 {
   ascend.kernel "Relu" "s" engine "AIcoreEngine" stream 1 ins(arena[0] : tensor<8xf32>) outs(arena[1024] : tensor<8xf32>)
   ascend.kernel "Neg" "u" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<8xf32>) outs(arena[512] : tensor<8xf32>)
 }
+
+// -----
+
+// Tests that a branch reading bytes only the other branch writes is refused as uninitialised:
+// only one branch runs, so "e1" never sees what "t1" wrote (in program order, before the path
+// state of each branch, this read passed).
+// CHECK-LABEL: ge-verify-model: 'ascend.model' @other_branch_wrote_it: 'ascend.kernel' "e1" reads arena[2048] : tensor<4xf32> (bytes [2048, 2064)), but no earlier task writes bytes [2048, 2064) (uninitialised memory)
+ascend.model @other_branch_wrote_it arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "p" arena[256] : tensor<i32>
+  ascend.input "x" arena[512] : tensor<4xf32>
+  ascend.output "y" arena[768] : tensor<4xf32>
+  ascend.label_switch_by_index arena[256] : tensor<i32> labels [1, 0] stream 0
+  ascend.label_set 0 stream 0
+  ascend.kernel "Neg" "t1" engine "AIcoreEngine" stream 0 ins(arena[512] : tensor<4xf32>) outs(arena[2048] : tensor<4xf32>)
+  ascend.memcpy_async stream 0 arena[2048] : tensor<4xf32> to arena[768] : tensor<4xf32>
+  ascend.label_goto 2 stream 0
+  ascend.label_set 1 stream 0
+  ascend.kernel "Abs" "e1" engine "AIcoreEngine" stream 0 ins(arena[2048] : tensor<4xf32>) outs(arena[768] : tensor<4xf32>)
+  ascend.label_set 2 stream 0
+  ascend.end_graph stream 0
+}

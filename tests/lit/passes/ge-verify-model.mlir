@@ -71,3 +71,31 @@ ascend.model @dead_store_reused arena_size 2048 weight_size 0 {
 // COMPILED-LABEL: ascend.model @conv_block
 // COMPILED:         ascend.stream 1
 // COMPILED:         ascend.kernel
+
+// -----
+
+// Tests that a branch reading the case input in bytes that an earlier branch reused once that
+// input died there passes: only one branch runs, so the else branch reads the bytes as they
+// were at the switch ("a" wrote them), not what the then branch's "t2" left (a wider value
+// than "t2"'s in the same bytes; before, the check read the branches in program order and
+// refused this plan of ge-compile after ge-select-formats).
+// CHECK-LABEL: ascend.model @branches_reuse_the_case_input
+// CHECK:         ascend.kernel "Neg" "e1" {{.*}} ins(arena[1024] : tensor<16xf32>)
+ascend.model @branches_reuse_the_case_input arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "p" arena[256] : tensor<i32>
+  ascend.input "x" arena[512] : tensor<16xf32>
+  ascend.output "y" arena[768] : tensor<4xf32>
+  ascend.kernel "Abs" "a" engine "AIcoreEngine" stream 0 ins(arena[512] : tensor<16xf32>) outs(arena[1024] : tensor<16xf32>)
+  ascend.label_switch_by_index arena[256] : tensor<i32> labels [1, 0] stream 0
+  ascend.label_set 0 stream 0
+  ascend.kernel "Neg" "t1" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<16xf32>) outs(arena[2048] : tensor<16xf32>)
+  ascend.kernel "Relu" "t2" engine "AIcoreEngine" stream 0 ins(arena[2048] : tensor<4xf32>) outs(arena[1024] : tensor<4xf32>)
+  ascend.memcpy_async stream 0 arena[1024] : tensor<4xf32> to arena[768] : tensor<4xf32>
+  ascend.label_goto 2 stream 0
+  ascend.label_set 1 stream 0
+  ascend.kernel "Neg" "e1" engine "AIcoreEngine" stream 0 ins(arena[1024] : tensor<16xf32>) outs(arena[2048] : tensor<16xf32>)
+  ascend.memcpy_async stream 0 arena[2048] : tensor<4xf32> to arena[768] : tensor<4xf32>
+  ascend.label_set 2 stream 0
+  ascend.end_graph stream 0
+}

@@ -6,6 +6,9 @@
 // RUN: ge-run %t/compiled.mlir --entry cond --input p=%t/t.npy --input x=%t/x.npy --reference %t/then.npz --check-uninitialized | filecheck %s --check-prefix=SAME
 // RUN: ge-run %s --entry cond --input p=%t/f.npy --input x=%t/x.npy -o %t/else.npz -q
 // RUN: ge-run %t/compiled.mlir --entry cond --input p=%t/f.npy --input x=%t/x.npy --reference %t/else.npz --check-uninitialized | filecheck %s --check-prefix=SAME
+// RUN: ge-opt %s -p ge-select-formats,ge-compile -o %t/crossed.mlir
+// RUN: ge-run %t/crossed.mlir --entry cond --input p=%t/t.npy --input x=%t/x.npy --reference %t/then.npz --check-uninitialized | filecheck %s --check-prefix=SAME
+// RUN: ge-run %t/crossed.mlir --entry cond --input p=%t/f.npy --input x=%t/x.npy --reference %t/else.npz --check-uninitialized | filecheck %s --check-prefix=SAME
 // RUN: ge-run %s --entry loop --input x=%t/x.npy -o %t/loop.npz -q
 // RUN: ge-run %t/compiled.mlir --entry loop --input x=%t/x.npy --reference %t/loop.npz --check-uninitialized | filecheck %s --check-prefix=SAME
 // RUN: %python -c "import numpy as np; a, b, c = (np.load('%t/' + n + '.npz') for n in ('then', 'else', 'loop')); assert not np.allclose(a[a.files[0]], b[b.files[0]])"
@@ -20,6 +23,10 @@
 // the origin format (the If is a GE-local node: its engine boundary is an End/PlaceHolder
 // pair, which FE's propagation does not cross), so each body has one TransData in and one
 // out, and the compiled model gives the graph's numbers for both branches.
+// With ge-select-formats first, the If takes its operand in NC1HWC0 (FE's propagation
+// crossing into the branches) and the branches reuse that operand's bytes once it dies in
+// them; the model check follows one branch at a time, and both branches still give the
+// graph's numbers.
 // CHECK-LABEL: IR after ge-optimize-whole-graph:
 // CHECK:         graph.graph @cond(%p: tensor<i32>, %x: tensor<1x3x4x4xf32>)
 // CHECK:         graph.trans_data %x src_format "NCHW" dst_format "NC1HWC0"
