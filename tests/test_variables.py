@@ -678,13 +678,34 @@ def engine_subgraphs(module: ModuleOp) -> list[str]:
     return found
 
 
+def lower_partitioned(text: str) -> ModuleOp:
+    """The engine-partitioned graph lowered as it is, without the merge (End/PlaceHolder pairs
+    become slots; the variable copies name the variable's memory)."""
+    from gedialects.passes.assign_streams import AssignStreamsPass
+    from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
+    from gedialects.passes.partition.engine import PartitionEnginePass
+    from gedialects.passes.plan_memory import PlanMemoryPass
+
+    module = parse(text)
+    for stage in (
+        PartitionEnginePass(),
+        ConvertGraphToAscendPass(),
+        AssignStreamsPass(),
+        PlanMemoryPass(),
+    ):
+        stage.apply(make_context(), module)
+    module.verify()
+    return module
+
+
 @pytest.mark.parametrize(
     "text", [ENGINE_RW, ENGINE_ORDER, STEP, AGAIN], ids=["rw", "order", "step", "again"]
 )
 def test_engine_partition_of_a_stateful_graph_keeps_the_numbers(text: str) -> None:
     """ge-partition-engine cuts a graph with variables into AI Core / AI CPU subgraphs (no
-    longer left whole); three runs on one store of the partitioned graph, of the merged one
-    and of ge-compile's model under random schedules equal the unpartitioned graph's."""
+    longer left whole); three runs on one store of the partitioned graph, of the merged one,
+    of ge-compile's model and of the partitioned graph lowered without the merge (random
+    schedules) equal the unpartitioned graph's."""
     from gedialects.interpreters.run import find_entry, random_inputs, run_entry, signature
     from gedialects.passes.partition.engine import PartitionEnginePass
     from gedialects.passes.partition.merge_engine_partitions import MergeEnginePartitionsPass
@@ -717,6 +738,7 @@ def test_engine_partition_of_a_stateful_graph_keeps_the_numbers(text: str) -> No
     got.append(three_runs(partitioned, None))
     model = compile_text(text)
     got += [three_runs(model, seed) for seed in (0, 7)]
+    got.append(three_runs(lower_partitioned(text), 3))
     for outs, variables in got:
         for out, expected in zip(outs, want[0], strict=True):
             for name in expected:
@@ -823,9 +845,9 @@ def random_stateful_graph(seed: int) -> str:
 @pytest.mark.parametrize("seed", range(24))
 def test_random_stateful_graphs_partition_and_merge_keep_the_numbers(seed: int) -> None:
     """Random reads, writes and reads again of two variables over AI Core and AI CPU: three
-    runs on one store of the engine-partitioned graph, and of the merged one, equal the
-    unpartitioned graph's outputs and variables; every fourth also through ge-compile under a
-    random schedule."""
+    runs on one store of the engine-partitioned graph, of the merged one and of the
+    partitioned one lowered without the merge (random schedules) equal the unpartitioned
+    graph's outputs and variables; every fourth also through ge-compile."""
     from gedialects.interpreters.run import run_entry
     from gedialects.passes.partition.engine import PartitionEnginePass
     from gedialects.passes.partition.merge_engine_partitions import MergeEnginePartitionsPass
@@ -849,6 +871,7 @@ def test_random_stateful_graphs_partition_and_merge_keep_the_numbers(seed: int) 
     MergeEnginePartitionsPass().apply(make_context(), module)
     module.verify()
     got.append(three_runs(module))
+    got.append(three_runs(lower_partitioned(text), seed))
     if seed % 4 == 0:
         got.append(three_runs(compile_text(text), seed))
     for outs, variables in got:
