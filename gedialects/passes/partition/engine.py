@@ -46,7 +46,8 @@ writers, VariableRefs or calls that write variables (`variable_accesses`):
 - a VariableRef takes its writer's engine and label, so it stays beside its writer (GE's
   `MergeRefVariableCluster` in DSP).
 
-The lowering sees the merged graph: a writer writes its variable's memory in place, as before.
+`ge-compile` lowers the merged graph, where a writer writes its variable's memory in place as
+before; the partitioned graph lowers as it is too (each copy names the variable's memory).
 """
 
 from __future__ import annotations
