@@ -880,3 +880,20 @@ def test_random_stateful_graphs_partition_and_merge_keep_the_numbers(seed: int) 
                 np.testing.assert_array_equal(out[name], expected[name], err_msg=text)
         for name in want[1]:
             np.testing.assert_array_equal(variables[name], want[1][name], err_msg=text)
+
+
+def test_session_runs_an_engine_partitioned_stateful_graph_twice() -> None:
+    """The Session compiles ENGINE_RW (AI Core and AI CPU subgraphs, now partitioned) and its
+    second run sees the variable the first one wrote: outputs and `w` equal the graph level."""
+    from gedialects import Session
+
+    session = Session()
+    session.add_graph(1, ENGINE_RW)
+    store = VariableStore()
+    x = np.array([0.25, -2.0], np.float32)
+    for _ in range(2):
+        got = session.run_graph(1, {"x": x})
+        want = run(parse(ENGINE_RW), {"x": x}, variables=store)
+        np.testing.assert_array_equal(got["o"], want["o"])
+        np.testing.assert_array_equal(session.read_variable("w"), store.get("w"))
+    assert not np.array_equal(store.get("w"), np.array([0.5, -1.0], np.float32))
