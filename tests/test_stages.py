@@ -239,3 +239,76 @@ def test_through_files(tmp_path: Path) -> None:
     text = run_tool("ge-opt", str(tmp_path / "mlp.compiled.gebc"))
     assert text.returncode == 0, text.stderr
     assert text.stdout.count("ascend.stage @Subgraph_Level_") == 3
+
+
+UNKNOWN_STAGES = """
+graph.graph @two(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %a = graph.relu %x {node_name = "a", _stage_level = 0} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %c = graph.neg %a {node_name = "c", _stage_level = 1} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  graph.net_output %c : tensor<?x4xf32>
+}
+"""
+
+UNKNOWN_STAGE_OUTPUT = """
+graph.graph @nz(%x: tensor<4xf32>) -> tensor<1x?xi64> {
+  %a = graph.relu %x {node_name = "a", _stage_level = 0} : (tensor<4xf32>) -> tensor<4xf32>
+  %n = graph.non_zero %a {node_name = "n", _stage_level = 0} : (tensor<4xf32>) -> tensor<1x?xi64>
+  %c = graph.neg %n {node_name = "c", _stage_level = 1} : (tensor<1x?xi64>) -> tensor<1x?xi64>
+  graph.net_output %c : tensor<1x?xi64>
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            UNKNOWN_STAGES,
+            "(stage 0) reads a value of unknown shape at input 0 (tensor<?x4xf32>); a stage "
+            "runs as a static model, its inputs need static shapes (pin the graph's input "
+            "dims, ge-compile's input-shape)",
+        ),
+        (
+            UNKNOWN_STAGE_OUTPUT,
+            "(stage 0) returns a value of unknown shape at output 0 (tensor<1x?xi64>); a stage "
+            "runs as a static model, its outputs need static shapes",
+        ),
+    ],
+    ids=["input", "output"],
+)
+def test_a_stage_of_unknown_shape_is_a_one_line_refusal(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    """A stage runs as a static model: ge-compile refuses a stage input or output of unknown
+    shape in one line, exit 1 (not the generic static-task error of a value outside an
+    unknown-shape partition)."""
+    src = tmp_path / "stages.mlir"
+    src.write_text(text)
+    done = run_tool("ge-opt", str(src), "-p", "ge-compile")
+    assert done.returncode == 1
+    error = done.stderr.splitlines()[0]
+    assert error.endswith(
+        "error: ge-convert-graph-to-ascend: 'partition.partitioned_call' "
+        f"(Subgraph_Level_0_PartitionedCall) {message}"
+    ), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_pinned_input_shape_makes_unknown_stages_static(tmp_path: Path) -> None:
+    """The way out the refusal names: input-shape pins the `?` dim, the stages compile to
+    static models, and ge-run's numbers equal the graph level's with that shape."""
+    src = tmp_path / "stages.mlir"
+    src.write_text(UNKNOWN_STAGES)
+    x = np.random.default_rng(5).standard_normal((3, 4)).astype(np.float32)
+    inputs, reference = tmp_path / "in.npz", tmp_path / "ref.npz"
+    np.savez(inputs, x=x)
+    np.savez(reference, output0=-np.maximum(x, 0))
+    out = tmp_path / "model.mlir"
+    done = run_tool("ge-opt", str(src), "-p", 'ge-compile{input-shape="x:3,4"}', "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().count("ascend.stage @Subgraph_Level_") == 2
+    done = run_tool(
+        "ge-run", str(out), "--inputs", str(inputs), "--reference", str(reference),
+        "--rtol", "0", "--atol", "0", "--check-uninitialized", "--schedule-seed", "1",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr + done.stdout

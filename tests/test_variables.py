@@ -634,3 +634,266 @@ def test_variable_written_through_a_subgraph_data_input(
 def test_refs_through_subgraph_data_after_every_stage(text: str) -> None:
     """The every-stage check of the graphs that write a variable through a subgraph input."""
     test_numbers_after_every_stage_equal_the_graph_level(text)
+
+
+ENGINE_RW = """
+graph.graph @main(%x: tensor<2xf32>) -> (tensor<2xf32> {node_name = "o"}) {
+  %w = graph.variable "w" = dense<[0.5, -1.0]> : tensor<2xf32> {node_name = "w"}
+  %y = graph.mul %x, %w {_engine_name = "AIcoreEngine"}
+      : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %w1 = graph.assign_sub %w, %y {_engine_name = "DNN_VM_AICPU"}
+      : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %z = graph.relu %w1 {_engine_name = "AIcoreEngine"} : (tensor<2xf32>) -> tensor<2xf32>
+  %w2 = graph.assign_add %w1, %z {_engine_name = "AIcoreEngine"}
+      : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %v = graph.variable "w" = dense<[0.5, -1.0]> : tensor<2xf32> {node_name = "w_again"}
+  %o = graph.mul %v, %y {_engine_name = "AIcoreEngine"}
+      : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %o : tensor<2xf32>
+}
+"""
+
+ENGINE_ORDER = """
+graph.graph @main(%x: tensor<2xf32>) -> (tensor<2xf32> {node_name = "r"}) {
+  %w = graph.variable "w" = dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = graph.neg %x {_engine_name = "DNN_VM_AICPU"} : (tensor<2xf32>) -> tensor<2xf32>
+  %r = graph.mul %x, %w {_engine_name = "AIcoreEngine"}
+      : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %w1 = graph.assign_add %w, %b {_engine_name = "DNN_VM_AICPU"}
+      : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  graph.net_output %r : tensor<2xf32>
+}
+"""
+
+
+def engine_subgraphs(module: ModuleOp) -> list[str]:
+    from gedialects.base import ENGINE_NAME
+    from gedialects.graph import GraphOp
+
+    found = []
+    for g in module.ops:
+        engine = g.attributes.get(ENGINE_NAME) if isinstance(g, GraphOp) else None
+        if isinstance(engine, StringAttr):
+            found.append(engine.data)
+    return found
+
+
+def lower_partitioned(text: str) -> ModuleOp:
+    """The engine-partitioned graph lowered as it is, without the merge (End/PlaceHolder pairs
+    become slots; the variable copies name the variable's memory)."""
+    from gedialects.passes.assign_streams import AssignStreamsPass
+    from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
+    from gedialects.passes.partition.engine import PartitionEnginePass
+    from gedialects.passes.plan_memory import PlanMemoryPass
+
+    module = parse(text)
+    for stage in (
+        PartitionEnginePass(),
+        ConvertGraphToAscendPass(),
+        AssignStreamsPass(),
+        PlanMemoryPass(),
+    ):
+        stage.apply(make_context(), module)
+    module.verify()
+    return module
+
+
+@pytest.mark.parametrize(
+    "text", [ENGINE_RW, ENGINE_ORDER, STEP, AGAIN], ids=["rw", "order", "step", "again"]
+)
+def test_engine_partition_of_a_stateful_graph_keeps_the_numbers(text: str) -> None:
+    """ge-partition-engine cuts a graph with variables into AI Core / AI CPU subgraphs (no
+    longer left whole); three runs on one store of the partitioned graph, of the merged one,
+    of ge-compile's model and of the partitioned graph lowered without the merge (random
+    schedules) equal the unpartitioned graph's."""
+    from gedialects.interpreters.run import find_entry, random_inputs, run_entry, signature
+    from gedialects.passes.partition.engine import PartitionEnginePass
+    from gedialects.passes.partition.merge_engine_partitions import MergeEnginePartitionsPass
+
+    entry = "again" if "@again" in text else None
+    inputs = random_inputs(signature(find_entry(parse(text), entry)), 1)
+
+    def three_runs(m: ModuleOp, seed: int | None) -> tuple[list[dict], dict]:
+        store = VariableStore()
+        outs = [
+            run_entry(
+                m, inputs, entry, variables=store, schedule_seed=None if seed is None else seed + k,
+                check_uninitialized=seed is not None,
+            ).outputs
+            for k in range(3)
+        ]  # fmt: skip
+        return outs, store.snapshot()
+
+    want = three_runs(parse(text), None)
+    partitioned = parse(text)
+    PartitionEnginePass().apply(make_context(), partitioned)
+    partitioned.verify()
+    engines = engine_subgraphs(partitioned)
+    assert "AIcoreEngine" in engines
+    assert "DNN_VM_AICPU" in engines or text in (STEP, AGAIN)
+    got = [three_runs(partitioned, None)]
+    MergeEnginePartitionsPass().apply(make_context(), partitioned)
+    partitioned.verify()
+    assert not engine_subgraphs(partitioned)
+    got.append(three_runs(partitioned, None))
+    model = compile_text(text)
+    got += [three_runs(model, seed) for seed in (0, 7)]
+    got.append(three_runs(lower_partitioned(text), 3))
+    for outs, variables in got:
+        for out, expected in zip(outs, want[0], strict=True):
+            for name in expected:
+                np.testing.assert_array_equal(out[name], expected[name])
+        assert sorted(variables) == sorted(want[1])
+        for name in want[1]:
+            np.testing.assert_array_equal(variables[name], want[1][name])
+
+
+def test_engine_order_needs_the_control_edge() -> None:
+    """The Mul reads the variable before the AssignAdd (AI CPU, whose subgraph ranks first):
+    the partitioned graph runs the AI Core subgraph first, so the Mul sees the old value."""
+    from gedialects.passes.partition.engine import PartitionEnginePass
+
+    module = parse(ENGINE_ORDER)
+    PartitionEnginePass().apply(make_context(), module)
+    x = np.array([0.5, -1.0], np.float32)
+    store = VariableStore()
+    first = run(module, {"x": x}, variables=store)["r"]
+    np.testing.assert_array_equal(first, x * np.array([1.0, 2.0], np.float32))
+    np.testing.assert_array_equal(store.get("w"), np.array([0.5, 3.0], np.float32))
+
+
+def test_engine_partitioned_stateful_graph_through_files(tmp_path: Path) -> None:
+    """ge-opt -p ge-compile -o x.mlir, then ge-run x.mlir twice (the second run starting from
+    the first's variables) under random schedules: outputs and variables equal two runs of
+    the graph level."""
+    source = tmp_path / "rw.mlir"
+    source.write_text(ENGINE_RW)
+    model = tmp_path / "x.mlir"
+    env = {**os.environ, "PYTHONPATH": str(TRAIN.parent.parent)}
+    subprocess.run(
+        [sys.executable, "-m", "gedialects.tools.ge_opt", str(source), "-p", "ge-compile",
+         "-o", str(model)],
+        check=True, env=env,
+    )  # fmt: skip
+    x = np.array([0.25, -2.0], np.float32)
+    np.savez(tmp_path / "in.npz", x=x)
+    store = VariableStore()
+    for launch in (1, 2):
+        want = run(parse(ENGINE_RW), {"x": x}, variables=store)
+        np.savez(tmp_path / "ref.npz", o=want["o"])
+        given = ["--variables", str(tmp_path / "after.npz")] if launch == 2 else []
+        subprocess.run(
+            [sys.executable, "-m", "gedialects.tools.ge_run", str(model), "--inputs",
+             str(tmp_path / "in.npz"), *given, "--dump-variables", str(tmp_path / "next.npz"),
+             "--reference", str(tmp_path / "ref.npz"), "--rtol", "0", "--atol", "0", "-q",
+             "--check-uninitialized", "--schedule-seed", str(launch)],
+            check=True, env=env,
+        )  # fmt: skip
+        os.replace(tmp_path / "next.npz", tmp_path / "after.npz")
+        np.testing.assert_array_equal(np.load(tmp_path / "after.npz")["w"], store.get("w"))
+
+
+def random_stateful_graph(seed: int) -> str:
+    """A random graph of two variables: reads of each variable's current ref value, writers
+    chained on it (AssignAdd / AssignSub / Assign), reads again by a second graph.variable,
+    compute ops on AI Core or AI CPU; valid by construction (a writer takes the current ref
+    value and no older one is used after it)."""
+    rng = np.random.default_rng(seed)
+    t = "tensor<2xf32>"
+    engines = ("AIcoreEngine", "DNN_VM_AICPU")
+    inits = {"a": "dense<[0.5, -1.0]>", "b": "dense<[2.0, 0.25]>"}
+    lines = [f"graph.graph @main(%x: {t}) -> ({t}, {t}) {{"]
+    head: dict[str, str] = {}
+    for name, init in inits.items():
+        lines.append(f'  %{name}0 = graph.variable "{name}" = {init} : {t}')
+        head[name] = f"%{name}0"
+    plain = ["%x"]
+    for count in range(1, int(rng.integers(7, 15))):
+        kind = rng.choice(["compute", "compute", "write", "reread"])
+        engine = engines[int(rng.integers(2))]
+        var = "ab"[int(rng.integers(2))]
+        pool = plain + list(head.values())
+        if kind == "compute":
+            op = rng.choice(["add", "sub", "mul", "relu", "neg"])
+            p, q = (pool[int(rng.integers(len(pool)))] for _ in range(2))
+            if op in ("relu", "neg"):
+                lines.append(
+                    f'  %v{count} = graph.{op} {p} {{_engine_name = "{engine}"}} : ({t}) -> {t}'
+                )
+            else:
+                lines.append(
+                    f'  %v{count} = graph.{op} {p}, {q} {{_engine_name = "{engine}"}}'
+                    f" : ({t}, {t}) -> {t}"
+                )
+            plain.append(f"%v{count}")
+        elif kind == "write":
+            op = rng.choice(["assign_add", "assign_sub", "assign"])
+            value = plain[int(rng.integers(len(plain)))]
+            lines.append(
+                f'  %w{count} = graph.{op} {head[var]}, {value} {{_engine_name = "{engine}"}}'
+                f" : ({t}, {t}) -> {t}"
+            )
+            head[var] = f"%w{count}"
+        else:
+            lines.append(f'  %r{count} = graph.variable "{var}" = {inits[var]} : {t}')
+            head[var] = f"%r{count}"
+    lines.append(f"  graph.net_output {plain[-1]}, {head['a']} : {t}, {t}")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_random_stateful_graphs_partition_and_merge_keep_the_numbers(seed: int) -> None:
+    """Random reads, writes and reads again of two variables over AI Core and AI CPU: three
+    runs on one store of the engine-partitioned graph, of the merged one and of the
+    partitioned one lowered without the merge (random schedules) equal the unpartitioned
+    graph's outputs and variables; every fourth also through ge-compile."""
+    from gedialects.interpreters.run import run_entry
+    from gedialects.passes.partition.engine import PartitionEnginePass
+    from gedialects.passes.partition.merge_engine_partitions import MergeEnginePartitionsPass
+
+    text = random_stateful_graph(seed)
+    x = np.array([0.75, -0.5], np.float32)
+
+    def three_runs(m: ModuleOp, schedule: int | None = None) -> tuple[list[dict], dict]:
+        store = VariableStore()
+        outs = [
+            run_entry(m, {"x": x}, variables=store, schedule_seed=schedule).outputs
+            for _ in range(3)
+        ]
+        return outs, store.snapshot()
+
+    want = three_runs(parse(text))
+    module = parse(text)
+    PartitionEnginePass().apply(make_context(), module)
+    module.verify()
+    got = [three_runs(module)]
+    MergeEnginePartitionsPass().apply(make_context(), module)
+    module.verify()
+    got.append(three_runs(module))
+    got.append(three_runs(lower_partitioned(text), seed))
+    if seed % 4 == 0:
+        got.append(three_runs(compile_text(text), seed))
+    for outs, variables in got:
+        for out, expected in zip(outs, want[0], strict=True):
+            for name in expected:
+                np.testing.assert_array_equal(out[name], expected[name], err_msg=text)
+        for name in want[1]:
+            np.testing.assert_array_equal(variables[name], want[1][name], err_msg=text)
+
+
+def test_session_runs_an_engine_partitioned_stateful_graph_twice() -> None:
+    """The Session compiles ENGINE_RW (AI Core and AI CPU subgraphs, now partitioned) and its
+    second run sees the variable the first one wrote: outputs and `w` equal the graph level."""
+    from gedialects import Session
+
+    session = Session()
+    session.add_graph(1, ENGINE_RW)
+    store = VariableStore()
+    x = np.array([0.25, -2.0], np.float32)
+    for _ in range(2):
+        got = session.run_graph(1, {"x": x})
+        want = run(parse(ENGINE_RW), {"x": x}, variables=store)
+        np.testing.assert_array_equal(got["o"], want["o"])
+        np.testing.assert_array_equal(session.read_variable("w"), store.get("w"))
+    assert not np.array_equal(store.get("w"), np.array([0.5, -1.0], np.float32))

@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -402,6 +402,8 @@ def ref_inputs(graphs: dict[str, GraphOp]) -> dict[BlockArgument, str]:
                 got = owner.variable
             elif isinstance(root, BlockArgument) and isinstance(root.block.parent_op(), GraphOp):
                 got = resolve(root, call)
+            elif (returned := _returned_ref(root, graphs)) is not None:
+                got = returned if isinstance(returned, str) else resolve(returned, call)
             else:
                 raise VerifyException(
                     f"{where} writes its input {_arg_name(arg)} as a ref, but '{call.name}' "
@@ -420,6 +422,26 @@ def ref_inputs(graphs: dict[str, GraphOp]) -> dict[BlockArgument, str]:
     for arg, user in pending:
         resolve(arg, user)
     return names
+
+
+def _returned_ref(value: SSAValue, graphs: dict[str, GraphOp]) -> str | BlockArgument | None:
+    """For the result of a call whose subgraph returns a ref value there (a known partition
+    returning the variable it holds, `ge-partition-dynamic-shape`): the variable's name, or
+    the subgraph input the returned ref chain starts from; None otherwise."""
+    owner = value.owner
+    if not isinstance(owner, Operation) or not isinstance(value, OpResult):
+        return None
+    for name, _, _ in subgraph_feeds(owner):
+        callee = graphs.get(name)
+        out = callee.body.block.last_op if callee is not None else None
+        if out is None or len(out.operands) != len(owner.results):
+            continue
+        root = ref_root(out.operands[value.index])
+        if isinstance(root.owner, VarLikeOp):
+            return root.owner.variable
+        if isinstance(root, BlockArgument) and root.block.parent_op() is callee:
+            return root
+    return None
 
 
 def _arg_name(arg: BlockArgument) -> str:
@@ -576,9 +598,11 @@ def written_variables(
     return done
 
 
-def _writes_of(
+def writes_of(
     op: Operation, written: dict[str, frozenset[str]], refs: dict[BlockArgument, str]
 ) -> frozenset[str]:
+    """The variables `op` overwrites: a writer's, or those the subgraphs of a call write
+    (`written`: `written_variables`)."""
     if isinstance(op, RefWriterOp):
         variable = written_variable(op, refs)
         return frozenset({variable}) if variable else frozenset()
@@ -606,7 +630,7 @@ def check_write_order(
     writes: dict[str, list[int]] = {}
     refs = refs or {}
     for i, op in enumerate(ops):
-        for name in _writes_of(op, written, refs):
+        for name in writes_of(op, written, refs):
             writes.setdefault(name, []).append(i)
     if not writes:
         return
@@ -623,7 +647,7 @@ def check_write_order(
             values.append((i, op.results[0], name))
     for i, op in enumerate(ops):
         if graphs and not isinstance(op, RefWriterOp | VarLikeOp | VariableRefOp):
-            values += [(i, r, n) for r, n in _ref_results(op, graphs, refs)]
+            values += [(i, r, n) for r, n in ref_results(op, graphs, refs)]
     for i, value, name in values:
         if name not in writes:
             continue
@@ -655,7 +679,7 @@ def check_write_order(
             )
 
 
-def _ref_results(
+def ref_results(
     op: Operation, graphs: dict[str, GraphOp], refs: dict[BlockArgument, str]
 ) -> list[tuple[SSAValue, str]]:
     """The results of a call that a subgraph returns as a ref value (a variable, a writer's
@@ -695,10 +719,13 @@ __all__ = [
     "is_ref_value",
     "reads_variable",
     "ref_inputs",
+    "ref_results",
     "ref_root",
     "ref_source",
     "variable_types",
+    "writes_of",
     "written_variable",
+    "written_variables",
 ]
 
 OPS = (VariableOp, RefDataOp, AssignOp, AssignAddOp, AssignSubOp, VariableRefOp)

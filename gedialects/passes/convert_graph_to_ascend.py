@@ -627,15 +627,23 @@ class _Lowering:
         name = op.callee.root_reference.data
         self.lookup_graph(op, name)  # exists, no recursion
         inputs: list[Slot] = []
-        for v in op.args:
+        for k, v in enumerate(op.args):
             value = env[v]
             if not isinstance(value, Slot) or value in self.gear_buffers:
                 raise _fail(
                     op,
-                    f"(stage {level}) reads a value of unknown shape; a stage runs as a static "
-                    "model, its inputs need static shapes",
+                    f"(stage {level}) reads a value of unknown shape at input {k} ({v.type}); a "
+                    "stage runs as a static model, its inputs need static shapes (pin the "
+                    "graph's input dims, ge-compile's input-shape)",
                 )
             inputs.append(value)
+        for k, r in enumerate(op.res):
+            if not is_static(r.type):
+                raise _fail(
+                    op,
+                    f"(stage {level}) returns a value of unknown shape at output {k} ({r.type}); "
+                    "a stage runs as a static model, its outputs need static shapes",
+                )
         outputs = [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.res]
         after: list[Slot] = []
         if self.last_stage is not None:

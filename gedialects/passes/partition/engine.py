@@ -22,6 +22,32 @@ topological order of the subgraphs (rank order where it allows). The Data nodes 
 inputs of `inputNodeGraph`; the subgraph holding NetOutput returns the graph's outputs. Values
 cross subgraphs only through End/PlaceHolder pairs. `peerIndex` is unique in the module (GE's
 counter is per graph) so that the pairs of nested partitions never share a channel.
+
+Variables. A variable is read where it stands, after the writers before it, and a writer's ref
+port takes the variable itself (GE's memory assignment resolves it by the variable's address,
+`ref_var_src_var_name`, not through a PlaceHolder copy). So, for a graph with var-like nodes,
+writers, VariableRefs or calls that write variables (`variable_accesses`):
+
+- GE's control edges between the accesses of each variable join the cluster graph (GE's
+  clusters count control edges): every access after the last writer before it, every writer
+  after the accesses since the writer before; so no merge reorders a read and a write. A control
+  edge between two subgraphs that no data edge joins becomes an End/PlaceHolder pair whose
+  PlaceHolder has no user (GE's pair on control anchors): the calls run in that order;
+- a var-like node is a data node of `inputNodeGraph` (its value crosses as GE's does, a copy
+  by End/PlaceHolder) unless a writer of its variable comes before it: then it stays where it
+  stands, in a subgraph of its engine;
+- a ref value (a variable, a writer's ref output, a call result every subgraph returns as one)
+  cut from an operand that must be a ref (a writer's ref port, a graph output, a subgraph input
+  written as a ref) reaches it as a copy of the variable in the consumer's subgraph (same name,
+  type and initial value: one memory; a RefData for a ref input of the graph), as
+  `ge-split-variables-into-subgraphs` (GE's CopyVarIntoSubgraph) names a variable in another
+  graph. The pair stays as the edge; the copy carries its `peerIndex` as `_ref_peer_index`, and
+  `ge-merge-engine-partitions` puts the ref value back in the copy's place;
+- a VariableRef takes its writer's engine and label, so it stays beside its writer (GE's
+  `MergeRefVariableCluster` in DSP).
+
+`ge-compile` lowers the merged graph, where a writer writes its variable's memory in place as
+before; the partitioned graph lowers as it is too (each copy names the variable's memory).
 """
 
 from __future__ import annotations
@@ -30,14 +56,25 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import ENGINE_NAME, GE_LOCAL_ENGINE, NODE_NAME, STREAM_LABEL
 from gedialects.graph import GraphOp, NetOutputOp
-from gedialects.graph.variables import RefWriterOp, VariableRefOp, VarLikeOp
+from gedialects.graph.variables import (
+    RefDataOp,
+    RefWriterOp,
+    VariableRefOp,
+    VarLikeOp,
+    ref_inputs,
+    ref_results,
+    ref_root,
+    subgraph_feeds,
+    writes_of,
+    written_variables,
+)
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.analysis.graph_view import (
     GraphNodes,
@@ -61,6 +98,104 @@ DATA_LIKE_TYPES = frozenset({"Data", "Const", "Constant", "Variable", "VariableV
 ENABLE_CV_PARALLEL = "_enable_cv_parallel"
 NO_NEED_PARTITION = "_no_need_partition"
 PARENT_ID = "parentId"
+REF_PEER_INDEX = "_ref_peer_index"
+"""On a var-like copy that stands, in the consumer's subgraph, for a ref value cut from another
+subgraph: the `peerIndex` of that edge's End/PlaceHolder pair (`ge-merge-engine-partitions`
+puts the End's value back in its place)."""
+
+
+@dataclass
+class VariableAccesses:
+    """The order of a graph's variable accesses that partitioning must keep (GE's control edges
+    between the writers of a variable and its readers, re-created between the subgraphs).
+
+    `control[i]`: the nodes that must run before node `i` though no data edge says so: for
+    each variable, every access (a user of one of its ref values, a var-like op read after a
+    writer, a writer) after the last writer before it, and each writer after every access
+    since the writer before it. `reread`: the var-like nodes read after a writer of their
+    variable, placed where they stand instead of in `inputNodeGraph` (which runs first).
+    `variable_of`: the variable each ref value of the graph stands for."""
+
+    control: list[list[int]]
+    reread: set[int]
+    variable_of: dict[SSAValue, str]
+    maybe: set[SSAValue]
+    """Call results only some of the callee's subgraphs return as a ref (read in order, not
+    copied)."""
+    refs: dict[BlockArgument, str]
+    graphs: dict[str, GraphOp]
+
+
+def _returned_refs(op: Operation, found: list[tuple[SSAValue, str]]) -> dict[SSAValue, str]:
+    """Of the ref results `found` of a call, those every subgraph it may run returns as a
+    ref value of one variable (an If whose other branch returns a plain value gives none)."""
+    callees = len(subgraph_feeds(op))
+    seen: dict[SSAValue, list[str]] = {}
+    for result, name in found:
+        seen.setdefault(result, []).append(name)
+    return {
+        r: names[0] for r, names in seen.items() if len(names) == callees and len(set(names)) == 1
+    }
+
+
+def variable_accesses(
+    nodes: GraphNodes,
+    refs: dict[BlockArgument, str],
+    written: dict[str, frozenset[str]],
+    graphs: dict[str, GraphOp],
+) -> VariableAccesses:
+    """GE's order of a variable's reads and writes (see `VariableAccesses`), by block order."""
+    n_args = len(nodes.args)
+    variable_of: dict[SSAValue, str] = {a: refs[a] for a in nodes.args if refs.get(a)}
+    maybe: set[SSAValue] = set()
+    for op in nodes.ops:
+        if isinstance(op, VarLikeOp | RefWriterOp | VariableRefOp):
+            root = ref_root(op.results[0])
+            owner = root.owner
+            name = owner.variable if isinstance(owner, VarLikeOp) else None
+            if name is None and isinstance(root, BlockArgument):
+                name = refs.get(root)
+            if name:
+                variable_of[op.results[0]] = name
+        elif op.results:
+            found = ref_results(op, graphs, refs)
+            variable_of.update(found)  # for the order: a maybe-ref is read like a ref
+            definite = _returned_refs(op, found)
+            maybe.update(r for r, _ in found if r not in definite)
+    control: list[list[int]] = [[] for _ in range(len(nodes))]
+    position = {op: n_args + k for k, op in enumerate(nodes.ops)}
+    reread: set[int] = set()
+    last: dict[str, int] = {}
+    since: dict[str, list[int]] = {}
+    for k, op in enumerate(nodes.ops):
+        node = n_args + k
+        wrote = writes_of(op, written, refs)
+        read = {variable_of[v] for v in op.operands if v in variable_of}
+        # A ref value defined after the last writer is ordered after it already (a writer's
+        # output, its VariableRef, a var-like node read again): no edge to the writer.
+        implied = {
+            variable_of[v]
+            for v in op.operands
+            if v in variable_of
+            and isinstance(v.owner, VarLikeOp | RefWriterOp | VariableRefOp)
+            and position[v.owner] >= last.get(variable_of[v], 0)
+        }
+        if isinstance(op, VarLikeOp) and op.variable in last:
+            reread.add(node)
+            read.add(op.variable)
+        before: set[int] = set()
+        for name in sorted(read | wrote):
+            previous = last.get(name)
+            if previous is not None and (name in wrote or name not in implied):
+                before.add(previous)
+            if name in wrote:
+                before.update(since.pop(name, ()))
+                last[name] = node
+            else:
+                since.setdefault(name, []).append(node)
+        before.discard(node)
+        control[node] = sorted(before - set(nodes.preds[node]))
+    return VariableAccesses(control, reread, variable_of, maybe, refs, graphs)
 
 
 @dataclass
@@ -78,11 +213,19 @@ class EngineAnalysis:
     """GE's `new_sub_graph<k>` name of each cluster (clusters in first-node order)."""
     ranks: list[int] = field(default_factory=list)
     """Rank of each cluster; every data cluster has rank 0 (they form `inputNodeGraph`)."""
+    accesses: VariableAccesses | None = None
 
 
-def analyse(graph: GraphOp, mode: str) -> EngineAnalysis:
-    """GE `Initialize` + `MarkClusters` + the naming of `SplitSubGraphs` / `SortSubGraphs`."""
+def analyse(graph: GraphOp, mode: str, accesses: VariableAccesses | None = None) -> EngineAnalysis:
+    """GE `Initialize` + `MarkClusters` + the naming of `SplitSubGraphs` / `SortSubGraphs`.
+
+    With `accesses` (a graph with variables), its control edges join the cluster graph, as
+    GE's clusters count control edges, so no merge puts a read and a write of one variable in
+    an order the graph does not have; a var-like node read after a writer is no data node,
+    and a VariableRef takes its writer's engine and label (GE's `MergeRefVariableCluster`
+    keeps them together in DSP; here the VariableRef's ref port must see the writer)."""
     nodes = GraphNodes.of(graph)
+    reread = accesses.reread if accesses is not None else set()
     engines: list[str] = []
     keys: list[str] = []
     labels: list[str] = []
@@ -99,7 +242,11 @@ def analyse(graph: GraphOp, mode: str) -> EngineAnalysis:
             op.attributes[ENGINE_NAME] = string_value(engine)
         labels.append(str_attr(op, STREAM_LABEL) or "")
         engines.append(engine)
-        if not op.operands and nodes.node_type(i) in DATA_LIKE_TYPES:
+        if isinstance(op, VariableRefOp) and nodes.preds[i]:
+            writer = nodes.preds[i][0]
+            keys.append(keys[writer])
+            labels[-1] = labels[writer]
+        elif not op.operands and nodes.node_type(i) in DATA_LIKE_TYPES and i not in reread:
             keys.append(ENGINE_DEFAULT_DATA)
         elif op.attributes.get(ENABLE_CV_PARALLEL) is not None:
             keys.append("VectorEngine")
@@ -107,10 +254,13 @@ def analyse(graph: GraphOp, mode: str) -> EngineAnalysis:
             keys.append(composite_engine(engine, nodes.node_type(i)))
         else:
             keys.append(engine)
-    clusters = ClusterGraph(nodes.preds, keys, names=nodes.names)
+    preds = nodes.preds
+    if accesses is not None:
+        preds = [p + c for p, c in zip(nodes.preds, accesses.control, strict=True)]
+    clusters = ClusterGraph(preds, keys, names=nodes.names)
     mark_clusters(clusters, labels)
     clustering = clusters.result()
-    analysis = EngineAnalysis(nodes, engines, keys, labels, clustering)
+    analysis = EngineAnalysis(nodes, engines, keys, labels, clustering, accesses=accesses)
     # SplitSubGraphs names clusters in first-node order; SortSubGraphs ranks the non-data ones.
     analysis.subgraph_names = [f"new_sub_graph{k}" for k in range(clustering.num_clusters)]
     has_data = any(kind == ENGINE_DEFAULT_DATA for kind in clustering.kinds)
@@ -267,12 +417,30 @@ def materialise(
         split.placeholders[dst_r].append(pld)
         return pld.y
 
+    accesses = analysis.accesses
+    linked: set[tuple[int, int]] = set()
+    """Subgraph pairs (producer rank, consumer rank) an End/PlaceHolder pair joins."""
+    unlinked: list[tuple[int, int]] = []
+    """Control edges between subgraphs whose producer has no value to send (order only)."""
     for k, op in enumerate(nodes.ops):
         node = n_args + k
         r = analysis.ranks[cluster_of[node]]
         for j, p in enumerate(nodes.preds[node]):
             if cluster_of[p] != cluster_of[node]:
-                op.operands[j] = cut(op.operands[j], p, node)
+                value = op.operands[j]
+                op.operands[j] = cut(value, p, node)
+                linked.add((analysis.ranks[cluster_of[p]], r))
+                variable = accesses.variable_of.get(value) if accesses is not None else None
+                if (
+                    variable
+                    and accesses is not None
+                    and value not in accesses.maybe
+                    and takes_ref(op, j, accesses)
+                ):
+                    copy = _variable_copy(value, variable, f"{nodes.names[node]}_{variable}")
+                    copy.attributes[REF_PEER_INDEX] = i64_value(counter[0] - 1)
+                    graphs[r].body.block.add_op(copy)
+                    op.operands[j] = copy.y
             elif p < n_args:
                 op.operands[j] = local[op.operands[j]]
         if op is terminator:
@@ -282,6 +450,21 @@ def materialise(
             continue
         op.detach()
         graphs[r].body.block.add_op(op)
+    if accesses is not None:
+        # GE's control edges between subgraphs: one End/PlaceHolder pair per subgraph pair
+        # that no data edge joins yet (the PlaceHolder has no user: it only orders the calls).
+        for node, before in enumerate(accesses.control):
+            dst = analysis.ranks[cluster_of[node]]
+            for p in before:
+                src = analysis.ranks[cluster_of[p]]
+                if src == dst or (src, dst) in linked:
+                    continue
+                linked.add((src, dst))
+                producer = nodes.op(p)
+                if producer is None or not producer.results:
+                    unlinked.append((src, dst))
+                    continue
+                cut(producer.results[0], p, node)
     for r, sub in enumerate(graphs):
         block = sub.body.block
         first = block.first_op
@@ -315,6 +498,8 @@ def materialise(
     # Ranks follow first appearance; a subgraph's producers can rank after it, so the calls
     # are ordered by the subgraph graph (End -> PlaceHolder), ranks breaking ties.
     deps = _rank_dependencies(split, len(graphs))
+    for src, dst in unlinked:
+        deps[dst].add(src)
     root_block.add_ops(call for call, _ in _order_calls(calls, deps))
     root_net_output = NetOutputOp(out_values)
     root_net_output.attributes.update(terminator.attributes)
@@ -324,6 +509,45 @@ def materialise(
         module.body.block.insert_op_after(sub, anchor_op)
         anchor_op = sub
     return counter[0]
+
+
+def takes_ref(op: Operation, j: int, accesses: VariableAccesses) -> bool:
+    """Whether operand `j` of `op` must be a ref value: a writer's ref port, a VariableRef's
+    input, a graph output (a caller may take it as a ref, `ref_results`), or a subgraph
+    input its subgraph writes through (`ref_inputs`)."""
+    if isinstance(op, RefWriterOp | VariableRefOp):
+        return j == 0
+    if isinstance(op, NetOutputOp):
+        return True  # a returned ref value is the variable's memory to the caller
+    value = op.operands[j]
+    for name, first, values in subgraph_feeds(op):
+        graph = accesses.graphs.get(name)
+        if graph is None:
+            continue
+        args = graph.body.block.args
+        for k, fed in enumerate(values):
+            if fed is value and first + k < len(args) and args[first + k] in accesses.refs:
+                return True
+    return False
+
+
+def _variable_copy(value: SSAValue, variable: str, node_name: str) -> VarLikeOp:
+    """The variable `value` is a ref value of, as a node of the consumer's subgraph: a copy of
+    its var-like op (same name, type and initial value: one memory), or a RefData for a ref
+    the graph takes as an input. GE resolves a ref port by the variable's address
+    (`ref_var_src_var_name`); a copy is how this IR names that address in another graph, as
+    `ge-split-variables-into-subgraphs` (GE's CopyVarIntoSubgraph) does."""
+    root = ref_root(value)
+    owner = root.owner
+    if isinstance(owner, VarLikeOp):
+        copy = owner.clone()
+        copy.attributes.pop(ENGINE_NAME, None)
+        copy.attributes.pop(STREAM_LABEL, None)
+    else:
+        assert isinstance(value.type, TensorType)
+        copy = RefDataOp(variable, value.type)
+    copy.attributes[NODE_NAME] = StringAttr(node_name)
+    return copy
 
 
 def _rank_dependencies(split: _Split, count: int) -> list[set[int]]:
@@ -377,7 +601,8 @@ class PartitionEnginePass(ModulePass):
     one `partition.partitioned_call` per subgraph; the registered partition attributes
     (`attr_names`) a subgraph's nodes share go on its call and graph. `mode=atomic`
     (default) uses the placed engines, `mode=composite` GE's composite engines (`ffts_plus`
-    for AI Core, AI CPU, GE local and RTS nodes; "" for the rest). Graphs with
+    for AI Core, AI CPU, GE local and RTS nodes; "" for the rest). Graphs with variables are
+    partitioned too, keeping the order of their reads and writes (module docstring). Graphs with
     `_no_need_partition` are skipped; partitioning an engine-partitioned graph again is an
     error (`skip-partitioned`: it is left as it is, as `ge-compile` does with a module that
     arrives engine-partitioned: its subgraphs are optimised and merged with the rest). Undo
@@ -409,8 +634,6 @@ class PartitionEnginePass(ModulePass):
         for graph in graphs:
             if ENGINE_NAME in graph.attributes or bool_attr(graph, NO_NEED_PARTITION):
                 continue
-            if holds_variables(graph):
-                continue
             if is_engine_partitioned(graph, by_name):
                 if self.skip_partitioned:
                     continue
@@ -421,20 +644,34 @@ class PartitionEnginePass(ModulePass):
             todo.append(graph)
         times = _partition_times(op)
         peer = _next_peer_index(op)
-        for graph in todo:
-            analysis = analyse(graph, self.mode)
+        stateful = any(holds_variables(g) for g in graphs)
+        refs = ref_inputs(by_name) if stateful else {}
+        written = written_variables(by_name, refs) if stateful else {}
+        # Every graph's accesses before any is cut: a call's ref results are read from its
+        # callee's NetOutput as it stands now.
+        accesses = [
+            variable_accesses(GraphNodes.of(graph), refs, written, by_name)
+            if stateful and (holds_variables(graph) or written.get(graph.sym_name.data))
+            else None
+            for graph in todo
+        ]
+        for graph, found in zip(todo, accesses, strict=True):
+            analysis = analyse(graph, self.mode, found)
             peer = materialise(analysis, op, times, peer, taken)
             times += 1
 
 
 def holds_variables(graph: GraphOp) -> bool:
-    """A graph with variables or their writers stays whole (for now). A variable is read
-    where it stands in the graph, after the writers before it, and a ref port takes the
-    variable itself: cut into engine subgraphs, a variable would move to inputNodeGraph (read
-    before the writers) and a writer's ref port would take a PlaceHolder. GE keeps their order
-    by control edges and resolves the ref by the variable's address; until the partition
-    carries both, such a graph is compiled as one engine-mixed graph, as before."""
+    """Whether the graph has var-like nodes, writers or VariableRefs."""
     return any(isinstance(o, VarLikeOp | RefWriterOp | VariableRefOp) for o in graph.body.block.ops)
 
 
-__all__ = ["EngineAnalysis", "PartitionEnginePass", "analyse", "holds_variables"]
+__all__ = [
+    "REF_PEER_INDEX",
+    "EngineAnalysis",
+    "PartitionEnginePass",
+    "VariableAccesses",
+    "analyse",
+    "holds_variables",
+    "variable_accesses",
+]

@@ -2,7 +2,9 @@
 
 Merging (`MergeAfterSubGraphOptimization` / `RemoveNodeAndEdgeBetweenEndPld`) puts the nodes of
 every subgraph back into the parent, connects each End's producer to the consumers of its
-PlaceHolder and drops both; nodes without `_stream_label` inherit their subgraph's label.
+PlaceHolder and drops both; nodes without `_stream_label` inherit their subgraph's label. A
+var-like copy `ge-partition-engine` made for a ref port (`_ref_peer_index`) gives its users the
+ref value its End sent, so the writer takes its variable's chain again.
 """
 
 from __future__ import annotations
@@ -11,18 +13,18 @@ from collections import Counter
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import ENGINE_NAME, STREAM_LABEL
-from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.graph import GraphOp, NetOutputOp, VarLikeOp
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.analysis.graph_view import called_symbols, str_attr
 from gedialects.passes.partition import attr_names
-from gedialects.passes.partition.engine import graphs_by_name
+from gedialects.passes.partition.engine import REF_PEER_INDEX, graphs_by_name
 
 
 def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[str]) -> bool:
@@ -57,6 +59,17 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
                         f"peerIndex {peer} has no End in an earlier subgraph"
                     )
                 mapping[op.y] = channel[peer]
+                continue
+            if isinstance(op, VarLikeOp) and REF_PEER_INDEX in op.attributes:
+                peer = op.attributes[REF_PEER_INDEX]
+                index = peer.value.data if isinstance(peer, IntegerAttr) else None
+                if index not in channel:
+                    raise PassFailedException(
+                        f"ge-merge-engine-partitions: @{sub.sym_name.data}: '{op.name}' "
+                        f'"{op.variable}" stands for the ref value of peerIndex {index}, '
+                        "which no End in an earlier subgraph sends"
+                    )
+                mapping[op.y] = channel[index]  # the ref value it stood for
                 continue
             if isinstance(op, NetOutputOp):
                 for r, v in zip(call.res, op.outputs, strict=True):

@@ -76,7 +76,23 @@ graph.graph @Subgraph_Level_0(%0: tensor<?xf32>) -> tensor<?xf32> {
   graph.net_output %r : tensor<?xf32>
 }
 
-// CHECK-LABEL: ge-convert-graph-to-ascend: 'partition.partitioned_call' (s0) (stage 0) reads a value of unknown shape; a stage runs as a static model, its inputs need static shapes
+// CHECK-LABEL: ge-convert-graph-to-ascend: 'partition.partitioned_call' (s0) (stage 0) reads a value of unknown shape at input 0 (tensor<?xf32>); a stage runs as a static model, its inputs need static shapes (pin the graph's input dims, ge-compile's input-shape)
+
+// -----
+
+// Tests a stage returning a value of unknown shape (NonZero's count is known only at run
+// time): refused as a stage, not with the generic static-task error.
+
+graph.graph @nonzero(%x: tensor<4xf32>) -> tensor<1x?xi64> {
+  %a = partition.partitioned_call @Subgraph_Level_0(%x) {node_name = "s0", _stage_level = 0 : i64, _force_unknown_shape = true} : (tensor<4xf32>) -> tensor<1x?xi64>
+  graph.net_output %a : tensor<1x?xi64>
+}
+graph.graph @Subgraph_Level_0(%0: tensor<4xf32>) -> tensor<1x?xi64> {
+  %n = graph.non_zero %0 {node_name = "n"} : (tensor<4xf32>) -> tensor<1x?xi64>
+  graph.net_output %n : tensor<1x?xi64>
+}
+
+// CHECK-LABEL: ge-convert-graph-to-ascend: 'partition.partitioned_call' (s0) (stage 0) returns a value of unknown shape at output 0 (tensor<1x?xi64>); a stage runs as a static model, its outputs need static shapes
 
 // -----
 

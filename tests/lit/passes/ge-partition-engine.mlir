@@ -103,24 +103,3 @@ graph.graph @unplaced(%x: tensor<4xf64>) -> tensor<4xf64> {
 // CHECK-NEXT:    %[[P:.*]] = partition.place_holder peerIndex 0
 // CHECK-NEXT:    %[[Q:.*]] = partition.place_holder peerIndex 1
 // CHECK-NEXT:    graph.add %[[P]], %[[Q]] {node_name = "a", _engine_name = "DNN_VM_AICPU"}
-
-// -----
-
-// Tests a graph with a variable and its writer: it stays whole (a variable is read where it
-// stands, after the writers before it, and a ref port takes the variable itself), though
-// ReduceSum is an AI CPU node among AI Core ones.
-
-// CHECK-LABEL: graph.graph @stateful
-// CHECK-NOT:     partition.partitioned_call
-// CHECK:         graph.variable "w"
-// CHECK:         graph.assign_sub
-// COMP-LABEL:  graph.graph @stateful
-// COMP-NOT:      partition.partitioned_call
-graph.graph @stateful(%x: tensor<3xf32>) -> tensor<f32> {
-  %w = graph.variable "w" = dense<1.0> : tensor<3xf32>
-  %p = graph.mul %w, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  %a = graph.const dense<[0]> : tensor<1xi64>
-  %s = graph.reduce_sum %p, %a : (tensor<3xf32>, tensor<1xi64>) -> tensor<f32>
-  %w1 = graph.assign_sub %w, %p : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  graph.net_output %s : tensor<f32>
-}
