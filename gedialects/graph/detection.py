@@ -23,6 +23,7 @@ from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tenso
 from gedialects.graph.common import (
     AnyTensor,
     build_result_types,
+    dims_agree,
     fail,
     i64_attr,
     init_node,
@@ -41,7 +42,7 @@ from gedialects.graph.elementwise import is_float
 
 def _scalar_like(op: Operation, what: str, t: Attribute) -> None:
     shape = tensor_shape(t)
-    if shape is not None and (len(shape) > 1 or (shape and shape[0] not in (-1, 1))):
+    if shape is not None and (len(shape) > 1 or (shape and not dims_agree(shape[0], 1))):
         fail(op, f"{what} must hold one value, got {t}")
 
 
@@ -110,7 +111,7 @@ class NonMaxSuppressionV6Op(GEOp, NodeSyntax):
         if prop_int(cls, properties, "center_point_box") not in (0, 1):
             raise ValueError("center_point_box must be 0 or 1")
         b, s = tensor_shape(operand_types[0]), tensor_shape(operand_types[1])
-        if b is not None and (len(b) != 3 or b[2] not in (-1, 4)):
+        if b is not None and (len(b) != 3 or not dims_agree(b[2], 4)):
             raise ValueError(f"boxes must be [batch, boxes, 4], got {list(b)}")
         if s is not None and len(s) != 3:
             raise ValueError(f"scores must be [batch, classes, boxes], got {list(s)}")
@@ -226,7 +227,7 @@ class ROIAlignOp(GEOp, NodeSyntax):
         x, r = tensor_shape(operand_types[0]), tensor_shape(operand_types[1])
         if x is not None and len(x) != 4:
             raise ValueError(f"features must be [N, C, H, W], got {list(x)}")
-        if r is not None and (len(r) != 2 or r[1] not in (-1, 5)):
+        if r is not None and (len(r) != 2 or not dims_agree(r[1], 5)):
             raise ValueError(f"rois must be [R, 5], got {list(r)}")
         rois = -1 if r is None else r[0]
         channels = -1 if x is None else x[1]

@@ -33,6 +33,7 @@ from xdsl.traits import Pure
 from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tensor_shape
 from gedialects.graph.common import (
     AnyTensor,
+    dims_agree,
     fail,
     i64_attr,
     prop_int,
@@ -50,7 +51,11 @@ def check_params(
     if block < 0:
         raise ValueError(f"block_size must be non-negative, got {block}")
     for p in params:
-        if p is None or x is None or (not block and (not p or p in ((1,), (-1,)))):
+        if (
+            p is None
+            or x is None
+            or (not block and (not p or (len(p) == 1 and (p[0] == 1 or p[0] < 0))))
+        ):
             continue  # one value (or not known): no axis involved
         rank = len(x)
         if not -rank <= axis < rank:
@@ -65,7 +70,7 @@ def check_params(
                     f"blocked scale {list(p)} does not fit x {list(x)} in blocks of {block} "
                     f"on axis {a}"
                 )
-        elif len(p) > 1 or x[a] not in (-1, p[0]):
+        elif len(p) > 1 or not dims_agree(x[a], p[0]):
             raise ValueError(f"scale {list(p)} is neither one value nor [{x[a]}]")
 
 

@@ -32,6 +32,7 @@ from gedialects.graph.common import (
     Shape,
     bool_attr,
     build_result_types,
+    dims_agree,
     fail,
     i64_attr,
     prop_bool,
@@ -161,7 +162,7 @@ class RecurrentOpBase(GEOp, NodeSyntax):
             d, bt = (shape[0], shape[1]) if major and len(shape) == 3 else (-1, -1)
             if not major and len(shape) == 3:
                 bt, d = shape[0], shape[1]
-            if len(shape) != 3 or (d >= 0 and d != dirs) or shape[2] not in (-1, hidden):
+            if len(shape) != 3 or (d >= 0 and d != dirs) or not dims_agree(shape[2], hidden):
                 raise ValueError(f"{what} must be [dirs, batch, hidden], got {list(shape)}")
             if bt >= 0 and bt != 1:
                 batch = _join(batch, bt, f"{what} batch and x batch")

@@ -25,6 +25,7 @@ from gedialects.graph.common import (
     FALSE,
     AnyTensor,
     bool_attr,
+    dims_agree,
     fail,
     i64_attr,
     init_node,
@@ -104,7 +105,7 @@ class DFTOp(GEOp, NodeSyntax):
         axis = prop_int(cls, properties, "axis")
         if rank < 2 or not -rank <= axis < rank or axis % rank == rank - 1:
             raise ValueError(f"axis {axis} must be a signal axis of x {list(x)} (not the last)")
-        if x[-1] not in (-1, 1, 2):
+        if x[-1] >= 0 and x[-1] not in (1, 2):
             raise ValueError(f"x's last dim must be 1 (real) or 2 (complex), got {x[-1]}")
         axis %= rank
         n = x[axis]
@@ -181,7 +182,7 @@ class STFTOp(GEOp, NodeSyntax):
             raise ValueError(f"frame_step and frame_length must be positive, got {step}, {length}")
         if len(operand_types) > 1:
             w = tensor_shape(operand_types[1])
-            if w is not None and (len(w) != 1 or w[0] not in (-1, length)):
+            if w is not None and (len(w) != 1 or not dims_agree(w[0], length)):
                 raise ValueError(f"window must be [{length}] (frame_length), got {list(w)}")
         bins = length // 2 + 1 if prop_bool(cls, properties, "onesided") else length
         s = tensor_shape(operand_types[0])
