@@ -35,6 +35,7 @@ from gedialects.graph.common import (
     AnyTensor,
     dims_agree,
     fail,
+    format_shape,
     i64_attr,
     prop_int,
     tensor_of,
@@ -67,11 +68,11 @@ def check_params(
                 e >= 0 and d >= 0 and e != d for e, d in zip(expect, p, strict=True)
             ):
                 raise ValueError(
-                    f"blocked scale {list(p)} does not fit x {list(x)} in blocks of {block} "
-                    f"on axis {a}"
+                    f"blocked scale {format_shape(p)} does not fit x {format_shape(x)} in "
+                    f"blocks of {block} on axis {a}"
                 )
         elif len(p) > 1 or not dims_agree(x[a], p[0]):
-            raise ValueError(f"scale {list(p)} is neither one value nor [{x[a]}]")
+            raise ValueError(f"scale {format_shape(p)} is neither one value nor [{x[a]}]")
 
 
 class _QuantOpBase(GEOp, NodeSyntax):

@@ -25,6 +25,7 @@ from gedialects.graph.common import (
     bool_attr,
     dims_agree,
     fail,
+    format_shape,
     init_node,
     operand_count,
     prop_ints,
@@ -90,7 +91,7 @@ class GridSamplerOpBase(GEOp, NodeSyntax):
             raise ValueError(f"x must have {rank + 2} dims, got {len(x)}")
         if g is not None and (len(g) != rank + 2 or not dims_agree(g[-1], rank)):
             raise ValueError(
-                f"grid must be [N, {', '.join(['out'] * rank)}, {rank}], got {list(g)}"
+                f"grid must be [N, {', '.join(['out'] * rank)}, {rank}], got {format_shape(g)}"
             )
         if x is not None and g is not None and x[0] >= 0 and g[0] >= 0 and x[0] != g[0]:
             raise ValueError(f"x and grid differ in batch: {x[0]} and {g[0]}")
@@ -197,7 +198,7 @@ class AffineGridOp(GEOp, NodeSyntax):
         ):
             raise ValueError(
                 f"theta must be [{size[0]}, {rank}, {rank + 1}] for size {list(size)}, "
-                f"got {list(t)}"
+                f"got {format_shape(t)}"
             )
         return (tensor_of(element_type(operand_types[0]), (size[0], *size[2:], rank)),)
 
