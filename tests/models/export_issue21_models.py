@@ -68,7 +68,7 @@ class OnnxNMS(torch.autograd.Function):
     exceeds the threshold, at most `max_out` per class); `symbolic` exports it as the node."""
 
     @staticmethod
-    def forward(  # pyright: ignore[reportIncompatibleMethodOverride]
+    def forward(
         ctx: Any,
         boxes: torch.Tensor,
         scores: torch.Tensor,
@@ -159,7 +159,7 @@ class QuantCNN(nn.Module):
 def quantized_cnn() -> nn.Module:
     """QuantCNN through torch.ao's eager-mode static quantisation: fuse Conv+ReLU, observe
     eight fixed calibration batches, convert to quantized modules."""
-    model = QuantCNN().eval()
+    model: Any = QuantCNN().eval()  # torch types Module attributes as Tensor | Module
     model.qconfig = tq.get_default_qconfig("fbgemm")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -234,7 +234,7 @@ def export(spec: Spec, out: Path) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument("--out", type=Path, default=HERE, help="output folder (default: %(default)s)")
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
