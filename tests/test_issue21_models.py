@@ -128,6 +128,9 @@ def test_detector_partitions_at_the_nms() -> None:
     assert "NonMaxSuppressionV6" not in static and dynamic[0] == "NonMaxSuppressionV6"
     assert any("Conv2D" in k for k in static) and not any("Conv2D" in k for k in dynamic)
     assert "Sigmoid" in static and "GatherV2D" in dynamic
+    engines = {t.kernel.data: t.engine.data for t in _model(module).tasks()
+               if isinstance(t, KernelOp | DynamicKernelOp)}  # fmt: skip
+    assert engines["NonMaxSuppressionV6"] == "DNN_VM_AICPU"  # GE places NMS on AI CPU
     kept = [expected_of(c)["selected"].shape[0] for c in ("detector", "detector_2")]
     assert kept == [2, 8]
     out = _graph(_imported("detector")).body.block.last_op
@@ -159,6 +162,9 @@ def test_lstm_sequence_axis_is_dynamic() -> None:
     assert arg.type.get_shape() == (DYNAMIC_INDEX, DYNAMIC_INDEX, 6)
     _, dynamic = _kernels(_compiled("lstm_classifier"))
     assert dynamic.count("DynamicRNN") == 2
+    rnn = [t for t in _model(_compiled("lstm_classifier")).tasks()
+           if isinstance(t, DynamicKernelOp) and t.kernel.data == "DynamicRNN"]  # fmt: skip
+    assert {t.engine.data for t in rnn} == {"AIcoreEngine"}  # the recurrent ops on AI Core
     for case in ("lstm_classifier", "lstm_classifier_b3_s4"):
         proto = pinned(onnx.load(str(MODELS / "lstm_classifier.onnx")), inputs_of(case))
         module = compiled(import_model(proto))
