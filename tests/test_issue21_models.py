@@ -95,7 +95,8 @@ def test_checked_in_models_are_small_and_complete() -> None:
     [
         ("detector", {Conv2DOp: 4, NonMaxSuppressionV6Op: 1}),
         ("lstm_classifier", {DynamicRNNOp: 2, MatMulOp: 1}),
-        # QDQ around both Convs, the pool, the Flatten and the Gemm (the input and 5 outputs)
+        # 6 QuantizeLinear (the input; both Convs', the pool's, Flatten's and Gemm's outputs),
+        # 12 DequantizeLinear (those six; the three weights and the three int32 biases)
         ("qdq_cnn", {Conv2DOp: 2, MatMulOp: 1, QuantizeOp: 6, AscendAntiQuantV2Op: 12}),
     ],
 )
