@@ -82,6 +82,7 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 
 models: $(VENV)/.installed-bench
 	$(BIN)/python tests/models/export_models.py
+	$(BIN)/python tests/models/export_issue21_models.py
 
 bench-onnx: $(VENV)/.installed-bench
 	$(BIN)/python bench/bench_onnx.py

@@ -136,6 +136,67 @@ def test_lstm_matches_reference(direction: str, layout: int) -> None:
     check(node, feeds, opset=22)
 
 
+@pytest.mark.parametrize("hidden", [5, 6])
+def test_lstm_with_unknown_state_dims(hidden: int) -> None:
+    """PyTorch's dynamic-axis export builds initial_h/initial_c with ConstantOfShape over a
+    Shape chain: `[?, ?, ?]` at import. Unknown dims (xDSL's DYNAMIC_INDEX, not -1) agree with
+    any size; a known hidden dim that differs is still refused."""
+    feeds = _recurrent_feeds("LSTM", 4, 1, 3, 0)
+    del feeds["len"], feeds["p"]
+    names = ["x", "w", "r", "b", "", "h0", "c0"]
+    node = helper.make_node("LSTM", names, ["y"], hidden_size=5)
+    model = one_node_model(node, feeds, {}, {"y": np.zeros(1)}, 17)
+    for vi in model.graph.input:
+        if vi.name in ("x", "h0", "c0"):
+            for i, dim in enumerate(vi.type.tensor_type.shape.dim):
+                dim.Clear()
+                dim.dim_param = f"{vi.name}_{i}"
+                if vi.name == "h0" and i == 2:
+                    dim.dim_value = hidden
+    if hidden != 5:
+        with pytest.raises(
+            OnnxImportError, match=r"init_h must be \[dirs, batch, hidden\], got \[\?, \?, 6\]"
+        ):
+            import_model(model)
+        return
+    got = run(import_model(model), feeds)["y"]
+    want = run(import_model(one_node_model(node, feeds, {}, {"y": np.zeros(1)}, 17)), feeds)
+    np.testing.assert_array_equal(got, want["y"])
+    assert got.shape == (4, 1, 3, 5)
+
+
+@pytest.mark.parametrize(
+    ("node", "shapes"),
+    [
+        (("NonMaxSuppression", ["boxes", "scores", "m"]), {"boxes": ["b", "n", "k"]}),
+        (("RoiAlign", ["x", "rois", "idx"]), {"rois": ["r", "k"]}),
+        (("GridSample", ["x", "grid"]), {"grid": ["n", "h", "w", "k"]}),
+    ],
+)
+def test_unknown_dims_pass_the_detection_and_sampling_shape_rules(
+    node: tuple[str, list[str]], shapes: dict[str, list[str]]
+) -> None:
+    """Each of these rules once compared a dim with `(-1, size)`: a `?` dim (DYNAMIC_INDEX)
+    was refused. The same node with the dim unknown runs to the known-shape results."""
+    op, names = node
+    feeds = {
+        "NonMaxSuppression": {"boxes": _f(1, 6, 4), "scores": _f(1, 2, 6)},
+        "RoiAlign": {"x": _f(1, 2, 6, 6), "rois": np.abs(_f(3, 4)) * 3},
+        "GridSample": {"x": _f(1, 2, 4, 4), "grid": _f(1, 3, 3, 2) * 0.9},
+    }[op]
+    consts = {"m": np.array([3], np.int64), "idx": np.zeros(3, np.int64)}
+    consts = {k: v for k, v in consts.items() if k in names}
+    onnx_node = helper.make_node(op, names, ["y"])
+    known = one_node_model(onnx_node, feeds, consts, {"y": np.zeros(1)}, 17)
+    unknown = one_node_model(onnx_node, feeds, consts, {"y": np.zeros(1)}, 17)
+    for vi in unknown.graph.input:
+        for dim, param in zip(vi.type.tensor_type.shape.dim, shapes.get(vi.name, []), strict=False):
+            dim.Clear()
+            dim.dim_param = param
+    want = run(import_model(known), feeds)["y"]
+    np.testing.assert_array_equal(run(import_model(unknown), feeds)["y"], want)
+
+
 def _run_node(
     node: onnx.NodeProto, feeds: dict, outputs: list[str], opset: int = 22
 ) -> dict[str, np.ndarray]:

@@ -23,7 +23,9 @@ from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tenso
 from gedialects.graph.common import (
     AnyTensor,
     build_result_types,
+    dims_agree,
     fail,
+    format_shape,
     i64_attr,
     init_node,
     operand_count,
@@ -41,7 +43,7 @@ from gedialects.graph.elementwise import is_float
 
 def _scalar_like(op: Operation, what: str, t: Attribute) -> None:
     shape = tensor_shape(t)
-    if shape is not None and (len(shape) > 1 or (shape and shape[0] not in (-1, 1))):
+    if shape is not None and (len(shape) > 1 or (shape and not dims_agree(shape[0], 1))):
         fail(op, f"{what} must hold one value, got {t}")
 
 
@@ -110,10 +112,10 @@ class NonMaxSuppressionV6Op(GEOp, NodeSyntax):
         if prop_int(cls, properties, "center_point_box") not in (0, 1):
             raise ValueError("center_point_box must be 0 or 1")
         b, s = tensor_shape(operand_types[0]), tensor_shape(operand_types[1])
-        if b is not None and (len(b) != 3 or b[2] not in (-1, 4)):
-            raise ValueError(f"boxes must be [batch, boxes, 4], got {list(b)}")
+        if b is not None and (len(b) != 3 or not dims_agree(b[2], 4)):
+            raise ValueError(f"boxes must be [batch, boxes, 4], got {format_shape(b)}")
         if s is not None and len(s) != 3:
-            raise ValueError(f"scores must be [batch, classes, boxes], got {list(s)}")
+            raise ValueError(f"scores must be [batch, classes, boxes], got {format_shape(s)}")
         if b is not None and s is not None:
             for what, x, y in (("batch", b[0], s[0]), ("box count", b[1], s[2])):
                 if x >= 0 and y >= 0 and x != y:
@@ -225,9 +227,9 @@ class ROIAlignOp(GEOp, NodeSyntax):
             raise ValueError("spatial_scale must be finite")
         x, r = tensor_shape(operand_types[0]), tensor_shape(operand_types[1])
         if x is not None and len(x) != 4:
-            raise ValueError(f"features must be [N, C, H, W], got {list(x)}")
-        if r is not None and (len(r) != 2 or r[1] not in (-1, 5)):
-            raise ValueError(f"rois must be [R, 5], got {list(r)}")
+            raise ValueError(f"features must be [N, C, H, W], got {format_shape(x)}")
+        if r is not None and (len(r) != 2 or not dims_agree(r[1], 5)):
+            raise ValueError(f"rois must be [R, 5], got {format_shape(r)}")
         rois = -1 if r is None else r[0]
         channels = -1 if x is None else x[1]
         return (tensor_of(element_type(operand_types[0]), (rois, channels, ph, pw)),)

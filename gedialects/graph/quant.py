@@ -33,7 +33,9 @@ from xdsl.traits import Pure
 from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tensor_shape
 from gedialects.graph.common import (
     AnyTensor,
+    dims_agree,
     fail,
+    format_shape,
     i64_attr,
     prop_int,
     tensor_of,
@@ -50,7 +52,11 @@ def check_params(
     if block < 0:
         raise ValueError(f"block_size must be non-negative, got {block}")
     for p in params:
-        if p is None or x is None or (not block and (not p or p in ((1,), (-1,)))):
+        if (
+            p is None
+            or x is None
+            or (not block and (not p or (len(p) == 1 and (p[0] == 1 or p[0] < 0))))
+        ):
             continue  # one value (or not known): no axis involved
         rank = len(x)
         if not -rank <= axis < rank:
@@ -62,11 +68,11 @@ def check_params(
                 e >= 0 and d >= 0 and e != d for e, d in zip(expect, p, strict=True)
             ):
                 raise ValueError(
-                    f"blocked scale {list(p)} does not fit x {list(x)} in blocks of {block} "
-                    f"on axis {a}"
+                    f"blocked scale {format_shape(p)} does not fit x {format_shape(x)} in "
+                    f"blocks of {block} on axis {a}"
                 )
-        elif len(p) > 1 or x[a] not in (-1, p[0]):
-            raise ValueError(f"scale {list(p)} is neither one value nor [{x[a]}]")
+        elif len(p) > 1 or not dims_agree(x[a], p[0]):
+            raise ValueError(f"scale {format_shape(p)} is neither one value nor [{x[a]}]")
 
 
 class _QuantOpBase(GEOp, NodeSyntax):

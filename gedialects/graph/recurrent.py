@@ -32,7 +32,9 @@ from gedialects.graph.common import (
     Shape,
     bool_attr,
     build_result_types,
+    dims_agree,
     fail,
+    format_shape,
     i64_attr,
     prop_bool,
     prop_int,
@@ -136,7 +138,7 @@ class RecurrentOpBase(GEOp, NodeSyntax):
         steps, batch = -1, -1
         if x is not None:
             if len(x) != 3:
-                raise ValueError(f"x must be 3-D, got {list(x)}")
+                raise ValueError(f"x must be 3-D, got {format_shape(x)}")
             steps, batch = (x[0], x[1]) if major else (x[1], x[0])
         g = cls.GATES * hidden
         expect: list[tuple[str, int, Shape]] = [
@@ -152,7 +154,7 @@ class RecurrentOpBase(GEOp, NodeSyntax):
                 len(shape) != len(dims)
                 or any(a >= 0 and b >= 0 and a != b for a, b in zip(shape, dims, strict=True))
             ):
-                raise ValueError(f"{what} must be {list(dims)}, got {list(shape)}")
+                raise ValueError(f"{what} must be {format_shape(dims)}, got {format_shape(shape)}")
         states = [("init_h", 4)] + ([("init_c", 5)] if cls.CELL else [])
         for what, i in states:
             shape = tensor_shape(operand_types[i])
@@ -161,15 +163,15 @@ class RecurrentOpBase(GEOp, NodeSyntax):
             d, bt = (shape[0], shape[1]) if major and len(shape) == 3 else (-1, -1)
             if not major and len(shape) == 3:
                 bt, d = shape[0], shape[1]
-            if len(shape) != 3 or (d >= 0 and d != dirs) or shape[2] not in (-1, hidden):
-                raise ValueError(f"{what} must be [dirs, batch, hidden], got {list(shape)}")
+            if len(shape) != 3 or (d >= 0 and d != dirs) or not dims_agree(shape[2], hidden):
+                raise ValueError(f"{what} must be [dirs, batch, hidden], got {format_shape(shape)}")
             if bt >= 0 and bt != 1:
                 batch = _join(batch, bt, f"{what} batch and x batch")
         if len(operand_types) > fixed:
             lengths = tensor_shape(operand_types[fixed])
             if lengths is not None:
                 if len(lengths) != 1:
-                    raise ValueError(f"seq_length must be [batch], got {list(lengths)}")
+                    raise ValueError(f"seq_length must be [batch], got {format_shape(lengths)}")
                 batch = _join(batch, lengths[0], "seq_length and x batch")
         y: Shape = (steps, dirs, batch, hidden) if major else (batch, steps, dirs, hidden)
         last: Shape = (dirs, batch, hidden) if major else (batch, dirs, hidden)

@@ -23,7 +23,9 @@ from gedialects.graph.common import (
     FALSE,
     AnyTensor,
     bool_attr,
+    dims_agree,
     fail,
+    format_shape,
     init_node,
     operand_count,
     prop_ints,
@@ -87,9 +89,9 @@ class GridSamplerOpBase(GEOp, NodeSyntax):
         x, g = tensor_shape(operand_types[0]), tensor_shape(operand_types[1])
         if x is not None and len(x) != rank + 2:
             raise ValueError(f"x must have {rank + 2} dims, got {len(x)}")
-        if g is not None and (len(g) != rank + 2 or g[-1] not in (-1, rank)):
+        if g is not None and (len(g) != rank + 2 or not dims_agree(g[-1], rank)):
             raise ValueError(
-                f"grid must be [N, {', '.join(['out'] * rank)}, {rank}], got {list(g)}"
+                f"grid must be [N, {', '.join(['out'] * rank)}, {rank}], got {format_shape(g)}"
             )
         if x is not None and g is not None and x[0] >= 0 and g[0] >= 0 and x[0] != g[0]:
             raise ValueError(f"x and grid differ in batch: {x[0]} and {g[0]}")
@@ -190,13 +192,13 @@ class AffineGridOp(GEOp, NodeSyntax):
         t = tensor_shape(operand_types[0])
         if t is not None and (
             len(t) != 3
-            or t[0] not in (-1, size[0])
-            or t[1] not in (-1, rank)
-            or t[2] not in (-1, rank + 1)
+            or not dims_agree(t[0], size[0])
+            or not dims_agree(t[1], rank)
+            or not dims_agree(t[2], rank + 1)
         ):
             raise ValueError(
                 f"theta must be [{size[0]}, {rank}, {rank + 1}] for size {list(size)}, "
-                f"got {list(t)}"
+                f"got {format_shape(t)}"
             )
         return (tensor_of(element_type(operand_types[0]), (size[0], *size[2:], rank)),)
 

@@ -25,7 +25,9 @@ from gedialects.graph.common import (
     FALSE,
     AnyTensor,
     bool_attr,
+    dims_agree,
     fail,
+    format_shape,
     i64_attr,
     init_node,
     prop_bool,
@@ -103,8 +105,10 @@ class DFTOp(GEOp, NodeSyntax):
         rank = len(x)
         axis = prop_int(cls, properties, "axis")
         if rank < 2 or not -rank <= axis < rank or axis % rank == rank - 1:
-            raise ValueError(f"axis {axis} must be a signal axis of x {list(x)} (not the last)")
-        if x[-1] not in (-1, 1, 2):
+            raise ValueError(
+                f"axis {axis} must be a signal axis of x {format_shape(x)} (not the last)"
+            )
+        if x[-1] >= 0 and x[-1] not in (1, 2):
             raise ValueError(f"x's last dim must be 1 (real) or 2 (complex), got {x[-1]}")
         axis %= rank
         n = x[axis]
@@ -181,14 +185,14 @@ class STFTOp(GEOp, NodeSyntax):
             raise ValueError(f"frame_step and frame_length must be positive, got {step}, {length}")
         if len(operand_types) > 1:
             w = tensor_shape(operand_types[1])
-            if w is not None and (len(w) != 1 or w[0] not in (-1, length)):
-                raise ValueError(f"window must be [{length}] (frame_length), got {list(w)}")
+            if w is not None and (len(w) != 1 or not dims_agree(w[0], length)):
+                raise ValueError(f"window must be [{length}] (frame_length), got {format_shape(w)}")
         bins = length // 2 + 1 if prop_bool(cls, properties, "onesided") else length
         s = tensor_shape(operand_types[0])
         if s is None:
             return (tensor_of(elem, (-1, -1, bins, 2)),)
         if len(s) != 3 or s[-1] not in (-1, 1, 2):
-            raise ValueError(f"signal must be [batch, length, 1 | 2], got {list(s)}")
+            raise ValueError(f"signal must be [batch, length, 1 | 2], got {format_shape(s)}")
         if 0 <= s[1] < length:
             raise ValueError(f"signal length {s[1]} is shorter than frame_length {length}")
         frames = -1 if s[1] < 0 else (s[1] - length) // step + 1

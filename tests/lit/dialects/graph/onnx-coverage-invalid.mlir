@@ -40,6 +40,16 @@ graph.graph @lstm_weights(%x: tensor<2x1x4xf32>, %w: tensor<1x8x4xf32>, %r: tens
 
 // -----
 
+// Tests initial states whose known hidden dim differs (the unknown dims print as `?`).
+
+graph.graph @lstm_state(%x: tensor<2x1x4xf32>, %w: tensor<1x12x4xf32>, %r: tensor<1x12x3xf32>, %b: tensor<1x24xf32>, %h: tensor<?x?x5xf32>, %p: tensor<1x9xf32>) {
+  %y, %yh, %yc = graph.dynamic_rnn %x, %w, %r, %b, %h, %h, %p hidden_size 3 activations "Sigmoid,Tanh,Tanh" activation_alpha [0.0, 0.0, 0.0] activation_beta [0.0, 0.0, 0.0] : (tensor<2x1x4xf32>, tensor<1x12x4xf32>, tensor<1x12x3xf32>, tensor<1x24xf32>, tensor<?x?x5xf32>, tensor<?x?x5xf32>, tensor<1x9xf32>) -> (tensor<2x1x1x3xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>)
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.dynamic_rnn' init_h must be [dirs, batch, hidden], got [?, ?, 5]
+
+// -----
+
 // Tests an activation ONNX does not name.
 
 graph.graph @rnn_activation(%x: tensor<2x1x4xf32>, %w: tensor<1x3x4xf32>, %r: tensor<1x3x3xf32>, %b: tensor<1x6xf32>, %h: tensor<1x1x3xf32>) {

@@ -22,6 +22,20 @@ graph.graph @detection(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %x: tensor<
 
 // Tests the three recurrent layers, a sequence-length operand and batch-major layout.
 
+// Unknown dims (`?`) in the states and boxes agree with any size: PyTorch's dynamic-axis LSTM
+// export builds its zero states from a Shape chain, `[?, ?, ?]` at import.
+// CHECK-LABEL: graph.graph @unknown_dims
+// CHECK:         graph.dynamic_rnn {{.*}} : (tensor<?x?x4xf32>, tensor<1x12x4xf32>, tensor<1x12x3xf32>, tensor<1x24xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<1x9xf32>) -> (tensor<?x1x?x3xf32>, tensor<1x?x3xf32>, tensor<1x?x3xf32>)
+// CHECK:         graph.non_max_suppression_v6 {{.*}} : (tensor<?x?x?xf32>, tensor<?x1x?xf32>, tensor<?xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
+graph.graph @unknown_dims(%x: tensor<?x?x4xf32>, %w: tensor<1x12x4xf32>, %r: tensor<1x12x3xf32>, %b: tensor<1x24xf32>, %h: tensor<?x?x?xf32>, %p: tensor<1x9xf32>, %bx: tensor<?x?x?xf32>, %s: tensor<?x1x?xf32>, %m: tensor<?xi64>) -> tensor<1x?x3xf32> {
+  %y, %yh, %yc = graph.dynamic_rnn %x, %w, %r, %b, %h, %h, %p hidden_size 3 activations "Sigmoid,Tanh,Tanh" activation_alpha [0.0, 0.0, 0.0] activation_beta [0.0, 0.0, 0.0] : (tensor<?x?x4xf32>, tensor<1x12x4xf32>, tensor<1x12x3xf32>, tensor<1x24xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<1x9xf32>) -> (tensor<?x1x?x3xf32>, tensor<1x?x3xf32>, tensor<1x?x3xf32>)
+  %iou = graph.const dense<5.000000e-01> : tensor<1xf32>
+  %sel = graph.non_max_suppression_v6 %bx, %s, %m, %iou, %iou : (tensor<?x?x?xf32>, tensor<?x1x?xf32>, tensor<?xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
+  graph.net_output %yh : tensor<1x?x3xf32>
+}
+
+// -----
+
 // CHECK-LABEL: graph.graph @recurrent
 // CHECK:         graph.dynamic_rnn %{{.*}} input_forget true hidden_size 3 activations "Sigmoid,Tanh,Tanh" activation_alpha [0.0, 0.0, 0.0] activation_beta [0.0, 0.0, 0.0] :
 // CHECK:         graph.dynamic_gruv2 %{{.*}} reset_after true hidden_size 3 direction "bidirectional"
