@@ -1,0 +1,263 @@
+"""`ge-fuse-quant`: dequantise -> Conv2D / MatMul <- dequantise becomes an int8 Conv2D or
+MatMul with an int32 accumulator and one AscendDequant, as GE's quantisation fusion does."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr, i32
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from gedialects.base import NODE_NAME, element_type, tensor_shape
+from gedialects.graph import (
+    AscendAntiQuantV2Op,
+    AscendDequantOp,
+    ConstOp,
+    Conv2DOp,
+    MatMulOp,
+    ReluOp,
+)
+from gedialects.graph.common import i64_attr, is_int8, tensor_of
+from gedialects.passes.fusion.matching import (
+    carry_attributes,
+    const_array,
+    new_const,
+    producer,
+    replace_group,
+    rewrite_with,
+    single_user_producer,
+)
+from gedialects.tensors import dense_from_numpy
+
+logger = logging.getLogger(__name__)
+
+_INT32 = np.iinfo(np.int32)
+
+
+class _Refused(Exception):
+    """A reason not to fuse, logged at debug level; the QDQ graph stays (it still runs)."""
+
+
+def _node(op: Operation) -> str:
+    name = op.attributes.get(NODE_NAME)
+    return f"'{name.data}'" if isinstance(name, StringAttr) else op.name
+
+
+def _activation(value: SSAValue) -> tuple[SSAValue, float, int]:
+    """x_q, its one scale and its integer zero point, for a dequantised activation."""
+    dq = producer(value, AscendAntiQuantV2Op)
+    if dq is None:
+        raise _Refused("the activation is not dequantised (no AscendAntiQuantV2)")
+    if not is_int8(element_type(dq.x.type)):
+        raise _Refused(f"the activation is {element_type(dq.x.type)}, not int8/uint8")
+    if dq.block_size.value.data:
+        raise _Refused("the activation is quantised in blocks")
+    scale = const_array(dq.scale)
+    if scale is None or scale.size != 1:
+        raise _Refused("the activation scale is not one constant value (per-axis activations)")
+    zero = 0
+    if dq.offset is not None:
+        offset = const_array(dq.offset)
+        if offset is None or offset.size != 1 or offset.flat[0] != np.rint(offset.flat[0]):
+            raise _Refused("the activation zero point is not one constant integer")
+        zero = -int(offset.flat[0])
+    return dq.x, float(scale.flat[0]), zero
+
+
+def _weight(value: SSAValue, axis: int) -> tuple[np.ndarray, SSAValue, np.ndarray]:
+    """The int8 weight, its quantised value and its scales (one, or one per index of `axis`)."""
+    dq = producer(value, AscendAntiQuantV2Op)
+    if dq is None:
+        raise _Refused("the weight is not dequantised (no AscendAntiQuantV2)")
+    w = const_array(dq.x)
+    if w is None or w.dtype != np.int8:
+        raise _Refused("the weight is not a constant int8 tensor")
+    if dq.block_size.value.data:
+        raise _Refused("the weight is quantised in blocks")
+    scale = const_array(dq.scale)
+    if scale is None:
+        raise _Refused("the weight scale is not constant")
+    if scale.size > 1 and (scale.ndim != 1 or dq.axis.value.data % w.ndim != axis):
+        raise _Refused(f"the weight scale is per-axis on axis {dq.axis.value.data}, not {axis}")
+    if dq.offset is not None:
+        offset = const_array(dq.offset)
+        if offset is None or np.any(offset != 0):
+            raise _Refused("the weight zero point is not 0 (GE's int8 weights are symmetric)")
+    return w, dq.x, scale.reshape(-1)
+
+
+def _bias(
+    value: SSAValue | None, deq_scale: np.ndarray, channels: int
+) -> tuple[np.ndarray, list[Operation]]:
+    """The int32 bias: none, or a dequantised int32 constant whose scale is x_scale * w_scale
+    (as QDQ exporters write it), so that it adds exactly to the accumulator."""
+    if value is None:
+        return np.zeros(channels, dtype=np.int64), []
+    dq = producer(value, AscendAntiQuantV2Op)
+    if dq is None:
+        raise _Refused("the bias is a float tensor, not a dequantised int32 one")
+    b = const_array(dq.x)
+    scale = const_array(dq.scale)
+    if b is None or b.dtype != np.int32 or scale is None or dq.block_size.value.data:
+        raise _Refused("the bias is not a constant int32 tensor with a constant scale")
+    if dq.offset is not None and np.any(const_array(dq.offset) != 0):
+        raise _Refused("the bias zero point is not 0")
+    s, d = scale.reshape(-1), deq_scale.reshape(-1)
+    if (1 not in (s.size, d.size) and s.size != d.size) or not np.all(s == d):
+        raise _Refused("the bias scale is not x_scale * w_scale")
+    return np.broadcast_to(b.reshape(-1).astype(np.int64), (channels,)), [dq]
+
+
+def _int32(values: np.ndarray) -> np.ndarray:
+    if values.size and (values.min() < _INT32.min or values.max() > _INT32.max):
+        raise _Refused("the bias with the zero-point correction overflows int32")
+    return values.astype(np.int32)
+
+
+def _dequant(
+    rewriter: PatternRewriter,
+    root: Operation,
+    product: Operation,
+    deq_scale: np.ndarray,
+    shape: tuple[int, ...],
+    interior: list[Operation],
+    consts: list[Operation],
+) -> None:
+    if not shape:  # one value: a scalar tensor (new_const keeps at least one dim)
+        scale = ConstOp(dense_from_numpy(deq_scale.reshape(())))
+        scale.attributes |= new_const(deq_scale.reshape(-1), root, "deq_scale").attributes
+    else:
+        scale = new_const(deq_scale.reshape(shape), root, "deq_scale")
+    dequant = AscendDequantOp(product.results[0], scale.y)
+    name = root.attributes.get(NODE_NAME)
+    if isinstance(name, StringAttr):
+        dequant.attributes[NODE_NAME] = StringAttr(f"{name.data}/dequant")
+    replace_group(rewriter, root, [*consts, product, scale, dequant], dequant.y, interior)
+
+
+def _refuse(op: Operation, reason: _Refused) -> None:
+    logger.debug("ge-fuse-quant: %s not fused: %s", _node(op), reason)
+
+
+class FuseQuantConv2D(RewritePattern):
+    """`conv2d(dequant(x_q), dequant(w_q), dequant(b_q))` -> `ascend_dequant(conv2d(x_q, w_q,
+    b'), x_scale * w_scale)` with `offset_x` the activation's zero point zx and
+    `b' = b_q - zx * sum(w_q[o])`: exactly `sum((x_q - zx) * w_q) + b_q` per output, the
+    padding reading zx (the quantised zero)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: Conv2DOp, rewriter: PatternRewriter) -> None:
+        if is_int8(element_type(op.x.type)):
+            return  # already the int8 form
+        try:
+            if op.data_format.data != "NCHW":
+                raise _Refused(f"data_format {op.data_format.data} (the fusion takes NCHW)")
+            x_q, x_scale, zero = _activation(op.x)
+            w, w_q, w_scale = _weight(op.filter, 0)
+            channels = w.shape[0]
+            deq_scale = (np.float32(x_scale) * w_scale.astype(np.float32)).astype(np.float32)
+            deq_scale = np.broadcast_to(deq_scale, (channels,)) if deq_scale.size > 1 else deq_scale
+            bias, bias_ops = _bias(op.bias, deq_scale, channels)
+            sums = w.reshape(channels, -1).sum(axis=1, dtype=np.int64)
+            corrected = _int32(bias - zero * sums)
+        except _Refused as reason:
+            _refuse(op, reason)
+            return
+        result = tensor_shape(op.y.type)
+        b = new_const(corrected, op, "bias")
+        props = dict(op.properties)
+        if zero:
+            props["offset_x"] = i64_attr(zero)
+        conv = Conv2DOp.build(
+            operands=[x_q, w_q, [b.y]], result_types=[tensor_of(i32, result)], properties=props
+        )
+        carry_attributes(conv, op)
+        interior = [o for o in (op.x.owner, op.filter.owner) if isinstance(o, Operation)]
+        shape = (1, -1, 1, 1) if deq_scale.size > 1 else ()
+        _dequant(rewriter, op, conv, deq_scale, shape, [*interior, *bias_ops], [b])
+
+
+class FuseQuantMatMul(RewritePattern):
+    """`matmul(dequant(a_q), dequant(w_q), dequant(b_q))` -> `ascend_dequant(matmul(a_q, w_q,
+    b'), a_scale * w_scale)` with `b' = b_q - za * sum_k(w_q[k, n])`, the activation zero
+    point's correction term (exact: `sum((a_q - za) * w_q) + b_q`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: MatMulOp, rewriter: PatternRewriter) -> None:
+        if is_int8(element_type(op.x1.type)):
+            return
+        try:
+            a_q, a_scale, zero = _activation(op.x1)
+            transposed = op.transpose_x2.value.data != 0
+            w, w_q, w_scale = _weight(op.x2, 0 if transposed else 1)
+            kn = w.T if transposed else w
+            channels = kn.shape[1]
+            deq_scale = (np.float32(a_scale) * w_scale.astype(np.float32)).astype(np.float32)
+            deq_scale = np.broadcast_to(deq_scale, (channels,)) if deq_scale.size > 1 else deq_scale
+            bias, bias_ops = _bias(op.bias, deq_scale, channels)
+            corrected = _int32(bias - zero * kn.sum(axis=0, dtype=np.int64))
+        except _Refused as reason:
+            _refuse(op, reason)
+            return
+        b = new_const(corrected, op, "bias")
+        product = MatMulOp.build(
+            operands=[a_q, w_q, [b.y]],
+            result_types=[tensor_of(i32, tensor_shape(op.y.type))],
+            properties=dict(op.properties),
+        )
+        carry_attributes(product, op)
+        interior = [o for o in (op.x1.owner, op.x2.owner) if isinstance(o, Operation)]
+        shape = (-1,) if deq_scale.size > 1 else ()
+        _dequant(rewriter, op, product, deq_scale, shape, [*interior, *bias_ops], [b])
+
+
+class FuseDequantRelu(RewritePattern):
+    """`relu(ascend_dequant(acc, s))` -> `ascend_dequant(acc, s) relu_flag true` (GE's
+    `relu_flag`; exact, the ReLU of the same float)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReluOp, rewriter: PatternRewriter) -> None:
+        dequant = single_user_producer(op.x, AscendDequantOp)
+        if dequant is None or dequant.relu_flag.value.data or op.y.type != dequant.y.type:
+            return
+        fused = AscendDequantOp(dequant.x, dequant.deq_scale, relu_flag=True)
+        carry_attributes(fused, dequant)
+        replace_group(rewriter, op, [fused], fused.y, [dequant])
+
+
+def quant_patterns() -> tuple[RewritePattern, ...]:
+    return (FuseQuantConv2D(), FuseQuantMatMul(), FuseDequantRelu())
+
+
+@dataclass(frozen=True)
+class FuseQuantPass(ModulePass):
+    """Fuses QDQ around Conv2D and MatMul into GE's int8 kernels.
+
+    GE's quantised inference graph (FE's `OptimizeOriginalGraphForQuantize`, then the UB
+    fusions `TbeConvDequantFusionPass`, `TbeMatmulDequantFusionPass`) runs Conv2D/MatMul on
+    int8 operands with an int32 accumulator, followed by AscendDequant (`deq_scale =
+    x_scale * w_scale`, `relu_flag` for a ReLU after it). Here the dequantised activation
+    (AscendAntiQuantV2 of an int8/uint8 tensor, one scale, one constant zero point) and the
+    dequantised constant int8 weight (zero point 0, one scale or one per output channel: axis
+    0 of an OIHW filter, N of a MatMul's x2) become the int8 operands; a dequantised int32
+    bias of scale `x_scale * w_scale` (ONNX QDQ's bias) is the int32 bias. An activation zero
+    point zx is exact: its correction `-zx * sum(w)` joins the bias, and Conv2D's `offset_x`
+    = zx makes the padding read zx. The accumulation is exact, so the result is at least as
+    accurate as the float graph's (one rounding in AscendDequant; the float graph rounds
+    every product and partial sum). Anything else (per-axis or blocked activations, a weight
+    zero point, a float bias, NHWC) stays as it is, the reason in the debug log
+    (`-vv`). A Quantize after the Dequant stays a Quantize: GE's AscendRequant
+    (`TbeConvRequantFusionPass`) is not made. ONNX's DequantizeLinear imports as
+    AscendAntiQuantV2; `ge-compile` runs this pass before constant folding, which would fold
+    the weights' dequantisation into float constants.
+    """
+
+    name = "ge-fuse-quant"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rewrite_with(op, quant_patterns())
