@@ -1,20 +1,29 @@
 """`ge-fuse-quant` keeps the numbers: random QDQ convolutions and matrix products computed by
-the fused int8 kernels are within two float32 roundings of the exact value, at least as close
-as the unfused float graph; a QDQ CNN built with onnx.helper runs to onnxruntime's numbers
-through the tools (ge-import -> ge-opt -> ge-run) fused, and after ge-compile on AI Core."""
+the fused int8 kernels are bit-exact to the integer reference (exact int32 accumulator, one
+rounding by deq_scale) and within the float graph's error bound of the exact QDQ value; a
+QDQ CNN built with onnx.helper runs to onnxruntime's numbers through the tools (ge-import ->
+ge-opt -> ge-run) fused, and after ge-compile with the int8 products on AI Core."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
+import onnx
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from onnx import TensorProto, helper, numpy_helper
 
 from gedialects import make_context
+from gedialects.frontend.onnx import import_model
 from gedialects.interpreters.graph.nn import conv_nd
 from gedialects.interpreters.run import run
 from gedialects.passes.fusion.fuse_quant import FuseQuantPass
+from gedialects.passes.pipelines import CompilePipelinePass
 from gedialects.tensors import dense_from_numpy
-from tests.conftest import parse
+from tests.conftest import parse, run_tool
 
 EPS32 = 2.0**-24
 """float32's unit roundoff."""
@@ -234,3 +243,138 @@ def test_fused_matmul_matches_the_qdq_graph(
     integer = (xq.astype(np.float64) - zero) @ (w.T if transposed else w).astype(np.float64) + b
     terms = np.abs(xf) @ np.abs(wk) + np.abs(bf)
     check_numbers(before, after, integer, np.float32(sx) * sw, exact, terms, k + 1)
+
+
+# --------------------------------------------------------------------------------------------
+# A QDQ CNN through the tools, against onnxruntime
+# --------------------------------------------------------------------------------------------
+
+
+def qdq_cnn(rng: np.random.Generator) -> onnx.ModelProto:
+    """x -> Q(uint8, zero point 128) -> DQ -> Conv(3x3, pad 1, per-channel int8 W, QDQ int32
+    bias) -> Relu -> Q -> DQ -> Flatten -> Q -> DQ -> Gemm(transB, per-channel int8 W, QDQ
+    bias): the QDQ form of a quantised CNN (onnxruntime's quantize_static writes this)."""
+    c_in, c_out, hw, n_out = 3, 4, 6, 5
+    sx, s1 = np.float32(0.02), np.float32(0.05)
+    w1 = rng.integers(-127, 128, (c_out, c_in, 3, 3)).astype(np.int8)
+    sw1 = rng.uniform(0.002, 0.01, c_out).astype(np.float32)
+    w2 = rng.integers(-127, 128, (n_out, c_out * hw * hw)).astype(np.int8)
+    sw2 = rng.uniform(0.001, 0.004, n_out).astype(np.float32)
+    arrays = {
+        "sx": np.array(sx),
+        "zx": np.array(128, dtype=np.uint8),
+        "w1": w1,
+        "sw1": sw1,
+        "zw1": np.zeros(c_out, dtype=np.int8),
+        "b1": rng.integers(-500, 500, c_out).astype(np.int32),
+        "sb1": sx * sw1,
+        "s1": np.array(s1),
+        "z1": np.array(0, dtype=np.uint8),
+        "w2": w2,
+        "sw2": sw2,
+        "b2": rng.integers(-500, 500, n_out).astype(np.int32),
+        "sb2": s1 * sw2,
+    }
+    node = helper.make_node
+    nodes = [
+        node("QuantizeLinear", ["x", "sx", "zx"], ["xq"]),
+        node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"]),
+        node("DequantizeLinear", ["w1", "sw1", "zw1"], ["w1d"], axis=0),
+        node("DequantizeLinear", ["b1", "sb1"], ["b1d"], axis=0),
+        node("Conv", ["xd", "w1d", "b1d"], ["c"], pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+        node("Relu", ["c"], ["r"]),
+        node("QuantizeLinear", ["r", "s1", "z1"], ["rq"]),
+        node("DequantizeLinear", ["rq", "s1", "z1"], ["rd"]),
+        node("Flatten", ["rd"], ["f"]),
+        node("QuantizeLinear", ["f", "s1", "z1"], ["fq"]),
+        node("DequantizeLinear", ["fq", "s1", "z1"], ["fd"]),
+        node("DequantizeLinear", ["w2", "sw2"], ["w2d"], axis=0),
+        node("DequantizeLinear", ["b2", "sb2"], ["b2d"], axis=0),
+        node("Gemm", ["fd", "w2d", "b2d"], ["y"], transB=1),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "qdq_cnn",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, c_in, hw, hw])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, n_out])],
+        [numpy_helper.from_array(v, k) for k, v in arrays.items()],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(model)
+    return model
+
+
+QDQ_TOL = ("--rtol", "1e-5", "--atol", "1e-5")
+"""The outputs are ~10; float32 roundings of the Gemm's 144-term sums, no quantisation step
+(an off-by-one Quantize would show as ~5e-3)."""
+
+
+@pytest.fixture(scope="module")
+def qdq_files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The model, its inputs, and onnxruntime's outputs with its own QDQ fusions (QLinearConv,
+    ...: ort.npz) and without any graph optimisation (ortref.npz)."""
+    import onnxruntime as ort
+
+    root = tmp_path_factory.mktemp("qdq")
+    rng = np.random.default_rng(0)
+    onnx.save(qdq_cnn(rng), root / "cnn.onnx")
+    x = rng.uniform(-2.5, 2.5, (2, 3, 6, 6)).astype(np.float32)
+    np.savez(root / "in.npz", x=x)
+    levels = {
+        "ort": ort.GraphOptimizationLevel.ORT_ENABLE_ALL,
+        "ortref": ort.GraphOptimizationLevel.ORT_DISABLE_ALL,
+    }
+    for name, level in levels.items():
+        options = ort.SessionOptions()
+        options.graph_optimization_level = level
+        session = ort.InferenceSession(
+            str(root / "cnn.onnx"), options, providers=["CPUExecutionProvider"]
+        )
+        (y,) = session.run(None, {"x": x})
+        np.savez(root / f"{name}.npz", y=np.asarray(y))
+    return root
+
+
+def op_names(path: Path) -> list[str]:
+    return re.findall(r"(graph\.[a-z_0-9]+|ascend\.kernel \"[A-Za-z0-9]+\")", path.read_text())
+
+
+@pytest.mark.parametrize("reference", ["ort", "ortref"])
+def test_qdq_cnn_through_the_tools(qdq_files: Path, reference: str) -> None:
+    """ge-import -> .mlir -> ge-opt ge-fuse-quant -> .mlir -> ge-run, and ge-opt ge-compile
+    -> ge-run: both fused (two AscendDequant, the ReLU as relu_flag, the products int8 on AI
+    Core), both to onnxruntime's numbers."""
+    root = qdq_files
+    imported, fused, compiled = root / "g.mlir", root / "f.mlir", root / "c.mlir"
+    done = run_tool("ge-import", str(root / "cnn.onnx"), "-o", str(imported))
+    assert done.returncode == 0, done.stderr
+    for passes, out in (("ge-fuse-quant", fused), ("ge-compile", compiled)):
+        done = run_tool("ge-opt", str(imported), "-p", passes, "-o", str(out))
+        assert done.returncode == 0, done.stderr
+    ops = op_names(fused)
+    assert ops.count("graph.ascend_dequant") == 2 and "graph.relu" not in ops
+    assert ops.count("graph.ascend_anti_quant_v2") == 1  # the one before Flatten
+    kernels = [n for n in op_names(compiled) if n.startswith("ascend.kernel")]
+    assert kernels.count('ascend.kernel "AscendDequant"') == 2
+    text = compiled.read_text()
+    for ge_type in ("Conv2D", "MatMul"):
+        assert f'ascend.kernel "{ge_type}" ' in text
+        assert 'engine "DNN_VM_AICPU"' not in text
+    for ir in (imported, fused, compiled):
+        result = run_tool(
+            "ge-run", str(ir), "--inputs", str(root / "in.npz"),
+            "--reference", str(root / f"{reference}.npz"), "-q", *QDQ_TOL,
+        )  # fmt: skip
+        assert result.returncode == 0, f"{ir.name}: {result.stdout}{result.stderr}"
+        assert "MATCH: all" in result.stdout
+
+
+def test_qdq_cnn_in_memory_is_fused_and_keeps_the_numbers(qdq_files: Path) -> None:
+    """The imported module, fused by ge-compile, against the unfused import (same inputs)."""
+    module = import_model(qdq_files / "cnn.onnx")
+    x = np.load(qdq_files / "in.npz")["x"]
+    expected = run(module, {"x": x})["y"]
+    compiled = module.clone()
+    CompilePipelinePass().apply(make_context(), compiled)
+    assert str(compiled).count('ascend.kernel "AscendDequant"') == 2
+    np.testing.assert_allclose(run(compiled, {"x": x})["y"], expected, rtol=1e-5, atol=1e-5)

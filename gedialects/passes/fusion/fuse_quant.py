@@ -247,9 +247,12 @@ class FuseQuantPass(ModulePass):
     0 of an OIHW filter, N of a MatMul's x2) become the int8 operands; a dequantised int32
     bias of scale `x_scale * w_scale` (ONNX QDQ's bias) is the int32 bias. An activation zero
     point zx is exact: its correction `-zx * sum(w)` joins the bias, and Conv2D's `offset_x`
-    = zx makes the padding read zx. The accumulation is exact, so the result is at least as
-    accurate as the float graph's (one rounding in AscendDequant; the float graph rounds
-    every product and partial sum). Anything else (per-axis or blocked activations, a weight
+    = zx makes the padding read zx. The accumulation is exact: the result is the integer sum
+    times float32(x_scale * w_scale), rounded once, and it differs from the float QDQ graph
+    only by the float graph's own roundings of its products and K-term sums (both lie within
+    (K + 3) * 2^-24 * sum|terms| of the exact value; `tests/test_fuse_quant.py`). A uint8
+    activation stays uint8 (GE's TBE kernels take int8 x, its AscendQuant re-centring by
+    -128 is not modelled). Anything else (per-axis or blocked activations, a weight
     zero point, a float bias, NHWC) stays as it is, the reason in the debug log
     (`-vv`). A Quantize after the Dequant stays a Quantize: GE's AscendRequant
     (`TbeConvRequantFusionPass`) is not made. ONNX's DequantizeLinear imports as
