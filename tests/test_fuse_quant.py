@@ -112,15 +112,19 @@ def check_numbers(
     terms: np.ndarray,
     k: int,
     relu: bool = False,
+    float_bias: np.ndarray | None = None,
 ) -> None:
     """The fused result is bit-exact to its integer reference (the exact int32 accumulator
-    times float32 `x_scale * w_scale`, rounded once to float32); both it and the float graph
-    are within the roundings of k-term float32 sums of the exact QDQ value."""
+    times float32 `x_scale * w_scale`, rounded once to float32, plus a float bias in
+    float32); both it and the float graph are within the roundings of k-term float32 sums
+    of the exact QDQ value."""
     assert after.dtype == np.float32 == before.dtype
-    reference = integer * deq_scale.astype(np.float64)
+    reference = (integer * deq_scale.astype(np.float64)).astype(np.float32)
+    if float_bias is not None:
+        reference = reference + float_bias
     if relu:
-        reference = np.maximum(reference, 0.0)
-    np.testing.assert_array_equal(after, reference.astype(np.float32))
+        reference = np.maximum(reference, np.float32(0))
+    np.testing.assert_array_equal(after, reference)
     bound = (k + 3) * EPS32 * terms + 1e-300
     assert np.all(np.abs(before.astype(np.float64) - exact) <= bound)
     assert np.all(np.abs(after.astype(np.float64) - exact) <= bound)
@@ -142,7 +146,7 @@ def conv_cases(draw: st.DrawFn) -> dict[str, object]:
         "stride": draw(st.integers(1, 2)),
         "pad": draw(st.integers(0, 1)),
         "per_channel": draw(st.booleans()),
-        "bias": draw(st.booleans()),
+        "bias": draw(st.sampled_from(["none", "qdq", "float"])),
         "relu": draw(st.booleans()),
     }
 
@@ -161,9 +165,17 @@ def test_fused_conv_matches_the_qdq_graph(case: dict) -> None:
     yt = tensor((n, o, out, out), "f32")
     operands, types = "%x, %w", f"{tensor((n, c, hw, hw), 'f32')}, {tensor(w.shape, 'f32')}"
     b = np.zeros(o, dtype=np.int32)
-    if case["bias"]:
+    bf = np.zeros((1, o, 1, 1))
+    float_bias = None
+    if case["bias"] == "qdq":
         b, _, bl = bias_lines(rng, sx, sw, o)
         lines += bl
+        bf = (b.astype(np.float64) * (np.float64(np.float32(sx) * sw))).reshape(1, -1, 1, 1)
+    elif case["bias"] == "float":
+        float_bias = rng.uniform(-1, 1, o).astype(np.float32).reshape(1, -1, 1, 1)
+        lines.append(const("b", float_bias.reshape(-1)))
+        bf = float_bias.astype(np.float64)
+    if case["bias"] != "none":
         operands, types = operands + ", %b", types + f", {tensor((o,), 'f32')}"
     lines.append(
         f"  %c = graph.conv2d {operands} strides [1, 1, {s}, {s}] pads [{p}, {p}, {p}, {p}]"
@@ -182,7 +194,6 @@ def test_fused_conv_matches_the_qdq_graph(case: dict) -> None:
     window = {"strides": [s, s], "pads": [p] * 4, "dilations": [1, 1], "groups": g}
     xf = (xq.astype(np.float64) - zero) * np.float64(sx)
     wf = w.astype(np.float64) * sw.astype(np.float64).reshape(-1, 1, 1, 1)
-    bf = (b.astype(np.float64) * (np.float64(np.float32(sx) * sw))).reshape(1, -1, 1, 1)
     exact = conv_nd(xf, wf, **window) + bf
     terms = conv_nd(np.abs(xf), np.abs(wf), **window) + np.abs(bf)
     if case["relu"]:
@@ -190,7 +201,8 @@ def test_fused_conv_matches_the_qdq_graph(case: dict) -> None:
     shifted = xq.astype(np.float64) - zero
     integer = conv_nd(shifted, w.astype(np.float64), **window) + b.reshape(1, -1, 1, 1)
     deq_scale = (np.float32(sx) * sw).reshape(1, -1, 1, 1)
-    check_numbers(before, after, integer, deq_scale, exact, terms, c // g * k * k + 1, case["relu"])
+    taps = c // g * k * k + 1
+    check_numbers(before, after, integer, deq_scale, exact, terms, taps, case["relu"], float_bias)
 
 
 @settings(max_examples=30)

@@ -15,6 +15,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from gedialects.base import NODE_NAME, element_type, tensor_shape
 from gedialects.graph import (
+    AddOp,
     AscendAntiQuantV2Op,
     AscendDequantOp,
     ConstOp,
@@ -32,7 +33,7 @@ from gedialects.passes.fusion.matching import (
     rewrite_with,
     single_user_producer,
 )
-from gedialects.tensors import dense_from_numpy
+from gedialects.tensors import dense_from_numpy, numpy_dtype
 
 logger = logging.getLogger(__name__)
 
@@ -93,14 +94,21 @@ def _weight(value: SSAValue, axis: int) -> tuple[np.ndarray, SSAValue, np.ndarra
 
 def _bias(
     value: SSAValue | None, deq_scale: np.ndarray, channels: int
-) -> tuple[np.ndarray, list[Operation]]:
-    """The int32 bias: none, or a dequantised int32 constant whose scale is x_scale * w_scale
-    (as QDQ exporters write it), so that it adds exactly to the accumulator."""
+) -> tuple[np.ndarray, np.ndarray | None, list[Operation]]:
+    """The int32 bias, a float bias to add after the dequantisation, and the ops only the bias
+    used. A dequantised int32 constant whose scale is x_scale * w_scale (as QDQ exporters
+    write it) is the int32 bias, which adds exactly to the accumulator; a float constant
+    (PyTorch's exports keep the bias in float) or an int32 one of another scale is added in
+    float after AscendDequant, as the float graph adds it (GE would quantise it to int32)."""
+    zeros = np.zeros(channels, dtype=np.int64)
     if value is None:
-        return np.zeros(channels, dtype=np.int64), []
+        return zeros, None, []
+    floats = const_array(value)
+    if floats is not None and floats.dtype.kind == "f" and floats.size in (1, channels):
+        return zeros, np.broadcast_to(floats.reshape(-1), (channels,)), []
     dq = producer(value, AscendAntiQuantV2Op)
     if dq is None:
-        raise _Refused("the bias is a float tensor, not a dequantised int32 one")
+        raise _Refused("the bias is neither constant nor dequantised")
     b = const_array(dq.x)
     scale = const_array(dq.scale)
     if b is None or b.dtype != np.int32 or scale is None or dq.block_size.value.data:
@@ -108,9 +116,13 @@ def _bias(
     if dq.offset is not None and np.any(const_array(dq.offset) != 0):
         raise _Refused("the bias zero point is not 0")
     s, d = scale.reshape(-1), deq_scale.reshape(-1)
-    if (1 not in (s.size, d.size) and s.size != d.size) or not np.all(s == d):
-        raise _Refused("the bias scale is not x_scale * w_scale")
-    return np.broadcast_to(b.reshape(-1).astype(np.int64), (channels,)), [dq]
+    if s.size not in (1, channels) or b.size not in (1, channels):
+        raise _Refused("the bias is not one value per output channel")
+    if np.all(s == d):
+        return np.broadcast_to(b.reshape(-1).astype(np.int64), (channels,)), None, [dq]
+    # another scale: the float values AscendAntiQuantV2's kernel gives (float64, then float32)
+    values = (b.reshape(-1).astype(np.float64) * s.astype(np.float64)).astype(np.float32)
+    return zeros, np.broadcast_to(values, (channels,)), [dq]
 
 
 def _int32(values: np.ndarray) -> np.ndarray:
@@ -125,19 +137,32 @@ def _dequant(
     product: Operation,
     deq_scale: np.ndarray,
     shape: tuple[int, ...],
+    float_bias: np.ndarray | None,
     interior: list[Operation],
     consts: list[Operation],
 ) -> None:
+    """AscendDequant of `product` (and the Add of a float bias) in place of `root`."""
+    name = root.attributes.get(NODE_NAME)
     if not shape:  # one value: a scalar tensor (new_const keeps at least one dim)
         scale = ConstOp(dense_from_numpy(deq_scale.reshape(())))
         scale.attributes |= new_const(deq_scale.reshape(-1), root, "deq_scale").attributes
     else:
         scale = new_const(deq_scale.reshape(shape), root, "deq_scale")
     dequant = AscendDequantOp(product.results[0], scale.y)
-    name = root.attributes.get(NODE_NAME)
+    new_ops: list[Operation] = [*consts, product, scale, dequant]
+    result = dequant.y
     if isinstance(name, StringAttr):
         dequant.attributes[NODE_NAME] = StringAttr(f"{name.data}/dequant")
-    replace_group(rewriter, root, [*consts, product, scale, dequant], dequant.y, interior)
+    if float_bias is not None:
+        dims = (1, -1, 1, 1) if isinstance(root, Conv2DOp) else (-1,)
+        dtype = numpy_dtype(element_type(root.results[0].type))
+        bias = new_const(float_bias.astype(dtype).reshape(dims), root, "float_bias")
+        add = AddOp(dequant.y, bias.y)
+        if isinstance(name, StringAttr):
+            add.attributes[NODE_NAME] = StringAttr(f"{name.data}/bias_add")
+        new_ops += [bias, add]
+        result = add.y
+    replace_group(rewriter, root, new_ops, result, interior)
 
 
 def _refuse(op: Operation, reason: _Refused) -> None:
@@ -162,7 +187,7 @@ class FuseQuantConv2D(RewritePattern):
             channels = w.shape[0]
             deq_scale = (np.float32(x_scale) * w_scale.astype(np.float32)).astype(np.float32)
             deq_scale = np.broadcast_to(deq_scale, (channels,)) if deq_scale.size > 1 else deq_scale
-            bias, bias_ops = _bias(op.bias, deq_scale, channels)
+            bias, float_bias, bias_ops = _bias(op.bias, deq_scale, channels)
             sums = w.reshape(channels, -1).sum(axis=1, dtype=np.int64)
             corrected = _int32(bias - zero * sums)
         except _Refused as reason:
@@ -179,7 +204,7 @@ class FuseQuantConv2D(RewritePattern):
         carry_attributes(conv, op)
         interior = [o for o in (op.x.owner, op.filter.owner) if isinstance(o, Operation)]
         shape = (1, -1, 1, 1) if deq_scale.size > 1 else ()
-        _dequant(rewriter, op, conv, deq_scale, shape, [*interior, *bias_ops], [b])
+        _dequant(rewriter, op, conv, deq_scale, shape, float_bias, [*interior, *bias_ops], [b])
 
 
 class FuseQuantMatMul(RewritePattern):
@@ -199,7 +224,7 @@ class FuseQuantMatMul(RewritePattern):
             channels = kn.shape[1]
             deq_scale = (np.float32(a_scale) * w_scale.astype(np.float32)).astype(np.float32)
             deq_scale = np.broadcast_to(deq_scale, (channels,)) if deq_scale.size > 1 else deq_scale
-            bias, bias_ops = _bias(op.bias, deq_scale, channels)
+            bias, float_bias, bias_ops = _bias(op.bias, deq_scale, channels)
             corrected = _int32(bias - zero * kn.sum(axis=0, dtype=np.int64))
         except _Refused as reason:
             _refuse(op, reason)
@@ -213,7 +238,7 @@ class FuseQuantMatMul(RewritePattern):
         carry_attributes(product, op)
         interior = [o for o in (op.x1.owner, op.x2.owner) if isinstance(o, Operation)]
         shape = (-1,) if deq_scale.size > 1 else ()
-        _dequant(rewriter, op, product, deq_scale, shape, [*interior, *bias_ops], [b])
+        _dequant(rewriter, op, product, deq_scale, shape, float_bias, [*interior, *bias_ops], [b])
 
 
 class FuseDequantRelu(RewritePattern):
@@ -245,7 +270,8 @@ class FuseQuantPass(ModulePass):
     (AscendAntiQuantV2 of an int8/uint8 tensor, one scale, one constant zero point) and the
     dequantised constant int8 weight (zero point 0, one scale or one per output channel: axis
     0 of an OIHW filter, N of a MatMul's x2) become the int8 operands; a dequantised int32
-    bias of scale `x_scale * w_scale` (ONNX QDQ's bias) is the int32 bias. An activation zero
+    bias of scale `x_scale * w_scale` (ONNX QDQ's bias) is the int32 bias; a float constant
+    bias (PyTorch's exports) is added after AscendDequant. An activation zero
     point zx is exact: its correction `-zx * sum(w)` joins the bias, and Conv2D's `offset_x`
     = zx makes the padding read zx. The accumulation is exact: the result is the integer sum
     times float32(x_scale * w_scale), rounded once, and it differs from the float QDQ graph
@@ -253,7 +279,7 @@ class FuseQuantPass(ModulePass):
     (K + 3) * 2^-24 * sum|terms| of the exact value; `tests/test_fuse_quant.py`). A uint8
     activation stays uint8 (GE's TBE kernels take int8 x, its AscendQuant re-centring by
     -128 is not modelled). Anything else (per-axis or blocked activations, a weight
-    zero point, a float bias, NHWC) stays as it is, the reason in the debug log
+    zero point, a run-time bias, NHWC) stays as it is, the reason in the debug log
     (`-vv`). A Quantize after the Dequant stays a Quantize: GE's AscendRequant
     (`TbeConvRequantFusionPass`) is not made. ONNX's DequantizeLinear imports as
     AscendAntiQuantV2; `ge-compile` runs this pass before constant folding, which would fold

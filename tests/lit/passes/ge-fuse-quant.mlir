@@ -94,17 +94,17 @@ graph.graph @matmul_per_tensor(%aq: tensor<4x3xi8>) -> tensor<4x2xf32> {
 
 // -----
 
-// Tests what stays, each with its reason in the debug log: a weight zero point, a float bias, per-axis activation scales, a run-time weight, a MatMul weight scale along K.
+// Tests what stays, each with its reason in the debug log: a weight zero point, a run-time bias, per-axis activation scales, a run-time weight, a MatMul weight scale along K.
 // CHECK-LABEL: graph.graph @kept
 // CHECK-NOT:     graph.ascend_dequant
 // CHECK-COUNT-2: graph.conv2d %{{.*}} : (tensor<1x2x3x3xf32>
 // CHECK-NOT:     graph.ascend_dequant
 // LOG-DAG: ge-fuse-quant: 'zero_w' not fused: the weight zero point is not 0
-// LOG-DAG: ge-fuse-quant: 'float_bias' not fused: the bias is a float tensor, not a dequantised int32 one
+// LOG-DAG: ge-fuse-quant: 'runtime_bias' not fused: the bias is neither constant nor dequantised
 // LOG-DAG: ge-fuse-quant: 'axis_x' not fused: the activation scale is not one constant value (per-axis activations)
 // LOG-DAG: ge-fuse-quant: 'runtime_w' not fused: the weight is not a constant int8 tensor
 // LOG-DAG: ge-fuse-quant: 'k_scale' not fused: the weight scale is per-axis on axis 0, not 1
-graph.graph @kept(%xq: tensor<1x2x3x3xi8>, %rw: tensor<2x2x1x1xi8>, %aq: tensor<2x2xi8>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<2x2xf32>) {
+graph.graph @kept(%xq: tensor<1x2x3x3xi8>, %rw: tensor<2x2x1x1xi8>, %aq: tensor<2x2xi8>, %fb: tensor<2xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<2x2xf32>) {
   %sx = graph.const dense<0.5> : tensor<f32>
   %x = graph.ascend_anti_quant_v2 %xq, %sx : (tensor<1x2x3x3xi8>, tensor<f32>) -> tensor<1x2x3x3xf32>
   %wq = graph.const dense<[[[[1]], [[2]]], [[[3]], [[4]]]]> : tensor<2x2x1x1xi8>
@@ -113,8 +113,7 @@ graph.graph @kept(%xq: tensor<1x2x3x3xi8>, %rw: tensor<2x2x1x1xi8>, %aq: tensor<
   %wz = graph.ascend_anti_quant_v2 %wq, %sw, %ow : (tensor<2x2x1x1xi8>, tensor<f32>, tensor<f32>) -> tensor<2x2x1x1xf32>
   %c1 = graph.conv2d %x, %wz strides [1, 1, 1, 1] {node_name = "zero_w"} : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
   %w = graph.ascend_anti_quant_v2 %wq, %sw : (tensor<2x2x1x1xi8>, tensor<f32>) -> tensor<2x2x1x1xf32>
-  %fb = graph.const dense<[0.5, 1.5]> : tensor<2xf32>
-  %c2 = graph.conv2d %x, %w, %fb strides [1, 1, 1, 1] {node_name = "float_bias"} : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  %c2 = graph.conv2d %x, %w, %fb strides [1, 1, 1, 1] {node_name = "runtime_bias"} : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
   %sxc = graph.const dense<[0.5, 0.25]> : tensor<2xf32>
   %xc = graph.ascend_anti_quant_v2 %xq, %sxc : (tensor<1x2x3x3xi8>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
   %c3 = graph.conv2d %xc, %w strides [1, 1, 1, 1] {node_name = "axis_x"} : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
@@ -127,4 +126,35 @@ graph.graph @kept(%xq: tensor<1x2x3x3xi8>, %rw: tensor<2x2x1x1xi8>, %aq: tensor<
   %m = graph.ascend_anti_quant_v2 %mq, %sk axis 0 : (tensor<2x2xi8>, tensor<2xf32>) -> tensor<2x2xf32>
   %y = graph.matmul %a, %m {node_name = "k_scale"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   graph.net_output %c1, %c2, %c3, %c4, %y : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// Tests a float constant bias (PyTorch's QDQ exports) and an int32 bias of another scale: each is added in float after AscendDequant, as the float graph adds it (the second in the values AscendAntiQuantV2 gives, 3 * 0.5 and 4 * 0.5).
+// CHECK-LABEL: graph.graph @float_biases
+// CHECK:         %[[C:.*]] = graph.conv2d %{{.*}}, %{{.*}}, %{{.*}} strides [1, 1, 1, 1] {node_name = "conv"} : (tensor<1x2x3x3xi8>, tensor<2x2x1x1xi8>, tensor<2xi32>) -> tensor<1x2x3x3xi32>
+// CHECK:         %[[D:.*]] = graph.ascend_dequant %[[C]], %{{.*}} {node_name = "conv/dequant"}
+// CHECK-NEXT:    %[[B:.*]] = graph.const dense<{{\[\[\[\[}}5.000000e-01]], {{\[\[}}1.500000e+00]]]]> : tensor<1x2x1x1xf32> {node_name = "conv/float_bias"}
+// CHECK-NEXT:    %[[Y:.*]] = graph.add %[[D]], %[[B]] {node_name = "conv/bias_add"}
+// CHECK:         %[[M:.*]] = graph.matmul
+// CHECK:         %[[E:.*]] = graph.ascend_dequant %[[M]]
+// CHECK-NEXT:    %[[F:.*]] = graph.const dense<[1.500000e+00, 2.000000e+00]> : tensor<2xf32> {node_name = "fc/float_bias"}
+// CHECK-NEXT:    %[[Z:.*]] = graph.add %[[E]], %[[F]]
+// CHECK-NEXT:    graph.net_output %[[Y]], %[[Z]]
+// CHECK-NOT:     graph.ascend_anti_quant_v2
+graph.graph @float_biases(%xq: tensor<1x2x3x3xi8>, %aq: tensor<2x2xi8>) -> (tensor<1x2x3x3xf32>, tensor<2x2xf32>) {
+  %sx = graph.const dense<0.5> : tensor<f32>
+  %x = graph.ascend_anti_quant_v2 %xq, %sx : (tensor<1x2x3x3xi8>, tensor<f32>) -> tensor<1x2x3x3xf32>
+  %wq = graph.const dense<[[[[1]], [[2]]], [[[3]], [[4]]]]> : tensor<2x2x1x1xi8>
+  %sw = graph.const dense<0.25> : tensor<f32>
+  %w = graph.ascend_anti_quant_v2 %wq, %sw : (tensor<2x2x1x1xi8>, tensor<f32>) -> tensor<2x2x1x1xf32>
+  %fb = graph.const dense<[0.5, 1.5]> : tensor<2xf32>
+  %c = graph.conv2d %x, %w, %fb strides [1, 1, 1, 1] {node_name = "conv"} : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  %a = graph.ascend_anti_quant_v2 %aq, %sx : (tensor<2x2xi8>, tensor<f32>) -> tensor<2x2xf32>
+  %mq = graph.const dense<[[1, 2], [3, 4]]> : tensor<2x2xi8>
+  %m = graph.ascend_anti_quant_v2 %mq, %sw : (tensor<2x2xi8>, tensor<f32>) -> tensor<2x2xf32>
+  %bq = graph.const dense<[3, 4]> : tensor<2xi32>
+  %b = graph.ascend_anti_quant_v2 %bq, %sx : (tensor<2xi32>, tensor<f32>) -> tensor<2xf32>
+  %y = graph.matmul %a, %m, %b {node_name = "fc"} : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+  graph.net_output %c, %y : tensor<1x2x3x3xf32>, tensor<2x2xf32>
 }
