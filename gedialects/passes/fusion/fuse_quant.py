@@ -13,7 +13,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from gedialects.base import NODE_NAME, element_type, tensor_shape
+from gedialects.base import NODE_NAME, element_type, is_static, tensor_shape
+from gedialects.formats import kernel_attrs
 from gedialects.graph import (
     AddOp,
     AscendAntiQuantV2Op,
@@ -21,9 +22,11 @@ from gedialects.graph import (
     ConstOp,
     Conv2DOp,
     MatMulOp,
+    QuantizeOp,
     ReluOp,
 )
 from gedialects.graph.common import i64_attr, is_int8, tensor_of
+from gedialects.interpreters.kernels import run_kernel
 from gedialects.passes.fusion.matching import (
     carry_attributes,
     const_array,
@@ -75,7 +78,7 @@ def _weight(value: SSAValue, axis: int) -> tuple[np.ndarray, SSAValue, np.ndarra
     dq = producer(value, AscendAntiQuantV2Op)
     if dq is None:
         raise _Refused("the weight is not dequantised (no AscendAntiQuantV2)")
-    w = const_array(dq.x)
+    w = quantized_const(dq.x)
     if w is None or w.dtype != np.int8:
         raise _Refused("the weight is not a constant int8 tensor")
     if dq.block_size.value.data:
@@ -90,6 +93,34 @@ def _weight(value: SSAValue, axis: int) -> tuple[np.ndarray, SSAValue, np.ndarra
         if offset is None or np.any(offset != 0):
             raise _Refused("the weight zero point is not 0 (GE's int8 weights are symmetric)")
     return w, dq.x, scale.reshape(-1)
+
+
+def quantized_const(value: SSAValue) -> np.ndarray | None:
+    """A constant's value, or that of a Quantize of constants (a float weight quantised in
+    the graph, as fake-quantised exports write it), computed with the Quantize kernel; None
+    for anything else."""
+    array = const_array(value)
+    if array is not None or not isinstance(quantize := value.owner, QuantizeOp):
+        return array
+    inputs = [const_array(v) for v in quantize.operands]
+    if any(i is None for i in inputs) or not is_static(quantize.y.type):
+        return None
+    attrs = kernel_attrs(quantize.operand_types, quantize.properties)
+    (result,) = run_kernel(
+        quantize.GE_TYPE, [i for i in inputs if i is not None], attrs, [quantize.y.type]
+    )
+    return result
+
+
+def _weight_const(
+    w: np.ndarray, w_q: SSAValue, root: Operation, suffix: str
+) -> tuple[list[Operation], SSAValue, list[Operation]]:
+    """The int8 weight as a constant: `w_q` itself, or a new constant for a Quantize of
+    constants (quantised offline, as GE's weights are), with that Quantize to erase."""
+    if isinstance(w_q.owner, ConstOp):
+        return [], w_q, []
+    const = new_const(w, root, suffix)
+    return [const], const.y, [w_q.owner] if isinstance(w_q.owner, Operation) else []
 
 
 def _bias(
@@ -195,6 +226,7 @@ class FuseQuantConv2D(RewritePattern):
             return
         result = tensor_shape(op.y.type)
         b = new_const(corrected, op, "bias")
+        consts, w_q, quantize = _weight_const(w, w_q, op, "filter")
         props = dict(op.properties)
         if zero:
             props["offset_x"] = i64_attr(zero)
@@ -203,8 +235,9 @@ class FuseQuantConv2D(RewritePattern):
         )
         carry_attributes(conv, op)
         interior = [o for o in (op.x.owner, op.filter.owner) if isinstance(o, Operation)]
+        interior += [*quantize, *bias_ops]
         shape = (1, -1, 1, 1) if deq_scale.size > 1 else ()
-        _dequant(rewriter, op, conv, deq_scale, shape, float_bias, [*interior, *bias_ops], [b])
+        _dequant(rewriter, op, conv, deq_scale, shape, float_bias, interior, [b, *consts])
 
 
 class FuseQuantMatMul(RewritePattern):
@@ -230,6 +263,7 @@ class FuseQuantMatMul(RewritePattern):
             _refuse(op, reason)
             return
         b = new_const(corrected, op, "bias")
+        consts, w_q, quantize = _weight_const(w, w_q, op, "x2")
         product = MatMulOp.build(
             operands=[a_q, w_q, [b.y]],
             result_types=[tensor_of(i32, tensor_shape(op.y.type))],
@@ -237,8 +271,9 @@ class FuseQuantMatMul(RewritePattern):
         )
         carry_attributes(product, op)
         interior = [o for o in (op.x1.owner, op.x2.owner) if isinstance(o, Operation)]
+        interior += [*quantize, *bias_ops]
         shape = (-1,) if deq_scale.size > 1 else ()
-        _dequant(rewriter, op, product, deq_scale, shape, float_bias, [*interior, *bias_ops], [b])
+        _dequant(rewriter, op, product, deq_scale, shape, float_bias, interior, [b, *consts])
 
 
 class FuseDequantRelu(RewritePattern):

@@ -158,3 +158,22 @@ graph.graph @float_biases(%xq: tensor<1x2x3x3xi8>, %aq: tensor<2x2xi8>) -> (tens
   %y = graph.matmul %a, %m, %b {node_name = "fc"} : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
   graph.net_output %c, %y : tensor<1x2x3x3xf32>, tensor<2x2xf32>
 }
+
+// -----
+
+// Tests a float weight quantised in the graph (Quantize -> AscendAntiQuantV2, as fake-quantised exports write it): the int8 weight is computed at rewrite time (0.5, 1.0, -0.25, 2.0 in steps of 0.25) and the Quantize goes.
+// CHECK-LABEL: graph.graph @quantized_in_graph
+// CHECK:         %[[W:.*]] = graph.const dense<{{\[\[\[\[}}2]], {{\[\[}}4]]], {{\[\[\[}}-1]], {{\[\[}}8]]]]> : tensor<2x2x1x1xi8> {node_name = "conv/filter"}
+// CHECK-NEXT:    graph.conv2d %{{.*}}, %[[W]], %{{.*}} strides [1, 1, 1, 1] {node_name = "conv"} : (tensor<1x2x3x3xi8>, tensor<2x2x1x1xi8>, tensor<2xi32>) -> tensor<1x2x3x3xi32>
+// CHECK-NOT:     graph.quantize
+graph.graph @quantized_in_graph(%xq: tensor<1x2x3x3xi8>) -> tensor<1x2x3x3xf32> {
+  %sx = graph.const dense<0.5> : tensor<f32>
+  %x = graph.ascend_anti_quant_v2 %xq, %sx : (tensor<1x2x3x3xi8>, tensor<f32>) -> tensor<1x2x3x3xf32>
+  %wf = graph.const dense<[[[[0.5]], [[1.0]]], [[[-0.25]], [[2.0]]]]> : tensor<2x2x1x1xf32>
+  %sw = graph.const dense<0.25> : tensor<f32>
+  %zw = graph.const dense<0> : tensor<i8>
+  %wq = graph.quantize %wf, %sw, %zw : (tensor<2x2x1x1xf32>, tensor<f32>, tensor<i8>) -> tensor<2x2x1x1xi8>
+  %w = graph.ascend_anti_quant_v2 %wq, %sw : (tensor<2x2x1x1xi8>, tensor<f32>) -> tensor<2x2x1x1xf32>
+  %c = graph.conv2d %x, %w strides [1, 1, 1, 1] {node_name = "conv"} : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  graph.net_output %c : tensor<1x2x3x3xf32>
+}
