@@ -390,3 +390,18 @@ def test_qdq_cnn_in_memory_is_fused_and_keeps_the_numbers(qdq_files: Path) -> No
     CompilePipelinePass().apply(make_context(), compiled)
     assert str(compiled).count('ascend.kernel "AscendDequant"') == 2
     np.testing.assert_allclose(run(compiled, {"x": x})["y"], expected, rtol=1e-5, atol=1e-5)
+
+
+def test_qdq_cnn_through_ge_atc(qdq_files: Path) -> None:
+    """ge-atc (ONNX -> .om, ge-compile inside) -> ge-run: fused, to onnxruntime's numbers."""
+    out = qdq_files / "atc"
+    done = run_tool(
+        "ge-atc", f"--model={qdq_files / 'cnn.onnx'}", "--framework=5", f"--output={out}"
+    )
+    assert done.returncode == 0, done.stderr
+    result = run_tool(
+        "ge-run", f"{out}.om", "--inputs", str(qdq_files / "in.npz"),
+        "--reference", str(qdq_files / "ort.npz"), "-q", *QDQ_TOL,
+    )  # fmt: skip
+    assert result.returncode == 0, f"{result.stdout}{result.stderr}"
+    assert "MATCH: all" in result.stdout
