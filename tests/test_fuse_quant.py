@@ -216,6 +216,7 @@ def test_fused_conv_matches_the_qdq_graph(case: dict) -> None:
     st.booleans(),
     st.booleans(),
     st.booleans(),
+    st.sampled_from([(), (2,), (2, 3)]),
 )
 def test_fused_matmul_matches_the_qdq_graph(
     seed: int,
@@ -227,22 +228,26 @@ def test_fused_matmul_matches_the_qdq_graph(
     transposed: bool,
     per_channel: bool,
     bias: bool,
+    batch: tuple[int, ...],
 ) -> None:
+    """MatMul (2-D activation) and BatchMatMulV2 (a batch of them, ONNX MatMul's [B, S, K])
+    by a [K, N] or [N, K] weight."""
     rng = np.random.default_rng(seed)
     zero = min(zero, 127) if signed else zero
-    xq, qt, lines, sx = activation(rng, signed, zero, (m, k))
+    xq, qt, lines, sx = activation(rng, signed, zero, (*batch, m, k))
     shape = (n, k) if transposed else (k, n)
     w, sw, wl = weight_lines(rng, shape, 0 if transposed else 1, per_channel)
     lines += wl
-    yt = tensor((m, n), "f32")
-    operands, types = "%x, %w", f"{tensor((m, k), 'f32')}, {tensor(shape, 'f32')}"
+    yt = tensor((*batch, m, n), "f32")
+    operands, types = "%x, %w", f"{tensor((*batch, m, k), 'f32')}, {tensor(shape, 'f32')}"
     b = np.zeros(n, dtype=np.int32)
     if bias:
         b, _, bl = bias_lines(rng, sx, sw, n)
         lines += bl
         operands, types = operands + ", %b", types + f", {tensor((n,), 'f32')}"
-    flag = " transpose_x2 true" if transposed else ""
-    lines.append(f"  %y = graph.matmul {operands}{flag} : ({types}) -> {yt}")
+    name, flag = ("batch_mat_mul_v2", " adj_x2") if batch else ("matmul", " transpose_x2")
+    flag = f"{flag} true" if transposed else ""
+    lines.append(f"  %y = graph.{name} {operands}{flag} : ({types}) -> {yt}")
     text = "\n".join(
         [f"graph.graph @g(%xq: {qt}) -> {yt} {{", *lines, f"  graph.net_output %y : {yt}", "}"]
     )

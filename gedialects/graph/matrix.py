@@ -187,7 +187,7 @@ class BatchMatMulV2Op(GEOp, NodeSyntax):
     `adj_x1`/`adj_x2` swap the last two dims of their operand; the optional `bias` broadcasts
     against the result. Deviation from GE: 1-D operands are accepted with numpy.matmul (and
     ONNX MatMul) semantics, a vector whose dim is contracted. ONNX MatMul imports as this op
-    unless both operands are 2-D (then `graph.matmul`).
+    unless both operands are 2-D (then `graph.matmul`). GE's int8 form as `graph.matmul`'s.
 
         %y = graph.batch_mat_mul_v2 %a, %b adj_x2 true
             : (tensor<8x4x16xf32>, tensor<1x5x16xf32>) -> tensor<8x4x5xf32>
@@ -219,7 +219,7 @@ class BatchMatMulV2Op(GEOp, NodeSyntax):
         values: OperandValues,
     ) -> tuple[Attribute, ...]:
         x1, x2, *bias = operand_types
-        elem = same_element_type(operand_types, "x1, x2 and bias" if bias else "x1 and x2")
+        elem = product_element_type(operand_types, "x1, x2 and bias" if bias else "x1 and x2")
         s1, s2 = tensor_shape(x1), tensor_shape(x2)
         for what, shape in (("x1", s1), ("x2", s2)):
             if shape is not None and not shape:
@@ -247,10 +247,10 @@ class BatchMatMulV2Op(GEOp, NodeSyntax):
         init_node(self, operands, result_type, properties)
 
     def verify_(self) -> None:
-        types = [self.x1.type, self.x2.type, self.y.type]
+        operands = [self.x1.type, self.x2.type]
         if self.bias is not None:
-            types.append(self.bias.type)
-        verify_element_types(self, types, "operands and result")
+            operands.append(self.bias.type)
+        verify_product_types(self, operands, self.y.type)
         verify_inferred(self, "the product shape")
 
 

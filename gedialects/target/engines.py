@@ -131,7 +131,7 @@ FLOAT_ONLY_OPS = frozenset(
 )  # fmt: skip
 """AI Core ops whose TBE kernels take floating-point tensors only."""
 
-INT8_CUBE_OPS = frozenset({"Conv2D", "MatMul", "MatMulV2"})
+INT8_CUBE_OPS = frozenset({"Conv2D", "MatMul", "MatMulV2", "BatchMatMulV2"})
 """Float-only AI Core ops whose TBE kernels also take GE's int8 form: int8 x (uint8 here, see
 `graph.conv2d`), int8 weight, int32 bias and result (what `ge-fuse-quant` makes)."""
 

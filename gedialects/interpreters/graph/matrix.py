@@ -128,6 +128,8 @@ def batch_matmul_v2(
     """numpy.matmul after the adjoints (swaps of the last two dims), plus the optional bias."""
     a, b = _batch_matmul_operands(inputs, attrs)
     try:
+        if is_int8_array(a):
+            return (int8_matmul(a, b, inputs[2] if len(inputs) > 2 else None),)
         y = product(a, b)
     except ValueError:
         raise KernelError(f"BatchMatMulV2: cannot multiply {a.shape} by {b.shape}") from None
@@ -159,6 +161,9 @@ def batch_matmul_v2_into(
     a, b = _batch_matmul_operands(inputs, attrs)
     bias = compute(inputs[2]) if len(inputs) > 2 else None
     try:
+        if is_int8_array(a):
+            into("BatchMatMulV2", outputs[0], int8_matmul(a, b, bias))
+            return
         matmul_into("BatchMatMulV2", a, b, bias, outputs[0])
     except ValueError as e:
         if isinstance(e, KernelError):

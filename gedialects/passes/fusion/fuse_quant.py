@@ -19,6 +19,7 @@ from gedialects.graph import (
     AddOp,
     AscendAntiQuantV2Op,
     AscendDequantOp,
+    BatchMatMulV2Op,
     ConstOp,
     Conv2DOp,
     MatMulOp,
@@ -240,6 +241,41 @@ class FuseQuantConv2D(RewritePattern):
         _dequant(rewriter, op, conv, deq_scale, shape, float_bias, interior, [b, *consts])
 
 
+def _fuse_product(
+    op: MatMulOp | BatchMatMulV2Op, rewriter: PatternRewriter, transposed: bool
+) -> None:
+    """The int8 form of a MatMul or BatchMatMulV2 whose x2 is a 2-D dequantised int8 weight
+    ([K, N], or [N, K] when `transposed`): `b' = b_q - za * sum_k(w_q[k, n])`."""
+    if is_int8(element_type(op.x1.type)):
+        return
+    try:
+        if len(tensor_shape(op.x1.type) or ()) < 2 or len(tensor_shape(op.x2.type) or ()) != 2:
+            raise _Refused("the product is not of a matrix (or a batch of them) by a matrix")
+        a_q, a_scale, zero = _activation(op.x1)
+        w, w_q, w_scale = _weight(op.x2, 0 if transposed else 1)
+        kn = w.T if transposed else w
+        channels = kn.shape[1]
+        deq_scale = (np.float32(a_scale) * w_scale.astype(np.float32)).astype(np.float32)
+        deq_scale = np.broadcast_to(deq_scale, (channels,)) if deq_scale.size > 1 else deq_scale
+        bias, float_bias, bias_ops = _bias(op.bias, deq_scale, channels)
+        corrected = _int32(bias - zero * kn.sum(axis=0, dtype=np.int64))
+    except _Refused as reason:
+        _refuse(op, reason)
+        return
+    b = new_const(corrected, op, "bias")
+    consts, w_q, quantize = _weight_const(w, w_q, op, "x2")
+    product = type(op).build(
+        operands=[a_q, w_q, [b.y]],
+        result_types=[tensor_of(i32, tensor_shape(op.y.type))],
+        properties=dict(op.properties),
+    )
+    carry_attributes(product, op)
+    interior = [o for o in (op.x1.owner, op.x2.owner) if isinstance(o, Operation)]
+    interior += [*quantize, *bias_ops]
+    shape = (-1,) if deq_scale.size > 1 else ()
+    _dequant(rewriter, op, product, deq_scale, shape, float_bias, interior, [b, *consts])
+
+
 class FuseQuantMatMul(RewritePattern):
     """`matmul(dequant(a_q), dequant(w_q), dequant(b_q))` -> `ascend_dequant(matmul(a_q, w_q,
     b'), a_scale * w_scale)` with `b' = b_q - za * sum_k(w_q[k, n])`, the activation zero
@@ -247,33 +283,16 @@ class FuseQuantMatMul(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MatMulOp, rewriter: PatternRewriter) -> None:
-        if is_int8(element_type(op.x1.type)):
-            return
-        try:
-            a_q, a_scale, zero = _activation(op.x1)
-            transposed = op.transpose_x2.value.data != 0
-            w, w_q, w_scale = _weight(op.x2, 0 if transposed else 1)
-            kn = w.T if transposed else w
-            channels = kn.shape[1]
-            deq_scale = (np.float32(a_scale) * w_scale.astype(np.float32)).astype(np.float32)
-            deq_scale = np.broadcast_to(deq_scale, (channels,)) if deq_scale.size > 1 else deq_scale
-            bias, float_bias, bias_ops = _bias(op.bias, deq_scale, channels)
-            corrected = _int32(bias - zero * kn.sum(axis=0, dtype=np.int64))
-        except _Refused as reason:
-            _refuse(op, reason)
-            return
-        b = new_const(corrected, op, "bias")
-        consts, w_q, quantize = _weight_const(w, w_q, op, "x2")
-        product = MatMulOp.build(
-            operands=[a_q, w_q, [b.y]],
-            result_types=[tensor_of(i32, tensor_shape(op.y.type))],
-            properties=dict(op.properties),
-        )
-        carry_attributes(product, op)
-        interior = [o for o in (op.x1.owner, op.x2.owner) if isinstance(o, Operation)]
-        interior += [*quantize, *bias_ops]
-        shape = (-1,) if deq_scale.size > 1 else ()
-        _dequant(rewriter, op, product, deq_scale, shape, float_bias, interior, [b, *consts])
+        _fuse_product(op, rewriter, op.transpose_x2.value.data != 0)
+
+
+class FuseQuantBatchMatMul(RewritePattern):
+    """`FuseQuantMatMul` for a BatchMatMulV2 of a batch of dequantised activations by one
+    dequantised 2-D weight (ONNX MatMul of a [B, S, K] activation, as in transformers)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: BatchMatMulV2Op, rewriter: PatternRewriter) -> None:
+        _fuse_product(op, rewriter, op.adj_x2.value.data != 0)
 
 
 class FuseDequantRelu(RewritePattern):
@@ -291,34 +310,36 @@ class FuseDequantRelu(RewritePattern):
 
 
 def quant_patterns() -> tuple[RewritePattern, ...]:
-    return (FuseQuantConv2D(), FuseQuantMatMul(), FuseDequantRelu())
+    return (FuseQuantConv2D(), FuseQuantMatMul(), FuseQuantBatchMatMul(), FuseDequantRelu())
 
 
 @dataclass(frozen=True)
 class FuseQuantPass(ModulePass):
-    """Fuses QDQ around Conv2D and MatMul into GE's int8 kernels.
+    """Fuses QDQ around Conv2D, MatMul and BatchMatMulV2 into GE's int8 kernels.
 
     GE's quantised inference graph (FE's `OptimizeOriginalGraphForQuantize`, then the UB
     fusions `TbeConvDequantFusionPass`, `TbeMatmulDequantFusionPass`) runs Conv2D/MatMul on
     int8 operands with an int32 accumulator, followed by AscendDequant (`deq_scale =
     x_scale * w_scale`, `relu_flag` for a ReLU after it). Here the dequantised activation
     (AscendAntiQuantV2 of an int8/uint8 tensor, one scale, one constant zero point) and the
-    dequantised constant int8 weight (zero point 0, one scale or one per output channel: axis
-    0 of an OIHW filter, N of a MatMul's x2) become the int8 operands; a dequantised int32
-    bias of scale `x_scale * w_scale` (ONNX QDQ's bias) is the int32 bias; a float constant
-    bias (PyTorch's exports) is added after AscendDequant. An activation zero
-    point zx is exact: its correction `-zx * sum(w)` joins the bias, and Conv2D's `offset_x`
-    = zx makes the padding read zx. The accumulation is exact: the result is the integer sum
-    times float32(x_scale * w_scale), rounded once, and it differs from the float QDQ graph
-    only by the float graph's own roundings of its products and K-term sums (both lie within
+    dequantised constant int8 weight (zero point 0, one scale or one per output channel:
+    axis 0 of an OIHW filter, N of a MatMul's or BatchMatMulV2's 2-D x2; a Quantize of
+    constants is quantised here) become the int8 operands. A dequantised int32 bias of scale
+    `x_scale * w_scale` (ONNX QDQ's bias) is the int32 bias; a float constant bias
+    (PyTorch's exports) is added after AscendDequant. An activation zero point zx is exact:
+    its correction `-zx * sum(w)` joins the bias, and Conv2D's `offset_x` = zx makes the
+    padding read zx.
+
+    The accumulation is exact: the result is the integer sum times float32(x_scale *
+    w_scale), rounded once, and it differs from the float QDQ graph only by the float
+    graph's own roundings of its products and K-term sums (both lie within
     (K + 3) * 2^-24 * sum|terms| of the exact value; `tests/test_fuse_quant.py`). A uint8
-    activation stays uint8 (GE's TBE kernels take int8 x, its AscendQuant re-centring by
-    -128 is not modelled). Anything else (per-axis or blocked activations, a weight
-    zero point, a run-time bias, NHWC) stays as it is, the reason in the debug log
-    (`-vv`). A Quantize after the Dequant stays a Quantize: GE's AscendRequant
-    (`TbeConvRequantFusionPass`) is not made. ONNX's DequantizeLinear imports as
-    AscendAntiQuantV2; `ge-compile` runs this pass before constant folding, which would fold
-    the weights' dequantisation into float constants.
+    activation stays uint8 (GE's TBE kernels take int8 x; its AscendQuant re-centring by
+    -128 is not modelled). Anything else (per-axis or blocked activations, a weight zero
+    point, a run-time bias, NHWC) stays as it is, the reason in the debug log (`-vv`). A
+    Quantize after the Dequant stays a Quantize: GE's AscendRequant
+    (`TbeConvRequantFusionPass`) is not made. `ge-compile` runs this pass before constant
+    folding, which would fold the weights' dequantisation into float constants.
     """
 
     name = "ge-fuse-quant"

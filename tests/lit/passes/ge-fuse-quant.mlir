@@ -177,3 +177,22 @@ graph.graph @quantized_in_graph(%xq: tensor<1x2x3x3xi8>) -> tensor<1x2x3x3xf32> 
   %c = graph.conv2d %x, %w strides [1, 1, 1, 1] {node_name = "conv"} : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
   graph.net_output %c : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// Tests a batch of activations by one weight (ONNX MatMul of [B, S, K]: BatchMatMulV2) with a uint8 zero point 2 and per-N scales: the same correction, deq_scale on the last dim.
+// CHECK-LABEL: graph.graph @batch_matmul
+// CHECK:         %[[B:.*]] = graph.const dense<[-12, 0]> : tensor<2xi32>
+// CHECK-NEXT:    %[[M:.*]] = graph.batch_mat_mul_v2 %{{.*}}, %{{.*}}, %[[B]] : (tensor<2x3x3xui8>, tensor<3x2xi8>, tensor<2xi32>) -> tensor<2x3x2xi32>
+// CHECK-NEXT:    %[[S:.*]] = graph.const dense<[2.500000e-01, 1.250000e-01]> : tensor<2xf32>
+// CHECK-NEXT:    graph.ascend_dequant %[[M]], %[[S]] : (tensor<2x3x2xi32>, tensor<2xf32>) -> tensor<2x3x2xf32>
+graph.graph @batch_matmul(%aq: tensor<2x3x3xui8>) -> tensor<2x3x2xf32> {
+  %sa = graph.const dense<0.5> : tensor<f32>
+  %oa = graph.const dense<-2.0> : tensor<f32>
+  %a = graph.ascend_anti_quant_v2 %aq, %sa, %oa : (tensor<2x3x3xui8>, tensor<f32>, tensor<f32>) -> tensor<2x3x3xf32>
+  %wq = graph.const dense<[[1, -1], [2, 0], [3, 1]]> : tensor<3x2xi8>
+  %sw = graph.const dense<[0.5, 0.25]> : tensor<2xf32>
+  %w = graph.ascend_anti_quant_v2 %wq, %sw axis 1 : (tensor<3x2xi8>, tensor<2xf32>) -> tensor<3x2xf32>
+  %y = graph.batch_mat_mul_v2 %a, %w : (tensor<2x3x3xf32>, tensor<3x2xf32>) -> tensor<2x3x2xf32>
+  graph.net_output %y : tensor<2x3x2xf32>
+}
