@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr, i32
+from xdsl.dialects.builtin import ModuleOp, StringAttr, f32, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -54,7 +54,10 @@ def _node(op: Operation) -> str:
 
 
 def _activation(value: SSAValue) -> tuple[SSAValue, float, int]:
-    """x_q, its one scale and its integer zero point, for a dequantised activation."""
+    """x_q, its one scale and its integer zero point, for a dequantised float32 activation
+    (AscendDequant's float32 deq_scale gives float32; a float16 graph stays as it is)."""
+    if element_type(value.type) != f32:
+        raise _Refused(f"the activation is {element_type(value.type)}, not float32")
     dq = producer(value, AscendAntiQuantV2Op)
     if dq is None:
         raise _Refused("the activation is not dequantised (no AscendAntiQuantV2)")

@@ -94,7 +94,7 @@ graph.graph @matmul_per_tensor(%aq: tensor<4x3xi8>) -> tensor<4x2xf32> {
 
 // -----
 
-// Tests what stays, each with its reason in the debug log: a weight zero point, a run-time bias, per-axis activation scales, a run-time weight, a MatMul weight scale along K.
+// Tests what stays, each with its reason in the debug log: a weight zero point, a run-time bias, per-axis activation scales, a run-time weight, a MatMul weight scale along K, a float16 product.
 // CHECK-LABEL: graph.graph @kept
 // CHECK-NOT:     graph.ascend_dequant
 // CHECK-COUNT-2: graph.conv2d %{{.*}} : (tensor<1x2x3x3xf32>
@@ -104,7 +104,8 @@ graph.graph @matmul_per_tensor(%aq: tensor<4x3xi8>) -> tensor<4x2xf32> {
 // LOG-DAG: ge-fuse-quant: 'axis_x' not fused: the activation scale is not one constant value (per-axis activations)
 // LOG-DAG: ge-fuse-quant: 'runtime_w' not fused: the weight is not a constant int8 tensor
 // LOG-DAG: ge-fuse-quant: 'k_scale' not fused: the weight scale is per-axis on axis 0, not 1
-graph.graph @kept(%xq: tensor<1x2x3x3xi8>, %rw: tensor<2x2x1x1xi8>, %aq: tensor<2x2xi8>, %fb: tensor<2xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<2x2xf32>) {
+// LOG-DAG: ge-fuse-quant: 'half' not fused: the activation is f16, not float32
+graph.graph @kept(%xq: tensor<1x2x3x3xi8>, %rw: tensor<2x2x1x1xi8>, %aq: tensor<2x2xi8>, %fb: tensor<2xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<2x2xf32>, tensor<2x2xf16>) {
   %sx = graph.const dense<0.5> : tensor<f32>
   %x = graph.ascend_anti_quant_v2 %xq, %sx : (tensor<1x2x3x3xi8>, tensor<f32>) -> tensor<1x2x3x3xf32>
   %wq = graph.const dense<[[[[1]], [[2]]], [[[3]], [[4]]]]> : tensor<2x2x1x1xi8>
@@ -125,7 +126,11 @@ graph.graph @kept(%xq: tensor<1x2x3x3xi8>, %rw: tensor<2x2x1x1xi8>, %aq: tensor<
   %sk = graph.const dense<[0.5, 0.25]> : tensor<2xf32>
   %m = graph.ascend_anti_quant_v2 %mq, %sk axis 0 : (tensor<2x2xi8>, tensor<2xf32>) -> tensor<2x2xf32>
   %y = graph.matmul %a, %m {node_name = "k_scale"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
-  graph.net_output %c1, %c2, %c3, %c4, %y : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<2x2xf32>
+  %sh = graph.const dense<0.5> : tensor<f16>
+  %ah = graph.ascend_anti_quant_v2 %aq, %sh : (tensor<2x2xi8>, tensor<f16>) -> tensor<2x2xf16>
+  %mh = graph.ascend_anti_quant_v2 %mq, %sh : (tensor<2x2xi8>, tensor<f16>) -> tensor<2x2xf16>
+  %h = graph.matmul %ah, %mh {node_name = "half"} : (tensor<2x2xf16>, tensor<2x2xf16>) -> tensor<2x2xf16>
+  graph.net_output %c1, %c2, %c3, %c4, %y, %h : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<2x2xf32>, tensor<2x2xf16>
 }
 
 // -----
