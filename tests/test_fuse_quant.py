@@ -410,3 +410,21 @@ def test_qdq_cnn_through_ge_atc(qdq_files: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, f"{result.stdout}{result.stderr}"
     assert "MATCH: all" in result.stdout
+
+
+def test_ge_compile_fuses_only_when_quant_fusion_is_on(qdq_files: Path) -> None:
+    """`disable-fusion=quant` and `fusion=false` leave the QDQ graph as it is (it still runs
+    to the same numbers); by default the two products are int8."""
+    module = import_model(qdq_files / "cnn.onnx")
+    x = np.load(qdq_files / "in.npz")["x"]
+    expected = np.load(qdq_files / "ortref.npz")["y"]
+    pipelines = (
+        (CompilePipelinePass(), 2),
+        (CompilePipelinePass(disable_fusion=("quant",)), 0),
+        (CompilePipelinePass(fusion=False), 0),
+    )
+    for pipeline, dequants in pipelines:
+        compiled = module.clone()
+        pipeline.apply(make_context(), compiled)
+        assert str(compiled).count('ascend.kernel "AscendDequant"') == dequants, pipeline
+        np.testing.assert_allclose(run(compiled, {"x": x})["y"], expected, rtol=1e-5, atol=1e-5)
