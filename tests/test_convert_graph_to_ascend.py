@@ -89,6 +89,7 @@ def test_ge_compile_runs_in_ge_order_with_switchable_stages() -> None:
         "ge-convert-for-to-while",
         "ge-split-variables-into-subgraphs",
         "ge-normalize-conds",
+        "ge-fuse-quant",
         "ge-fold-constants",
         "ge-optimize-original-graph",
         "ge-prepare-variables",

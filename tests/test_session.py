@@ -190,6 +190,7 @@ def test_stages_in_order_and_lazy_compile() -> None:
         "ge-verify-graph",
         "ge-convert-for-to-while",
         "ge-normalize-conds",
+        "ge-fuse-quant",
         "ge-fold-constants",
         "ge-optimize-original-graph",
         "ge-place-engines",

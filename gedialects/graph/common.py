@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     FloatAttr,
     IntegerAttr,
+    IntegerType,
     StringAttr,
     TensorType,
     UnrankedTensorType,
@@ -253,6 +254,40 @@ def verify_inferred(op: GEOp, what: str, inferred: Sequence[Attribute] | None = 
                 f"{label} element type {element_type(result.type)} differs from the inferred "
                 f"{element_type(expected)}",
             )
+
+
+def is_int8(elem: Attribute) -> bool:
+    """An 8-bit integer element type (int8 or uint8): the operands of GE's int8 cube products."""
+    return isinstance(elem, IntegerType) and elem.width.data == 8
+
+
+def product_element_type(types: Sequence[Attribute], names: str) -> Attribute:
+    """The result element type of a GE cube product (Conv2D, MatMul) over `types` = x, the
+    filter (or x2), then the optional bias: their one element type, or i32 for GE's int8 form
+    (`DT_INT8` in, `DT_INT32` out: an i8/ui8 x, an i8 filter, an i32 bias). ValueError naming
+    what differs."""
+    elems = [element_type(t) for t in types]
+    if len(elems) >= 2 and is_int8(elems[0]):
+        if elems[1] != IntegerType(8):
+            raise ValueError(f"an 8-bit integer x takes an i8 weight, got {elems[1]}")
+        if len(elems) > 2 and elems[2] != i32:
+            raise ValueError(f"the bias of an 8-bit integer product must be i32, got {elems[2]}")
+        return i32
+    return same_element_type(types, names)
+
+
+def verify_product_types(op: Operation, types: Sequence[Attribute], result: Attribute) -> None:
+    """x, the weight and the optional bias (`types`) and `result` have one element type, or
+    GE's int8 form (`product_element_type`)."""
+    if len(types) < 2 or not is_int8(element_type(types[0])):
+        verify_element_types(op, [*types[:2], result, *types[2:]], "operands and result")
+        return
+    try:
+        elem = product_element_type(types, "operands")
+    except ValueError as e:
+        fail(op, str(e))
+    if element_type(result) != elem:
+        fail(op, f"result element type must be {elem}, got {element_type(result)}")
 
 
 def same_element_type(types: Sequence[Attribute], names: str) -> Attribute:

@@ -41,10 +41,12 @@ from gedialects.graph.common import (
     fail,
     infer_or_fail,
     init_node,
+    product_element_type,
     same_element_type,
     tensor_of,
     verify_element_types,
     verify_inferred,
+    verify_product_types,
     verify_rank,
 )
 from gedialects.graph.elementwise import is_float
@@ -75,7 +77,9 @@ class MatMulOp(GEOp, NodeSyntax):
 
     `op` transposes its operand when `transpose_x1`/`transpose_x2` is set; `x1` is then [M, K]
     and `x2` [K, N] after transposition, the optional `bias` is 1-D of length N (or 1) and the
-    result is [M, N]. Batched products are GE's BatchMatMul, not this op.
+    result is [M, N]. Batched products are GE's BatchMatMul, not this op. GE's int8 form
+    (what `ge-fuse-quant` makes): an i8 or ui8 x1, an i8 x2, an i32 bias and an i32 result,
+    accumulated exactly (an activation's zero point is folded into the bias by the fusion).
 
         %y = graph.matmul %a, %b, %bias transpose_x2 true
             : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
@@ -107,7 +111,7 @@ class MatMulOp(GEOp, NodeSyntax):
         values: OperandValues,
     ) -> tuple[Attribute, ...]:
         x1, x2, *bias = operand_types
-        elem = same_element_type(operand_types, "x1, x2 and bias" if bias else "x1 and x2")
+        elem = product_element_type(operand_types, "x1, x2 and bias" if bias else "x1 and x2")
         s1, s2 = ranked("x1", x1, 2), ranked("x2", x2, 2)
         m = k1 = k2 = n = -1
         if s1 is not None:
@@ -141,10 +145,10 @@ class MatMulOp(GEOp, NodeSyntax):
         init_node(self, operands, result_type, properties)
 
     def verify_(self) -> None:
-        types = [self.x1.type, self.x2.type, self.y.type]
+        operands = [self.x1.type, self.x2.type]
         if self.bias is not None:
-            types.append(self.bias.type)
-        verify_element_types(self, types, "operands and result")
+            operands.append(self.bias.type)
+        verify_product_types(self, operands, self.y.type)
         inferred = infer_or_fail(self)
         verify_rank(self, "the result", self.y.type, 2)
         verify_inferred(self, "[M, N] =", inferred)
@@ -183,7 +187,7 @@ class BatchMatMulV2Op(GEOp, NodeSyntax):
     `adj_x1`/`adj_x2` swap the last two dims of their operand; the optional `bias` broadcasts
     against the result. Deviation from GE: 1-D operands are accepted with numpy.matmul (and
     ONNX MatMul) semantics, a vector whose dim is contracted. ONNX MatMul imports as this op
-    unless both operands are 2-D (then `graph.matmul`).
+    unless both operands are 2-D (then `graph.matmul`). GE's int8 form as `graph.matmul`'s.
 
         %y = graph.batch_mat_mul_v2 %a, %b adj_x2 true
             : (tensor<8x4x16xf32>, tensor<1x5x16xf32>) -> tensor<8x4x5xf32>
@@ -215,7 +219,7 @@ class BatchMatMulV2Op(GEOp, NodeSyntax):
         values: OperandValues,
     ) -> tuple[Attribute, ...]:
         x1, x2, *bias = operand_types
-        elem = same_element_type(operand_types, "x1, x2 and bias" if bias else "x1 and x2")
+        elem = product_element_type(operand_types, "x1, x2 and bias" if bias else "x1 and x2")
         s1, s2 = tensor_shape(x1), tensor_shape(x2)
         for what, shape in (("x1", s1), ("x2", s2)):
             if shape is not None and not shape:
@@ -243,10 +247,10 @@ class BatchMatMulV2Op(GEOp, NodeSyntax):
         init_node(self, operands, result_type, properties)
 
     def verify_(self) -> None:
-        types = [self.x1.type, self.x2.type, self.y.type]
+        operands = [self.x1.type, self.x2.type]
         if self.bias is not None:
-            types.append(self.bias.type)
-        verify_element_types(self, types, "operands and result")
+            operands.append(self.bias.type)
+        verify_product_types(self, operands, self.y.type)
         verify_inferred(self, "the product shape")
 
 

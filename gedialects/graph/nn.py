@@ -22,6 +22,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -49,7 +50,9 @@ from gedialects.graph.common import (
     fail,
     format_shape,
     init_node,
+    is_int8,
     operand_count,
+    product_element_type,
     prop_floats,
     prop_int,
     prop_ints,
@@ -59,6 +62,7 @@ from gedialects.graph.common import (
     vector_length,
     verify_element_types,
     verify_inferred,
+    verify_product_types,
     verify_rank,
     window_output_size,
 )
@@ -171,6 +175,8 @@ class ConvOpBase(GEOp, NodeSyntax):
     """Shared definition of GE's Conv2D and Conv3D (see `Conv2DOp`)."""
 
     SPATIAL: ClassVar[int]
+    INT8_FORM: ClassVar[bool] = False
+    """Whether GE's int8 form is accepted: i8/ui8 x, i8 filter, i32 bias and result."""
 
     x = operand_def(AnyTensor)
     filter = operand_def(AnyTensor)
@@ -230,6 +236,8 @@ class ConvOpBase(GEOp, NodeSyntax):
         x = ranked_dims(operand_types[0], rank, "x")
         filt = ranked_dims(operand_types[1], rank, "filter")
         shape = conv_output_shape(x, filt, strides, pads, dilations, data_format)
+        if cls.INT8_FORM:
+            return (tensor_of(product_element_type(operand_types, "x, filter and bias"), shape),)
         return (tensor_of(element_type(operand_types[0]), shape),)
 
     def verify_(self) -> None:
@@ -257,10 +265,16 @@ class ConvOpBase(GEOp, NodeSyntax):
         groups = self.groups.value.data
         if groups < 1:
             fail(self, f"groups must be positive, got {groups}")
-        types = [self.x.type, self.filter.type, self.y.type]
-        if self.bias is not None:
-            types.append(self.bias.type)
-        verify_element_types(self, types, "operands and result")
+        if self.INT8_FORM:
+            operands = [self.x.type, self.filter.type]
+            if self.bias is not None:
+                operands.append(self.bias.type)
+            verify_product_types(self, operands, self.y.type)
+        else:
+            types = [self.x.type, self.filter.type, self.y.type]
+            if self.bias is not None:
+                types.append(self.bias.type)
+            verify_element_types(self, types, "operands and result")
         x = verify_rank(self, "x", self.x.type, rank)
         filt = verify_rank(self, "filter", self.filter.type, rank)
         verify_rank(self, "the result", self.y.type, rank)
@@ -289,9 +303,13 @@ class Conv2DOp(ConvOpBase):
     be 1, as in GE); `pads` is [top, bottom, left, right]. For NCHW the filter is OIHW, for
     NHWC it is HWIO (GE's and TensorFlow's HWCN); I = C_in / groups and O = C_out. The optional
     `bias` is 1-D of length C_out. GE's default `data_format` is NHWC and `pads` is required;
-    here NCHW (ONNX's layout) and zero pads are the defaults. GE's quantization inputs
-    (`offset_w`, `offset_x`) are not modelled. ONNX 1-D Conv imports as this op over an H = 1
-    axis between two reshapes.
+    here NCHW (ONNX's layout) and zero pads are the defaults. ONNX 1-D Conv imports as this op
+    over an H = 1 axis between two reshapes.
+
+    GE's int8 form (what `ge-fuse-quant` makes): an i8 or ui8 x, an i8 filter, an i32 bias
+    and an i32 result, accumulated exactly; `offset_x` (GE's attribute, the activation's
+    quantisation offset) is the value the padding takes, so that a padded position reads the
+    quantised zero. GE's `offset_w` input is not modelled (weights are symmetric).
 
         %y = graph.conv2d %x, %w, %b strides [1, 1, 2, 2] pads [1, 1, 1, 1]
             : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x4x4xf32>
@@ -311,6 +329,18 @@ class Conv2DOp(ConvOpBase):
     dilations = prop_def(DenseArrayBase.constr(i64), default_value=int_array((1, 1, 1, 1)))
     groups = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
     data_format = prop_def(StringAttr, default_value=StringAttr("NCHW"))
+    offset_x = opt_prop_def(IntegerAttr[I64])
+    """GE's `offset_x`; absent is 0."""
+
+    INT8_FORM: ClassVar[bool] = True
+
+    def verify_(self) -> None:
+        super().verify_()
+        offset = 0 if self.offset_x is None else self.offset_x.value.data
+        if offset and not is_int8(element_type(self.x.type)):
+            fail(self, f"offset_x {offset} needs an 8-bit integer x, got {self.x.type}")
+        if offset and not -256 < offset < 256:
+            fail(self, f"offset_x must lie in (-256, 256), got {offset}")
 
 
 @irdl_op_definition

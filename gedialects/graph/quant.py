@@ -1,6 +1,7 @@
 """Quantisation (GE quantize_ops.h): Quantize (float -> integer) and AscendAntiQuantV2
 (integer -> float), which ONNX QuantizeLinear / DequantizeLinear import to, per tensor, per
-axis or in blocks."""
+axis or in blocks; AscendDequant (int32 accumulator -> float), the end of an int8 Conv2D or
+MatMul that `ge-fuse-quant` makes."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     I64,
     BFloat16Type,
+    BoolAttr,
     Float16Type,
     Float32Type,
     Float64Type,
     IntegerAttr,
     IntegerType,
     StringAttr,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -32,7 +35,9 @@ from xdsl.traits import Pure
 
 from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tensor_shape
 from gedialects.graph.common import (
+    FALSE,
     AnyTensor,
+    bool_attr,
     dims_agree,
     fail,
     format_shape,
@@ -244,7 +249,81 @@ class AscendAntiQuantV2Op(_QuantOpBase):
         verify_inferred(self, "the shape of x and dst_type")
 
 
-__all__ = ["AscendAntiQuantV2Op", "QuantizeOp", "check_params"]
+@irdl_op_definition
+class AscendDequantOp(GEOp, NodeSyntax):
+    """GE AscendDequant: `y = x * deq_scale` (then max(y, 0) with `relu_flag`), the int32
+    accumulator of an int8 Conv2D or MatMul back to floats.
 
-OPS = (QuantizeOp, AscendAntiQuantV2Op)
+    `deq_scale` is `x_scale * w_scale`, one value or one per output channel: 1-D of x's last
+    dim (GE's form, a MatMul's N), or of x's rank with every dim 1 but one (an NCHW
+    convolution's [1, C, 1, 1]). Deviations from GE: `deq_scale` is a float tensor (GE packs
+    the float32 into a uint64) and the result element type is its element type (GE's `dtype`
+    attribute); `sqrt_mode` is not modelled. Made by `ge-fuse-quant`.
+
+        %y = graph.ascend_dequant %acc, %s relu_flag true
+            : (tensor<1x8x4x4xi32>, tensor<1x8x1x1xf32>) -> tensor<1x8x4x4xf32>
+    """
+
+    name = "graph.ascend_dequant"
+    GE_TYPE: ClassVar[str] = "AscendDequant"
+
+    x = operand_def(AnyTensor)
+    deq_scale = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    relu_flag = prop_def(BoolAttr, default_value=FALSE)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, x: SSAValue | Operation, deq_scale: SSAValue | Operation, *, relu_flag: bool = False
+    ) -> None:
+        props: dict[str, Attribute] = {"relu_flag": bool_attr(relu_flag)}
+        operands = [x, deq_scale]
+        (result,) = self.infer_result_types(
+            [SSAValue.get(v).type for v in operands], props, lambda i: None
+        )
+        super().__init__(operands=operands, result_types=[result], properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """x's shape in deq_scale's element type."""
+        if len(operand_types) != 2:
+            raise ValueError(f"'{cls.name}' takes 2 operands, got {len(operand_types)}")
+        x, scale = (tensor_shape(t) for t in operand_types)
+        if x is not None and scale is not None and not _channel_scale(x, scale):
+            raise ValueError(
+                f"deq_scale {list(scale)} is neither one value, [{x[-1] if x else 1}] nor one "
+                f"per index of one dim of x {list(x)}"
+            )
+        return (tensor_of(element_type(operand_types[1]), x),)
+
+    def verify_(self) -> None:
+        if element_type(self.x.type) != i32:
+            fail(self, f"x must be an i32 tensor, got {self.x.type}")
+        if not is_float(element_type(self.deq_scale.type)):
+            fail(self, f"deq_scale must be a floating-point tensor, got {self.deq_scale.type}")
+        verify_inferred(self, "the shape of x")
+
+
+def _channel_scale(x: Sequence[int], scale: Sequence[int]) -> bool:
+    """`scale` is one value, x's last dim, or x's rank with 1 in every dim but one."""
+    if all(d == 1 for d in scale):
+        return len(scale) <= max(len(x), 1)
+    if len(scale) == 1:
+        return bool(x) and x[-1] in (-1, scale[0])
+    if len(scale) != len(x):
+        return False
+    wide = [i for i, d in enumerate(scale) if d != 1]
+    return len(wide) == 1 and x[wide[0]] in (-1, scale[wide[0]])
+
+
+__all__ = ["AscendAntiQuantV2Op", "AscendDequantOp", "QuantizeOp", "check_params"]
+
+OPS = (QuantizeOp, AscendAntiQuantV2Op, AscendDequantOp)
 """The ops of this module, in the order the dialect lists them."""

@@ -102,6 +102,7 @@ PASSES: dict[str, tuple[str, str]] = {
         "FuseMatMulTransposePass",
     ),
     "ge-fuse-mul-add": ("gedialects.passes.fusion.fuse_mul_add", "FuseMulAddPass"),
+    "ge-fuse-quant": ("gedialects.passes.fusion.fuse_quant", "FuseQuantPass"),
     "ge-fuse-reshapes": ("gedialects.passes.fusion.fuse_reshapes", "FuseReshapesPass"),
     "ge-fuse-transposes": ("gedialects.passes.fusion.fuse_transposes", "FuseTransposesPass"),
     "ge-infer-shapes": ("gedialects.passes.infer_shapes", "InferShapesPass"),

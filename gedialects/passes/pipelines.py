@@ -31,6 +31,7 @@ from gedialects.passes.delete_variable_refs import DeleteVariableRefsPass
 from gedialects.passes.fold_constants import DEFAULT_MAX_SIZE, FoldConstantsPass
 from gedialects.passes.for_to_while import ConvertForToWhilePass
 from gedialects.passes.fusion.fuse import FUSIONS
+from gedialects.passes.fusion.fuse_quant import FuseQuantPass
 from gedialects.passes.infer_shapes import InferShapesPass
 from gedialects.passes.multibatch.expand import MultibatchExpandPass
 from gedialects.passes.normalize_conds import NormalizeCondsPass
@@ -61,7 +62,9 @@ class CompilePipelinePass(ModulePass):
     """The whole compilation, graph to tasks, in GE's order.
 
     Gears first when a gear option is given (`ge-expand-multibatch`: one static branch per
-    gear), then graph preparation (`ge-infer-shapes`, `ge-verify-graph`, `ge-fold-constants`;
+    gear), then graph preparation (`ge-infer-shapes`, `ge-verify-graph`, `ge-fuse-quant`: GE's
+    `OptimizeOriginalGraphForQuantize` before the weights' dequantisation is folded,
+    `ge-fold-constants`;
     after the For to While conversion, `ge-split-variables-into-subgraphs`, GE's
     `CopyVarIntoSubgraph` at the end of graph preparation) and the engine optimisers'
     original-graph hooks on the whole graph (`ge-optimize-original-graph`: AI Core's graph
@@ -188,6 +191,8 @@ class CompilePipelinePass(ModulePass):
             first.append(self.expansion())
         first += self.checks()
         first += [ConvertForToWhilePass(), SplitVariablesIntoSubgraphsPass(), NormalizeCondsPass()]
+        if self.fusion and "quant" not in self.disable_fusion:
+            first.append(FuseQuantPass())  # before folding turns the weights' QDQ into floats
         if self.fold:
             first.append(FoldConstantsPass(max_size=self.fold_max_size))
         original = OptimizeOriginalGraphPass(

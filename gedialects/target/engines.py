@@ -131,6 +131,22 @@ FLOAT_ONLY_OPS = frozenset(
 )  # fmt: skip
 """AI Core ops whose TBE kernels take floating-point tensors only."""
 
+INT8_CUBE_OPS = frozenset({"Conv2D", "MatMul", "MatMulV2", "BatchMatMulV2"})
+"""Float-only AI Core ops whose TBE kernels also take GE's int8 form: int8 x (uint8 here, see
+`graph.conv2d`), int8 weight, int32 bias and result (what `ge-fuse-quant` makes)."""
+
+
+def is_int8_form(op_type: str, dtypes: Sequence[str]) -> bool:
+    """Whether `dtypes` (x, weight, the optional bias, the result) are GE's int8 product."""
+    return (
+        op_type in INT8_CUBE_OPS
+        and len(dtypes) >= 3
+        and dtypes[0] in ("int8", "uint8")
+        and dtypes[1] == "int8"
+        and all(d == "int32" for d in dtypes[2:])
+    )
+
+
 AICORE_DTYPES = frozenset({"float16", "float32", "bfloat16", "int8", "uint8", "int32", "bool"})
 VECTOR_DTYPES = frozenset({"float16", "float32"})
 DVPP_DTYPES = frozenset({"uint8"})
@@ -175,7 +191,7 @@ class EngineSpec:
             bad = next((d for d in names if d not in self.dtypes), None)
             if bad is not None:
                 return f"dtype {bad} is not supported"
-        if op_type in self.float_only:
+        if op_type in self.float_only and not is_int8_form(op_type, names):
             bad = next((d for d in names if d not in FLOAT_DTYPES), None)
             if bad is not None:
                 return f"{op_type} takes floating-point tensors, got {bad}"

@@ -68,6 +68,17 @@ def str_(attrs: KernelAttrs, key: str, op: type[IRDLOperation]) -> str:
     return value.data
 
 
+def is_int8_array(x: np.ndarray) -> bool:
+    """An int8 or uint8 array: the operand of GE's int8 cube products."""
+    return x.dtype in (np.int8, np.uint8)
+
+
+def exact_int32(y: np.ndarray) -> np.ndarray:
+    """A float64 array of integers (an exact accumulation) as int32, wrapping as GE's int32
+    accumulator does."""
+    return y.astype(np.int64).astype(np.int32)
+
+
 def compute(x: np.ndarray) -> np.ndarray:
     """`x` in a dtype worth computing in: float16 goes to float32, others stay."""
     return x.astype(np.float32) if x.dtype == np.float16 else x

@@ -12,7 +12,14 @@ from gedialects.graph import (
     EinsumOp,
     MatMulOp,
 )
-from gedialects.interpreters.graph.common import Arrays, bool_, compute, str_
+from gedialects.interpreters.graph.common import (
+    Arrays,
+    bool_,
+    compute,
+    exact_int32,
+    is_int8_array,
+    str_,
+)
 from gedialects.interpreters.kernels import KernelAttrs, KernelError, into, kernel, kernel_into
 
 # --------------------------------------------------------------------------------------------
@@ -40,10 +47,22 @@ def matmul(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
     a, b = _matmul_operands(inputs, attrs)
+    if is_int8_array(a):
+        return (int8_matmul(a, b, inputs[2] if len(inputs) > 2 else None),)
     y = a @ b
     if len(inputs) > 2:
         y = y + compute(inputs[2])
     return (y,)
+
+
+def int8_matmul(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
+    """GE's int8 MatMul: the exact int32 `a @ b + bias`. Computed with float64 BLAS, which is
+    exact here: each product is below 2^15 in magnitude, so sums of up to 2^38 of them are
+    represented exactly."""
+    y = a.astype(np.float64) @ b.astype(np.float64)
+    if bias is not None:
+        y += bias.astype(np.float64)
+    return exact_int32(y)
 
 
 def product(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -96,6 +115,9 @@ def matmul_into_kernel(
     outputs: Sequence[np.ndarray],
 ) -> None:
     a, b = _matmul_operands(inputs, attrs)
+    if is_int8_array(a):
+        into("MatMul", outputs[0], int8_matmul(a, b, inputs[2] if len(inputs) > 2 else None))
+        return
     matmul_into("MatMul", a, b, compute(inputs[2]) if len(inputs) > 2 else None, outputs[0])
 
 
@@ -106,6 +128,8 @@ def batch_matmul_v2(
     """numpy.matmul after the adjoints (swaps of the last two dims), plus the optional bias."""
     a, b = _batch_matmul_operands(inputs, attrs)
     try:
+        if is_int8_array(a):
+            return (int8_matmul(a, b, inputs[2] if len(inputs) > 2 else None),)
         y = product(a, b)
     except ValueError:
         raise KernelError(f"BatchMatMulV2: cannot multiply {a.shape} by {b.shape}") from None
@@ -137,6 +161,9 @@ def batch_matmul_v2_into(
     a, b = _batch_matmul_operands(inputs, attrs)
     bias = compute(inputs[2]) if len(inputs) > 2 else None
     try:
+        if is_int8_array(a):
+            into("BatchMatMulV2", outputs[0], int8_matmul(a, b, bias))
+            return
         matmul_into("BatchMatMulV2", a, b, bias, outputs[0])
     except ValueError as e:
         if isinstance(e, KernelError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 from xdsl.ir import Attribute
@@ -26,10 +27,12 @@ from gedialects.graph import (
 from gedialects.interpreters.graph.common import (
     Arrays,
     compute,
+    exact_int32,
     float_,
     floats,
     int_,
     ints,
+    is_int8_array,
     str_,
 )
 from gedialects.interpreters.kernels import (
@@ -242,13 +245,24 @@ def _conv(
     dilations = ints(attrs, "dilations", op)
     if last:
         x, w = to_channels_first(x), filter_to_channels_first(w)
+    window = {
+        "strides": [strides[a] for a in axes],
+        "pads": ints(attrs, "pads", op),
+        "dilations": [dilations[a] for a in axes],
+        "groups": int_(attrs, "groups", op),
+    }
+    if is_int8_array(x) and ge_type == "Conv2D":
+        y = _int8_conv(ge_type, x, w, inputs[2] if len(inputs) > 2 else None, window, attrs)
+        if last:
+            y = to_channels_last(y)
+        if out is None:
+            return y
+        into(ge_type, out, y)
+        return out
     y = conv_nd(
         x,
         w,
-        strides=[strides[a] for a in axes],
-        pads=ints(attrs, "pads", op),
-        dilations=[dilations[a] for a in axes],
-        groups=int_(attrs, "groups", op),
+        **window,
         name=ge_type,
         bias=compute(inputs[2]) if len(inputs) > 2 else None,
         out=None if last else out,
@@ -260,6 +274,27 @@ def _conv(
         return y
     into(ge_type, out, y)
     return out
+
+
+def _int8_conv(
+    ge_type: str,
+    x: np.ndarray,
+    w: np.ndarray,
+    bias: np.ndarray | None,
+    window: dict[str, Any],
+    attrs: KernelAttrs,
+) -> np.ndarray:
+    """GE's int8 Conv2D in NCHW/OIHW: the exact int32 sum of x * w over each window, padded
+    positions reading `offset_x`, plus the int32 bias. As `conv_nd` (float64 BLAS, exact: each
+    product is below 2^15) of `x - offset_x` with zero padding, plus `offset_x` times each
+    filter's sum."""
+    offset = int_(attrs, "offset_x", Conv2DOp) if "offset_x" in attrs else 0
+    y = conv_nd(x.astype(np.float64) - offset, w.astype(np.float64), **window, name=ge_type)
+    if offset:
+        y += offset * w.reshape(w.shape[0], -1).sum(axis=1, dtype=np.float64).reshape(1, -1, 1, 1)
+    if bias is not None:
+        y += bias.astype(np.float64).reshape(1, -1, 1, 1)
+    return exact_int32(y)
 
 
 @kernel("Conv2D")

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.ir import Attribute
 
-from gedialects.graph import QuantizeOp
-from gedialects.interpreters.graph.common import Arrays, int_
+from gedialects.graph import AscendDequantOp, QuantizeOp
+from gedialects.interpreters.graph.common import Arrays, bool_, int_
 from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
 
 
@@ -63,3 +63,18 @@ def ascend_anti_quant_v2(
     if len(inputs) > 2:
         values = values + expand("AscendAntiQuantV2", inputs[2].astype(work), x, axis, block)
     return (values * expand("AscendAntiQuantV2", scale.astype(work), x, axis, block),)
+
+
+@kernel("AscendDequant")
+def ascend_dequant(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """`x * deq_scale` in float64 (exact for the int32 x, one rounding of the product to the
+    result type), then the ReLU of `relu_flag`."""
+    x, scale = inputs
+    if scale.ndim == 1 and scale.size > 1 and (x.ndim == 0 or x.shape[-1] != scale.size):
+        raise KernelError(f"AscendDequant: deq_scale {list(scale.shape)} does not fit x's last dim")
+    y = x.astype(np.float64) * scale.astype(np.float64)
+    if bool_(attrs, "relu_flag", AscendDequantOp):
+        np.maximum(y, 0.0, out=y)
+    return (y.astype(scale.dtype),)

@@ -25,12 +25,14 @@ from gedialects.passes.fusion.fuse_matmul_activation import matmul_activation_pa
 from gedialects.passes.fusion.fuse_matmul_bias import matmul_bias_patterns
 from gedialects.passes.fusion.fuse_matmul_transpose import matmul_transpose_patterns
 from gedialects.passes.fusion.fuse_mul_add import mul_add_patterns
+from gedialects.passes.fusion.fuse_quant import quant_patterns
 from gedialects.passes.fusion.fuse_reshapes import reshape_patterns
 from gedialects.passes.fusion.fuse_transposes import transpose_patterns
 from gedialects.passes.fusion.matching import rewrite_with
 
 FUSIONS: dict[str, Callable[[], tuple[RewritePattern, ...]]] = {
     "identity": identity_patterns,
+    "quant": quant_patterns,
     "casts": cast_patterns,
     "transposes": transpose_patterns,
     "reshapes": reshape_patterns,
@@ -49,7 +51,7 @@ FUSIONS: dict[str, Callable[[], tuple[RewritePattern, ...]]] = {
 "identity")."""
 
 STAGES: tuple[tuple[str, ...], ...] = (
-    ("identity", "casts", "transposes", "reshapes"),
+    ("identity", "quant", "casts", "transposes", "reshapes"),
     ("layer-norm", "gelu", "hard-swish"),
     ("conv-bias", "conv-bn", "matmul-transpose", "matmul-bias"),
     ("conv-activation", "matmul-activation"),
@@ -62,10 +64,11 @@ a BatchNorm, or a BatchNorm after a bias Add), so one fixed point covers any int
 
 @dataclass(frozen=True)
 class FusePass(ModulePass):
-    """Runs all fusions in five stages (see `STAGES`): clean-ups (`ge-fold-identity`,
-    `ge-fuse-casts`, `-transposes`, `-reshapes`); multi-op patterns (`-layer-norm`, `-gelu`,
-    `-hard-swish`); weights and biases (`-conv-bias`, `-conv-bn`, `-matmul-transpose`,
-    `-matmul-bias`); activations (`-conv-activation`, `-matmul-activation`); `-mul-add`.
+    """Runs all fusions in five stages (see `STAGES`): clean-ups and the int8 products
+    (`ge-fold-identity`, `ge-fuse-quant`, `ge-fuse-casts`, `-transposes`, `-reshapes`);
+    multi-op patterns (`-layer-norm`, `-gelu`, `-hard-swish`); weights and biases
+    (`-conv-bias`, `-conv-bn`, `-matmul-transpose`, `-matmul-bias`); activations
+    (`-conv-activation`, `-matmul-activation`); `-mul-add`.
 
     The multi-op patterns run before `ge-fuse-mul-add` so that it does not split their
     Mul/Add chains, and bias/BatchNorm folding before activation fusion so that conv + bias +

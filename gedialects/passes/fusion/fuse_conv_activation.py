@@ -10,7 +10,9 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from gedialects.base import element_type
 from gedialects.graph import Conv2DOp, FusedConv2DOp
+from gedialects.graph.common import is_int8
 from gedialects.graph.fused import activation_properties
 from gedialects.passes.fusion.matching import (
     activation_input,
@@ -32,10 +34,13 @@ class FuseConv2DActivation(RewritePattern):
         conv = single_user_producer(activation_input(op), Conv2DOp)
         if not isinstance(conv, Conv2DOp) or op.results[0].type != conv.y.type:
             return  # not after a convolution, which has no other user, of the same type
+        if "offset_x" in conv.properties or is_int8(element_type(conv.x.type)):
+            return  # GE's int8 form (its activation is AscendDequant's relu_flag)
+        props = dict(conv.properties)
         fused = FusedConv2DOp.build(
             operands=[conv.x, conv.filter, [] if conv.bias is None else [conv.bias]],
             result_types=[op.results[0].type],
-            properties=dict(conv.properties) | activation_properties(*activation),
+            properties=props | activation_properties(*activation),
         )
         carry_attributes(fused, conv)
         replace_group(rewriter, op, [fused], fused.y, [conv])

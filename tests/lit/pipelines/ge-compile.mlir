@@ -3,7 +3,7 @@
 // every later RUN line of the file, TestRunner.py, which would run another gedialects.)
 // RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3"}' --print-between-passes | filecheck %s --check-prefix=STAGES
 // RUN: ge-opt %s -p 'ge-compile{input-shape="x:2,3"}' -o %t.pipeline.mlir
-// RUN: ge-opt %s -p 'ge-infer-shapes{input-shape="x:2,3"},ge-verify-graph,ge-convert-for-to-while,ge-split-variables-into-subgraphs,ge-normalize-conds,ge-fold-constants,ge-optimize-original-graph,ge-prepare-variables,ge-partition-stage,ge-place-engines,ge-update-hostcpu-engine,ge-partition-dynamic-shape,ge-place-engines,ge-partition-engine{skip-partitioned=true},ge-optimize-subgraphs,ge-merge-engine-partitions,ge-optimize-whole-graph,ge-delete-variable-refs,ge-convert-graph-to-ascend,ge-assign-streams,ge-plan-memory' -o %t.stages.mlir
+// RUN: ge-opt %s -p 'ge-infer-shapes{input-shape="x:2,3"},ge-verify-graph,ge-convert-for-to-while,ge-split-variables-into-subgraphs,ge-normalize-conds,ge-fuse-quant,ge-fold-constants,ge-optimize-original-graph,ge-prepare-variables,ge-partition-stage,ge-place-engines,ge-update-hostcpu-engine,ge-partition-dynamic-shape,ge-place-engines,ge-partition-engine{skip-partitioned=true},ge-optimize-subgraphs,ge-merge-engine-partitions,ge-optimize-whole-graph,ge-delete-variable-refs,ge-convert-graph-to-ascend,ge-assign-streams,ge-plan-memory' -o %t.stages.mlir
 // RUN: cmp %t.pipeline.mlir %t.stages.mlir
 // RUN: xdsl-opt %s -p 'ge-compile{input-shape="x:2,3"}' -o %t.xdsl.mlir
 // RUN: cmp %t.pipeline.mlir %t.xdsl.mlir
@@ -34,6 +34,7 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // STAGES-LABEL: IR after ge-infer-shapes:
 // STAGES: graph.graph @main(%x: tensor<2x3xf32>
 // STAGES-LABEL: IR after ge-verify-graph:
+// STAGES-LABEL: IR after ge-fuse-quant:
 // STAGES-LABEL: IR after ge-fold-constants:
 // STAGES-LABEL: IR after ge-optimize-original-graph:
 // STAGES-LABEL: IR after ge-partition-stage:
@@ -127,6 +128,7 @@ graph.graph @main(%x: tensor<?x3xf32> {node_name = "x"}) -> (tensor<?x3xf32> {no
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-convert-for-to-while
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-split-variables-into-subgraphs
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-normalize-conds
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-fuse-quant
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-fold-constants
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-optimize-original-graph
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)    ge-prepare-variables
