@@ -101,3 +101,41 @@ def test_link_crossing_adds_the_pairs_the_sweep_yields() -> None:
         got: list[set[int]] = [set() for _ in range(n)]
         link_crossing(xs, ys, got)
         assert got == want, (xs, ys)
+
+
+def test_task_and_declaration_builders_make_the_ops_irdl_init_makes() -> None:
+    """The builders that skip `irdl_op_init` (`ascend._init_properties`) give the op the
+    generic IRDL builder gives from the same properties: same properties and attributes,
+    same text, and it verifies the same way."""
+    from xdsl.dialects.builtin import TensorType, f32
+    from xdsl.irdl import IRDLOperation
+
+    from gedialects import ascend
+
+    buf = ascend.BufferAttr(512, TensorType(f32, [2, 3]))
+    out = ascend.BufferAttr(1024, TensorType(f32, [2, 3]))
+    built: list[IRDLOperation] = [
+        ascend.EventOp(3),
+        ascend.StreamOp(1, "AIcoreEngine"),
+        ascend.EventRecordOp(2, 1),
+        ascend.EventWaitOp(2, 0),
+        ascend.LabelSetOp(4, 1),
+        ascend.LabelGotoOp(4, 1),
+        ascend.EndGraphOp(0),
+        ascend.StreamActiveOp(2, 0),
+        ascend.MemcpyAsyncOp(1, buf, out),
+        ascend.KernelOp("Relu", "relu0", "AIcoreEngine", 1, [buf], [out]),
+        ascend.KernelOp("Relu", "relu1", "AIcoreEngine", 0, [buf], [out], {"x": buf}),
+    ]
+    for op in built:
+        cls = type(op)
+        generic = cls.__new__(cls)
+        IRDLOperation.__init__(generic, properties=dict(op.properties))
+        assert generic.properties == op.properties and generic.attributes == op.attributes
+        assert str(generic) == str(op)
+        assert not op.operands and not op.results and not op.regions
+        op.verify_()
+    again = ascend.KernelOp("Relu", "relu2", "AIcoreEngine", 0, [buf], [out])
+    first = built[-2]
+    assert isinstance(first, ascend.KernelOp)
+    assert again.kernel is first.kernel and again.engine is first.engine  # shared
