@@ -125,6 +125,7 @@ from gedialects.base import (
     infer_kept,
     int_array,
     int_array_values,
+    new_i64,
 )
 from gedialects.dense_hex import parse_large_hex_dense, print_dense
 
@@ -163,6 +164,23 @@ class BufferAttr(ParametrizedAttribute):
     @classmethod
     def get(cls, offset: int, type: TensorType) -> BufferAttr:
         return cls(offset, type)
+
+    def at(self, offset: int) -> BufferAttr:
+        """This buffer's tensor at another offset (a new memory plan): only the offset is
+        checked (`verify`'s rules of the type held for this buffer), and its byte size is
+        carried over; a fresh attribute's generic verification was most of a plan's
+        rewrite."""
+        if offset < 0:
+            raise VerifyException(f"#ascend.buffer offset {offset} is negative")
+        data = IntAttr.__new__(IntAttr)
+        object.__setattr__(data, "data", offset)
+        moved = BufferAttr.__new__(BufferAttr)
+        object.__setattr__(moved, "offset", data)
+        object.__setattr__(moved, "type", self.type)
+        known = getattr(self, "_nbytes", None)
+        if known is not None:
+            object.__setattr__(moved, "_nbytes", known)
+        return moved
 
     @property
     def offset_value(self) -> int:
@@ -408,7 +426,7 @@ def _i64_interned(value: int) -> IntegerAttr:
     if attr is None:
         if len(_I64S) >= fast_text.CACHE_LIMIT:
             _I64S.clear()
-        attr = _I64S[value] = IntegerAttr(value, i64)
+        attr = _I64S[value] = new_i64(value)
     return attr
 
 
@@ -657,17 +675,6 @@ def _init_properties(op: IRDLOperation, properties: dict[str, Attribute]) -> Non
     a third of the cost. The builders of the tasks and declarations use it: the lowering and
     `ge-assign-streams` make one per node and per sync (14k at 10k nodes)."""
     Operation.__init__(op, properties=properties)
-
-
-_STRINGS: dict[str, StringAttr] = {}
-
-
-def _string(value: str) -> StringAttr:
-    """A shared StringAttr for the few kernel and engine names every task repeats."""
-    attr = _STRINGS.get(value)
-    if attr is None:
-        attr = _STRINGS[value] = StringAttr(value)
-    return attr
 
 
 _NO_ATTRS = DictionaryAttr({})
@@ -1340,7 +1347,7 @@ class StreamOp(FastSyntax, DeclarationOp):
     TEXT_FORMAT: ClassVar[str] = "$id `engine` $engine attr-dict"
 
     def __init__(self, id: int, engine: str) -> None:
-        _init_properties(self, {"id": _i64(id), "engine": _string(engine)})
+        _init_properties(self, {"id": _i64(id), "engine": fast_text.string_attr(engine)})
 
     def describe(self) -> str:
         return f"'ascend.stream' {self.id.value.data}"
@@ -1877,9 +1884,9 @@ class EngineTaskOp(FastSyntax, TaskOp):
         _init_properties(
             self,
             {
-                "kernel": _string(kernel),
+                "kernel": fast_text.string_attr(kernel),
                 "node_name": StringAttr(node_name),
-                "engine": _string(engine),
+                "engine": fast_text.string_attr(engine),
                 "stream": _i64(stream),
                 "inputs": ArrayAttr(inputs),
                 "outputs": ArrayAttr(outputs),

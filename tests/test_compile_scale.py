@@ -139,3 +139,38 @@ def test_task_and_declaration_builders_make_the_ops_irdl_init_makes() -> None:
     first = built[-2]
     assert isinstance(first, ascend.KernelOp)
     assert again.kernel is first.kernel and again.engine is first.engine  # shared
+
+
+def test_new_i64_and_buffer_at_equal_the_verified_constructors() -> None:
+    """`base.new_i64` and `BufferAttr.at` skip xDSL's generic verification: on random
+    values (and i64's ends) they give equal attributes with equal hashes and text, and
+    refuse what the verified constructors refuse."""
+    import pytest
+    from xdsl.dialects.builtin import IntegerAttr, TensorType, f16, f32, i64
+    from xdsl.utils.exceptions import VerifyException
+
+    from gedialects.ascend import BufferAttr
+    from gedialects.base import new_i64
+
+    rng = random.Random(16)
+    values = [0, -1, 1, -(1 << 63), (1 << 63) - 1]
+    values += [rng.randint(-(1 << 63), (1 << 63) - 1) for _ in range(200)]
+    values += [1 << 63, (1 << 64) - 1]  # signless: xDSL wraps them to negative values
+    for v in values:
+        want, got = IntegerAttr(v, i64), new_i64(v)
+        assert (got, hash(got), str(got)) == (want, hash(want), str(want))
+    for v in (1 << 64, -(1 << 63) - 1):
+        with pytest.raises(VerifyException):
+            IntegerAttr(v, i64)
+        with pytest.raises(VerifyException):
+            new_i64(v)
+    for _ in range(200):
+        shape = [rng.randint(0, 5) for _ in range(rng.randint(0, 3))]
+        source = BufferAttr(rng.randrange(0, 1 << 40), TensorType(rng.choice([f16, f32]), shape))
+        if rng.random() < 0.5:
+            _ = source.nbytes  # carried over when known
+        offset = rng.randrange(0, 1 << 40)
+        want, got = BufferAttr(offset, source.type), source.at(offset)
+        assert (got, hash(got), str(got), got.nbytes) == (want, hash(want), str(want), want.nbytes)
+    with pytest.raises(VerifyException, match="negative"):
+        BufferAttr(0, TensorType(f32, [1])).at(-512)
