@@ -125,6 +125,7 @@ from gedialects.base import (
     infer_kept,
     int_array,
     int_array_values,
+    new_i64,
 )
 from gedialects.dense_hex import parse_large_hex_dense, print_dense
 
@@ -163,6 +164,23 @@ class BufferAttr(ParametrizedAttribute):
     @classmethod
     def get(cls, offset: int, type: TensorType) -> BufferAttr:
         return cls(offset, type)
+
+    def at(self, offset: int) -> BufferAttr:
+        """This buffer's tensor at another offset (a new memory plan): only the offset is
+        checked (`verify`'s rules of the type held for this buffer), and its byte size is
+        carried over; a fresh attribute's generic verification was most of a plan's
+        rewrite."""
+        if offset < 0:
+            raise VerifyException(f"#ascend.buffer offset {offset} is negative")
+        data = IntAttr.__new__(IntAttr)
+        object.__setattr__(data, "data", offset)
+        moved = BufferAttr.__new__(BufferAttr)
+        object.__setattr__(moved, "offset", data)
+        object.__setattr__(moved, "type", self.type)
+        known = getattr(self, "_nbytes", None)
+        if known is not None:
+            object.__setattr__(moved, "_nbytes", known)
+        return moved
 
     @property
     def offset_value(self) -> int:
@@ -408,7 +426,7 @@ def _i64_interned(value: int) -> IntegerAttr:
     if attr is None:
         if len(_I64S) >= fast_text.CACHE_LIMIT:
             _I64S.clear()
-        attr = _I64S[value] = IntegerAttr(value, i64)
+        attr = _I64S[value] = new_i64(value)
     return attr
 
 
@@ -648,6 +666,18 @@ class _Syntax:
 
 
 _SYNTAX: dict[type, _Syntax] = {}
+
+
+def _init_properties(op: IRDLOperation, properties: dict[str, Attribute]) -> None:
+    """What `IRDLOperation.__init__(properties=...)` does for an op of properties only (no
+    operands, results, regions or successors; no None value): `Operation.__init__`, which
+    runs IRDL's defaults (`__post_init__`), without `irdl_op_init`'s generic argument lists,
+    a third of the cost. The builders of the tasks and declarations use it: the lowering and
+    `ge-assign-streams` make one per node and per sync (14k at 10k nodes)."""
+    Operation.__init__(op, properties=properties)
+
+
+_NO_ATTRS = DictionaryAttr({})
 
 
 class FastSyntax(IRDLOperation):
@@ -1308,7 +1338,7 @@ class EventOp(FastSyntax, DeclarationOp):
     TEXT_FORMAT: ClassVar[str] = "$id attr-dict"
 
     def __init__(self, id: int) -> None:
-        super().__init__(properties={"id": _i64(id)})
+        _init_properties(self, {"id": _i64(id)})
 
     def describe(self) -> str:
         return f"'ascend.event' {self.id.value.data}"
@@ -1390,7 +1420,7 @@ class StreamOp(FastSyntax, DeclarationOp):
     TEXT_FORMAT: ClassVar[str] = "$id `engine` $engine attr-dict"
 
     def __init__(self, id: int, engine: str) -> None:
-        super().__init__(properties={"id": _i64(id), "engine": StringAttr(engine)})
+        _init_properties(self, {"id": _i64(id), "engine": fast_text.string_attr(engine)})
 
     def describe(self) -> str:
         return f"'ascend.stream' {self.id.value.data}"
@@ -1834,7 +1864,7 @@ class EventTaskOp(FastSyntax, TaskOp):
     TEXT_FORMAT: ClassVar[str] = "$event `stream` $stream attr-dict"
 
     def __init__(self, event: int, stream: int) -> None:
-        super().__init__(properties={"event": _i64(event), "stream": _i64(stream)})
+        _init_properties(self, {"event": _i64(event), "stream": _i64(stream)})
 
     def trace_name(self) -> str:
         return f"{self.name.removeprefix('ascend.')} {self.event.value.data}"
@@ -1848,7 +1878,7 @@ class LabelTaskOp(FastSyntax, TaskOp):
     TEXT_FORMAT: ClassVar[str] = "$label `stream` $stream attr-dict"
 
     def __init__(self, label: int, stream: int) -> None:
-        super().__init__(properties={"label": _i64(label), "stream": _i64(stream)})
+        _init_properties(self, {"label": _i64(label), "stream": _i64(stream)})
 
     def trace_name(self) -> str:
         return f"{self.name.removeprefix('ascend.')} {self.label.value.data}"
@@ -1868,7 +1898,7 @@ class EndGraphOp(FastSyntax, TaskOp):
     TEXT_FORMAT: ClassVar[str] = "`stream` $stream attr-dict"
 
     def __init__(self, stream: int) -> None:
-        super().__init__(properties={"stream": _i64(stream)})
+        _init_properties(self, {"stream": _i64(stream)})
 
 
 @irdl_op_definition
@@ -1924,16 +1954,17 @@ class EngineTaskOp(FastSyntax, TaskOp):
         outputs: Sequence[BufferAttr | DynBufferAttr],
         attrs: Mapping[str, Attribute] | None = None,
     ) -> None:
-        super().__init__(
-            properties={
-                "kernel": StringAttr(kernel),
+        _init_properties(
+            self,
+            {
+                "kernel": fast_text.string_attr(kernel),
                 "node_name": StringAttr(node_name),
-                "engine": StringAttr(engine),
+                "engine": fast_text.string_attr(engine),
                 "stream": _i64(stream),
                 "inputs": ArrayAttr(inputs),
                 "outputs": ArrayAttr(outputs),
-                "attrs": DictionaryAttr(dict(attrs or {})),
-            }
+                "attrs": DictionaryAttr(dict(attrs or {})) if attrs else _NO_ATTRS,
+            },
         )
 
     def describe(self) -> str:
@@ -2315,7 +2346,7 @@ class MemcpyAsyncOp(FastSyntax, TaskOp):
     def __init__(
         self, stream: int, src: BufferAttr | DynBufferAttr, dst: BufferAttr | DynBufferAttr
     ) -> None:
-        super().__init__(properties={"stream": _i64(stream), "src": src, "dst": dst})
+        _init_properties(self, {"stream": _i64(stream), "src": src, "dst": dst})
 
     def verify_(self) -> None:
         src, dst = self.src, self.dst
@@ -2370,7 +2401,7 @@ class StreamActiveOp(FastSyntax, TaskOp):
     TEXT_FORMAT: ClassVar[str] = "$active_stream `stream` $stream attr-dict"
 
     def __init__(self, active_stream: int, stream: int) -> None:
-        super().__init__(properties={"active_stream": _i64(active_stream), "stream": _i64(stream)})
+        _init_properties(self, {"active_stream": _i64(active_stream), "stream": _i64(stream)})
 
     def trace_name(self) -> str:
         return f"stream_active {self.active_stream.value.data}"

@@ -101,3 +101,76 @@ def test_link_crossing_adds_the_pairs_the_sweep_yields() -> None:
         got: list[set[int]] = [set() for _ in range(n)]
         link_crossing(xs, ys, got)
         assert got == want, (xs, ys)
+
+
+def test_task_and_declaration_builders_make_the_ops_irdl_init_makes() -> None:
+    """The builders that skip `irdl_op_init` (`ascend._init_properties`) give the op the
+    generic IRDL builder gives from the same properties: same properties and attributes,
+    same text, and it verifies the same way."""
+    from xdsl.dialects.builtin import TensorType, f32
+    from xdsl.irdl import IRDLOperation
+
+    from gedialects import ascend
+
+    buf = ascend.BufferAttr(512, TensorType(f32, [2, 3]))
+    out = ascend.BufferAttr(1024, TensorType(f32, [2, 3]))
+    built: list[IRDLOperation] = [
+        ascend.EventOp(3),
+        ascend.StreamOp(1, "AIcoreEngine"),
+        ascend.EventRecordOp(2, 1),
+        ascend.EventWaitOp(2, 0),
+        ascend.LabelSetOp(4, 1),
+        ascend.LabelGotoOp(4, 1),
+        ascend.EndGraphOp(0),
+        ascend.StreamActiveOp(2, 0),
+        ascend.MemcpyAsyncOp(1, buf, out),
+        ascend.KernelOp("Relu", "relu0", "AIcoreEngine", 1, [buf], [out]),
+        ascend.KernelOp("Relu", "relu1", "AIcoreEngine", 0, [buf], [out], {"x": buf}),
+    ]
+    for op in built:
+        cls = type(op)
+        generic = cls.__new__(cls)
+        IRDLOperation.__init__(generic, properties=dict(op.properties))
+        assert generic.properties == op.properties and generic.attributes == op.attributes
+        assert str(generic) == str(op)
+        assert not op.operands and not op.results and not op.regions
+        op.verify_()
+    again = ascend.KernelOp("Relu", "relu2", "AIcoreEngine", 0, [buf], [out])
+    first = built[-2]
+    assert isinstance(first, ascend.KernelOp)
+    assert again.kernel is first.kernel and again.engine is first.engine  # shared
+
+
+def test_new_i64_and_buffer_at_equal_the_verified_constructors() -> None:
+    """`base.new_i64` and `BufferAttr.at` skip xDSL's generic verification: on random
+    values (and i64's ends) they give equal attributes with equal hashes and text, and
+    refuse what the verified constructors refuse."""
+    import pytest
+    from xdsl.dialects.builtin import IntegerAttr, TensorType, f16, f32, i64
+    from xdsl.utils.exceptions import VerifyException
+
+    from gedialects.ascend import BufferAttr
+    from gedialects.base import new_i64
+
+    rng = random.Random(16)
+    values = [0, -1, 1, -(1 << 63), (1 << 63) - 1]
+    values += [rng.randint(-(1 << 63), (1 << 63) - 1) for _ in range(200)]
+    values += [1 << 63, (1 << 64) - 1]  # signless: xDSL wraps them to negative values
+    for v in values:
+        want, got = IntegerAttr(v, i64), new_i64(v)
+        assert (got, hash(got), str(got)) == (want, hash(want), str(want))
+    for v in (1 << 64, -(1 << 63) - 1):
+        with pytest.raises(VerifyException):
+            IntegerAttr(v, i64)
+        with pytest.raises(VerifyException):
+            new_i64(v)
+    for _ in range(200):
+        shape = [rng.randint(0, 5) for _ in range(rng.randint(0, 3))]
+        source = BufferAttr(rng.randrange(0, 1 << 40), TensorType(rng.choice([f16, f32]), shape))
+        if rng.random() < 0.5:
+            _ = source.nbytes  # carried over when known
+        offset = rng.randrange(0, 1 << 40)
+        want, got = BufferAttr(offset, source.type), source.at(offset)
+        assert (got, hash(got), str(got), got.nbytes) == (want, hash(want), str(want), want.nbytes)
+    with pytest.raises(VerifyException, match="negative"):
+        BufferAttr(0, TensorType(f32, [1])).at(-512)

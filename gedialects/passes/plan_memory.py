@@ -289,7 +289,7 @@ def _rewrite(model: ModelOp, info: _Model, new_offset: dict[tuple[int, int], int
                 if (offset, nbytes) not in info.io:
                     nbytes = info.io_at[offset]  # a gear's view of a multi-batch I/O buffer
                 target = info.io[(offset, nbytes)]
-            found = cache[key] = BufferAttr(target, buffer.type)
+            found = cache[key] = buffer.at(target)
         return found
 
     for op in _io_ops(model):

@@ -19,11 +19,10 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
     UnrankedTensorType,
-    i64,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
-from gedialects.base import NODE_NAME, GEOp
+from gedialects.base import NODE_NAME, GEOp, new_i64
 from gedialects.graph import GraphOp
 
 DATA_TYPE = "Data"
@@ -39,7 +38,7 @@ def bool_value(value: bool) -> BoolAttr:
 @lru_cache(maxsize=4096)
 def i64_value(value: int) -> IntegerAttr:
     """A shared i64 attribute (xDSL verifies the range of every new IntegerAttr)."""
-    return IntegerAttr(value, i64)
+    return new_i64(value)
 
 
 @lru_cache(maxsize=4096)

@@ -667,6 +667,7 @@ def best_assignment(
     stream, depend on the graph, so the cost model decides (as GE's HybridMemAssigner runs
     several memory assigners and keeps the smallest)."""
     best: tuple[float, StreamAssignment, EventPlan, SyncPlan] | None = None
+    tried: set[tuple[tuple[int, ...], tuple[str, ...]]] = set()
     for strategy in strategies:
         plan = assign_streams(
             nodes,
@@ -678,6 +679,13 @@ def best_assignment(
             strategy=strategy,
             initial_engines=initial_engines,
         )
+        # Strategies often agree (the 10k-node bench graph: two of four); the events and
+        # syncs depend only on the assignment, so a repeat gets the same makespan and,
+        # ties going to the earlier strategy, never wins: its simulations are skipped.
+        key = (tuple(plan.stream_of), tuple(plan.engines))
+        if key in tried:
+            continue
+        tried.add(key)
         events = plan_events(preds, plan.stream_of, len(plan.engines))
         span, sync = best_sync(
             nodes,
