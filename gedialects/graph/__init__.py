@@ -100,6 +100,7 @@ from gedialects.graph.structure import *  # noqa: F403
 from gedialects.graph.structure import GraphCallable
 from gedialects.graph.trees import *  # noqa: F403
 from gedialects.graph.variables import *  # noqa: F403
+from gedialects.strings import StringsAttr, StringType
 
 # Each category module lists its ops in `OPS` and exports them in `__all__`.
 Graph = Dialect(
@@ -133,7 +134,7 @@ Graph = Dialect(
         *variables.OPS,
         *dataflow.OPS,
     ],
-    [FormatAttr],
+    [FormatAttr, StringType, StringsAttr],
 )
 fast_verify.install(Graph)  # the compiled IRDL checks (gedialects.fast_verify)
 
