@@ -57,6 +57,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.selection",
     "gedialects.frontend.onnx.ops.training",
     "gedialects.frontend.onnx.ops.ml",
+    "gedialects.frontend.onnx.ops.text",
 )
 _loaded = False
 
