@@ -338,3 +338,45 @@ def test_string_ops_through_the_tools(tmp_path: Path) -> None:
     done = run_tool("ge-opt", "m.mlir", "-p", "ge-compile", cwd=tmp_path)
     assert done.returncode == 1
     assert "is a string tensor (tensor<4x!graph.string>)" in done.stderr
+
+
+def _cast_model(src: int, dst: int, n: int) -> onnx.ModelProto:
+    graph = helper.make_graph(
+        [helper.make_node("Cast", ["x"], ["y"], to=dst)],
+        "cast",
+        [helper.make_tensor_value_info("x", src, [n])],
+        [helper.make_tensor_value_info("y", dst, [n])],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+
+
+CASTS = [
+    (TensorProto.FLOAT, TensorProto.STRING, np.array([0.1, 1.5, np.inf, np.nan, 1e-7], np.float32)),
+    (TensorProto.DOUBLE, TensorProto.STRING, np.array([0.1, -2.0, 1e300], np.float64)),
+    (TensorProto.INT32, TensorProto.STRING, np.array([1, -2, 2**31 - 1], np.int32)),
+    (TensorProto.BOOL, TensorProto.STRING, np.array([True, False])),
+    (TensorProto.STRING, TensorProto.FLOAT, np.array(["0.1", "1e-5", " 2", "-INF", "NaN", "1E8"])),
+    (TensorProto.STRING, TensorProto.INT64, np.array(["1", "-7", "+3", "9007199254740993"])),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("src", "dst", "x"), CASTS)
+def test_cast_to_and_from_strings_matches_onnx_reference(src: int, dst: int, x: np.ndarray) -> None:
+    from onnx.reference import ReferenceEvaluator
+
+    model = _cast_model(src, dst, x.size)
+    ours = run(import_model(model), {"x": x})["y"]
+    want = np.asarray(list(ReferenceEvaluator(model).run(None, {"x": x}))[0])
+    if want.dtype.kind == "f":
+        np.testing.assert_array_equal(ours, want)
+    else:
+        assert ours.dtype.kind == want.dtype.kind and ours.tolist() == want.tolist()
+
+
+def test_cast_of_text_that_is_no_number_is_a_one_line_error() -> None:
+    module = import_model(_cast_model(TensorProto.STRING, TensorProto.FLOAT, 2))
+    with pytest.raises(RunError, match="Cast: could not convert string to float"):
+        run(module, {"x": np.array(["1", "one"])})
+    module = import_model(_cast_model(TensorProto.STRING, TensorProto.BOOL, 1))
+    with pytest.raises(RunError, match="strings do not cast to bool"):
+        run(module, {"x": np.array(["1"])})
