@@ -139,9 +139,12 @@ def _regex_problem(pattern: str) -> str | None:
     Python's ASCII mode does not do), and Python syntax RE2 rejects (lookaround, back
     references, `(?P=..)`, `(?#..)`, atomic groups, possessive quantifiers, `\\Z`, `\\G`).
     Everything else means the same in both with `re.ASCII` (RE2's `\\w`, `\\d`, `\\s`, `\\b`
-    are ASCII classes)."""
+    are ASCII classes). A repeated group holding an unbounded repetition (`(a+)+`, `(\\d*)*`)
+    is refused too: RE2 matches it in linear time, Python's backtracking can take exponential
+    time."""
     i = 0
     in_class = False
+    groups: list[bool] = []  # per open group: whether it holds an unbounded repetition
     while i < len(pattern):
         c = pattern[i]
         if c == "\\" and i + 1 < len(pattern):
@@ -154,11 +157,15 @@ def _regex_problem(pattern: str) -> str | None:
                 return f"back references (\\{e}) are not RE2 syntax"
             if e == "x" and pattern[i + 2 : i + 3] == "{":
                 return "\\x{...} escapes have no equivalent in Python's re"
+            if groups and _unbounded(pattern, i + 2):
+                groups[-1] = True
             i += 2
             continue
         if in_class:
             if c == "]":
                 in_class = False
+                if groups and _unbounded(pattern, i + 1):
+                    groups[-1] = True
             elif pattern.startswith("[:", i):
                 return "POSIX classes ([[:alpha:]]) have no equivalent in Python's re"
             i += 1
@@ -175,13 +182,39 @@ def _regex_problem(pattern: str) -> str | None:
             head = pattern[i + 2 : i + 4]
             if head[:1] in ("=", "!", "#", ">") or head in ("<=", "<!", "P="):
                 return f"(?{head[:1] if head[:1] in '=!#>' else head} is not RE2 syntax"
-            flags = re.match(r"[a-zA-Z-]*", pattern[i + 2 :])
-            if flags is not None and ("U" in flags.group() or "i" in flags.group()):
+            end = i + 2
+            while end < len(pattern) and (pattern[end].isalpha() or pattern[end] == "-"):
+                end += 1
+            if "U" in pattern[i + 2 : end] or "i" in pattern[i + 2 : end]:
                 return "the (?i) and (?U) flags differ between RE2 and Python"
+        if c == "(":
+            groups.append(False)
+        elif c == ")" and groups:
+            inner = groups.pop()
+            if inner and _unbounded(pattern, i + 1):
+                return (
+                    "a repeated group holding a repetition ((a+)+) can take exponential time in "
+                    "Python's backtracking re (RE2 matches it in linear time)"
+                )
+            if groups:
+                groups[-1] = groups[-1] or inner or _unbounded(pattern, i + 1)
+        elif groups and _unbounded(pattern, i + 1) and c not in "*+?{":
+            groups[-1] = True
         if c in "*+?}" and pattern[i + 1 : i + 2] == "+":
             return "possessive quantifiers are not RE2 syntax"
         i += 1
     return None
+
+
+def _unbounded(pattern: str, at: int) -> bool:
+    """Whether an unbounded quantifier (`*`, `+`, `{n,}`) starts at `at`."""
+    c = pattern[at : at + 1]
+    if c in ("*", "+"):
+        return True
+    if c == "{":
+        close = pattern.find("}", at)
+        return close > 0 and pattern[at + 1 : close].endswith(",")
+    return False
 
 
 def compile_regex(pattern: str) -> re.Pattern[str]:
