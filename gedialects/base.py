@@ -14,6 +14,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     I64,
     UNKNOWN_LOC,
+    ArrayAttr,
     BFloat16Type,
     BoolAttr,
     DenseArrayBase,
@@ -434,6 +435,12 @@ def _parse_prop_value(parser: Parser, wants_f32: bool = False) -> Attribute:
     if parser.parse_optional_punctuation("[") is not None:
         if parser.parse_optional_punctuation("]") is not None:
             return int_array(())
+        if (first := parser.parse_optional_str_literal()) is not None:  # ["a", "b"]
+            strings = [StringAttr(first)]
+            while parser.parse_optional_punctuation(",") is not None:
+                strings.append(StringAttr(parser.parse_str_literal()))
+            parser.parse_punctuation("]")
+            return ArrayAttr(strings)
         spans = [(parser.pos, _parse_number_or_bits(parser, wants_f32))]
         while parser.parse_optional_punctuation(",") is not None:
             spans.append((parser.pos, _parse_number_or_bits(parser, wants_f32)))

@@ -721,13 +721,14 @@ class _Loader:
         return out
 
     def attr_class(self, name: str, parametrized: bool) -> type[Attribute] | None:
-        """The context's class for `name`; builtin's undotted names (`string`, `array`) are
-        not dialect names to the context, so they come from the Builtin dialect itself (where
-        `array` names both ArrayAttr, a Data, and DenseArrayBase, a parametrized one)."""
+        """The context's class for `name` (an attribute or a type); builtin's undotted names
+        (`string`, `array`) are not dialect names to the context, so they come from the
+        Builtin dialect itself (where `array` names both ArrayAttr, a Data, and
+        DenseArrayBase, a parametrized one)."""
         if "." not in name:
             return _builtin_attributes().get((name, parametrized))
-        try:
-            return self.ctx.get_optional_attr(name)
+        try:  # types (`!graph.string`) live in the context's type table
+            return self.ctx.get_optional_attr(name) or self.ctx.get_optional_type(name)
         except ValueError:
             return None
 

@@ -6,6 +6,8 @@ Imported by front ends, interpreters and tests, never by the dialect modules (nu
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -27,6 +29,8 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute
+
+from gedialects.strings import STRING, StringsAttr, StringType
 
 _UI8 = IntegerType(8, Signedness.UNSIGNED)
 _UI16 = IntegerType(16, Signedness.UNSIGNED)
@@ -60,8 +64,16 @@ class UnsupportedDtypeError(ValueError):
         """The element type's text (`bf16`, `complex<f32>`) when one is unsupported."""
 
 
+STRING_DTYPE = np.dtype(np.str_)
+"""numpy's unsized unicode dtype (`<U`), the dtype of `!graph.string`: an array of it has the
+width of its longest element; `astype(STRING_DTYPE)` keeps a unicode array's width."""
+
+
 def numpy_dtype(element_type: Attribute) -> np.dtype:
-    """numpy dtype of an xDSL element type (f16/f32/f64, i1, signless and unsigned ints)."""
+    """numpy dtype of an xDSL element type (f16/f32/f64, i1, signless and unsigned ints, and
+    `!graph.string` as the unsized unicode dtype `STRING_DTYPE`)."""
+    if isinstance(element_type, StringType):
+        return STRING_DTYPE
     if isinstance(element_type, Float16Type | Float32Type | Float64Type | IntegerType):
         key = element_type
         if isinstance(key, IntegerType) and key.signedness.data == Signedness.SIGNED:
@@ -73,8 +85,16 @@ def numpy_dtype(element_type: Attribute) -> np.dtype:
     )
 
 
+def dtype_matches(dtype: np.dtype, expected: np.dtype) -> bool:
+    """Whether an array of `dtype` is a value of an element type whose dtype is `expected`
+    (a unicode array of any width is a string value)."""
+    if expected.kind == "U":
+        return dtype.kind == "U"
+    return dtype == expected
+
+
 def element_type_of(dtype: np.dtype) -> IntegerType | AnyFloat:
-    """xDSL element type of a numpy dtype."""
+    """xDSL element type of a numeric numpy dtype (`string_tensor_type` for unicode arrays)."""
     key = np.dtype(dtype).newbyteorder("<") if np.dtype(dtype).byteorder == ">" else np.dtype(dtype)
     if key not in _FROM_NUMPY:
         raise UnsupportedDtypeError(f"numpy dtype {dtype} has no xDSL element type")
@@ -89,13 +109,44 @@ def tensor_type_of(array: np.ndarray) -> TensorType[IntegerType | AnyFloat]:
 def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     """A dense attribute holding the array's bytes (little-endian, C order); no Python lists."""
     array = np.asarray(array)
+    if array.dtype.kind == "U":
+        raise UnsupportedDtypeError(
+            f"a string array ({array.dtype}) has no dense attribute; use const_from_numpy",
+            str(STRING),
+        )
     ttype = tensor_type_of(array)
     data = np.ascontiguousarray(array, dtype=numpy_dtype(ttype.element_type)).tobytes()
     return DenseIntOrFPElementsAttr(ttype, BytesAttr(data))
 
 
-def numpy_from_dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """A read-only array over the attribute's bytes (zero-copy); splats are broadcast."""
+def strings_from_numpy(array: np.ndarray) -> StringsAttr:
+    """The `#graph.strings` attribute of a unicode array (row-major)."""
+    array = np.asarray(array)
+    if array.dtype.kind != "U":
+        raise UnsupportedDtypeError(f"numpy dtype {array.dtype} is not a string dtype")
+    return StringsAttr(
+        [str(v) for v in array.reshape(-1).tolist()], TensorType(STRING, array.shape)
+    )
+
+
+def const_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr | StringsAttr:
+    """A `graph.const` value for the array: `#graph.strings` for unicode arrays, else dense."""
+    array = np.asarray(array)
+    return strings_from_numpy(array) if array.dtype.kind == "U" else dense_from_numpy(array)
+
+
+def numpy_from_dense(attr: DenseIntOrFPElementsAttr | StringsAttr) -> np.ndarray:
+    """A read-only array over the attribute's bytes (zero-copy); splats are broadcast. A
+    `#graph.strings` value is a new unicode array (its trailing NULs dropped, as numpy's `U`
+    dtype stores strings)."""
+    if isinstance(attr, StringsAttr):
+        shape = tuple(attr.type.get_shape())
+        values = np.array(attr.strings, dtype=STRING_DTYPE)
+        if values.size == 1 and math.prod(shape) != 1:
+            values = np.broadcast_to(values.reshape(()), shape)
+        values = values.reshape(shape)
+        values.flags.writeable = False
+        return values
     ttype = attr.type
     assert isinstance(ttype, TensorType)
     dtype = numpy_dtype(ttype.element_type)

@@ -325,6 +325,11 @@ def test_every_way_in_installs_the_workaround(code: str) -> None:
 
 RE_CALLS = {"compile", "match", "search", "fullmatch", "sub", "findall", "split", "finditer"}
 
+USER_PATTERNS = {("graph/text.py", "pattern")}
+"""(file, variable) of the one `re` call on a pattern the user gives: RegexFullMatch's
+`compile_regex`, which refuses the nested repetitions that backtrack exponentially before
+compiling (`test_user_regex_with_nested_repetition_is_refused`)."""
+
 
 def project_patterns() -> set[str]:
     """Every pattern literal given to `re.<call>` in the package (passes and tools included), and
@@ -359,6 +364,9 @@ def project_patterns() -> set[str]:
                         first = first.func.value
                     if isinstance(first, ast.Name) and first.id in constants:
                         found.add(constants[first.id])
+                        continue
+                    rel = path.relative_to(ROOT / folder).as_posix()
+                    if isinstance(first, ast.Name) and (rel, first.id) in USER_PATTERNS:
                         continue
                     assert isinstance(first, ast.Constant), f"{path}: non-literal pattern"
                     found.add(first.value)
@@ -510,6 +518,14 @@ AUDITED: dict[str, tuple[str, list[str]]] = {
     diagnostics.EXPECTED_WORD.pattern: ("finditer", ["//" * N, "// " * (N // 3)]),
     r"[ \t]+": ("sub", [" \t" * N]),
 }
+
+
+@pytest.mark.parametrize("pattern", [r"(a+)+$", r"(\d*)*x", r"(?:[ab]+)*c", r"(x(a+)y)+"])
+def test_user_regex_with_nested_repetition_is_refused(pattern: str) -> None:
+    from gedialects.graph import compile_regex
+
+    with pytest.raises(ValueError, match="exponential time in Python's backtracking re"):
+        compile_regex(pattern)
 
 
 def test_every_regular_expression_in_the_project_is_audited() -> None:

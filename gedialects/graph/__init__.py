@@ -57,6 +57,7 @@ from gedialects.graph import (
     selection,
     spectral,
     structure,
+    text,
     trees,
     variables,
 )
@@ -98,8 +99,10 @@ from gedialects.graph.selection import *  # noqa: F403
 from gedialects.graph.spectral import *  # noqa: F403
 from gedialects.graph.structure import *  # noqa: F403
 from gedialects.graph.structure import GraphCallable
+from gedialects.graph.text import *  # noqa: F403
 from gedialects.graph.trees import *  # noqa: F403
 from gedialects.graph.variables import *  # noqa: F403
+from gedialects.strings import StringsAttr, StringType
 
 # Each category module lists its ops in `OPS` and exports them in `__all__`.
 Graph = Dialect(
@@ -127,13 +130,14 @@ Graph = Dialect(
         *selection.OPS,
         *spectral.OPS,
         *trees.OPS,
+        *text.OPS,
         *control.OPS,
         *format_ops.OPS,
         *getnext.OPS,
         *variables.OPS,
         *dataflow.OPS,
     ],
-    [FormatAttr],
+    [FormatAttr, StringType, StringsAttr],
 )
 fast_verify.install(Graph)  # the compiled IRDL checks (gedialects.fast_verify)
 
@@ -171,3 +175,4 @@ __all__ += structure.__all__
 __all__ += variables.__all__
 __all__ += dataflow.__all__
 __all__ += trees.__all__
+__all__ += text.__all__

@@ -47,6 +47,7 @@ from gedialects.base import (
     GEOp,
 )
 from gedialects.formats import verify_tensor_format
+from gedialects.strings import StringsAttr
 
 # --------------------------------------------------------------------------------------------
 # Graph structure
@@ -326,29 +327,34 @@ class NetOutputOp(GEOp):
 class ConstOp(GEOp):
     """GE Const: a weight or other constant tensor, its bytes held in a dense attribute.
 
-    The result type is the type of the value.
+    The result type is the type of the value. A `DT_STRING` constant holds a
+    `#graph.strings` attribute instead (`gedialects.strings`).
 
         %w = graph.const dense<[1.0, 2.0]> : tensor<2xf32>
+        %s = graph.const #graph.strings<["a", ""] : tensor<2x!graph.string>>
     """
 
     name = "graph.const"
     GE_TYPE: ClassVar[str] = "Const"
     OWN_FORMATS: ClassVar[bool] = True
 
-    value = prop_def(DenseIntOrFPElementsAttr)
+    value = prop_def(DenseIntOrFPElementsAttr | StringsAttr)
     y = result_def(TensorType)
 
     traits = traits_def(Pure(), ConstantLike())
 
-    def __init__(self, value: DenseIntOrFPElementsAttr) -> None:
+    def __init__(self, value: DenseIntOrFPElementsAttr | StringsAttr) -> None:
         super().__init__(properties={"value": value}, result_types=[value.type])
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstOp:
         pos = parser.pos
         value = exact_text.parse_dense_value(parser) or parser.parse_attribute()
-        if not isinstance(value, DenseIntOrFPElementsAttr):
-            parser.raise_error("'graph.const' expects a dense<...> : tensor<...> value", pos)
+        if not isinstance(value, DenseIntOrFPElementsAttr | StringsAttr):
+            parser.raise_error(
+                "'graph.const' expects a dense<...> : tensor<...> or #graph.strings<...> value",
+                pos,
+            )
         attributes = fast_text.parse_optional_attr_dict(parser)
         if isinstance(value.type, TensorType):  # what __init__ builds, without its checks
             return cls.create(
@@ -359,6 +365,11 @@ class ConstOp(GEOp):
         return op
 
     def print(self, printer: Printer) -> None:
+        if isinstance(self.value, StringsAttr):
+            printer.print_string(" ")
+            printer.print_attribute(self.value)
+            fast_text.print_attr_dict(printer, self.attributes)
+            return
         text = exact_text.dense_text(self.value)
         attrs = fast_text.attr_dict_text(self.attributes) if text is not None else None
         if text is not None and attrs is not None:

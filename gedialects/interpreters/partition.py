@@ -22,13 +22,13 @@ from xdsl.utils.exceptions import InterpretationError
 
 from gedialects.base import shapes_compatible, tensor_shape
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
-from gedialects.tensors import numpy_dtype
+from gedialects.tensors import dtype_matches, numpy_dtype
 
 
 def _fits(value: np.ndarray, t: Attribute) -> bool:
     if not isinstance(t, TensorType | UnrankedTensorType):
         return True
-    return value.dtype == numpy_dtype(t.element_type) and shapes_compatible(
+    return dtype_matches(value.dtype, numpy_dtype(t.element_type)) and shapes_compatible(
         value.shape, tensor_shape(t)
     )
 

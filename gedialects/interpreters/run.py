@@ -22,7 +22,7 @@ from gedialects.base import shapes_compatible, symbol_name, tensor_shape
 from gedialects.interpreters.entry import RunError, Signature, declared_signature, find_entry
 from gedialects.interpreters.gears import gear_signature
 from gedialects.interpreters.getnext import InputQueue, feeding, getnext_signature
-from gedialects.tensors import UnsupportedDtypeError, numpy_dtype
+from gedialects.tensors import UnsupportedDtypeError, dtype_matches, numpy_dtype
 
 __all__ = [
     "RunError",
@@ -77,7 +77,7 @@ def check_inputs(sig: Signature, inputs: Mapping[str, np.ndarray]) -> tuple[np.n
             dtype = numpy_dtype(_element_type(ttype))
         except UnsupportedDtypeError as e:
             raise RunError(f"input '{name}': {e}") from None
-        if array.dtype != dtype:
+        if not dtype_matches(array.dtype, dtype):
             raise RunError(
                 f"input '{name}' has dtype {array.dtype}, @{sig.entry} expects {dtype} ({ttype})"
             )
@@ -110,7 +110,8 @@ def _element_type(ttype: Attribute) -> Attribute:
 
 
 def random_inputs(sig: Signature, seed: int) -> dict[str, np.ndarray]:
-    """Reproducible inputs: floats ~ N(0, 1), integers in [0, 10), booleans fair coins."""
+    """Reproducible inputs: floats ~ N(0, 1), integers in [0, 10), booleans fair coins, strings
+    the numerals of integers in [0, 10)."""
     rng = np.random.default_rng(seed)
     arrays: dict[str, np.ndarray] = {}
     types = sig.example_types if sig.example_types is not None else sig.input_types
@@ -133,6 +134,8 @@ def random_inputs(sig: Signature, seed: int) -> dict[str, np.ndarray]:
             arrays[name] = rng.standard_normal(shape).astype(dtype)
         elif dtype.kind == "b":
             arrays[name] = rng.random(shape) < 0.5
+        elif dtype.kind == "U":  # strings: decimal numerals in [0, 10)
+            arrays[name] = rng.integers(0, 10, size=shape).astype(dtype)
         else:
             arrays[name] = rng.integers(0, 10, size=shape).astype(dtype)
     return arrays

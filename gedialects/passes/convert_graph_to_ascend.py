@@ -146,6 +146,7 @@ from gedialects.passes.for_to_while import called_symbols, convert_for_to_while
 from gedialects.passes.normalize_conds import normalize_cond_graph
 from gedialects.passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
 from gedialects.passes.partition.stage import stage_level
+from gedialects.strings import is_string_tensor
 
 DEFAULT_ENGINES: dict[str, str] = {
     "MapIndex": HOST_CPU_ENGINE,  # GE's HostcpuEngineUpdatePass white list
@@ -310,10 +311,12 @@ class _Lowering:
     def weight(self, op: ConstOp) -> Slot:
         """One weight per distinct value: the gear branches hold identical copies of every
         constant (docs/design/gears.md), the model stores each once."""
-        key = (op.y.type, op.value)
+        value = op.value
+        assert isinstance(value, DenseIntOrFPElementsAttr), "strings are refused on entry"
+        key = (op.y.type, value)
         slot = self.weights.get(key)
         if slot is None:
-            slot = self.weights[key] = self.new_slot(op, op.y.type, SlotKind.WEIGHT, value=op.value)
+            slot = self.weights[key] = self.new_slot(op, op.y.type, SlotKind.WEIGHT, value=value)
         return slot
 
     def root_input(self, graph: GraphOp, index: int, t: Attribute) -> Value:
@@ -1049,6 +1052,7 @@ class ConvertGraphToAscendPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.alignment <= 0:
             raise PassFailedException(f"{_NAME}: alignment must be positive, got {self.alignment}")
+        _refuse_strings(op)
         # GE has no label maker for For: its ForPass makes it a While first (and CondPass
         # makes that While's cond an int32, as ge-normalize-conds does).
         for loop in convert_for_to_while(op):
@@ -1119,6 +1123,30 @@ def _is_stage_call(op: PartitionedCallOp) -> bool:
 
 def called_symbols_of(op: Operation) -> bool:
     return isinstance(op, CaseOp | ControlFlowOp | PartitionedCallOp)
+
+
+def _refuse_strings(module: ModuleOp) -> None:
+    """A string tensor (GE DT_STRING) has no fixed byte size, and every tensor of an
+    `ascend.model` is a static offset in one arena: string graphs stay at graph level (the
+    interpreter runs them), refused here naming the first string value (docs/onnx.md)."""
+    for graph in module.ops:
+        if not isinstance(graph, GraphOp):
+            continue
+        for arg in graph.body.block.args:
+            if is_string_tensor(arg.type):
+                raise PassFailedException(
+                    f"{_NAME}: @{graph.sym_name.data} input #{arg.index} is a string tensor "
+                    f"({arg.type}); strings have no fixed byte size and run at graph level only"
+                )
+        for node in graph.body.block.ops:
+            for result in node.results:
+                if is_string_tensor(result.type):
+                    name = _node_name(node) or node.name
+                    raise PassFailedException(
+                        f"{_NAME}: @{graph.sym_name.data} node '{name}' ({node.name}) makes a "
+                        f"string tensor ({result.type}); strings have no fixed byte size and "
+                        "run at graph level only"
+                    )
 
 
 def _node_name(op: Operation) -> str | None:

@@ -44,6 +44,7 @@ from gedialects.base import (
     RTS_ENGINE,
     VECTOR_ENGINE,
 )
+from gedialects.strings import StringType
 
 ENGINE_DEFAULT_DATA = "ENGINE_DEFAULT_DATA"
 """Cluster engine of data-like nodes without inputs in engine partitioning (GE's name)."""
@@ -110,10 +111,13 @@ DATA_DEPENDENT_OPS = frozenset(
 )  # fmt: skip
 """Ops whose output shape depends on input values: AI CPU kernels only."""
 
-AICPU_ONLY_OPS = frozenset({"ROIAlign", "TreeEnsemble"})
+AICPU_ONLY_OPS = frozenset(
+    {"ROIAlign", "TreeEnsemble", "LabelEncoder", "StringNormalizer", "StaticRegexFullMatch",
+     "StringJoin"}
+)  # fmt: skip
 """Ops GE's ONNX models run on AI CPU though their shapes are static (the detection heads'
 ROIAlign, beside their NonMaxSuppression; TreeEnsemble, a branchy walk with no Cube or Vector
-form)."""
+form; LabelEncoder, a table look-up; the DT_STRING ops, whose kernels are all AI CPU's)."""
 
 VECTOR_OPS = frozenset(
     {"Add", "Sub", "Mul", "Div", "RealDiv", "Maximum", "Minimum", "Pow", "Neg", "Abs", "Exp",
@@ -296,4 +300,6 @@ def dtype_name(t: Attribute) -> str:
             return "bool"
         unsigned = elem.signedness.data == Signedness.UNSIGNED
         return f"{'uint' if unsigned else 'int'}{width}"
+    if isinstance(elem, StringType):
+        return "string"  # GE's DT_STRING
     return str(elem)

@@ -50,9 +50,11 @@ from gedialects.frontend.onnx.registry import (
     NodeContext,
     OnnxImportError,
     get_converter,
+    unicode_array,
 )
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
-from gedialects.tensors import UnsupportedDtypeError, dense_from_numpy, numpy_dtype
+from gedialects.strings import STRING
+from gedialects.tensors import UnsupportedDtypeError, const_from_numpy, numpy_dtype
 
 logger = logging.getLogger(__name__)
 
@@ -74,8 +76,10 @@ ELEMENT_TYPES: dict[int, Attribute] = {
     TensorProto.UINT16: IntegerType(16, Signedness.UNSIGNED),
     TensorProto.UINT32: IntegerType(32, Signedness.UNSIGNED),
     TensorProto.UINT64: IntegerType(64, Signedness.UNSIGNED),
+    TensorProto.STRING: STRING,
 }
-"""ONNX tensor element types with an xDSL (and numpy) counterpart; signed ints are signless."""
+"""ONNX tensor element types with an xDSL (and numpy) counterpart; signed ints are signless;
+STRING (UTF-8 in ONNX) is `!graph.string`, a numpy unicode array in the interpreter."""
 
 _SYMBOL_CHARS = re.compile(r"[^A-Za-z0-9_.$-]")
 _SSA_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
@@ -488,7 +492,7 @@ def initializer_array(tensor: onnx.TensorProto) -> np.ndarray:
     what = f"initializer '{tensor.name}' (dims {list(tensor.dims)})"
     declared_size_check(list(tensor.dims), tensor.data_type, what)
     try:
-        return numpy_helper.to_array(tensor)
+        return unicode_array(numpy_helper.to_array(tensor), f"initializer '{tensor.name}'")
     except (ValueError, TypeError) as e:
         raise OnnxImportError(f"initializer '{tensor.name}': {_first_line(e)}") from None
 
@@ -789,7 +793,7 @@ class _Importer:
         else:
             array = initializer_array(tensor)
         try:
-            op = ConstOp(dense_from_numpy(array))
+            op = ConstOp(const_from_numpy(array))
         except UnsupportedDtypeError as e:
             raise OnnxImportError(f"initializer '{name}': {e}") from None
         op.attributes[NODE_NAME] = StringAttr(name)

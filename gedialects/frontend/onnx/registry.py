@@ -30,7 +30,7 @@ from gedialects.base import NODE_NAME, GEOp
 from gedialects.budget import MemoryBudgetError
 from gedialects.graph import ConstOp, GraphOp
 from gedialects.interpreters.kernels import KernelError, get_kernel, run_kernel
-from gedialects.tensors import dense_from_numpy, numpy_from_dense
+from gedialects.tensors import const_from_numpy, numpy_from_dense
 
 Outputs = Sequence[SSAValue | None]
 Converter = Callable[["NodeContext"], Outputs]
@@ -57,6 +57,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.selection",
     "gedialects.frontend.onnx.ops.training",
     "gedialects.frontend.onnx.ops.ml",
+    "gedialects.frontend.onnx.ops.text",
 )
 _loaded = False
 
@@ -145,6 +146,26 @@ class ImportState:
     """The importer filling `block` (for converters of nodes with subgraphs)."""
 
 
+def unicode_array(array: np.ndarray, what: str) -> np.ndarray:
+    """`array` with an ONNX STRING tensor's object elements (str, or UTF-8 bytes) as a numpy
+    unicode array, the interpreter's and npz's form of `!graph.string`; other arrays as they
+    are. Bytes that are not UTF-8 are an OnnxImportError naming `what`."""
+    if array.dtype != object:
+        return array
+    values = array.reshape(-1).tolist()
+    for i, v in enumerate(values):
+        if isinstance(v, bytes):
+            try:
+                values[i] = v.decode("utf-8")
+            except UnicodeDecodeError:
+                raise OnnxImportError(
+                    f"{what} holds a string that is not UTF-8 (element {i}: {v[:20]!r})"
+                ) from None
+        elif not isinstance(v, str):
+            raise OnnxImportError(f"{what} holds a {type(v).__name__}, not a string")
+    return np.array(values, dtype=np.str_).reshape(array.shape)
+
+
 @dataclass
 class NodeContext:
     """One ONNX node being converted."""
@@ -193,7 +214,7 @@ class NodeContext:
                 if isinstance(value, bytes):
                     return value.decode()
                 if isinstance(value, onnx.TensorProto):
-                    return numpy_helper.to_array(value)
+                    return unicode_array(numpy_helper.to_array(value), f"attribute '{name}'")
                 if isinstance(value, list) and value and isinstance(value[0], bytes):
                     return [v.decode() for v in value]
                 return value
@@ -217,8 +238,9 @@ class NodeContext:
         return op
 
     def const(self, array: np.ndarray, suffix: str = "const") -> SSAValue:
-        """A `graph.const` holding `array` (its bytes; no Python lists)."""
-        op = ConstOp(dense_from_numpy(np.asarray(array)))
+        """A `graph.const` holding `array` (its bytes; no Python lists; strings as
+        `#graph.strings`)."""
+        op = ConstOp(const_from_numpy(np.asarray(array)))
         self.state.known_values[op.y] = np.asarray(array)
         return self.emit(op, suffix).results[0]
 

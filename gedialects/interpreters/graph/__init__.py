@@ -63,6 +63,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     sampling,
     selection,
     spectral,
+    text,
     trees,
     variables,
 )

@@ -82,7 +82,12 @@ def right_shift(
 def cast(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
-    """numpy's `astype`: floats to integers truncate toward zero, anything to bool is `!= 0`."""
+    """numpy's `astype`: floats to integers truncate toward zero, anything to bool is `!= 0`.
+
+    Strings (numpy unicode arrays) cast as onnx's reference does: numbers print as numpy's
+    shortest repr (`0.1`, `inf`, `nan`, `True`), and strings parse as decimal or scientific
+    numbers (`1e-5`, `-INF`, `NaN`, integers for integer types); text that is no number is a
+    KernelError naming it."""
     dst = attrs.get("dst_type")
     if dst is None:
         raise KernelError("Cast: attribute 'dst_type' is missing")
@@ -91,8 +96,15 @@ def cast(
     except UnsupportedDtypeError as e:
         raise KernelError(f"Cast: {e}") from None
     x = inputs[0]
+    if x.dtype.kind == "U" and dtype.kind == "b":
+        raise KernelError("Cast: strings do not cast to bool (ONNX leaves it undefined)")
     with np.errstate(invalid="ignore", over="ignore"):
-        return (x.astype(dtype),)
+        try:
+            return (x.astype(dtype),)
+        except ValueError as e:
+            if x.dtype.kind != "U":
+                raise
+            raise KernelError(f"Cast: {e}") from None
 
 
 @kernel("Bitcast")

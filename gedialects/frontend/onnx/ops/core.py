@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import onnx
 from onnx import helper
 
 from gedialects.frontend.onnx.importer import (
@@ -11,7 +10,7 @@ from gedialects.frontend.onnx.importer import (
     initializer_array,
     sparse_initializer_array,
 )
-from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter
+from gedialects.frontend.onnx.registry import NodeContext, Outputs, converter, unicode_array
 
 
 @converter("Constant")
@@ -35,9 +34,10 @@ def constant(ctx: NodeContext) -> Outputs:
         array = np.array(a.i, dtype=np.int64)
     elif a.name == "value_ints":
         array = np.array(a.ints, dtype=np.int64)
-    elif a.name in ("value_string", "value_strings"):
-        element_type(onnx.TensorProto.STRING, what)
-        raise AssertionError("unreachable: strings have no element type")
+    elif a.name == "value_string":
+        array = unicode_array(np.array(a.s, dtype=object), what)
+    elif a.name == "value_strings":
+        array = unicode_array(np.array(list(a.strings), dtype=object), what)
     else:
         ctx.fail(f"unknown attribute '{a.name}' ({helper.printable_attribute(a)})")
     return [ctx.const(array, suffix="")]

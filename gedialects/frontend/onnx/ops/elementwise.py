@@ -90,6 +90,7 @@ from gedialects.graph import (
     ThresholdedReluOp,
     XorOp,
 )
+from gedialects.strings import STRING
 from gedialects.tensors import UnsupportedDtypeError, element_type_of, numpy_dtype
 
 
@@ -366,6 +367,8 @@ def mean(ctx: NodeContext) -> Outputs:
 def onnx_element_type(ctx: NodeContext, to: int, what: str = "Cast") -> Attribute:
     """The IR element type of an ONNX dtype code; one-line error for unsupported ones."""
     name = onnx.TensorProto.DataType.Name(to) if to in onnx.TensorProto.DataType.values() else to
+    if to == onnx.TensorProto.STRING:
+        return STRING
     try:
         return element_type_of(helper.tensor_dtype_to_np_dtype(to))
     except (KeyError, TypeError, ValueError):

@@ -1,6 +1,6 @@
 """ONNX converters of the ai.onnx.ml ops: Binarizer (a Greater cast to x's type) and
 ArrayFeatureExtractor (a GatherV2 on the last axis), which are existing graph ops, and
-TreeEnsemble (opset 5), `graph.tree_ensemble`."""
+TreeEnsemble (opset 5), `graph.tree_ensemble`, and LabelEncoder, `graph.label_encoder`."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ from gedialects.graph import (
     CastOp,
     GatherV2DOp,
     GreaterOp,
+    LabelEncoderOp,
     ReshapeOp,
     TreeEnsembleOp,
 )
-from gedialects.tensors import numpy_dtype
+from gedialects.tensors import const_from_numpy, numpy_dtype
 
 DOMAIN = "ai.onnx.ml"
 
@@ -88,3 +89,46 @@ def _post_transform(ctx: NodeContext) -> str:
         name = POST_TRANSFORMS[value] if 0 <= value < len(POST_TRANSFORMS) else str(value)
         ctx.fail(f"post_transform {name} is not supported (only NONE: see POST_TRANSFORMS)")
     return "NONE"
+
+
+@converter("LabelEncoder", DOMAIN)
+def label_encoder(ctx: NodeContext) -> Outputs:
+    """`keys_*`/`values_*` lists (strings, int64s, floats) or `keys_tensor`/`values_tensor`
+    (opset 4) become the op's constants; the default is `default_tensor`, or the
+    `default_<kind>` of the values' kind (ONNX's -1, "_Unused" and -0.0 when absent)."""
+    x = ctx.input(0)
+
+    def table(side: str) -> np.ndarray:
+        given = [k for k in ("strings", "int64s", "floats") if ctx.has_attr(f"{side}_{k}")]
+        if ctx.has_attr(f"{side}_tensor"):
+            given.append("tensor")
+        if len(given) != 1:
+            ctx.fail(f"needs exactly one {side}_* attribute, got {len(given)}")
+        kind = given[0]
+        value = ctx.attr(f"{side}_{kind}")
+        if kind == "strings":
+            return np.array(value, dtype=np.str_)
+        if kind == "int64s":
+            return np.array(value, dtype=np.int64)
+        if kind == "floats":
+            return np.array(value, dtype=np.float32)
+        return np.asarray(value).reshape(-1)
+
+    keys, values = table("keys"), table("values")
+    if ctx.has_attr("default_tensor"):
+        default = np.asarray(ctx.attr("default_tensor")).reshape(())
+    elif values.dtype.kind == "U":
+        default = np.array(ctx.attr("default_string", "_Unused"), dtype=np.str_)
+    elif values.dtype == np.int64:
+        default = np.array(ctx.attr("default_int64", -1), dtype=np.int64)
+    elif values.dtype == np.float32:
+        default = np.array(ctx.attr("default_float", -0.0), dtype=np.float32)
+    else:
+        default = np.zeros((), values.dtype)
+    try:
+        op = LabelEncoderOp(
+            x, const_from_numpy(keys), const_from_numpy(values), const_from_numpy(default)
+        )
+    except ValueError as e:
+        ctx.fail(str(e))
+    return [ctx.emit(op).results[0]]

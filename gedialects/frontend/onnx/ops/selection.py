@@ -35,7 +35,8 @@ def tensor_scatter(ctx: NodeContext) -> Outputs:
 def tf_idf_vectorizer(ctx: NodeContext) -> Outputs:
     if ctx.has_attr("pool_strings"):
         ctx.fail(
-            "pool_strings: string tensors are not supported (the graph dialect has no strings)"
+            "pool_strings: string n-gram pools are not supported (graph.tf_idf_vectorizer "
+            "counts integer n-grams)"
         )
     op = TfIdfVectorizerOp(
         ctx.input(0),

@@ -1,0 +1,419 @@
+"""String ops on `!graph.string` tensors (GE DT_STRING, `gedialects.strings`): GE's
+StringNormalizer, StaticRegexFullMatch and StringJoin (`string_ops.h`), and LabelEncoder of
+ONNX's `ai.onnx.ml` domain, which GE has no prototype for. All run on AI CPU
+(`gedialects.target.engines.AICPU_ONLY_OPS`), as GE places every DT_STRING kernel, and at graph
+level only: `ge-convert-graph-to-ascend` refuses string tensors."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DenseIntOrFPElementsAttr,
+    StringAttr,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import Pure
+
+from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tensor_shape
+from gedialects.graph.common import (
+    AnyTensor,
+    bool_attr,
+    broadcast_shape,
+    fail,
+    init_node,
+    prop,
+    prop_str,
+    tensor_of,
+    verify_inferred,
+)
+from gedialects.strings import STRING, StringsAttr, StringType
+
+FALSE = BoolAttr.from_bool(False)
+CASE_CHANGE_ACTIONS = ("NONE", "LOWER", "UPPER")
+"""StringNormalizer's `case_change_action` values."""
+
+
+def _is_string(t: Attribute) -> bool:
+    return isinstance(element_type(t), StringType)
+
+
+def _strings_prop(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> list[str]:
+    attr = prop(cls, properties, name)
+    if not isinstance(attr, ArrayAttr) or not all(isinstance(s, StringAttr) for s in attr.data):
+        raise ValueError(f"{name} must be a list of strings")
+    return [s.data for s in attr.data if isinstance(s, StringAttr)]
+
+
+@irdl_op_definition
+class StringNormalizerOp(GEOp, NodeSyntax):
+    """GE StringNormalizer: `x` (`[C]` or `[1, C]` strings) without the elements equal to a
+    stop word, then lower- or upper-cased (`case_change_action` NONE, LOWER or UPPER).
+
+    Stop words match whole elements, case-insensitively unless `is_case_sensitive` (Unicode
+    case folding). The result keeps x's rank with C' elements, data-dependent (`?`); when
+    every element is removed it is one empty string (`[1]`, or `[1, 1]`). Case changes are
+    Unicode's default mappings, whatever `locale` names (they agree with the C and en_US
+    locales; a Turkish locale's dotted i is not modelled).
+
+        %y = graph.string_normalizer %x stopwords ["monday"] case_change_action "UPPER"
+            : (tensor<4x!graph.string>) -> tensor<?x!graph.string>
+    """
+
+    name = "graph.string_normalizer"
+    GE_TYPE: ClassVar[str] = "StringNormalizer"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    stopwords = prop_def(ArrayAttr[StringAttr], default_value=ArrayAttr(()))
+    is_case_sensitive = prop_def(BoolAttr, default_value=FALSE)
+    case_change_action = prop_def(StringAttr, default_value=StringAttr("NONE"))
+    locale = prop_def(StringAttr, default_value=StringAttr("C"))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        *,
+        stopwords: Sequence[str] = (),
+        is_case_sensitive: bool = False,
+        case_change_action: str = "NONE",
+        locale: str = "C",
+        result_type: Attribute | None = None,
+    ) -> None:
+        props: dict[str, Attribute] = {
+            "stopwords": ArrayAttr(StringAttr(s) for s in stopwords),
+            "is_case_sensitive": bool_attr(is_case_sensitive),
+            "case_change_action": StringAttr(case_change_action),
+            "locale": StringAttr(locale),
+        }
+        init_node(self, [x], result_type, props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """x's rank with the last dim data-dependent (`?`)."""
+        action = prop_str(cls, properties, "case_change_action")
+        if action not in CASE_CHANGE_ACTIONS:
+            raise ValueError(f"case_change_action must be one of {', '.join(CASE_CHANGE_ACTIONS)}")
+        _strings_prop(cls, properties, "stopwords")
+        x = tensor_shape(operand_types[0])
+        if x is None:
+            return (tensor_of(STRING, None),)
+        if len(x) == 1:
+            return (tensor_of(STRING, (-1,)),)
+        if len(x) == 2 and x[0] in (1, -1):
+            return (tensor_of(STRING, (1, -1)),)
+        raise ValueError(f"x must be [C] or [1, C], got {list(x)}")
+
+    def verify_(self) -> None:
+        if not _is_string(self.x.type):
+            fail(self, f"x must be a string tensor, got {self.x.type}")
+        verify_inferred(self, "the normalized shape")
+
+
+def _regex_problem(pattern: str) -> str | None:
+    """Why `pattern` (RE2 syntax) has no equivalent Python `re` pattern, or None.
+
+    Refused: RE2 syntax Python lacks or reads otherwise (`\\p{..}`, `\\P`, `[[:alpha:]]`,
+    `\\Q..\\E`, `\\C`, `\\z`, `\\x{..}`, the `U` flag, `(?i)`, whose Unicode case folding
+    Python's ASCII mode does not do), and Python syntax RE2 rejects (lookaround, back
+    references, `(?P=..)`, `(?#..)`, atomic groups, possessive quantifiers, `\\Z`, `\\G`).
+    Everything else means the same in both with `re.ASCII` (RE2's `\\w`, `\\d`, `\\s`, `\\b`
+    are ASCII classes). A repeated group holding an unbounded repetition (`(a+)+`, `(\\d*)*`)
+    is refused too: RE2 matches it in linear time, Python's backtracking can take exponential
+    time."""
+    i = 0
+    in_class = False
+    groups: list[bool] = []  # per open group: whether it holds an unbounded repetition
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            e = pattern[i + 1]
+            if e in "pP":
+                return f"Unicode classes (\\{e}) differ between RE2 and Python"
+            if e in "QECzZG":
+                return f"\\{e} has no equivalent in Python's re (or is not RE2)"
+            if e.isdigit() and e != "0":
+                return f"back references (\\{e}) are not RE2 syntax"
+            if e == "x" and pattern[i + 2 : i + 3] == "{":
+                return "\\x{...} escapes have no equivalent in Python's re"
+            if groups and _unbounded(pattern, i + 2):
+                groups[-1] = True
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+                if groups and _unbounded(pattern, i + 1):
+                    groups[-1] = True
+            elif pattern.startswith("[:", i):
+                return "POSIX classes ([[:alpha:]]) have no equivalent in Python's re"
+            i += 1
+            continue
+        if c == "[":
+            in_class = True
+            i += 1
+            if pattern[i : i + 1] == "^":
+                i += 1
+            if pattern[i : i + 1] == "]":  # a literal ] first in the class
+                i += 1
+            continue
+        if c == "(" and pattern.startswith("(?", i):
+            head = pattern[i + 2 : i + 4]
+            if head[:1] in ("=", "!", "#", ">") or head in ("<=", "<!", "P="):
+                return f"(?{head[:1] if head[:1] in '=!#>' else head} is not RE2 syntax"
+            end = i + 2
+            while end < len(pattern) and (pattern[end].isalpha() or pattern[end] == "-"):
+                end += 1
+            if "U" in pattern[i + 2 : end] or "i" in pattern[i + 2 : end]:
+                return "the (?i) and (?U) flags differ between RE2 and Python"
+        if c == "(":
+            groups.append(False)
+        elif c == ")" and groups:
+            inner = groups.pop()
+            if inner and _unbounded(pattern, i + 1):
+                return (
+                    "a repeated group holding a repetition ((a+)+) can take exponential time in "
+                    "Python's backtracking re (RE2 matches it in linear time)"
+                )
+            if groups:
+                groups[-1] = groups[-1] or inner or _unbounded(pattern, i + 1)
+        elif groups and _unbounded(pattern, i + 1) and c not in "*+?{":
+            groups[-1] = True
+        if c in "*+?}" and pattern[i + 1 : i + 2] == "+":
+            return "possessive quantifiers are not RE2 syntax"
+        i += 1
+    return None
+
+
+def _unbounded(pattern: str, at: int) -> bool:
+    """Whether an unbounded quantifier (`*`, `+`, `{n,}`) starts at `at`."""
+    c = pattern[at : at + 1]
+    if c in ("*", "+"):
+        return True
+    if c == "{":
+        close = pattern.find("}", at)
+        return close > 0 and pattern[at + 1 : close].endswith(",")
+    return False
+
+
+def compile_regex(pattern: str) -> re.Pattern[str]:
+    """The Python pattern equivalent to RE2 `pattern` (ValueError when there is none)."""
+    problem = _regex_problem(pattern)
+    if problem is not None:
+        raise ValueError(f"pattern {pattern!r}: {problem}")
+    try:
+        return re.compile(pattern, re.ASCII)
+    except re.error as e:
+        raise ValueError(f"pattern {pattern!r} is not a valid regular expression: {e}") from None
+
+
+@irdl_op_definition
+class StaticRegexFullMatchOp(GEOp, NodeSyntax):
+    """GE StaticRegexFullMatch: whether each string of `x` matches `pattern` as a whole.
+
+    `pattern` is RE2 syntax (as GE's and ONNX's RegexFullMatch); it runs as Python's
+    `re.fullmatch` with `re.ASCII`, and the verifier refuses the RE2 constructs Python does not
+    read the same way (Unicode classes, POSIX classes, `(?i)`; see `compile_regex`). `y` is
+    i1 of x's shape.
+
+        %y = graph.static_regex_full_match %x pattern "a+b"
+            : (tensor<3x!graph.string>) -> tensor<3xi1>
+    """
+
+    name = "graph.static_regex_full_match"
+    GE_TYPE: ClassVar[str] = "StaticRegexFullMatch"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    pattern = prop_def(StringAttr)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, x: SSAValue | Operation, pattern: str, *, result_type: Attribute | None = None
+    ) -> None:
+        init_node(self, [x], result_type, {"pattern": StringAttr(pattern)})
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        from xdsl.dialects.builtin import i1
+
+        compile_regex(prop_str(cls, properties, "pattern"))
+        return (tensor_of(i1, tensor_shape(operand_types[0])),)
+
+    def verify_(self) -> None:
+        if not _is_string(self.x.type):
+            fail(self, f"x must be a string tensor, got {self.x.type}")
+        verify_inferred(self, "x's shape")
+
+
+@irdl_op_definition
+class StringJoinOp(GEOp, NodeSyntax):
+    """GE StringJoin: the strings of the inputs joined elementwise with `separator` between.
+
+    GE's inputs share one shape or are scalars; here they broadcast as numpy does (ONNX
+    StringConcat's two inputs do). GE's `N` (the input count) is implied by the operands.
+
+        %y = graph.string_join %a, %b
+            : (tensor<2x!graph.string>, tensor<1x!graph.string>) -> tensor<2x!graph.string>
+    """
+
+    name = "graph.string_join"
+    GE_TYPE: ClassVar[str] = "StringJoin"
+
+    x = var_operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    separator = prop_def(StringAttr, default_value=StringAttr(""))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        *,
+        separator: str = "",
+        result_type: Attribute | None = None,
+    ) -> None:
+        init_node(self, [list(inputs)], result_type, {"separator": StringAttr(separator)})
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        if not operand_types:
+            raise ValueError("needs at least one input")
+        shape: tuple[int, ...] | None = tensor_shape(operand_types[0])
+        for t in operand_types[1:]:
+            shape = broadcast_shape(shape, tensor_shape(t))
+        return (tensor_of(STRING, shape),)
+
+    def verify_(self) -> None:
+        if not self.x:
+            fail(self, "needs at least one input")
+        for v in self.x:
+            if not _is_string(v.type):
+                fail(self, f"inputs must be string tensors, got {v.type}")
+        verify_inferred(self, "the broadcast shape")
+
+
+@irdl_op_definition
+class LabelEncoderOp(GEOp, NodeSyntax):
+    """GE LabelEncoder (no GE prototype: ONNX `ai.onnx.ml` opsets 2-4): each element of `x`
+    looked up in `keys`, giving the `values` entry at the key's position, or `default`.
+
+    `keys` and `values` are 1-D constants of one length, `keys` of x's element type and
+    `values` of y's (either may be strings, `#graph.strings`); keys are distinct; `default` is
+    one element of y's type. A NaN key matches NaN. `y` has x's shape.
+
+        %y = graph.label_encoder %x keys #graph.strings<["a", "b"] : tensor<2x!graph.string>>
+            values dense<[0, 1]> : tensor<2xi64> default dense<-1> : tensor<i64>
+            : (tensor<5x!graph.string>) -> tensor<5xi64>
+    """
+
+    name = "graph.label_encoder"
+    GE_TYPE: ClassVar[str] = "LabelEncoder"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+
+    keys = prop_def(DenseIntOrFPElementsAttr | StringsAttr)
+    values = prop_def(DenseIntOrFPElementsAttr | StringsAttr)
+    default = prop_def(DenseIntOrFPElementsAttr | StringsAttr)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        keys: DenseIntOrFPElementsAttr | StringsAttr,
+        values: DenseIntOrFPElementsAttr | StringsAttr,
+        default: DenseIntOrFPElementsAttr | StringsAttr,
+        *,
+        result_type: Attribute | None = None,
+    ) -> None:
+        props: dict[str, Attribute] = {"keys": keys, "values": values, "default": default}
+        init_node(self, [x], result_type, props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """x's shape, of the element type of `values`."""
+        types = {}
+        for name in ("keys", "values", "default"):
+            attr = prop(cls, properties, name)
+            if not isinstance(attr, DenseIntOrFPElementsAttr | StringsAttr):
+                raise ValueError(f"{name} must be a dense or #graph.strings constant")
+            types[name] = attr.type
+        shapes = {n: tuple(t.get_shape()) for n, t in types.items() if hasattr(t, "get_shape")}
+        if len(shapes.get("keys", ())) != 1 or shapes.get("keys") != shapes.get("values"):
+            raise ValueError(
+                f"keys and values must be 1-D of one length, got {list(shapes.get('keys', ()))}"
+                f" and {list(shapes.get('values', ()))}"
+            )
+        if math.prod(shapes.get("default", (2,))) != 1:
+            raise ValueError("default must hold one element")
+        elem = element_type(types["values"])
+        if element_type(types["default"]) != elem:
+            raise ValueError(
+                f"default ({types['default']}) must have the element type of values ({elem})"
+            )
+        if element_type(types["keys"]) != element_type(operand_types[0]):
+            raise ValueError(
+                f"keys ({types['keys']}) must have x's element type "
+                f"({element_type(operand_types[0])})"
+            )
+        keys = prop(cls, properties, "keys")
+        if isinstance(keys, StringsAttr) and len(set(keys.strings)) != len(keys.strings):
+            raise ValueError("keys must be distinct")
+        return (tensor_of(elem, tensor_shape(operand_types[0])),)
+
+    def verify_(self) -> None:
+        verify_inferred(self, "x's shape")
+
+
+__all__ = [
+    "CASE_CHANGE_ACTIONS",
+    "LabelEncoderOp",
+    "StaticRegexFullMatchOp",
+    "StringJoinOp",
+    "StringNormalizerOp",
+    "compile_regex",
+]
+
+OPS = (StringNormalizerOp, StaticRegexFullMatchOp, StringJoinOp, LabelEncoderOp)
+"""The ops of this module, in the order the dialect lists them."""

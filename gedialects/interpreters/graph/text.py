@@ -1,0 +1,156 @@
+"""Kernels of the string ops (`gedialects.graph.text`) on numpy unicode arrays, and of
+LabelEncoder on any keys: whole-array numpy string functions (`np.strings`) and sorted-key
+look-ups, a Python call per element only for regular expressions."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, StringAttr
+from xdsl.ir import Attribute
+
+from gedialects.graph import (
+    LabelEncoderOp,
+    StaticRegexFullMatchOp,
+    StringJoinOp,
+    StringNormalizerOp,
+    compile_regex,
+)
+from gedialects.interpreters.graph.common import Arrays, attr, bool_, str_
+from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
+from gedialects.strings import StringsAttr
+from gedialects.tensors import STRING_DTYPE, numpy_from_dense
+
+
+def _strings(x: np.ndarray, op: str) -> np.ndarray:
+    if x.dtype.kind != "U":
+        raise KernelError(f"'{op}' takes string tensors, got {x.dtype}")
+    return x
+
+
+def _lower(a: np.ndarray) -> np.ndarray:
+    return np.strings.lower(_widened(a))
+
+
+def _upper(a: np.ndarray) -> np.ndarray:
+    return np.strings.upper(_widened(a))
+
+
+def _widened(a: np.ndarray) -> np.ndarray:
+    """`a` in a unicode dtype 3 times as wide: numpy's case functions keep the itemsize, and a
+    Unicode full case mapping makes at most 3 characters of one ("ß".upper() is "SS")."""
+    return a.astype(f"<U{max(1, 3 * (a.dtype.itemsize // 4))}")
+
+
+@kernel("StringNormalizer")
+def string_normalizer(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """Stop words removed by one `np.isin` (on lower-cased copies unless case-sensitive), then
+    one `np.strings.lower`/`upper`."""
+    name = StringNormalizerOp.name
+    x = _strings(inputs[0], name)
+    if x.ndim not in (1, 2) or (x.ndim == 2 and x.shape[0] != 1):
+        raise KernelError(f"'{name}' takes [C] or [1, C] strings, got {list(x.shape)}")
+    stops_attr = attr(attrs, "stopwords", StringNormalizerOp)
+    stops = (
+        [s.data for s in stops_attr.data if isinstance(s, StringAttr)]
+        if isinstance(stops_attr, ArrayAttr)
+        else []
+    )
+    flat = x.reshape(-1)
+    if stops:
+        words = np.array(stops, dtype=STRING_DTYPE)
+        if bool_(attrs, "is_case_sensitive", StringNormalizerOp):
+            keep = ~np.isin(flat, words)
+        else:
+            keep = ~np.isin(_lower(flat), _lower(words))
+        flat = flat[keep]
+    action = str_(attrs, "case_change_action", StringNormalizerOp)
+    if action == "LOWER":
+        flat = _lower(flat)
+    elif action == "UPPER":
+        flat = _upper(flat)
+    elif action != "NONE":
+        raise KernelError(f"'{name}': unknown case_change_action '{action}'")
+    if flat.size == 0:
+        flat = np.array([""], dtype=STRING_DTYPE)
+    return (flat.reshape((1, -1)) if x.ndim == 2 else flat,)
+
+
+@functools.lru_cache(maxsize=64)
+def _matcher(pattern: str) -> np.vectorize:
+    try:
+        regex = compile_regex(pattern)
+    except ValueError as e:
+        raise KernelError(f"'{StaticRegexFullMatchOp.name}': {e}") from None
+    return np.vectorize(lambda s: regex.fullmatch(s) is not None, otypes=[np.bool_])
+
+
+@kernel("StaticRegexFullMatch")
+def static_regex_full_match(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """Python's `re.fullmatch` (ASCII classes, as RE2's) on every element."""
+    x = _strings(inputs[0], StaticRegexFullMatchOp.name)
+    match = _matcher(str_(attrs, "pattern", StaticRegexFullMatchOp))
+    return (match(x) if x.size else np.zeros(x.shape, np.bool_),)
+
+
+@kernel("StringJoin")
+def string_join(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """`np.strings.add` over the broadcast inputs, the separator between each two."""
+    if not inputs:
+        raise KernelError(f"'{StringJoinOp.name}' needs at least one input")
+    parts = [_strings(x, StringJoinOp.name) for x in inputs]
+    separator = str_(attrs, "separator", StringJoinOp)
+    try:
+        out = np.broadcast_arrays(*parts)[0].astype(STRING_DTYPE) if len(parts) == 1 else None
+        if out is None:
+            out = parts[0]
+            for part in parts[1:]:
+                if separator:
+                    out = np.strings.add(out, separator)
+                out = np.strings.add(out, part)
+    except ValueError as e:
+        raise KernelError(f"'{StringJoinOp.name}': {e}") from None
+    return (np.asarray(out, dtype=STRING_DTYPE),)
+
+
+def _table(attrs: KernelAttrs, key: str) -> np.ndarray:
+    value = attr(attrs, key, LabelEncoderOp)
+    if not isinstance(value, DenseIntOrFPElementsAttr | StringsAttr):
+        raise KernelError(f"'{LabelEncoderOp.name}': {key} is not a constant: {value}")
+    return numpy_from_dense(value)
+
+
+@kernel("LabelEncoder")
+def label_encoder(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """One `np.searchsorted` of x in the sorted keys; misses (and NaN without a NaN key) take
+    `default`. NaN keys sort last, so NaN elements are looked up separately."""
+    x = inputs[0]
+    keys, values = _table(attrs, "keys").reshape(-1), _table(attrs, "values").reshape(-1)
+    default = _table(attrs, "default").reshape(-1)[0]
+    if keys.size != values.size:
+        raise KernelError(f"'{LabelEncoderOp.name}': {keys.size} keys, {values.size} values")
+    order = np.argsort(keys, kind="stable")
+    sorted_keys, sorted_values = keys[order], values[order]
+    out = np.full(x.shape, default, dtype=values.dtype if values.dtype.kind != "U" else object)
+    if sorted_keys.size:
+        at = np.searchsorted(sorted_keys, x)
+        clipped = np.minimum(at, sorted_keys.size - 1)
+        hit = sorted_keys[clipped] == x
+        out[hit] = sorted_values[clipped[hit]]
+        if keys.dtype.kind == "f":
+            nan_keys = np.isnan(sorted_keys)
+            if nan_keys.any():
+                out[np.isnan(x)] = sorted_values[np.argmax(nan_keys)]
+    if values.dtype.kind == "U":
+        out = np.array(out.tolist(), dtype=STRING_DTYPE).reshape(x.shape)
+    return (out,)

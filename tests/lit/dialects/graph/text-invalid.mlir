@@ -1,0 +1,119 @@
+// RUN: ge-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+// Tests StringNormalizer on numbers.
+
+graph.graph @normalize_numbers(%x: tensor<4xf32>) {
+  %y = graph.string_normalizer %x : (tensor<4xf32>) -> tensor<?x!graph.string>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.string_normalizer' x must be a string tensor, got tensor<4xf32>
+
+// -----
+
+// Tests StringNormalizer on a [2, C] tensor (GE takes [C] or [1, C]).
+
+graph.graph @normalize_matrix(%x: tensor<2x3x!graph.string>) {
+  %y = graph.string_normalizer %x : (tensor<2x3x!graph.string>) -> tensor<2x?x!graph.string>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.string_normalizer' x must be [C] or [1, C], got [2, 3]
+
+// -----
+
+// Tests an unknown case_change_action.
+
+graph.graph @normalize_action(%x: tensor<3x!graph.string>) {
+  %y = graph.string_normalizer %x case_change_action "TITLE" : (tensor<3x!graph.string>) -> tensor<?x!graph.string>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.string_normalizer' case_change_action must be one of NONE, LOWER, UPPER
+
+// -----
+
+// Tests a pattern with an RE2 Unicode class, which Python's re reads otherwise.
+
+graph.graph @regex_unicode_class(%x: tensor<3x!graph.string>) {
+  %y = graph.static_regex_full_match %x pattern "\5Cp{L}+" : (tensor<3x!graph.string>) -> tensor<3xi1>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.static_regex_full_match' pattern '\\p{L}+': Unicode classes (\p) differ between RE2 and Python
+
+// -----
+
+// Tests a lookahead, which RE2 does not have.
+
+graph.graph @regex_lookahead(%x: tensor<3x!graph.string>) {
+  %y = graph.static_regex_full_match %x pattern "a(?=b)b" : (tensor<3x!graph.string>) -> tensor<3xi1>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.static_regex_full_match' pattern 'a(?=b)b': (?= is not RE2 syntax
+
+// -----
+
+// Tests a pattern that does not compile.
+
+graph.graph @regex_broken(%x: tensor<3x!graph.string>) {
+  %y = graph.static_regex_full_match %x pattern "a(b" : (tensor<3x!graph.string>) -> tensor<3xi1>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.static_regex_full_match' pattern 'a(b' is not a valid regular expression: missing ), unterminated subpattern at position 1
+
+// -----
+
+// Tests StringJoin of inputs that do not broadcast.
+
+graph.graph @join_shapes(%a: tensor<2x!graph.string>, %b: tensor<3x!graph.string>) {
+  %y = graph.string_join %a, %b : (tensor<2x!graph.string>, tensor<3x!graph.string>) -> tensor<3x!graph.string>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.string_join' shapes [2] and [3] do not broadcast
+
+// -----
+
+// Tests StringJoin of a number.
+
+graph.graph @join_number(%a: tensor<2x!graph.string>, %b: tensor<2xi64>) {
+  %y = graph.string_join %a, %b : (tensor<2x!graph.string>, tensor<2xi64>) -> tensor<2x!graph.string>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.string_join' inputs must be string tensors, got tensor<2xi64>
+
+// -----
+
+// Tests LabelEncoder keys and values of different lengths.
+
+graph.graph @labels_lengths(%x: tensor<4x!graph.string>) {
+  %y = graph.label_encoder %x keys #graph.strings<["a", "b"] : tensor<2x!graph.string>> values dense<[1, 2, 3]> : tensor<3xi64> default dense<-1> : tensor<i64> : (tensor<4x!graph.string>) -> tensor<4xi64>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.label_encoder' keys and values must be 1-D of one length, got [2] and [3]
+
+// -----
+
+// Tests LabelEncoder keys of another type than x.
+
+graph.graph @labels_key_type(%x: tensor<4xi64>) {
+  %y = graph.label_encoder %x keys #graph.strings<["a", "b"] : tensor<2x!graph.string>> values dense<[1, 2]> : tensor<2xi64> default dense<-1> : tensor<i64> : (tensor<4xi64>) -> tensor<4xi64>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.label_encoder' keys (tensor<2x!graph.string>) must have x's element type (i64)
+
+// -----
+
+// Tests a default of another type than the values.
+
+graph.graph @labels_default(%x: tensor<4x!graph.string>) {
+  %y = graph.label_encoder %x keys #graph.strings<["a", "b"] : tensor<2x!graph.string>> values dense<[1, 2]> : tensor<2xi64> default dense<-1.0> : tensor<f32> : (tensor<4x!graph.string>) -> tensor<4xi64>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.label_encoder' default (tensor<f32>) must have the element type of values (i64)
+
+// -----
+
+// Tests repeated keys.
+
+graph.graph @labels_repeated(%x: tensor<4x!graph.string>) {
+  %y = graph.label_encoder %x keys #graph.strings<["a", "a"] : tensor<2x!graph.string>> values dense<[1, 2]> : tensor<2xi64> default dense<-1> : tensor<i64> : (tensor<4x!graph.string>) -> tensor<4xi64>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.label_encoder' keys must be distinct
