@@ -200,8 +200,9 @@ class Affine:
         return cls(slope, -offset if sign == "-" else offset, int(j))
 
 
-_NUMBER = r"\d+(?:/\d+)?"
-_AFFINE = re.compile(rf"(-?{_NUMBER})|s(\d+)(?: \* (-?{_NUMBER}))?(?: ([+-]) ({_NUMBER}))?")
+_AFFINE = re.compile(r"(-?\d+(?:/\d+)?)|s(\d+)(?: \* (-?\d+(?:/\d+)?))?(?: ([+-]) (\d+(?:/\d+)?))?")
+"""A constant, or `s<j>` with an optional ` * a` and ` + b` / ` - b` (numbers: integers or
+fractions `p/q`)."""
 
 
 def fit_gear_dim(gears: Sequence[Sequence[int]], values: Sequence[int]) -> Affine | None:

@@ -27,7 +27,7 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
-from gedialects import lexer_workaround, locations, make_context
+from gedialects import lexer_workaround, locations, make_context, multibatch
 from gedialects.tools import diagnostics
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -517,6 +517,10 @@ AUDITED: dict[str, tuple[str, list[str]]] = {
     ),
     diagnostics.EXPECTED_WORD.pattern: ("finditer", ["//" * N, "// " * (N // 3)]),
     r"[ \t]+": ("sub", [" \t" * N]),
+    multibatch._AFFINE.pattern: (
+        "fullmatch",
+        ["1" * N + "x", "s" + "1" * N + " * " + "1/" * (N // 2), "s1 * 2 + " + "1" * N + "/x"],
+    ),
 }
 
 

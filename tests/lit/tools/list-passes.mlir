@@ -17,7 +17,7 @@
 // CHECK-LABEL:   ge-compile
 // CHECK-NEXT:      The whole compilation, graph to tasks, in GE's order.
 // CHECK-NEXT:      input-shape: string = ""
-// CHECK:           disable-fusion: list of string = (none) (one of: identity, casts,
+// CHECK:           disable-fusion: list of string = (none) (one of: identity, quant, casts,
 // CHECK:           default-engine: string = "AIcoreEngine"
 // CHECK-LABEL:   ge-fuse-gelu
 // CHECK-NEXT:      {{[A-Z].+}}
