@@ -286,6 +286,87 @@ def test_string_concat_matches_onnxruntime(a: list, b: list) -> None:
     _same(ours, _ort(model, {"a": xa, "b": xb})[0])
 
 
+def _split_model(shape: list[int], **attrs: Any) -> onnx.ModelProto:
+    node = helper.make_node("StringSplit", ["x"], ["y", "z"], **attrs)
+    graph = helper.make_graph(
+        [node],
+        "split",
+        [helper.make_tensor_value_info("x", TensorProto.STRING, shape)],
+        [
+            helper.make_tensor_value_info("y", TensorProto.STRING, None),
+            helper.make_tensor_value_info("z", TensorProto.INT64, shape),
+        ],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)], ir_version=9)
+
+
+SPLIT_TEXT = ["", " ", "a  b ", " a\tb\nc\x0bd\x0ce\x1cf\x85g\xa0h\u3000i", "a,,b,", ",",
+              "abcab", "aaa", "é, 日本,,x", "x\x00y z"]  # fmt: skip
+"""Empty and all-whitespace strings, Unicode whitespace (tab to ideographic space), runs of
+delimiters, a delimiter at either end, overlapping multi-character delimiters, a NUL."""
+
+
+@pytest.mark.parametrize(
+    "attrs",
+    [{}, {"delimiter": ""}, {"delimiter": ","}, {"delimiter": ", "}, {"delimiter": "aa"},
+     {"maxsplit": 0}, {"maxsplit": 1}, {"delimiter": ",", "maxsplit": 1},
+     {"delimiter": ",", "maxsplit": -1}, {"maxsplit": 20}],
+)  # fmt: skip
+@pytest.mark.parametrize("shape", [[10], [2, 5], [5, 1, 2]])
+def test_string_split_matches_onnx_reference(attrs: dict, shape: list[int]) -> None:
+    from onnx.reference import ReferenceEvaluator
+
+    model = _split_model(shape, **attrs)
+    x = np.array(SPLIT_TEXT).reshape(shape)
+    got = run(import_model(model), {"x": x})
+    want_y, want_z = ReferenceEvaluator(model).run(None, {"x": x})
+    _same(got["y"], np.asarray(want_y))
+    assert got["z"].dtype == np.int64 and got["z"].tolist() == np.asarray(want_z).tolist()
+
+
+def test_string_split_of_nothing_has_an_empty_padded_dim() -> None:
+    model = _split_model([0, 3], delimiter=",")
+    got = run(import_model(model), {"x": np.zeros((0, 3), dtype="<U1")})
+    assert got["y"].shape == (0, 3, 0) and got["z"].shape == (0, 3)
+    got = run(import_model(_split_model([2])), {"x": np.array([" ", "\t\n"])})
+    assert got["y"].shape == (2, 0) and got["z"].tolist() == [0, 0]
+
+
+@pytest.mark.parametrize(
+    "attrs", [{}, {"delimiter": "-"}, {"delimiter": "ab", "maxsplit": 1}, {"maxsplit": 1}]
+)
+def test_string_split_matches_onnxruntime(attrs: dict) -> None:
+    # Where onnxruntime agrees with ONNX's reference: it splits on " " only (no tabs or
+    # Unicode spaces), counts 0 substrings of "" with a delimiter, and strips the trailing
+    # spaces of the last substring of a maxsplit whitespace split (see docs/onnx.md).
+    x = np.array([["a b  c", " x", "abab-ab"], ["-é-", "日本 語", "q"]])
+    model = _split_model([2, 3], **attrs)
+    ours = run(import_model(model), {"x": x})
+    y, z = _ort(model, {"x": x})
+    _same(ours["y"], y)
+    assert ours["z"].tolist() == z.tolist()
+
+
+def test_string_split_through_the_tools(tmp_path: Path) -> None:
+    onnx.save(_split_model([3], delimiter=";", maxsplit=2), tmp_path / "m.onnx")
+    np.savez(tmp_path / "in.npz", x=np.array(["a;b;c;d", 'é;"\\', ""]))
+    assert run_tool("ge-import", "m.onnx", "-o", "m.mlir", cwd=tmp_path).returncode == 0
+    assert (
+        'graph.string_split_padded %x delimiter ";" maxsplit 2' in (tmp_path / "m.mlir").read_text()
+    )
+    done = run_tool("ge-opt", "m.mlir", "-p", "ge-place-engines", "-o", "p.mlir", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert '_engine_name = "DNN_VM_AICPU"' in (tmp_path / "p.mlir").read_text()
+    done = run_tool("ge-run", "p.mlir", "--inputs", "in.npz", "-o", "out.npz", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    with np.load(tmp_path / "out.npz", allow_pickle=False) as out:
+        assert out["y"].tolist() == [["a", "b", "c;d"], ["é", '"\\', ""], ["", "", ""]]
+        assert out["z"].tolist() == [3, 2, 1]
+    done = run_tool("ge-opt", "m.mlir", "-p", "ge-compile", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "is a string tensor (tensor<3x!graph.string>)" in done.stderr
+
+
 LABEL_CASES = [
     ({"keys_strings": ["a", "b", "é"], "values_int64s": [5, 6, 7], "default_int64": 42},
      np.array(["a", "é", "z", "", "b"]), TensorProto.INT64),

@@ -1,6 +1,7 @@
 """String ops on `!graph.string` tensors (GE DT_STRING, `gedialects.strings`): GE's
-StringNormalizer, StaticRegexFullMatch and StringJoin (`string_ops.h`), and LabelEncoder of
-ONNX's `ai.onnx.ml` domain, which GE has no prototype for. All run on AI CPU
+StringNormalizer, StaticRegexFullMatch and StringJoin (`string_ops.h`), ONNX's padded
+StringSplit (GE's StringSplit is sparse), and LabelEncoder of ONNX's `ai.onnx.ml` domain, which
+GE has no prototype for. All run on AI CPU
 (`gedialects.target.engines.AICPU_ONLY_OPS`), as GE places every DT_STRING kernel, and at graph
 level only: `ge-convert-graph-to-ascend` refuses string tensors."""
 
@@ -12,15 +13,20 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    I64,
     ArrayAttr,
     BoolAttr,
     DenseIntOrFPElementsAttr,
+    IntegerAttr,
     StringAttr,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
+    IRDLOperation,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -28,14 +34,25 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
-from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tensor_shape
+from gedialects.base import (
+    GEOp,
+    NodeSyntax,
+    OperandValues,
+    element_count,
+    element_type,
+    tensor_shape,
+)
 from gedialects.graph.common import (
     AnyTensor,
     bool_attr,
     broadcast_shape,
+    build_result_types,
     fail,
+    i64_attr,
+    infer_or_fail,
     init_node,
     prop,
+    prop_int,
     prop_str,
     tensor_of,
     verify_inferred,
@@ -328,6 +345,84 @@ class StringJoinOp(GEOp, NodeSyntax):
 
 
 @irdl_op_definition
+class StringSplitPaddedOp(GEOp, NodeSyntax):
+    """GE StringSplitPadded (no GE prototype: ONNX StringSplit, opset 20): each string of `x`
+    split into substrings, `y` holding them padded with `""` to the longest count and
+    `counts` the number of substrings of each element.
+
+    GE's StringSplit and StringSplitV2 (`string_ops.h`) split too, but return a sparse
+    tensor (`indices`, `values`, `shape`) of a 1-D input; ONNX's result is dense and padded
+    and keeps x's shape, so this op is not GE's and carries its own type name rather than
+    GE's StringSplit.
+
+    With a `delimiter` every occurrence separates two substrings (`"a,,b"` gives `a`, `""`,
+    `b`; `""` gives one empty substring); without one (ONNX's empty `delimiter`) the string
+    splits on runs of whitespace, leading and trailing whitespace dropped (`"  "` gives
+    none): Python's `str.split`, which onnx's reference runs, whitespace being Unicode's.
+    `maxsplit` (absent: no limit) caps the splits from the left, the rest of the string is
+    the last substring. `y` is x's shape plus the largest count, data-dependent (`?`), so
+    the op partitions as unknown-shape (AI CPU); `counts` is i64 of x's shape.
+
+        %y, %n = graph.string_split_padded %x delimiter "," maxsplit 1
+            : (tensor<2x!graph.string>) -> (tensor<2x?x!graph.string>, tensor<2xi64>)
+    """
+
+    name = "graph.string_split_padded"
+    GE_TYPE: ClassVar[str] = "StringSplitPadded"
+
+    x = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+    counts = result_def(AnyTensor)
+
+    delimiter = prop_def(StringAttr, default_value=StringAttr(""))
+    maxsplit = opt_prop_def(IntegerAttr[I64])
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, x: SSAValue | Operation, *, delimiter: str = "", maxsplit: int | None = None
+    ) -> None:
+        props: dict[str, Attribute] = {"delimiter": StringAttr(delimiter)}
+        if maxsplit is not None:
+            props["maxsplit"] = i64_attr(maxsplit)
+        types = build_result_types(type(self), [x], props)
+        IRDLOperation.__init__(self, operands=[x], result_types=types, properties=props)
+
+    @classmethod
+    def infer_result_types(
+        cls,
+        operand_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute],
+        values: OperandValues,
+    ) -> tuple[Attribute, ...]:
+        """`y` x's shape plus `?` (0 when x is empty), `counts` i64 of x's shape."""
+        prop_str(cls, properties, "delimiter")
+        if properties.get("maxsplit") is not None:
+            maxsplit = prop_int(cls, properties, "maxsplit")
+            if maxsplit < 0:
+                raise ValueError(f"maxsplit must be >= 0 (absent: no limit), got {maxsplit}")
+        x = tensor_shape(operand_types[0])
+        if x is None:
+            return (tensor_of(STRING, None), tensor_of(i64, None))
+        last = 0 if all(d >= 0 for d in x) and element_count(x) == 0 else -1
+        return (tensor_of(STRING, (*x, last)), tensor_of(i64, x))
+
+    def verify_(self) -> None:
+        if not _is_string(self.x.type):
+            fail(self, f"x must be a string tensor, got {self.x.type}")
+        if not _is_string(self.y.type):
+            fail(self, f"y must be a string tensor, got {self.y.type}")
+        if element_type(self.counts.type) != i64:
+            fail(self, f"counts must be an i64 tensor, got {self.counts.type}")
+        inferred = infer_or_fail(self)
+        verify_inferred(self, "x's shape", inferred)
+        # A static count claims the data (`?` is a wildcard elsewhere), as NonZero's does.
+        y, want = tensor_shape(self.y.type), tensor_shape(inferred[0])
+        if y and want and y[-1] >= 0 and want[-1] < 0:
+            fail(self, "the number of substrings depends on the data: y's last dim must be ?")
+
+
+@irdl_op_definition
 class LabelEncoderOp(GEOp, NodeSyntax):
     """GE LabelEncoder (no GE prototype: ONNX `ai.onnx.ml` opsets 2-4): each element of `x`
     looked up in `keys`, giving the `values` entry at the key's position, or `default`.
@@ -412,8 +507,15 @@ __all__ = [
     "StaticRegexFullMatchOp",
     "StringJoinOp",
     "StringNormalizerOp",
+    "StringSplitPaddedOp",
     "compile_regex",
 ]
 
-OPS = (StringNormalizerOp, StaticRegexFullMatchOp, StringJoinOp, LabelEncoderOp)
+OPS = (
+    StringNormalizerOp,
+    StaticRegexFullMatchOp,
+    StringJoinOp,
+    StringSplitPaddedOp,
+    LabelEncoderOp,
+)
 """The ops of this module, in the order the dialect lists them."""

@@ -107,9 +107,10 @@ to the device (`JudgeUnknownShapeForTilingDependNode`)."""
 DATA_DEPENDENT_OPS = frozenset(
     {"NonZero", "Unique", "UniqueWithCounts", "Where", "NonMaxSuppression",
      "NonMaxSuppressionV3", "NonMaxSuppressionV6", "GetDynamicDims", "MaskedSelect",
-     "GetNext", "UniqueWithCountsAndSorting"}
+     "GetNext", "UniqueWithCountsAndSorting", "StringSplitPadded"}
 )  # fmt: skip
-"""Ops whose output shape depends on input values: AI CPU kernels only."""
+"""Ops whose output shape depends on input values: AI CPU kernels only (StringSplitPadded,
+ONNX's padded StringSplit, is a DT_STRING kernel as well)."""
 
 AICPU_ONLY_OPS = frozenset(
     {"ROIAlign", "TreeEnsemble", "LabelEncoder", "StringNormalizer", "StaticRegexFullMatch",

@@ -16,9 +16,10 @@ from gedialects.graph import (
     StaticRegexFullMatchOp,
     StringJoinOp,
     StringNormalizerOp,
+    StringSplitPaddedOp,
     compile_regex,
 )
-from gedialects.interpreters.graph.common import Arrays, attr, bool_, str_
+from gedialects.interpreters.graph.common import Arrays, attr, bool_, int_, str_
 from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
 from gedialects.strings import StringsAttr
 from gedialects.tensors import STRING_DTYPE, numpy_from_dense
@@ -119,6 +120,30 @@ def string_join(
     except ValueError as e:
         raise KernelError(f"'{StringJoinOp.name}': {e}") from None
     return (np.asarray(out, dtype=STRING_DTYPE),)
+
+
+@kernel("StringSplitPadded")
+def string_split_padded(
+    inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
+) -> Arrays:
+    """One `str.split` per element (numpy has no vectorised split: `np.char.split` is the same
+    loop), then one fancy-index write of all substrings into the padded result."""
+    x = _strings(inputs[0], StringSplitPaddedOp.name)
+    delimiter = str_(attrs, "delimiter", StringSplitPaddedOp) or None
+    maxsplit = -1
+    if attrs.get("maxsplit") is not None:
+        maxsplit = int_(attrs, "maxsplit", StringSplitPaddedOp)
+    parts = [s.split(delimiter, maxsplit) for s in x.reshape(-1).tolist()]
+    counts = np.fromiter(map(len, parts), np.int64, len(parts))
+    width = int(counts.max(initial=0))
+    flat = [p for ps in parts for p in ps]
+    itemsize = max(1, max(map(len, flat), default=0))
+    y = np.full((len(parts), width), "", dtype=f"<U{itemsize}")
+    if flat:
+        rows = np.repeat(np.arange(len(parts)), counts)
+        cols = np.arange(rows.size) - np.repeat(np.cumsum(counts) - counts, counts)
+        y[rows, cols] = flat
+    return (y.reshape((*x.shape, width)), counts.reshape(x.shape))
 
 
 def _table(attrs: KernelAttrs, key: str) -> np.ndarray:

@@ -1,6 +1,7 @@
 """ONNX converters of the string ops: StringNormalizer (GE StringNormalizer), RegexFullMatch
-(GE StaticRegexFullMatch: the pattern is an attribute in both) and StringConcat (GE StringJoin
-of two inputs, no separator)."""
+(GE StaticRegexFullMatch: the pattern is an attribute in both), StringConcat (GE StringJoin
+of two inputs, no separator) and StringSplit (`graph.string_split_padded`: GE's StringSplit is
+sparse, ONNX's padded)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from gedialects.graph import (
     StaticRegexFullMatchOp,
     StringJoinOp,
     StringNormalizerOp,
+    StringSplitPaddedOp,
     compile_regex,
 )
 
@@ -44,3 +46,16 @@ def regex_full_match(ctx: NodeContext) -> Outputs:
 @converter("StringConcat")
 def string_concat(ctx: NodeContext) -> Outputs:
     return [ctx.emit(StringJoinOp([ctx.input(0), ctx.input(1)])).results[0]]
+
+
+@converter("StringSplit")
+def string_split(ctx: NodeContext) -> Outputs:
+    """ONNX StringSplit to `graph.string_split_padded`; a negative `maxsplit` means no limit
+    (as in onnx's reference and onnxruntime), which the op spells by leaving it out."""
+    maxsplit = ctx.attr("maxsplit", None)
+    if maxsplit is not None and maxsplit < 0:
+        maxsplit = None
+    op = ctx.emit(
+        StringSplitPaddedOp(ctx.input(0), delimiter=ctx.attr("delimiter", ""), maxsplit=maxsplit)
+    )
+    return [op.results[0], op.results[1]]

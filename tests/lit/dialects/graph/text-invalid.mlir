@@ -117,3 +117,53 @@ graph.graph @labels_repeated(%x: tensor<4x!graph.string>) {
   graph.net_output
 }
 // CHECK-LABEL: 'graph.label_encoder' keys must be distinct
+
+// -----
+
+// Tests StringSplit of numbers.
+
+graph.graph @split_numbers(%x: tensor<2xi64>) {
+  %y, %n = graph.string_split_padded %x : (tensor<2xi64>) -> (tensor<2x?x!graph.string>, tensor<2xi64>)
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.string_split_padded' x must be a string tensor, got tensor<2xi64>
+
+// -----
+
+// Tests a negative maxsplit (the importer drops ONNX's negative one: no limit).
+
+graph.graph @split_maxsplit(%x: tensor<2x!graph.string>) {
+  %y, %n = graph.string_split_padded %x maxsplit -1 : (tensor<2x!graph.string>) -> (tensor<2x?x!graph.string>, tensor<2xi64>)
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.string_split_padded' maxsplit must be >= 0 (absent: no limit), got -1
+
+// -----
+
+// Tests a static substring dim: the count of substrings depends on the data.
+
+graph.graph @split_static(%x: tensor<2x!graph.string>) {
+  %y, %n = graph.string_split_padded %x delimiter "," : (tensor<2x!graph.string>) -> (tensor<2x3x!graph.string>, tensor<2xi64>)
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.string_split_padded' the number of substrings depends on the data: y's last dim must be ?
+
+// -----
+
+// Tests counts of another shape than x.
+
+graph.graph @split_counts(%x: tensor<2x!graph.string>) {
+  %y, %n = graph.string_split_padded %x : (tensor<2x!graph.string>) -> (tensor<2x?x!graph.string>, tensor<3xi64>)
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.string_split_padded' result #1 shape [3] differs from x's shape [2]
+
+// -----
+
+// Tests f32 counts.
+
+graph.graph @split_count_type(%x: tensor<2x!graph.string>) {
+  %y, %n = graph.string_split_padded %x : (tensor<2x!graph.string>) -> (tensor<2x?x!graph.string>, tensor<2xf32>)
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.string_split_padded' counts must be an i64 tensor, got tensor<2xf32>
