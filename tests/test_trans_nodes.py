@@ -276,3 +276,19 @@ def test_corpus_cnn_under_force_fp16_gives_onnxruntime_numbers(tmp_path: Path) -
     for key in want:
         scale = float(np.abs(want[key]).max()) or 1.0
         np.testing.assert_allclose(got[key], want[key], rtol=1e-2, atol=1e-2 * scale)
+
+
+def test_symmetry_keeps_a_reshape_pair_on_dynamic_dims() -> None:
+    """Review finding: with `?` dims equal types are not equal shapes, so the pair stays and
+    the second Reshape's run-time shape still decides the result ([2, 12] -> [3, 8])."""
+    from gedialects.graph import GraphOp
+    from gedialects.passes.eliminate_trans_op_symmetry import eliminate_symmetry
+
+    text = (LIT / "ge-eliminate-trans-op-symmetry.mlir").read_text()
+    (chunk,) = [c for c in text.split("// -----") if "@dynamic_reshapes" in c]
+    feeds = {"x": np.arange(24, dtype=np.float32).reshape(2, 12), "s": np.array([3, 8])}
+    module = _parse(chunk)
+    graph = next(o for o in module.walk() if isinstance(o, GraphOp))
+    assert eliminate_symmetry(graph) == 0
+    (got,) = run(module, feeds).values()
+    np.testing.assert_array_equal(got, feeds["x"].reshape(3, 8))

@@ -10,7 +10,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from gedialects.base import int_array_values
+from gedialects.base import int_array_values, is_static
 from gedialects.graph import CastOp, ConstOp, GraphOp, ReshapeOp, TransDataOp, TransposeOp
 from gedialects.passes.trans_ops import lossless_cast
 
@@ -22,8 +22,12 @@ def _cancels(first: Operation, second: Operation) -> bool:
     src: SSAValue = first.operands[0]
     if second.results[0].type != src.type:
         return False  # GE: src input == dst output in dtype, format and shape
-    if isinstance(first, TransDataOp | ReshapeOp):
-        return True  # a format transfer or reshape is lossless, its inverse restores the bytes
+    if isinstance(first, TransDataOp):
+        return True  # a format transfer is lossless, its inverse restores the bytes
+    if isinstance(first, ReshapeOp):
+        # lossless too, but equal types with `?` dims are not equal shapes: the second
+        # reshape's shape operand decides them at run time
+        return is_static(src.type)
     if isinstance(first, CastOp):
         return lossless_cast(src.type, first.results[0].type)
     if isinstance(first, TransposeOp) and isinstance(second, TransposeOp):
@@ -66,7 +70,9 @@ class EliminateTransOpSymmetryPass(ModulePass):
     and Reshape always cancel (a format transfer or a reshape loses nothing), a Cast pair
     only when the first Cast loses no precision (`CheckPrecisionLoss`: widening only, so
     f32 -> f16 -> f32 stays: it rounds), a Transpose pair when `perm1[perm2[i]] == i` (the
-    NCHW <-> NHWC storage changes `ge-select-formats` inserts included). The first op stays
+    NCHW <-> NHWC storage changes `ge-select-formats` inserts included); a Reshape pair only
+    on a static shape (with `?` dims the second Reshape's shape operand may give another
+    shape than the input's at run time). The first op stays
     while others still read it; a Reshape's shape Const goes with it when nothing else
     reads it.
     """

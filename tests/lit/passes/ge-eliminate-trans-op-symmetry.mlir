@@ -94,3 +94,18 @@ graph.graph @new_kinds(%x: tensor<1x3x4x4xf32>, %h: tensor<2x20x5xf16>) -> (tens
   %d = graph.cast %c dst_type f16 : (tensor<2x20x5xf32>) -> tensor<2x20x5xf16>
   graph.net_output %q, %b, %t, %d : tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>, tensor<2x20x5xf16>, tensor<2x20x5xf16>
 }
+
+// -----
+
+// Tests that a Reshape pair on `?` dims stays: the types agree, but the second Reshape's
+// shape operand decides the shape at run time (x of [2, 12] and s of [3, 8] give [3, 8]).
+// CHECK-LABEL: graph.graph @dynamic_reshapes
+// CHECK:         %[[A:.*]] = graph.reshape %x, %flat
+// CHECK-NEXT:    %[[B:.*]] = graph.reshape %[[A]], %s
+// CHECK-NEXT:    graph.net_output %[[B]]
+graph.graph @dynamic_reshapes(%x: tensor<?x?xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %flat = graph.const dense<-1> : tensor<1xi64>
+  %a = graph.reshape %x, %flat : (tensor<?x?xf32>, tensor<1xi64>) -> tensor<?xf32>
+  %b = graph.reshape %a, %s : (tensor<?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  graph.net_output %b : tensor<?x?xf32>
+}
