@@ -897,3 +897,33 @@ def test_session_runs_an_engine_partitioned_stateful_graph_twice() -> None:
         np.testing.assert_array_equal(got["o"], want["o"])
         np.testing.assert_array_equal(session.read_variable("w"), store.get("w"))
     assert not np.array_equal(store.get("w"), np.array([0.5, -1.0], np.float32))
+
+
+def test_remembered_ref_roots_equal_the_walk_in_any_order() -> None:
+    """`ref_roots_fixed` (which keeps ge-partition-engine linear on long writer chains: a
+    chain of 2,000 AssignAdds took 30 s, 4,000 now take about 1.5 s) gives every value the
+    root the plain walk gives, whatever order the values are asked in."""
+    from gedialects.graph.variables import ref_root, ref_roots_fixed
+
+    t = "tensor<2xf32>"
+    lines = [f"graph.graph @main(%x: {t}) -> ({t}, {t}) {{"]
+    lines.append(f'  %a0 = graph.variable "a" = dense<1.0> : {t}')
+    lines.append(f'  %b0 = graph.variable "b" = dense<2.0> : {t}')
+    for k in range(1, 60):
+        v = "ab"[k % 2]
+        lines.append(
+            f"  %{v}{k} = graph.assign_add %{v}{k - 2 if k > 1 else 0}, %x : ({t}, {t}) -> {t}"
+        )
+    lines.append(f"  graph.net_output %a58, %b59 : {t}, {t}")
+    lines.append("}")
+    module = parse("\n".join(lines))
+    values = [r for op in module.walk() for r in op.results] + [
+        a for op in module.walk() for r in op.regions for b in r.blocks for a in b.args
+    ]
+    want = {v: ref_root(v) for v in values}
+    for order in (values, values[::-1], values[1::2] + values[::2]):
+        with ref_roots_fixed():
+            assert {v: ref_root(v) for v in order} == want
+    out = next(op for op in module.walk() if op.name == "graph.net_output")
+    roots = [want[v].owner for v in out.operands]
+    assert [getattr(r, "variable", None) for r in roots] == ["a", "b"]

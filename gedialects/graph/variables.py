@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
@@ -327,12 +328,42 @@ def ref_source(value: SSAValue) -> VarLikeOp | None:
         value = owner.ref
 
 
+_ROOTS: list[dict[SSAValue, SSAValue]] = []
+"""The memo of the innermost `ref_roots_fixed` (none outside one)."""
+
+
 def ref_root(value: SSAValue) -> SSAValue:
     """Where a chain of writers (and VariableRefs) starts: a var-like op's value, a graph
-    input (a subgraph's Data, a ref when its callers pass one), or anything else."""
-    while isinstance(value.owner, RefWriterOp | VariableRefOp):
+    input (a subgraph's Data, a ref when its callers pass one), or anything else.
+
+    A walk down the chain; inside `ref_roots_fixed` each value's root is remembered, so that
+    asking for every writer of a chain of n writers costs n steps, not n**2 / 2."""
+    if not _ROOTS:
+        while isinstance(value.owner, RefWriterOp | VariableRefOp):
+            value = value.owner.ref
+        return value
+    memo = _ROOTS[-1]
+    path: list[SSAValue] = []
+    while (root := memo.get(value)) is None and isinstance(
+        value.owner, RefWriterOp | VariableRefOp
+    ):
+        path.append(value)
         value = value.owner.ref
-    return value
+    root = value if root is None else root
+    for step in path:
+        memo[step] = root
+    return root
+
+
+@contextmanager
+def ref_roots_fixed() -> Iterator[None]:
+    """Remembers `ref_root`'s answers while the IR's ref chains do not change (an analysis
+    before its rewrite); leaving the block forgets them."""
+    _ROOTS.append({})
+    try:
+        yield
+    finally:
+        _ROOTS.pop()
 
 
 def subgraph_feeds(op: Operation) -> list[tuple[str, int, Sequence[SSAValue]]]:

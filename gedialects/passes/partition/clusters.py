@@ -227,6 +227,10 @@ class ClusterGraph:
     def outputs(self, cluster: int) -> list[int]:
         return [self._label[v] for v in self._outs[self._vertex[cluster]]]
 
+    def out_degree(self, cluster: int) -> int:
+        """`len(outputs(cluster))` without building the list."""
+        return len(self._outs[self._vertex[cluster]])
+
     def clusters(self) -> list[int]:
         """Live clusters in the order of their first node (GE's `GetUniqueClusters`)."""
         seen: set[int] = set()

@@ -71,6 +71,7 @@ from gedialects.graph.variables import (
     ref_inputs,
     ref_results,
     ref_root,
+    ref_roots_fixed,
     subgraph_feeds,
     writes_of,
     written_variables,
@@ -278,7 +279,7 @@ def mark_clusters(clusters: ClusterGraph, labels: list[str]) -> None:
     """GE `MarkClusters` (`IsMergeable`: same engine, same stream label, no second path)."""
     for child in range(clusters.n):
         parents = clusters.inputs(child)
-        parents.sort(key=lambda p: len(clusters.outputs(p)))
+        parents.sort(key=clusters.out_degree)
         merged = child
         for parent in parents:
             if not (clusters.alive(parent) and clusters.alive(merged)):
@@ -645,16 +646,17 @@ class PartitionEnginePass(ModulePass):
         times = _partition_times(op)
         peer = _next_peer_index(op)
         stateful = any(holds_variables(g) for g in graphs)
-        refs = ref_inputs(by_name) if stateful else {}
-        written = written_variables(by_name, refs) if stateful else {}
-        # Every graph's accesses before any is cut: a call's ref results are read from its
-        # callee's NetOutput as it stands now.
-        accesses = [
-            variable_accesses(GraphNodes.of(graph), refs, written, by_name)
-            if stateful and (holds_variables(graph) or written.get(graph.sym_name.data))
-            else None
-            for graph in todo
-        ]
+        with ref_roots_fixed():  # nothing is cut before every graph's accesses are known
+            refs = ref_inputs(by_name) if stateful else {}
+            written = written_variables(by_name, refs) if stateful else {}
+            # Every graph's accesses before any is cut: a call's ref results are read from its
+            # callee's NetOutput as it stands now.
+            accesses = [
+                variable_accesses(GraphNodes.of(graph), refs, written, by_name)
+                if stateful and (holds_variables(graph) or written.get(graph.sym_name.data))
+                else None
+                for graph in todo
+            ]
         for graph, found in zip(todo, accesses, strict=True):
             analysis = analyse(graph, self.mode, found)
             peer = materialise(analysis, op, times, peer, taken)
