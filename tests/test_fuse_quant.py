@@ -428,3 +428,40 @@ def test_ge_compile_fuses_only_when_quant_fusion_is_on(qdq_files: Path) -> None:
         pipeline.apply(make_context(), compiled)
         assert str(compiled).count('ascend.kernel "AscendDequant"') == dequants, pipeline
         np.testing.assert_allclose(run(compiled, {"x": x})["y"], expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(("k", "fused"), [(60000, True), (70000, False)])
+def test_a_product_whose_int32_sum_may_overflow_is_not_fused(k: int, fused: bool) -> None:
+    """Review finding: the int8 product wraps its int32 accumulator where the float QDQ graph
+    does not; 255 * sum|w| + |b| must stay below 2**31 (60,000 terms of 127 do, 70,000 do
+    not), and an unfused graph keeps the float numbers."""
+    rng = np.random.default_rng(k)
+    xq = np.full((1, k), 255, dtype=np.uint8)
+    xq[0, ::7] = rng.integers(0, 256, xq[0, ::7].shape)
+    w = np.full((k, 1), 127, dtype=np.int8)
+    lines = [
+        const("sx", np.array(0.5, dtype=np.float32)),
+        dequant("x", "xq", tensor((1, k), "ui8"), "sx", "tensor<f32>"),
+        const("wq", w),
+        const("sw", np.array(0.25, dtype=np.float32)),
+        dequant("w", "wq", tensor((k, 1), "i8"), "sw", "tensor<f32>"),
+    ]
+    yt = tensor((1, 1), "f32")
+    lines.append(
+        f"  %y = graph.matmul %x, %w : ({tensor((1, k), 'f32')}, {tensor((k, 1), 'f32')}) -> {yt}"
+    )
+    text = "\n".join(
+        [
+            f"graph.graph @g(%xq: {tensor((1, k), 'ui8')}) -> {yt} {{",
+            *lines,
+            f"  graph.net_output %y : {yt}",
+            "}",
+        ]
+    )
+    before, after, ir = run_both(text, {"xq": xq})
+    assert ("graph.ascend_dequant" in ir) is fused
+    exact = xq.astype(np.float64).sum() * 127 * 0.5 * 0.25
+    # the int8 product is exact before its one float32 rounding; a float32 sum of k terms is
+    # within k * 2**-24 of the exact value
+    np.testing.assert_allclose(after, [[exact]], rtol=1e-6 if fused else k * EPS32)
+    np.testing.assert_allclose(before, [[exact]], rtol=k * EPS32)

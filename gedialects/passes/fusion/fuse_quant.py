@@ -166,6 +166,19 @@ def _int32(values: np.ndarray) -> np.ndarray:
     return values.astype(np.int32)
 
 
+def _check_accumulator(abs_sums: np.ndarray, bias: np.ndarray) -> None:
+    """Refuses a product whose int32 result could leave int32: the accumulator wraps where the
+    float graph does not. The fused kernel gives the exact `sum((x_q - zx) * w_q) + b_q`
+    modulo 2**32, right whenever that value fits; `|x_q - zx| <= 255` for 8-bit activations,
+    so `255 * sum|w_q[:, n]| + |b_q[n]| < 2**31` per output channel proves it fits (reached
+    only by sums over tens of thousands of terms)."""
+    bound = 255 * abs_sums.astype(np.int64) + np.abs(bias.astype(np.int64))
+    if bound.size and bound.max() > _INT32.max:
+        raise _Refused(
+            f"the int32 accumulator may overflow (255 * sum|w| + |b| reaches {int(bound.max())})"
+        )
+
+
 def _dequant(
     rewriter: PatternRewriter,
     root: Operation,
@@ -224,6 +237,7 @@ class FuseQuantConv2D(RewritePattern):
             deq_scale = np.broadcast_to(deq_scale, (channels,)) if deq_scale.size > 1 else deq_scale
             bias, float_bias, bias_ops = _bias(op.bias, deq_scale, channels)
             sums = w.reshape(channels, -1).sum(axis=1, dtype=np.int64)
+            _check_accumulator(np.abs(w.reshape(channels, -1).astype(np.int64)).sum(axis=1), bias)
             corrected = _int32(bias - zero * sums)
         except _Refused as reason:
             _refuse(op, reason)
@@ -261,6 +275,7 @@ def _fuse_product(
         deq_scale = (np.float32(a_scale) * w_scale.astype(np.float32)).astype(np.float32)
         deq_scale = np.broadcast_to(deq_scale, (channels,)) if deq_scale.size > 1 else deq_scale
         bias, float_bias, bias_ops = _bias(op.bias, deq_scale, channels)
+        _check_accumulator(np.abs(kn.astype(np.int64)).sum(axis=0), bias)
         corrected = _int32(bias - zero * kn.sum(axis=0, dtype=np.int64))
     except _Refused as reason:
         _refuse(op, reason)
