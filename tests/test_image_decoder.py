@@ -134,3 +134,41 @@ def test_through_the_tools_and_after_compile(tmp_path: Path) -> None:
         lines = ran.stderr.strip().splitlines()
         assert len(lines) == 1 and "ImageDecoder_0" in lines[0] and "cannot decode" in lines[0]
         assert "Traceback" not in ran.stderr
+
+
+def _png_header(width: int, height: int) -> np.ndarray:
+    """A PNG whose header claims `width` x `height` RGB pixels, with no pixel data."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        return struct.pack(">I", len(data)) + kind + data + crc
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IEND", b"")
+    return np.frombuffer(data, np.uint8).copy()
+
+
+def test_claimed_size_is_checked_against_the_memory_budget(tmp_path: Path) -> None:
+    """The header's size is checked before any pixel is decoded: over --max-memory it is the
+    budget's one-line refusal; under it (Pillow's decompression-bomb limit lifted: 100M
+    pixels would warn, 900M fail) the missing pixel data is the error."""
+    model = one_node_model(
+        _node(), {"x": _encode(_image(), "PNG")}, {}, {"y": np.zeros(1, np.uint8)}, 20
+    )
+    model.graph.input[0].type.tensor_type.shape.dim[0].dim_param = "n"
+    onnx.save(model, tmp_path / "m.onnx")
+    assert run_tool("ge-import", "m.onnx", "-o", "g.mlir", cwd=tmp_path).returncode == 0
+    np.savez(tmp_path / "big.npz", x=_png_header(10000, 10000))
+    args = ("ge-run", "g.mlir", "--inputs", "big.npz", "-o", "out.npz")
+    ran = run_tool(*args, "--max-memory", "256M", cwd=tmp_path)
+    assert ran.returncode == 1
+    assert "DecodeImage output uint8[10000, 10000, 3] needs" in ran.stderr
+    assert "over the memory limit of 256.0 MiB" in ran.stderr
+    np.savez(tmp_path / "huge.npz", x=_png_header(30000, 30000))
+    for name, size in (("big.npz", "10000x10000"), ("huge.npz", "30000x30000")):
+        ran = run_tool(*args[:3], name, *args[4:], "--max-memory", "64G", cwd=tmp_path)
+        assert ran.returncode == 1 and len(ran.stderr.strip().splitlines()) == 1, ran.stderr
+        assert f"as an image (PNG {size}): cannot load this image in op" in ran.stderr
+        assert "Warning" not in ran.stderr

@@ -38,20 +38,29 @@ def decode_image(
     if channels not in (1, 3):
         raise KernelError(f"DecodeImage: channels must be 1 or 3, got {channels}")
     what = f"DecodeImage: cannot decode the {x.size} bytes of contents as an image"
-    # Pillow's decoders raise many exception types on corrupt data (OSError, SyntaxError,
-    # struct.error, EOFError, DecompressionBombError, ...): every one is bad input here.
+    # The memory budget bounds the image, not Pillow's decompression-bomb limit (a warning
+    # above 89M pixels, an error above 179M): it is lifted while this kernel decodes.
+    bomb_limit = PIL.Image.MAX_IMAGE_PIXELS
+    PIL.Image.MAX_IMAGE_PIXELS = None
     try:
-        img = PIL.Image.open(io.BytesIO(x.tobytes()))
-        width, height = img.size
-    except Exception as e:
-        raise InputDataError(f"{what}: {_reason(e)}") from None
-    check_output("DecodeImage", (height, width, channels), np.dtype(np.uint8))
-    try:
-        pixels = np.array(img.convert("L" if channels == 1 else "RGB"), dtype=np.uint8)
-    except Exception as e:
-        raise InputDataError(
-            f"{what} ({img.format or 'unknown'} {width}x{height}): {_reason(e)}"
-        ) from None
+        # Pillow's decoders raise many exception types on corrupt data (OSError, SyntaxError,
+        # struct.error, EOFError, ...): every one is bad input here.
+        try:
+            img = PIL.Image.open(io.BytesIO(x.tobytes()))
+            width, height = img.size
+        except Exception as e:
+            raise InputDataError(f"{what}: {_reason(e)}") from None
+        # scratch: Pillow's decoded image (at most 4 bytes a pixel) and its converted copy
+        scratch = -(-(4 + (4 if channels == 3 else 1)) // channels)
+        check_output("DecodeImage", (height, width, channels), np.dtype(np.uint8), scratch)
+        try:
+            pixels = np.array(img.convert("L" if channels == 1 else "RGB"), dtype=np.uint8)
+        except Exception as e:
+            raise InputDataError(
+                f"{what} ({img.format or 'unknown'} {width}x{height}): {_reason(e)}"
+            ) from None
+    finally:
+        PIL.Image.MAX_IMAGE_PIXELS = bomb_limit
     return (pixels.reshape(height, width, channels),)
 
 
