@@ -259,25 +259,25 @@ def test_chrome_trace_of_a_compiled_model_has_no_overlapping_slices(tmp_path: Pa
 # -- ge-import names every unsupported op ---------------------------------------------------
 
 
-def _decoder(name: str, output: str) -> onnx.NodeProto:
-    """ImageDecoder (opset 20): encoded image bytes, which the graph dialect does not decode."""
-    return helper.make_node("ImageDecoder", ["x"], [output], name=name)
+def _unsupported(name: str, output: str) -> onnx.NodeProto:
+    """Bernoulli (opset 15): random draws, which the importer does not convert."""
+    return helper.make_node("Bernoulli", ["x"], [output], name=name)
 
 
 def test_ge_import_lists_every_unsupported_op_in_one_message(tmp_path: Path) -> None:
     nodes = [
-        _decoder("t1", "a"),
-        _decoder("t2", "b"),
-        _decoder("", "c"),
+        _unsupported("t1", "a"),
+        _unsupported("t2", "b"),
+        _unsupported("", "c"),
         helper.make_node("Swizzle", ["x"], ["d"], domain="com.example"),
         helper.make_node("Identity", ["x"], ["e"], name="fine"),
     ]
     graph = helper.make_graph(
         nodes,
         "net",
-        [helper.make_tensor_value_info("x", TensorProto.UINT8, [4])],
-        [helper.make_tensor_value_info(v, TensorProto.UINT8, None) for v in "abcd"]
-        + [helper.make_tensor_value_info("e", TensorProto.UINT8, [4])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info(v, TensorProto.FLOAT, None) for v in "abcd"]
+        + [helper.make_tensor_value_info("e", TensorProto.FLOAT, [4])],
     )
     opsets = [helper.make_opsetid("", 20), helper.make_opsetid("com.example", 1)]
     path = tmp_path / "m.onnx"
@@ -286,7 +286,7 @@ def test_ge_import_lists_every_unsupported_op_in_one_message(tmp_path: Path) -> 
     assert result.returncode == 1
     assert result.stderr.decode() == (
         f"error: '{path}': 4 nodes use unsupported ONNX 2 op types (opset 20): "
-        "ImageDecoder (3 nodes 't1', 't2', 'ImageDecoder_0'); "
+        "Bernoulli (3 nodes 't1', 't2', 'Bernoulli_0'); "
         "com.example::Swizzle (node 'Swizzle_1')\n"
     )
     assert result.stdout == b""
@@ -296,29 +296,29 @@ def test_unsupported_ops_inside_subgraphs_are_listed_too() -> None:
     from gedialects.frontend.onnx.importer import unsupported_nodes
 
     body = helper.make_graph(
-        [_decoder("inner", "y")], "then", [], [helper.make_tensor_value_info("y", 1, None)]
+        [_unsupported("inner", "y")], "then", [], [helper.make_tensor_value_info("y", 1, None)]
     )
     node = helper.make_node("If", ["cond"], ["z"], name="branch", then_branch=body)
-    graph = helper.make_graph([node, _decoder("outer", "w")], "g", [], [])
-    assert unsupported_nodes(graph) == {"ImageDecoder": ["branch/then_branch/inner", "outer"]}
+    graph = helper.make_graph([node, _unsupported("outer", "w")], "g", [], [])
+    assert unsupported_nodes(graph) == {"Bernoulli": ["branch/then_branch/inner", "outer"]}
 
 
 def test_unnamed_unsupported_nodes_of_two_branches_are_told_apart_by_their_path() -> None:
-    """Both branches' unnamed node is `ImageDecoder_0` in its own graph: the listing said
+    """Both branches' unnamed node is `Bernoulli_0` in its own graph: the listing said
     `(2 nodes 'SequenceConstruct_0', 'SequenceConstruct_0')`."""
     from gedialects.frontend.onnx.importer import unsupported_nodes
 
     def branch(name: str) -> onnx.GraphProto:
         out = helper.make_tensor_value_info("y", 1, None)
-        return helper.make_graph([_decoder("", "y")], name, [], [out])
+        return helper.make_graph([_unsupported("", "y")], name, [], [out])
 
     node = helper.make_node(
         "If", ["cond"], ["z"], then_branch=branch("then"), else_branch=branch("else")
     )
     graph = helper.make_graph([node], "g", [], [])
     assert unsupported_nodes(graph) == {
-        "ImageDecoder": [
-            "If_0/else_branch/ImageDecoder_0",
-            "If_0/then_branch/ImageDecoder_0",
+        "Bernoulli": [
+            "If_0/else_branch/Bernoulli_0",
+            "If_0/then_branch/Bernoulli_0",
         ]
     }

@@ -395,21 +395,19 @@ def test_not_onnx(tmp_path: Path) -> None:
     assert _error(tmp_path / "missing.onnx").startswith("cannot read ")
 
 
-def decoder_node() -> onnx.NodeProto:
-    """ImageDecoder (opset 20): encoded image bytes, which the graph dialect does not decode."""
-    return helper.make_node("ImageDecoder", ["x"], ["y"], name="decode")
+def unsupported_node() -> onnx.NodeProto:
+    """Bernoulli (opset 15): random draws, which the importer does not convert."""
+    return helper.make_node("Bernoulli", ["x"], ["y"], name="decode")
 
 
 def test_unsupported_op_names_op_node_and_opset() -> None:
     m = model(
-        [decoder_node()],
-        [vi("x", TensorProto.UINT8, [4])],
-        [vi("y", TensorProto.UINT8, None)],
+        [unsupported_node()],
+        [vi("x", TensorProto.FLOAT, [4])],
+        [vi("y", TensorProto.FLOAT, None)],
         opset=20,
     )
-    assert _error(m) == (
-        "node 'decode' (ImageDecoder, opset 20): unsupported ONNX op type ImageDecoder"
-    )
+    assert _error(m) == ("node 'decode' (Bernoulli, opset 20): unsupported ONNX op type Bernoulli")
 
 
 def test_unsupported_dtypes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -576,9 +574,9 @@ def test_ge_import_errors_are_one_line_and_write_nothing(tmp_path: Path, case: s
     elif case == "unsupported":
         onnx.save(
             model(
-                [decoder_node()],
-                [vi("x", TensorProto.UINT8, [4])],
-                [vi("y", TensorProto.UINT8, None)],
+                [unsupported_node()],
+                [vi("x", TensorProto.FLOAT, [4])],
+                [vi("y", TensorProto.FLOAT, None)],
                 opset=20,
             ),
             src,

@@ -43,6 +43,7 @@ from gedialects.graph import (
     format_ops,
     fused,
     getnext,
+    image,
     indexing,
     logical,
     loss,
@@ -84,6 +85,7 @@ from gedialects.graph.elementwise import *  # noqa: F403
 from gedialects.graph.format_ops import *  # noqa: F403
 from gedialects.graph.fused import *  # noqa: F403
 from gedialects.graph.getnext import *  # noqa: F403
+from gedialects.graph.image import *  # noqa: F403
 from gedialects.graph.indexing import *  # noqa: F403
 from gedialects.graph.logical import *  # noqa: F403
 from gedialects.graph.loss import *  # noqa: F403
@@ -124,6 +126,7 @@ Graph = Dialect(
         *loss.OPS,
         *attention.OPS,
         *detection.OPS,
+        *image.OPS,
         *recurrent.OPS,
         *quant.OPS,
         *sampling.OPS,
@@ -176,3 +179,4 @@ __all__ += variables.__all__
 __all__ += dataflow.__all__
 __all__ += trees.__all__
 __all__ += text.__all__
+__all__ += image.__all__

@@ -62,11 +62,16 @@ def failing_op(interpreter: Interpreter) -> Operation | None:
 
 def describe_op(op: Operation) -> str:
     """`'graph.add' (%z) in @main`: the op's name, its first result and its graph or model."""
+    from xdsl.dialects.builtin import StringAttr
+
     from gedialects.base import symbol_name
 
     describe = getattr(op, "describe", None)
     text = str(describe()) if callable(describe) else f"'{op.name}'"
-    if not callable(describe) and op.results and op.results[0].name_hint:
+    node = op.attributes.get("node_name")
+    if not callable(describe) and isinstance(node, StringAttr):
+        text += f" (node '{node.data}')"
+    elif not callable(describe) and op.results and op.results[0].name_hint:
         text += f" (%{op.results[0].name_hint})"
     parent = op.parent_op()
     while parent is not None and symbol_name(parent) is None:

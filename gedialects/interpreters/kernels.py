@@ -57,6 +57,11 @@ class KernelError(ValueError):
     """A kernel cannot run on the inputs it was given (bad shapes, unknown kernel)."""
 
 
+class InputDataError(KernelError):
+    """The values of a kernel's input cannot be processed (corrupt encoded image bytes):
+    `ge-run` adds the op that hit them, as for `known_failure`s."""
+
+
 def _registrar(table: dict[str, _F], what: str, ge_type: str) -> Callable[[_F], _F]:
     def register(fn: _F) -> _F:
         if ge_type in table:

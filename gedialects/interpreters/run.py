@@ -201,7 +201,7 @@ def run_entry(
     from gedialects.interpreters import make_interpreter
     from gedialects.interpreters.ascend import configure, last_stats
     from gedialects.interpreters.control import configure_loops
-    from gedialects.interpreters.kernels import KernelError, known_failure
+    from gedialects.interpreters.kernels import InputDataError, KernelError, known_failure
 
     op = find_entry(module, entry)
     sig = signature(op)
@@ -264,6 +264,8 @@ def run_entry(
                             launches.append(tuple(interpreter.call_op(op, args)))
                         if len(feed) == before:
                             raise RunError(f"@{name} ran without pulling an input set")
+    except InputDataError as e:  # the data's fault, not the program's: name the op it hit
+        raise RunError(_in_op(interpreter, str(e).strip().splitlines()[0])) from None
     except (InterpretationError, KernelError, budget.MemoryBudgetError) as e:
         raise RunError(str(e).strip().splitlines()[0]) from None
     except ValueError as e:

@@ -107,7 +107,7 @@ to the device (`JudgeUnknownShapeForTilingDependNode`)."""
 DATA_DEPENDENT_OPS = frozenset(
     {"NonZero", "Unique", "UniqueWithCounts", "Where", "NonMaxSuppression",
      "NonMaxSuppressionV3", "NonMaxSuppressionV6", "GetDynamicDims", "MaskedSelect",
-     "GetNext", "UniqueWithCountsAndSorting", "StringSplitPadded"}
+     "GetNext", "UniqueWithCountsAndSorting", "StringSplitPadded", "DecodeImage"}
 )  # fmt: skip
 """Ops whose output shape depends on input values: AI CPU kernels only (StringSplitPadded,
 ONNX's padded StringSplit, is a DT_STRING kernel as well)."""

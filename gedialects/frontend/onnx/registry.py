@@ -58,6 +58,7 @@ _CONVERTER_MODULES = (
     "gedialects.frontend.onnx.ops.training",
     "gedialects.frontend.onnx.ops.ml",
     "gedialects.frontend.onnx.ops.text",
+    "gedialects.frontend.onnx.ops.image",
 )
 _loaded = False
 

@@ -50,6 +50,7 @@ from gedialects.interpreters.graph import (  # noqa: F401 - the modules register
     detection,
     elementwise,
     fused,
+    image,
     indexing,
     logical,
     loss,
