@@ -136,3 +136,29 @@ def test_example_runs() -> None:
     result = run_tool("ge-run", str(EXAMPLES / "conv_block.mlir"), "--random-inputs", "0")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("logits: float32[1, 10]")
+
+
+def test_reference_of_string_outputs_is_compared_as_text(tmp_path: Path) -> None:
+    """Fuzz finding (seed 20261212): `--reference` compared string outputs with np.allclose, an
+    internal error; now equal text matches whatever the widths, and a difference is one line
+    naming the count and the first string."""
+    graph = tmp_path / "g.mlir"
+    graph.write_text(
+        "graph.graph @g(%x: tensor<3x!graph.string>, %s: tensor<1x!graph.string>)"
+        " -> tensor<3x!graph.string> {\n"
+        "  %j = graph.string_join %x, %s : (tensor<3x!graph.string>, tensor<1x!graph.string>)"
+        " -> tensor<3x!graph.string>\n"
+        "  graph.net_output %j : tensor<3x!graph.string>\n}\n"
+    )
+    inputs = tmp_path / "in.npz"
+    np.savez(inputs, x=np.array(["a", "bc", ""]), s=np.array(["-"]))
+    good, bad = tmp_path / "good.npz", tmp_path / "bad.npz"
+    np.savez(good, output0=np.array(["a-", "bc-", "-"], dtype="<U12"))
+    np.savez(bad, output0=np.array(["a-", "bc+", "-"]))
+    ok = run_tool("ge-run", str(graph), "--inputs", str(inputs), "--reference", str(good))
+    assert ok.returncode == 0 and "MATCH" in ok.stdout, ok.stderr
+    no = run_tool("ge-run", str(graph), "--inputs", str(inputs), "--reference", str(bad))
+    assert no.returncode == 1 and "Traceback" not in no.stderr + no.stdout
+    assert "'output0' differs: 1 of 3 strings, first at [1]: 'bc-', expected 'bc+'" in (
+        no.stdout + no.stderr
+    )

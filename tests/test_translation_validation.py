@@ -118,3 +118,14 @@ def test_ge_run_compare(tmp_path: Path) -> None:
     usage = run_tool("ge-run", "--compare", str(folded), str(folded))
     assert usage.returncode == 1
     assert "error: --compare needs --random-inputs SEED, --inputs or --input" in usage.stderr
+
+
+def test_string_outputs_compare_as_text_whatever_their_widths() -> None:
+    """Strings of another numpy width are the same output; other text is one line naming the
+    count and the first difference (not np.allclose, which refuses strings)."""
+    want = {"y": np.array([["ab", ""], ["c", "d"]], dtype="<U2")}
+    assert compare_outputs({"y": want["y"].astype("<U9")}, want) == []
+    got = {"y": np.array([["ab", ""], ["c", "e"]])}
+    assert compare_outputs(got, want) == [
+        "output 'y' differs: 1 of 4 strings, first at [1, 1]: 'e', expected 'd'"
+    ]

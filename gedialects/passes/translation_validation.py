@@ -61,6 +61,9 @@ def compare_outputs(
         a, b = np.asarray(got[name]), np.asarray(want[name])
         if a.shape != b.shape:
             problems.append(f"output '{name}' has shape {list(a.shape)}, expected {list(b.shape)}")
+        elif a.dtype.kind == b.dtype.kind == "U":  # strings: any width, equal text
+            if not np.array_equal(a, b):
+                problems.append(f"output '{name}' differs: {strings_differing(a, b)}")
         elif a.dtype != b.dtype:
             problems.append(f"output '{name}' has dtype {a.dtype}, expected {b.dtype}")
         elif not np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True):
@@ -77,6 +80,18 @@ def _abs_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     d = np.abs(a.astype(np.float64) - b.astype(np.float64))
     both_nan = np.isnan(a.astype(np.float64)) & np.isnan(b.astype(np.float64))
     return np.where(both_nan, 0.0, np.nan_to_num(d, nan=np.inf))
+
+
+def strings_differing(a: np.ndarray, b: np.ndarray) -> str:
+    """How two string arrays of one shape differ: the count and the first position."""
+    unequal = np.asarray(a != b)
+    where = np.unravel_index(int(np.argmax(unequal)), a.shape) if a.ndim else ()
+    first = a[where] if a.ndim else a[()]
+    other = b[where] if b.ndim else b[()]
+    return (
+        f"{int(np.count_nonzero(unequal))} of {a.size} strings, first at "
+        f"{list(map(int, where))}: {str(first)!r}, expected {str(other)!r}"
+    )
 
 
 def _max_abs_diff(a: np.ndarray, b: np.ndarray) -> float:

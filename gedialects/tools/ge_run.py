@@ -304,6 +304,8 @@ def _summary(outputs: dict) -> str:
 def _compare(outputs: dict, reference: dict, rtol: float, atol: float) -> list[str]:
     import numpy as np
 
+    from gedialects.passes.translation_validation import strings_differing
+
     problems = []
     for name in sorted(set(outputs) | set(reference)):
         if name not in outputs or name not in reference:
@@ -311,8 +313,14 @@ def _compare(outputs: dict, reference: dict, rtol: float, atol: float) -> list[s
             problems.append(f"'{name}' missing from the {where}")
             continue
         got, want = np.asarray(outputs[name]), np.asarray(reference[name])
+        strings = (got.dtype.kind == "U", want.dtype.kind == "U")
         if got.shape != want.shape:
             problems.append(f"'{name}' has shape {list(got.shape)}, reference {list(want.shape)}")
+        elif strings[0] != strings[1]:
+            problems.append(f"'{name}' has dtype {got.dtype}, reference {want.dtype}")
+        elif strings[0]:
+            if not np.array_equal(got, want):
+                problems.append(f"'{name}' differs: {strings_differing(got, want)}")
         elif not np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True):
             diff = np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))
             problems.append(f"'{name}' differs (max abs diff {diff:.3g})")
