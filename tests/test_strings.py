@@ -461,3 +461,22 @@ def test_cast_of_text_that_is_no_number_is_a_one_line_error() -> None:
     module = import_model(_cast_model(TensorProto.STRING, TensorProto.BOOL, 1))
     with pytest.raises(RunError, match="strings do not cast to bool"):
         run(module, {"x": np.array(["1"])})
+
+
+@pytest.mark.parametrize(
+    ("dst", "text"),
+    [(TensorProto.INT8, "300"), (TensorProto.UINT8, "-1"),
+     (TensorProto.INT64, "99999999999999999999")],
+)  # fmt: skip
+def test_cast_of_text_out_of_range_is_a_one_line_error(tmp_path: Path, dst: int, text: str) -> None:
+    model = _cast_model(TensorProto.STRING, dst, 2)
+    with pytest.raises(RunError, match=re.escape(f"Cast: '{text}' is out of")):
+        run(import_model(model), {"x": np.array(["1", text])})
+    onnx.save(model, tmp_path / "m.onnx")
+    np.savez(tmp_path / "in.npz", x=np.array(["1", text]))
+    assert run_tool("ge-import", "m.onnx", "-o", "m.mlir", cwd=tmp_path).returncode == 0
+    done = run_tool("ge-run", "m.mlir", "--inputs", "in.npz", "-o", "out.npz", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert f"'{text}' is out of" in done.stderr
