@@ -221,16 +221,44 @@ def test_string_normalizer_removing_everything_leaves_one_empty_string() -> None
     _same(ours, _ort(model, {"x": x})[0])
 
 
-def test_string_normalizer_changes_case_by_unicode_rules() -> None:
+CASE_WORDS = ["straße", "ﬁx", "İi", "ǅ", "Σσς", "été", "Été", "日本", "\U00010400\U00010428", "ÿ"]
+"""Characters whose full case mapping changes the length (ß, ﬁ, İ), title case, final sigma,
+accents, CJK, beyond the BMP."""
+
+
+@pytest.mark.parametrize("action", ["LOWER", "UPPER"])
+@pytest.mark.parametrize("stopwords", [["@"], ["STRASSE", "ÉTÉ", "İI"]])
+def test_string_normalizer_c_locale_matches_onnxruntime(action: str, stopwords: list) -> None:
     model = _single(
         "StringNormalizer",
-        {"x": (TensorProto.STRING, [1, 4])},
+        {"x": (TensorProto.STRING, [len(CASE_WORDS)])},
+        (TensorProto.STRING, None),
+        case_change_action=action,
+        stopwords=stopwords,
+        locale="C",
+    )
+    x = np.array(CASE_WORDS)
+    ours = run(import_model(model), {"x": x})["y"]
+    _same(ours, _ort(model, {"x": x})[0])
+
+
+def test_string_normalizer_other_locales_map_one_character_at_a_time() -> None:
+    model = _single(
+        "StringNormalizer",
+        {"x": (TensorProto.STRING, [1, len(CASE_WORDS)])},
         (TensorProto.STRING, None),
         case_change_action="UPPER",
         stopwords=["ÉTÉ"],
+        locale="en_US.UTF-8",
     )
-    x = np.array([["été", "straße", "日本", "Été"]])
-    assert run(import_model(model), {"x": x})["y"].tolist() == [["STRASSE", "日本"]]
+    x = np.array([CASE_WORDS])
+    assert run(import_model(model), {"x": x})["y"].tolist() == [
+        ["STRAßE", "ﬁX", "İI", "Ǆ", "ΣΣΣ", "日本", "\U00010400\U00010400", "Ÿ"]
+    ]
+    model.graph.node[0].attribute[0].s = b"LOWER"
+    lower = run(import_model(model), {"x": x})["y"].tolist()
+    assert [len(w) for w in lower[0]] == [len(w) for w in CASE_WORDS if w.lower() != "été"]
+    assert lower[0][:5] == ["straße", "ﬁx", "İi", "ǆ", "σσς"]
 
 
 @pytest.mark.parametrize(
@@ -415,7 +443,7 @@ def test_string_ops_through_the_tools(tmp_path: Path) -> None:
     done = run_tool("ge-run", "p.mlir", "--inputs", "in.npz", "-o", "out.npz", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     with np.load(tmp_path / "out.npz", allow_pickle=False) as out:
-        assert out["y"].tolist() == ["A", 'É"\\']
+        assert out["y"].tolist() == ["A", 'é"\\']  # the C locale changes ASCII only
     done = run_tool("ge-opt", "m.mlir", "-p", "ge-compile", cwd=tmp_path)
     assert done.returncode == 1
     assert "is a string tensor (tensor<4x!graph.string>)" in done.stderr

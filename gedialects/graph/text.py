@@ -80,11 +80,14 @@ class StringNormalizerOp(GEOp, NodeSyntax):
     """GE StringNormalizer: `x` (`[C]` or `[1, C]` strings) without the elements equal to a
     stop word, then lower- or upper-cased (`case_change_action` NONE, LOWER or UPPER).
 
-    Stop words match whole elements, case-insensitively unless `is_case_sensitive` (Unicode
-    case folding). The result keeps x's rank with C' elements, data-dependent (`?`); when
-    every element is removed it is one empty string (`[1]`, or `[1, 1]`). Case changes are
-    Unicode's default mappings, whatever `locale` names (they agree with the C and en_US
-    locales; a Turkish locale's dotted i is not modelled).
+    Stop words match whole elements, case-insensitively unless `is_case_sensitive` (both
+    sides lower-cased as LOWER does). The result keeps x's rank with C' elements,
+    data-dependent (`?`); when every element is removed it is one empty string (`[1]`, or
+    `[1, 1]`). Case changes map one character at a time, so lengths never change: under the
+    C, POSIX, "" and C.UTF-8 locales only ASCII letters change (onnxruntime's results,
+    measured); under any other `locale` every character whose Unicode upper/lower case is one
+    character changes, and those whose case is more ("ß", "ﬁ", "İ") stay (no locale's
+    tailoring, such as a Turkish dotless i, is modelled).
 
         %y = graph.string_normalizer %x stopwords ["monday"] case_change_action "UPPER"
             : (tensor<4x!graph.string>) -> tensor<?x!graph.string>
