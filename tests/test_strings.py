@@ -288,6 +288,38 @@ def test_regex_python_cannot_express_is_refused(pattern: str, why: str) -> None:
         import_model(model)
 
 
+@pytest.mark.parametrize(
+    "pattern",
+    [r"\s", r"\S+", r"[\s]", r"[^\s]", r"[\s,]+", "a{,3}", "a$\n?", "(a$|b)\n?c?",
+     "(ab|cd)+", "(a|b)*", "(?P<n>a|b)*"],
+)  # fmt: skip
+def test_regex_that_python_reads_otherwise_is_rewritten_as_re2(pattern: str) -> None:
+    x = np.array(["a", "a{,3}", "aaa", "", "\v", " ", "a\n", "a\nc", "\t\v", "abcd", "b"])
+    model = _single(
+        "RegexFullMatch", {"x": (TensorProto.STRING, [11])}, (TensorProto.BOOL, [11]),
+        pattern=pattern,
+    )  # fmt: skip
+    ours = run(import_model(model), {"x": x})["y"]
+    assert ours.tolist() == _ort(model, {"x": x})[0].tolist()
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [("(?x)a b", "(?x) flag is Python syntax"), ("(?a)a", "(?a) flag is Python syntax"),
+     (r"\u00e9", "\\u escapes are Python syntax"), (r"\U000000e9", "\\U escapes"),
+     (r"\N{DASH}", "\\N escapes"), (r"[\Sa]", "\\S inside a class"),
+     ("(?m)a$", "$ with the m flag"), ("(a|a)*", "not all starting with distinct literals"),
+     ("(a|ab)+", "distinct literals"), ("((a|a))*", "distinct literals"),
+     ("(?:.|b){2,}", "distinct literals"), ("(a?|b)*", "distinct literals")],
+)  # fmt: skip
+def test_regex_python_only_or_backtracking_is_refused(pattern: str, why: str) -> None:
+    model = _single(
+        "RegexFullMatch", {"x": (TensorProto.STRING, [1])}, (TensorProto.BOOL, [1]), pattern=pattern
+    )
+    with pytest.raises(OnnxImportError, match=re.escape(why)):
+        import_model(model)
+
+
 def test_regex_refusal_through_ge_import_is_one_line(tmp_path: Path) -> None:
     model = _single(
         "RegexFullMatch", {"x": (TensorProto.STRING, [1])}, (TensorProto.BOOL, [1]), pattern=r"\pL"
