@@ -540,3 +540,44 @@ def test_cast_of_text_out_of_range_is_a_one_line_error(tmp_path: Path, dst: int,
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert f"'{text}' is out of" in done.stderr
+
+
+def _label_tensor_model(values: np.ndarray, keys: np.ndarray | None = None) -> onnx.ModelProto:
+    from onnx import numpy_helper
+
+    keys = np.arange(1, values.size + 1, dtype=np.int64) if keys is None else keys
+    elem = helper.np_dtype_to_tensor_dtype(values.dtype)
+    node = helper.make_node(
+        "LabelEncoder",
+        ["x"],
+        ["y"],
+        domain="ai.onnx.ml",
+        keys_tensor=numpy_helper.from_array(keys),
+        values_tensor=numpy_helper.from_array(values),
+    )
+    kx = helper.np_dtype_to_tensor_dtype(keys.dtype)
+    graph = helper.make_graph(
+        [node],
+        "label",
+        [helper.make_tensor_value_info("x", kx, [3])],
+        [helper.make_tensor_value_info("y", elem, [3])],
+    )
+    opsets = [helper.make_opsetid("", 20), helper.make_opsetid("ai.onnx.ml", 4)]
+    return helper.make_model(graph, opset_imports=opsets, ir_version=9)
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.int64, np.int32, np.int16, np.float64, np.float32]
+)  # LabelEncoder-4's value types but strings
+def test_label_encoder_default_without_default_tensor_is_onnx_s(dtype: type) -> None:
+    model = _label_tensor_model(np.array([5, 6], dtype))
+    x = np.array([1, 7, 2], np.int64)
+    ours = run(import_model(model), {"x": x})["y"]
+    assert ours.dtype == dtype
+    assert ours.tolist() == ([5, -1, 6] if ours.dtype.kind == "i" else [5.0, 0.0, 6.0])
+    if ours.dtype.kind == "f":
+        assert np.signbit(ours).tolist() == [False, True, False]
+    if dtype in (np.int64, np.float64, np.float32):  # the value types onnxruntime implements
+        theirs = _ort(model, {"x": x})[0]
+        assert theirs.tolist() == ours.tolist()
+        assert np.signbit(theirs).tolist() == np.signbit(ours).tolist()
