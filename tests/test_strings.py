@@ -581,3 +581,28 @@ def test_label_encoder_default_without_default_tensor_is_onnx_s(dtype: type) -> 
         theirs = _ort(model, {"x": x})[0]
         assert theirs.tolist() == ours.tolist()
         assert np.signbit(theirs).tolist() == np.signbit(ours).tolist()
+
+
+@pytest.mark.parametrize(
+    ("attrs", "x"),
+    [({"keys_strings": ["a", "b", "a"], "values_int64s": [1, 2, 3]}, np.array(["a", "b", "c"])),
+     ({"keys_int64s": [7, 7, 8, 7], "values_strings": ["x", "y", "z", "w"]},
+      np.array([7, 8, 9], np.int64)),
+     ({"keys_floats": [0.5, float("nan"), 0.5, float("nan")],
+       "values_floats": [1.0, 2.0, 3.0, 4.0]}, np.array([0.5, np.nan, 1.0], np.float32))],
+)  # fmt: skip
+def test_label_encoder_repeated_keys_first_wins_as_onnxruntime(attrs: dict, x: np.ndarray) -> None:
+    elem = {"U": TensorProto.STRING, "i": TensorProto.INT64, "f": TensorProto.FLOAT}[x.dtype.kind]
+    out = next(TensorProto.STRING if k.endswith("strings") else
+               TensorProto.INT64 if k.endswith("int64s") else TensorProto.FLOAT
+               for k in attrs if k.startswith("values"))  # fmt: skip
+    model = _single("LabelEncoder", {"x": (elem, [3])}, (out, [3]), domain="ai.onnx.ml", **attrs)
+    ours = run(import_model(model), {"x": x})["y"]
+    theirs = _ort(model, {"x": x})[0]
+    if ours.dtype.kind == "f":
+        np.testing.assert_array_equal(ours, theirs)
+    else:
+        _same(ours, theirs)
+    keys = next(v for k, v in attrs.items() if k.startswith("keys"))
+    values = next(v for k, v in attrs.items() if k.startswith("values"))
+    assert ours.tolist()[0] == values[keys.index(x[0].item())]  # the first entry of x[0]'s key

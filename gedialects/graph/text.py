@@ -543,7 +543,8 @@ class LabelEncoderOp(GEOp, NodeSyntax):
     looked up in `keys`, giving the `values` entry at the key's position, or `default`.
 
     `keys` and `values` are 1-D constants of one length, `keys` of x's element type and
-    `values` of y's (either may be strings, `#graph.strings`); keys are distinct; `default` is
+    `values` of y's (either may be strings, `#graph.strings`); a repeated key is allowed and
+    its first entry wins (onnxruntime's rule, for string and numeric keys alike); `default` is
     one element of y's type. A NaN key matches NaN. `y` has x's shape.
 
         %y = graph.label_encoder %x keys #graph.strings<["a", "b"] : tensor<2x!graph.string>>
@@ -607,9 +608,6 @@ class LabelEncoderOp(GEOp, NodeSyntax):
                 f"keys ({types['keys']}) must have x's element type "
                 f"({element_type(operand_types[0])})"
             )
-        keys = prop(cls, properties, "keys")
-        if isinstance(keys, StringsAttr) and len(set(keys.strings)) != len(keys.strings):
-            raise ValueError("keys must be distinct")
         return (tensor_of(elem, tensor_shape(operand_types[0])),)
 
     def verify_(self) -> None:

@@ -179,7 +179,8 @@ def label_encoder(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
     """One `np.searchsorted` of x in the sorted keys; misses (and NaN without a NaN key) take
-    `default`. NaN keys sort last, so NaN elements are looked up separately."""
+    `default`. NaN keys sort last, so NaN elements are looked up separately. The sort is
+    stable and the search takes the leftmost equal key, so a repeated key's first entry wins."""
     x = inputs[0]
     keys, values = _table(attrs, "keys").reshape(-1), _table(attrs, "values").reshape(-1)
     default = _table(attrs, "default").reshape(-1)[0]

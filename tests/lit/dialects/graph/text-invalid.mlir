@@ -110,16 +110,6 @@ graph.graph @labels_default(%x: tensor<4x!graph.string>) {
 
 // -----
 
-// Tests repeated keys.
-
-graph.graph @labels_repeated(%x: tensor<4x!graph.string>) {
-  %y = graph.label_encoder %x keys #graph.strings<["a", "a"] : tensor<2x!graph.string>> values dense<[1, 2]> : tensor<2xi64> default dense<-1> : tensor<i64> : (tensor<4x!graph.string>) -> tensor<4xi64>
-  graph.net_output
-}
-// CHECK-LABEL: 'graph.label_encoder' keys must be distinct
-
-// -----
-
 // Tests StringSplit of numbers.
 
 graph.graph @split_numbers(%x: tensor<2xi64>) {
