@@ -325,10 +325,11 @@ def test_every_way_in_installs_the_workaround(code: str) -> None:
 
 RE_CALLS = {"compile", "match", "search", "fullmatch", "sub", "findall", "split", "finditer"}
 
-USER_PATTERNS = {("graph/text.py", "pattern")}
+USER_PATTERNS = {("graph/text.py", "rewritten")}
 """(file, variable) of the one `re` call on a pattern the user gives: RegexFullMatch's
-`compile_regex`, which refuses the nested repetitions that backtrack exponentially before
-compiling (`test_user_regex_with_nested_repetition_is_refused`)."""
+`compile_regex`, which refuses the nested repetitions and the repeated alternations not
+proven disjoint that backtrack exponentially before compiling
+(`test_user_regex_with_nested_repetition_is_refused`)."""
 
 
 def project_patterns() -> set[str]:
@@ -524,7 +525,10 @@ AUDITED: dict[str, tuple[str, list[str]]] = {
 }
 
 
-@pytest.mark.parametrize("pattern", [r"(a+)+$", r"(\d*)*x", r"(?:[ab]+)*c", r"(x(a+)y)+"])
+@pytest.mark.parametrize(
+    "pattern",
+    [r"(a+)+$", r"(\d*)*x", r"(?:[ab]+)*c", r"(x(a+)y)+", r"(a|a)*", r"(?:a|ab){1,}c"],
+)
 def test_user_regex_with_nested_repetition_is_refused(pattern: str) -> None:
     from gedialects.graph import compile_regex
 

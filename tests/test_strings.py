@@ -221,16 +221,44 @@ def test_string_normalizer_removing_everything_leaves_one_empty_string() -> None
     _same(ours, _ort(model, {"x": x})[0])
 
 
-def test_string_normalizer_changes_case_by_unicode_rules() -> None:
+CASE_WORDS = ["straße", "ﬁx", "İi", "ǅ", "Σσς", "été", "Été", "日本", "\U00010400\U00010428", "ÿ"]
+"""Characters whose full case mapping changes the length (ß, ﬁ, İ), title case, final sigma,
+accents, CJK, beyond the BMP."""
+
+
+@pytest.mark.parametrize("action", ["LOWER", "UPPER"])
+@pytest.mark.parametrize("stopwords", [["@"], ["STRASSE", "ÉTÉ", "İI"]])
+def test_string_normalizer_c_locale_matches_onnxruntime(action: str, stopwords: list) -> None:
     model = _single(
         "StringNormalizer",
-        {"x": (TensorProto.STRING, [1, 4])},
+        {"x": (TensorProto.STRING, [len(CASE_WORDS)])},
+        (TensorProto.STRING, None),
+        case_change_action=action,
+        stopwords=stopwords,
+        locale="C",
+    )
+    x = np.array(CASE_WORDS)
+    ours = run(import_model(model), {"x": x})["y"]
+    _same(ours, _ort(model, {"x": x})[0])
+
+
+def test_string_normalizer_other_locales_map_one_character_at_a_time() -> None:
+    model = _single(
+        "StringNormalizer",
+        {"x": (TensorProto.STRING, [1, len(CASE_WORDS)])},
         (TensorProto.STRING, None),
         case_change_action="UPPER",
         stopwords=["ÉTÉ"],
+        locale="en_US.UTF-8",
     )
-    x = np.array([["été", "straße", "日本", "Été"]])
-    assert run(import_model(model), {"x": x})["y"].tolist() == [["STRASSE", "日本"]]
+    x = np.array([CASE_WORDS])
+    assert run(import_model(model), {"x": x})["y"].tolist() == [
+        ["STRAßE", "ﬁX", "İI", "Ǆ", "ΣΣΣ", "日本", "\U00010400\U00010400", "Ÿ"]
+    ]
+    model.graph.node[0].attribute[0].s = b"LOWER"
+    lower = run(import_model(model), {"x": x})["y"].tolist()
+    assert [len(w) for w in lower[0]] == [len(w) for w in CASE_WORDS if w.lower() != "été"]
+    assert lower[0][:5] == ["straße", "ﬁx", "İi", "ǆ", "σσς"]
 
 
 @pytest.mark.parametrize(
@@ -253,6 +281,38 @@ def test_regex_full_match_matches_onnxruntime(pattern: str) -> None:
      ("(?i)abc", "(?i) and (?U)"), (r"(a)\1", "back references"), ("a(?<=a)", "(?<= is not")],
 )  # fmt: skip
 def test_regex_python_cannot_express_is_refused(pattern: str, why: str) -> None:
+    model = _single(
+        "RegexFullMatch", {"x": (TensorProto.STRING, [1])}, (TensorProto.BOOL, [1]), pattern=pattern
+    )
+    with pytest.raises(OnnxImportError, match=re.escape(why)):
+        import_model(model)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"\s", r"\S+", r"[\s]", r"[^\s]", r"[\s,]+", "a{,3}", "a$\n?", "(a$|b)\n?c?",
+     "(ab|cd)+", "(a|b)*", "(?P<n>a|b)*"],
+)  # fmt: skip
+def test_regex_that_python_reads_otherwise_is_rewritten_as_re2(pattern: str) -> None:
+    x = np.array(["a", "a{,3}", "aaa", "", "\v", " ", "a\n", "a\nc", "\t\v", "abcd", "b"])
+    model = _single(
+        "RegexFullMatch", {"x": (TensorProto.STRING, [11])}, (TensorProto.BOOL, [11]),
+        pattern=pattern,
+    )  # fmt: skip
+    ours = run(import_model(model), {"x": x})["y"]
+    assert ours.tolist() == _ort(model, {"x": x})[0].tolist()
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [("(?x)a b", "(?x) flag is Python syntax"), ("(?a)a", "(?a) flag is Python syntax"),
+     (r"\u00e9", "\\u escapes are Python syntax"), (r"\U000000e9", "\\U escapes"),
+     (r"\N{DASH}", "\\N escapes"), (r"[\Sa]", "\\S inside a class"),
+     ("(?m)a$", "$ with the m flag"), ("(a|a)*", "not all starting with distinct literals"),
+     ("(a|ab)+", "distinct literals"), ("((a|a))*", "distinct literals"),
+     ("(?:.|b){2,}", "distinct literals"), ("(a?|b)*", "distinct literals")],
+)  # fmt: skip
+def test_regex_python_only_or_backtracking_is_refused(pattern: str, why: str) -> None:
     model = _single(
         "RegexFullMatch", {"x": (TensorProto.STRING, [1])}, (TensorProto.BOOL, [1]), pattern=pattern
     )
@@ -415,7 +475,7 @@ def test_string_ops_through_the_tools(tmp_path: Path) -> None:
     done = run_tool("ge-run", "p.mlir", "--inputs", "in.npz", "-o", "out.npz", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     with np.load(tmp_path / "out.npz", allow_pickle=False) as out:
-        assert out["y"].tolist() == ["A", 'É"\\']
+        assert out["y"].tolist() == ["A", 'é"\\']  # the C locale changes ASCII only
     done = run_tool("ge-opt", "m.mlir", "-p", "ge-compile", cwd=tmp_path)
     assert done.returncode == 1
     assert "is a string tensor (tensor<4x!graph.string>)" in done.stderr
@@ -461,3 +521,88 @@ def test_cast_of_text_that_is_no_number_is_a_one_line_error() -> None:
     module = import_model(_cast_model(TensorProto.STRING, TensorProto.BOOL, 1))
     with pytest.raises(RunError, match="strings do not cast to bool"):
         run(module, {"x": np.array(["1"])})
+
+
+@pytest.mark.parametrize(
+    ("dst", "text"),
+    [(TensorProto.INT8, "300"), (TensorProto.UINT8, "-1"),
+     (TensorProto.INT64, "99999999999999999999")],
+)  # fmt: skip
+def test_cast_of_text_out_of_range_is_a_one_line_error(tmp_path: Path, dst: int, text: str) -> None:
+    model = _cast_model(TensorProto.STRING, dst, 2)
+    with pytest.raises(RunError, match=re.escape(f"Cast: '{text}' is out of")):
+        run(import_model(model), {"x": np.array(["1", text])})
+    onnx.save(model, tmp_path / "m.onnx")
+    np.savez(tmp_path / "in.npz", x=np.array(["1", text]))
+    assert run_tool("ge-import", "m.onnx", "-o", "m.mlir", cwd=tmp_path).returncode == 0
+    done = run_tool("ge-run", "m.mlir", "--inputs", "in.npz", "-o", "out.npz", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert f"'{text}' is out of" in done.stderr
+
+
+def _label_tensor_model(values: np.ndarray, keys: np.ndarray | None = None) -> onnx.ModelProto:
+    from onnx import numpy_helper
+
+    keys = np.arange(1, values.size + 1, dtype=np.int64) if keys is None else keys
+    elem = helper.np_dtype_to_tensor_dtype(values.dtype)
+    node = helper.make_node(
+        "LabelEncoder",
+        ["x"],
+        ["y"],
+        domain="ai.onnx.ml",
+        keys_tensor=numpy_helper.from_array(keys),
+        values_tensor=numpy_helper.from_array(values),
+    )
+    kx = helper.np_dtype_to_tensor_dtype(keys.dtype)
+    graph = helper.make_graph(
+        [node],
+        "label",
+        [helper.make_tensor_value_info("x", kx, [3])],
+        [helper.make_tensor_value_info("y", elem, [3])],
+    )
+    opsets = [helper.make_opsetid("", 20), helper.make_opsetid("ai.onnx.ml", 4)]
+    return helper.make_model(graph, opset_imports=opsets, ir_version=9)
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.int64, np.int32, np.int16, np.float64, np.float32]
+)  # LabelEncoder-4's value types but strings
+def test_label_encoder_default_without_default_tensor_is_onnx_s(dtype: type) -> None:
+    model = _label_tensor_model(np.array([5, 6], dtype))
+    x = np.array([1, 7, 2], np.int64)
+    ours = run(import_model(model), {"x": x})["y"]
+    assert ours.dtype == dtype
+    assert ours.tolist() == ([5, -1, 6] if ours.dtype.kind == "i" else [5.0, 0.0, 6.0])
+    if ours.dtype.kind == "f":
+        assert np.signbit(ours).tolist() == [False, True, False]
+    if dtype in (np.int64, np.float64, np.float32):  # the value types onnxruntime implements
+        theirs = _ort(model, {"x": x})[0]
+        assert theirs.tolist() == ours.tolist()
+        assert np.signbit(theirs).tolist() == np.signbit(ours).tolist()
+
+
+@pytest.mark.parametrize(
+    ("attrs", "x"),
+    [({"keys_strings": ["a", "b", "a"], "values_int64s": [1, 2, 3]}, np.array(["a", "b", "c"])),
+     ({"keys_int64s": [7, 7, 8, 7], "values_strings": ["x", "y", "z", "w"]},
+      np.array([7, 8, 9], np.int64)),
+     ({"keys_floats": [0.5, float("nan"), 0.5, float("nan")],
+       "values_floats": [1.0, 2.0, 3.0, 4.0]}, np.array([0.5, np.nan, 1.0], np.float32))],
+)  # fmt: skip
+def test_label_encoder_repeated_keys_first_wins_as_onnxruntime(attrs: dict, x: np.ndarray) -> None:
+    elem = {"U": TensorProto.STRING, "i": TensorProto.INT64, "f": TensorProto.FLOAT}[x.dtype.kind]
+    out = next(TensorProto.STRING if k.endswith("strings") else
+               TensorProto.INT64 if k.endswith("int64s") else TensorProto.FLOAT
+               for k in attrs if k.startswith("values"))  # fmt: skip
+    model = _single("LabelEncoder", {"x": (elem, [3])}, (out, [3]), domain="ai.onnx.ml", **attrs)
+    ours = run(import_model(model), {"x": x})["y"]
+    theirs = _ort(model, {"x": x})[0]
+    if ours.dtype.kind == "f":
+        np.testing.assert_array_equal(ours, theirs)
+    else:
+        _same(ours, theirs)
+    keys = next(v for k, v in attrs.items() if k.startswith("keys"))
+    values = next(v for k, v in attrs.items() if k.startswith("values"))
+    assert ours.tolist()[0] == values[keys.index(x[0].item())]  # the first entry of x[0]'s key

@@ -80,11 +80,14 @@ class StringNormalizerOp(GEOp, NodeSyntax):
     """GE StringNormalizer: `x` (`[C]` or `[1, C]` strings) without the elements equal to a
     stop word, then lower- or upper-cased (`case_change_action` NONE, LOWER or UPPER).
 
-    Stop words match whole elements, case-insensitively unless `is_case_sensitive` (Unicode
-    case folding). The result keeps x's rank with C' elements, data-dependent (`?`); when
-    every element is removed it is one empty string (`[1]`, or `[1, 1]`). Case changes are
-    Unicode's default mappings, whatever `locale` names (they agree with the C and en_US
-    locales; a Turkish locale's dotted i is not modelled).
+    Stop words match whole elements, case-insensitively unless `is_case_sensitive` (both
+    sides lower-cased as LOWER does). The result keeps x's rank with C' elements,
+    data-dependent (`?`); when every element is removed it is one empty string (`[1]`, or
+    `[1, 1]`). Case changes map one character at a time, so lengths never change: under the
+    C, POSIX, "" and C.UTF-8 locales only ASCII letters change (onnxruntime's results,
+    measured); under any other `locale` every character whose Unicode upper/lower case is one
+    character changes, and those whose case is more ("ß", "ﬁ", "İ") stay (no locale's
+    tailoring, such as a Turkish dotless i, is modelled).
 
         %y = graph.string_normalizer %x stopwords ["monday"] case_change_action "UPPER"
             : (tensor<4x!graph.string>) -> tensor<?x!graph.string>
@@ -148,20 +151,40 @@ class StringNormalizerOp(GEOp, NodeSyntax):
         verify_inferred(self, "the normalized shape")
 
 
+RE2_SPACE = "\\t\\n\\f\\r "
+"""RE2's `\\s` class, without the brackets: Python's ASCII `\\s` also holds `\\v`."""
+
+RE2_FLAGS = "imsU-"
+"""The letters RE2 takes in a `(?flags)` group (Python's `a`, `x`, `L`, `u` are refused)."""
+
+
 def _regex_problem(pattern: str) -> str | None:
     """Why `pattern` (RE2 syntax) has no equivalent Python `re` pattern, or None.
 
     Refused: RE2 syntax Python lacks or reads otherwise (`\\p{..}`, `\\P`, `[[:alpha:]]`,
     `\\Q..\\E`, `\\C`, `\\z`, `\\x{..}`, the `U` flag, `(?i)`, whose Unicode case folding
-    Python's ASCII mode does not do), and Python syntax RE2 rejects (lookaround, back
-    references, `(?P=..)`, `(?#..)`, atomic groups, possessive quantifiers, `\\Z`, `\\G`).
-    Everything else means the same in both with `re.ASCII` (RE2's `\\w`, `\\d`, `\\s`, `\\b`
-    are ASCII classes). A repeated group holding an unbounded repetition (`(a+)+`, `(\\d*)*`)
-    is refused too: RE2 matches it in linear time, Python's backtracking can take exponential
-    time."""
+    Python's ASCII mode does not do, `\\S` inside a class, `$` with the `m` flag), and Python
+    syntax RE2 rejects (lookaround, back references, `(?P=..)`, `(?#..)`, atomic groups,
+    possessive quantifiers, `\\Z`, `\\G`, `\\u`, `\\U`, `\\N{..}`, flags other than
+    `imsU`). What both read but mean otherwise `_rewrite` rewrites (`\\s`, `{,n}`, `$`);
+    everything else means the same in both with `re.ASCII` (RE2's `\\w`, `\\d`, `\\b` are
+    ASCII classes).
+
+    Two shapes Python's backtracking can take exponential time on (RE2 matches any pattern in
+    linear time) are refused when a group is repeated without bound (`*`, `+`, `{n,}`): a
+    group holding an unbounded repetition (`(a+)+`, `(\\d*)*`), and a group holding an
+    alternation `|` (its own or a nested group's: `(a|a)*`, `((a|ab))+`) unless every
+    alternative of that alternation starts with a literal character that is not optional and
+    those characters are distinct (`(ab|cd)*` passes, `(a|ab)*`, `(a?|b)*`, `(.|b)*` do not)."""
     i = 0
     in_class = False
-    groups: list[bool] = []  # per open group: whether it holds an unbounded repetition
+    class_start = 0
+    # per open group: [holds an unbounded repetition, holds an unproven alternation,
+    # its alternatives' first characters (None once one is not a plain literal)]
+    groups: list[list] = [[False, False, []]]
+    top_first = _first_literal(pattern, 0)
+    groups[0][2] = [top_first]
+    multiline = False
     while i < len(pattern):
         c = pattern[i]
         if c == "\\" and i + 1 < len(pattern):
@@ -170,19 +193,23 @@ def _regex_problem(pattern: str) -> str | None:
                 return f"Unicode classes (\\{e}) differ between RE2 and Python"
             if e in "QECzZG":
                 return f"\\{e} has no equivalent in Python's re (or is not RE2)"
+            if e in "uUN":
+                return f"\\{e} escapes are Python syntax, not RE2"
             if e.isdigit() and e != "0":
                 return f"back references (\\{e}) are not RE2 syntax"
             if e == "x" and pattern[i + 2 : i + 3] == "{":
                 return "\\x{...} escapes have no equivalent in Python's re"
-            if groups and _unbounded(pattern, i + 2):
-                groups[-1] = True
+            if in_class and e == "S":
+                return "\\S inside a class has no equivalent in Python's re (RE2's \\s has no \\v)"
+            if not in_class and len(groups) > 1 and _unbounded(pattern, i + 2):
+                groups[-1][0] = True
             i += 2
             continue
         if in_class:
-            if c == "]":
+            if c == "]" and i >= class_start:
                 in_class = False
-                if groups and _unbounded(pattern, i + 1):
-                    groups[-1] = True
+                if len(groups) > 1 and _unbounded(pattern, i + 1):
+                    groups[-1][0] = True
             elif pattern.startswith("[:", i):
                 return "POSIX classes ([[:alpha:]]) have no equivalent in Python's re"
             i += 1
@@ -192,9 +219,10 @@ def _regex_problem(pattern: str) -> str | None:
             i += 1
             if pattern[i : i + 1] == "^":
                 i += 1
-            if pattern[i : i + 1] == "]":  # a literal ] first in the class
-                i += 1
+            class_start = i + 1  # a ] first in the class (at i) is a literal
             continue
+        if c == "$" and multiline:
+            return "$ with the m flag is not rewritten to RE2's meaning (refused)"
         if c == "(" and pattern.startswith("(?", i):
             head = pattern[i + 2 : i + 4]
             if head[:1] in ("=", "!", "#", ">") or head in ("<=", "<!", "P="):
@@ -202,25 +230,109 @@ def _regex_problem(pattern: str) -> str | None:
             end = i + 2
             while end < len(pattern) and (pattern[end].isalpha() or pattern[end] == "-"):
                 end += 1
-            if "U" in pattern[i + 2 : end] or "i" in pattern[i + 2 : end]:
+            flags = "" if head.startswith("P<") else pattern[i + 2 : end]
+            if "U" in flags or "i" in flags:
                 return "the (?i) and (?U) flags differ between RE2 and Python"
+            bad = [f for f in flags if f not in RE2_FLAGS]
+            if bad:
+                return f"the (?{bad[0]}) flag is Python syntax, not RE2"
+            if "m" in flags.split("-")[0]:
+                multiline = True
         if c == "(":
-            groups.append(False)
-        elif c == ")" and groups:
-            inner = groups.pop()
-            if inner and _unbounded(pattern, i + 1):
-                return (
-                    "a repeated group holding a repetition ((a+)+) can take exponential time in "
-                    "Python's backtracking re (RE2 matches it in linear time)"
-                )
-            if groups:
-                groups[-1] = groups[-1] or inner or _unbounded(pattern, i + 1)
-        elif groups and _unbounded(pattern, i + 1) and c not in "*+?{":
-            groups[-1] = True
+            after = i + 1
+            if pattern.startswith("(?", i):
+                colon = pattern.find(":", i)
+                close = pattern.find(")", i)
+                if pattern.startswith("(?P<", i):
+                    after = pattern.find(">", i) + 1
+                elif 0 < colon < close or close < 0:
+                    after = colon + 1
+            groups.append([False, False, [_first_literal(pattern, after)]])
+        elif c == "|":
+            groups[-1][2].append(_first_literal(pattern, i + 1))
+        elif c == ")" and len(groups) > 1:
+            unbounded_inner, alt_inner, firsts = groups.pop()
+            if len(firsts) > 1 and (None in firsts or len(set(firsts)) != len(firsts)):
+                alt_inner = True
+            if _unbounded(pattern, i + 1):
+                if unbounded_inner:
+                    return (
+                        "a repeated group holding a repetition ((a+)+) can take exponential "
+                        "time in Python's backtracking re (RE2 matches it in linear time)"
+                    )
+                if alt_inner:
+                    return (
+                        "a repeated group holding alternatives not all starting with distinct "
+                        "literals ((a|a)*) can take exponential time in Python's backtracking "
+                        "re (RE2 matches it in linear time)"
+                    )
+            if len(groups) > 1:
+                groups[-1][0] = groups[-1][0] or unbounded_inner or _unbounded(pattern, i + 1)
+            groups[-1][1] = groups[-1][1] or alt_inner
+        elif len(groups) > 1 and _unbounded(pattern, i + 1) and c not in "*+?{":
+            groups[-1][0] = True
         if c in "*+?}" and pattern[i + 1 : i + 2] == "+":
             return "possessive quantifiers are not RE2 syntax"
         i += 1
     return None
+
+
+def _first_literal(pattern: str, at: int) -> str | None:
+    """The literal character an alternative starting at `at` must begin with, or None when
+    it may begin otherwise (a class, a group, `.`, an escape, an anchor, an empty or
+    optional first character)."""
+    c = pattern[at : at + 1]
+    if not c or c in "\\[](){}.^$|*+?":
+        return None
+    if pattern[at + 1 : at + 2] in ("?", "*", "{"):
+        return None
+    return c
+
+
+def _rewrite(pattern: str) -> str:
+    """`pattern` (RE2, `_regex_problem` found nothing) as the Python pattern meaning the same:
+    `\\s` as RE2's `[\\t\\n\\f\\r ]` (in a class, its members), `\\S` as its complement,
+    `{` before `,` escaped (RE2 reads `a{,3}` literally, Python as `a{0,3}`), and `$` (end of
+    text in RE2 without the m flag, before a final newline too in Python) as `\\Z`."""
+    out: list[str] = []
+    i = 0
+    in_class = False
+    class_start = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            e = pattern[i + 1]
+            if e == "s":
+                out.append(RE2_SPACE if in_class else f"[{RE2_SPACE}]")
+            elif e == "S":
+                out.append(f"[^{RE2_SPACE}]")
+            else:
+                out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            if c == "]" and i >= class_start:
+                in_class = False
+            out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            in_class = True
+            j = i + 1
+            if pattern[j : j + 1] == "^":
+                j += 1
+            class_start = j + 1
+            out.append(pattern[i:j])
+            i = j
+            continue
+        if c == "{" and pattern[i + 1 : i + 2] == ",":
+            out.append("\\{")
+        elif c == "$":
+            out.append("\\Z")
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def _unbounded(pattern: str, at: int) -> bool:
@@ -235,12 +347,14 @@ def _unbounded(pattern: str, at: int) -> bool:
 
 
 def compile_regex(pattern: str) -> re.Pattern[str]:
-    """The Python pattern equivalent to RE2 `pattern` (ValueError when there is none)."""
+    """The Python pattern equivalent to RE2 `pattern` (ValueError when there is none): refused
+    by `_regex_problem`, else rewritten by `_rewrite`."""
     problem = _regex_problem(pattern)
     if problem is not None:
         raise ValueError(f"pattern {pattern!r}: {problem}")
+    rewritten = _rewrite(pattern)
     try:
-        return re.compile(pattern, re.ASCII)
+        return re.compile(rewritten, re.ASCII)
     except re.error as e:
         raise ValueError(f"pattern {pattern!r} is not a valid regular expression: {e}") from None
 
@@ -250,9 +364,10 @@ class StaticRegexFullMatchOp(GEOp, NodeSyntax):
     """GE StaticRegexFullMatch: whether each string of `x` matches `pattern` as a whole.
 
     `pattern` is RE2 syntax (as GE's and ONNX's RegexFullMatch); it runs as Python's
-    `re.fullmatch` with `re.ASCII`, and the verifier refuses the RE2 constructs Python does not
-    read the same way (Unicode classes, POSIX classes, `(?i)`; see `compile_regex`). `y` is
-    i1 of x's shape.
+    `re.fullmatch` with `re.ASCII` after rewriting what Python reads otherwise (`\\s`, `{,n}`,
+    `$`), and the verifier refuses the RE2 constructs Python cannot express the same way
+    (Unicode classes, POSIX classes, `(?i)`), Python-only syntax, and repeated groups Python
+    may backtrack on exponentially (see `compile_regex`). `y` is i1 of x's shape.
 
         %y = graph.static_regex_full_match %x pattern "a+b"
             : (tensor<3x!graph.string>) -> tensor<3xi1>
@@ -428,7 +543,8 @@ class LabelEncoderOp(GEOp, NodeSyntax):
     looked up in `keys`, giving the `values` entry at the key's position, or `default`.
 
     `keys` and `values` are 1-D constants of one length, `keys` of x's element type and
-    `values` of y's (either may be strings, `#graph.strings`); keys are distinct; `default` is
+    `values` of y's (either may be strings, `#graph.strings`); a repeated key is allowed and
+    its first entry wins (onnxruntime's rule, for string and numeric keys alike); `default` is
     one element of y's type. A NaN key matches NaN. `y` has x's shape.
 
         %y = graph.label_encoder %x keys #graph.strings<["a", "b"] : tensor<2x!graph.string>>
@@ -492,9 +608,6 @@ class LabelEncoderOp(GEOp, NodeSyntax):
                 f"keys ({types['keys']}) must have x's element type "
                 f"({element_type(operand_types[0])})"
             )
-        keys = prop(cls, properties, "keys")
-        if isinstance(keys, StringsAttr) and len(set(keys.strings)) != len(keys.strings):
-            raise ValueError("keys must be distinct")
         return (tensor_of(elem, tensor_shape(operand_types[0])),)
 
     def verify_(self) -> None:

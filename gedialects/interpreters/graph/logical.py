@@ -86,8 +86,9 @@ def cast(
 
     Strings (numpy unicode arrays) cast as onnx's reference does: numbers print as numpy's
     shortest repr (`0.1`, `inf`, `nan`, `True`), and strings parse as decimal or scientific
-    numbers (`1e-5`, `-INF`, `NaN`, integers for integer types); text that is no number is a
-    KernelError naming it."""
+    numbers (`1e-5`, `-INF`, `NaN`, integers for integer types); text that is no number, or
+    a number the integer type cannot hold (`"300"` to int8, `"-1"` to uint8), is a KernelError
+    naming it."""
     dst = attrs.get("dst_type")
     if dst is None:
         raise KernelError("Cast: attribute 'dst_type' is missing")
@@ -105,6 +106,24 @@ def cast(
             if x.dtype.kind != "U":
                 raise
             raise KernelError(f"Cast: {e}") from None
+        except OverflowError:
+            if x.dtype.kind != "U":
+                raise
+            bad = _first_out_of_range(x, dtype)
+            raise KernelError(f"Cast: {bad!r} is out of {dtype}'s range") from None
+
+
+def _first_out_of_range(x: np.ndarray, dtype: np.dtype) -> str:
+    """The first element of string array `x` whose number `dtype` cannot hold (one Python
+    call per element, only once a whole-array cast has overflowed)."""
+    for s in x.reshape(-1).tolist():
+        try:
+            np.array([s]).astype(dtype)
+        except OverflowError:
+            return s
+        except ValueError:
+            continue
+    return "?"
 
 
 @kernel("Bitcast")

@@ -31,18 +31,40 @@ def _strings(x: np.ndarray, op: str) -> np.ndarray:
     return x
 
 
-def _lower(a: np.ndarray) -> np.ndarray:
-    return np.strings.lower(_widened(a))
+ASCII_LOCALES = ("C", "POSIX", "", "C.UTF-8")
+"""Locales whose case changes touch ASCII letters only, as onnxruntime 1.32's (measured on
+every code point: with these it maps a-z/A-Z and leaves all else, "é" and "ß" too)."""
 
 
-def _upper(a: np.ndarray) -> np.ndarray:
-    return np.strings.upper(_widened(a))
+def _case(a: np.ndarray, upper: bool, locale: str) -> np.ndarray:
+    """`a` upper- or lower-cased one character at a time, so lengths never change: ASCII
+    letters always; under a locale not in ASCII_LOCALES, every character whose Unicode
+    mapping is one character (`str.upper`/`lower` of it), keeping those that map to more
+    ("ß", "ﬁ", "İ" stay). Vectorised on the code points (a `uint32` view): a whole-array
+    ASCII shift, then one look-up of the distinct non-ASCII code points."""
+    if a.size == 0 or a.dtype.itemsize == 0:
+        return a
+    cps = np.ascontiguousarray(a).view(np.uint32).reshape(*a.shape, -1).copy()
+    lo, hi = (ord("a"), ord("z")) if upper else (ord("A"), ord("Z"))
+    ascii_letters = (cps >= lo) & (cps <= hi)
+    if upper:
+        cps[ascii_letters] -= np.uint32(32)
+    else:
+        cps[ascii_letters] += np.uint32(32)
+    if locale not in ASCII_LOCALES:
+        wide = cps > 127
+        if wide.any():
+            distinct = np.unique(cps[wide])
+            mapped = np.array([_one(int(c), upper) for c in distinct.tolist()], np.uint32)
+            cps[wide] = mapped[np.searchsorted(distinct, cps[wide])]
+    return cps.view(a.dtype).reshape(a.shape)
 
 
-def _widened(a: np.ndarray) -> np.ndarray:
-    """`a` in a unicode dtype 3 times as wide: numpy's case functions keep the itemsize, and a
-    Unicode full case mapping makes at most 3 characters of one ("ß".upper() is "SS")."""
-    return a.astype(f"<U{max(1, 3 * (a.dtype.itemsize // 4))}")
+def _one(code: int, upper: bool) -> int:
+    """Code point `code` upper- or lower-cased when that makes one character, else itself."""
+    c = chr(code)
+    m = c.upper() if upper else c.lower()
+    return ord(m) if len(m) == 1 else code
 
 
 @kernel("StringNormalizer")
@@ -50,7 +72,7 @@ def string_normalizer(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
     """Stop words removed by one `np.isin` (on lower-cased copies unless case-sensitive), then
-    one `np.strings.lower`/`upper`."""
+    the case change; both one character at a time by `locale` (`_case`)."""
     name = StringNormalizerOp.name
     x = _strings(inputs[0], name)
     if x.ndim not in (1, 2) or (x.ndim == 2 and x.shape[0] != 1):
@@ -61,19 +83,18 @@ def string_normalizer(
         if isinstance(stops_attr, ArrayAttr)
         else []
     )
+    locale = str_(attrs, "locale", StringNormalizerOp)
     flat = x.reshape(-1)
     if stops:
         words = np.array(stops, dtype=STRING_DTYPE)
         if bool_(attrs, "is_case_sensitive", StringNormalizerOp):
             keep = ~np.isin(flat, words)
         else:
-            keep = ~np.isin(_lower(flat), _lower(words))
+            keep = ~np.isin(_case(flat, False, locale), _case(words, False, locale))
         flat = flat[keep]
     action = str_(attrs, "case_change_action", StringNormalizerOp)
-    if action == "LOWER":
-        flat = _lower(flat)
-    elif action == "UPPER":
-        flat = _upper(flat)
+    if action in ("LOWER", "UPPER"):
+        flat = _case(flat, action == "UPPER", locale)
     elif action != "NONE":
         raise KernelError(f"'{name}': unknown case_change_action '{action}'")
     if flat.size == 0:
@@ -158,7 +179,8 @@ def label_encoder(
     inputs: Sequence[np.ndarray], attrs: KernelAttrs, result_types: Sequence[Attribute]
 ) -> Arrays:
     """One `np.searchsorted` of x in the sorted keys; misses (and NaN without a NaN key) take
-    `default`. NaN keys sort last, so NaN elements are looked up separately."""
+    `default`. NaN keys sort last, so NaN elements are looked up separately. The sort is
+    stable and the search takes the leftmost equal key, so a repeated key's first entry wins."""
     x = inputs[0]
     keys, values = _table(attrs, "keys").reshape(-1), _table(attrs, "values").reshape(-1)
     default = _table(attrs, "default").reshape(-1)[0]

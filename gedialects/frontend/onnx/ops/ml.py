@@ -95,7 +95,9 @@ def _post_transform(ctx: NodeContext) -> str:
 def label_encoder(ctx: NodeContext) -> Outputs:
     """`keys_*`/`values_*` lists (strings, int64s, floats) or `keys_tensor`/`values_tensor`
     (opset 4) become the op's constants; the default is `default_tensor`, or the
-    `default_<kind>` of the values' kind (ONNX's -1, "_Unused" and -0.0 when absent)."""
+    `default_<kind>` of the values' kind, else ONNX's: "_Unused" for strings, -1 of the
+    values' dtype for any integers (int64, int32, int16), -0.0 of it for any floats (float,
+    double): onnxruntime's too, for the int64, float and double it implements."""
     x = ctx.input(0)
 
     def table(side: str) -> np.ndarray:
@@ -123,6 +125,10 @@ def label_encoder(ctx: NodeContext) -> Outputs:
         default = np.array(ctx.attr("default_int64", -1), dtype=np.int64)
     elif values.dtype == np.float32:
         default = np.array(ctx.attr("default_float", -0.0), dtype=np.float32)
+    elif values.dtype.kind == "i":
+        default = np.array(-1, dtype=values.dtype)
+    elif values.dtype.kind == "f":
+        default = np.array(-0.0, dtype=values.dtype)
     else:
         default = np.zeros((), values.dtype)
     try:

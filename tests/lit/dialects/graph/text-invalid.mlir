@@ -110,16 +110,6 @@ graph.graph @labels_default(%x: tensor<4x!graph.string>) {
 
 // -----
 
-// Tests repeated keys.
-
-graph.graph @labels_repeated(%x: tensor<4x!graph.string>) {
-  %y = graph.label_encoder %x keys #graph.strings<["a", "a"] : tensor<2x!graph.string>> values dense<[1, 2]> : tensor<2xi64> default dense<-1> : tensor<i64> : (tensor<4x!graph.string>) -> tensor<4xi64>
-  graph.net_output
-}
-// CHECK-LABEL: 'graph.label_encoder' keys must be distinct
-
-// -----
-
 // Tests StringSplit of numbers.
 
 graph.graph @split_numbers(%x: tensor<2xi64>) {
@@ -167,3 +157,44 @@ graph.graph @split_count_type(%x: tensor<2x!graph.string>) {
   graph.net_output
 }
 // CHECK-LABEL: 'graph.string_split_padded' counts must be an i64 tensor, got tensor<2xf32>
+
+// -----
+
+// Tests a repeated alternation whose alternatives start alike, which backtracks exponentially
+// in Python's re (RE2 is linear).
+
+graph.graph @regex_repeated_alternation(%x: tensor<3x!graph.string>) {
+  %y = graph.static_regex_full_match %x pattern "(a|a)*" : (tensor<3x!graph.string>) -> tensor<3xi1>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.static_regex_full_match' pattern '(a|a)*': a repeated group holding alternatives not all starting with distinct literals ((a|a)*) can take exponential time in Python's backtracking re (RE2 matches it in linear time)
+
+// -----
+
+// Tests Python's verbose flag, which RE2 does not have.
+
+graph.graph @regex_python_flag(%x: tensor<3x!graph.string>) {
+  %y = graph.static_regex_full_match %x pattern "(?x)a b" : (tensor<3x!graph.string>) -> tensor<3xi1>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.static_regex_full_match' pattern '(?x)a b': the (?x) flag is Python syntax, not RE2
+
+// -----
+
+// Tests a Python \u escape, which RE2 does not have.
+
+graph.graph @regex_python_escape(%x: tensor<3x!graph.string>) {
+  %y = graph.static_regex_full_match %x pattern "\5Cu00e9" : (tensor<3x!graph.string>) -> tensor<3xi1>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.static_regex_full_match' pattern '\\u00e9': \u escapes are Python syntax, not RE2
+
+// -----
+
+// Tests \S inside a class, which has no Python equivalent with RE2's \s.
+
+graph.graph @regex_not_space_in_class(%x: tensor<3x!graph.string>) {
+  %y = graph.static_regex_full_match %x pattern "[\5CSa]" : (tensor<3x!graph.string>) -> tensor<3xi1>
+  graph.net_output
+}
+// CHECK-LABEL: 'graph.static_regex_full_match' pattern '[\\Sa]': \S inside a class has no equivalent in Python's re (RE2's \s has no \v)
