@@ -347,13 +347,19 @@ def element_type(t: Attribute) -> Attribute:
     return t
 
 
+def dims_agree(dim: int, want: int) -> bool:
+    """Whether two dims can be the same size: equal, or either unknown (`?`, any negative
+    value: xDSL's DYNAMIC_INDEX, not only -1)."""
+    return dim < 0 or want < 0 or dim == want
+
+
 def shapes_compatible(a: Sequence[int] | None, b: Sequence[int] | None) -> bool:
     """GE shape compatibility: unknown rank (None) matches anything, `?` (<0) matches any dim."""
     if a is None or b is None:
         return True
     if len(a) != len(b):
         return False
-    return all(x < 0 or y < 0 or x == y for x, y in zip(a, b, strict=True))
+    return all(dims_agree(x, y) for x, y in zip(a, b, strict=True))
 
 
 def tensor_shape(t: Attribute) -> tuple[int, ...] | None:

@@ -446,12 +446,6 @@ def vector_length(t: Attribute) -> int | None:
     return shape[0]
 
 
-def dims_agree(dim: int, want: int) -> bool:
-    """Whether two dims can be the same size: equal, or either unknown (`?`, any negative
-    value: xDSL's DYNAMIC_INDEX, not only -1)."""
-    return dim < 0 or want < 0 or dim == want
-
-
 def known_dims(shape: Sequence[int]) -> bool:
     return all(d >= 0 for d in shape)
 

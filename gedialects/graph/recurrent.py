@@ -26,13 +26,12 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
-from gedialects.base import GEOp, NodeSyntax, OperandValues, element_type, tensor_shape
+from gedialects.base import GEOp, NodeSyntax, OperandValues, dims_agree, element_type, tensor_shape
 from gedialects.graph.common import (
     AnyTensor,
     Shape,
     bool_attr,
     build_result_types,
-    dims_agree,
     fail,
     format_shape,
     i64_attr,

@@ -57,15 +57,11 @@ from gedialects.graph.common import (
     tensor_of,
     verify_inferred,
 )
-from gedialects.strings import STRING, StringsAttr, StringType
+from gedialects.strings import STRING, StringsAttr, is_string_tensor
 
 FALSE = BoolAttr.from_bool(False)
 CASE_CHANGE_ACTIONS = ("NONE", "LOWER", "UPPER")
 """StringNormalizer's `case_change_action` values."""
-
-
-def _is_string(t: Attribute) -> bool:
-    return isinstance(element_type(t), StringType)
 
 
 def _strings_prop(cls: type[GEOp], properties: Mapping[str, Attribute], name: str) -> list[str]:
@@ -146,7 +142,7 @@ class StringNormalizerOp(GEOp, NodeSyntax):
         raise ValueError(f"x must be [C] or [1, C], got {list(x)}")
 
     def verify_(self) -> None:
-        if not _is_string(self.x.type):
+        if not is_string_tensor(self.x.type):
             fail(self, f"x must be a string tensor, got {self.x.type}")
         verify_inferred(self, "the normalized shape")
 
@@ -401,7 +397,7 @@ class StaticRegexFullMatchOp(GEOp, NodeSyntax):
         return (tensor_of(i1, tensor_shape(operand_types[0])),)
 
     def verify_(self) -> None:
-        if not _is_string(self.x.type):
+        if not is_string_tensor(self.x.type):
             fail(self, f"x must be a string tensor, got {self.x.type}")
         verify_inferred(self, "x's shape")
 
@@ -454,7 +450,7 @@ class StringJoinOp(GEOp, NodeSyntax):
         if not self.x:
             fail(self, "needs at least one input")
         for v in self.x:
-            if not _is_string(v.type):
+            if not is_string_tensor(v.type):
                 fail(self, f"inputs must be string tensors, got {v.type}")
         verify_inferred(self, "the broadcast shape")
 
@@ -523,9 +519,9 @@ class StringSplitPaddedOp(GEOp, NodeSyntax):
         return (tensor_of(STRING, (*x, last)), tensor_of(i64, x))
 
     def verify_(self) -> None:
-        if not _is_string(self.x.type):
+        if not is_string_tensor(self.x.type):
             fail(self, f"x must be a string tensor, got {self.x.type}")
-        if not _is_string(self.y.type):
+        if not is_string_tensor(self.y.type):
             fail(self, f"y must be a string tensor, got {self.y.type}")
         if element_type(self.counts.type) != i64:
             fail(self, f"counts must be an i64 tensor, got {self.counts.type}")

@@ -61,7 +61,8 @@ def failing_op(interpreter: Interpreter) -> Operation | None:
 
 
 def describe_op(op: Operation) -> str:
-    """`'graph.add' (%z) in @main`: the op's name, its first result and its graph or model."""
+    """`'graph.add' (node 'add_1') in @main`: the op's name, its GE node name (else its first
+    result, `(%z)`) and its graph or model."""
     from xdsl.dialects.builtin import StringAttr
 
     from gedialects.base import symbol_name
