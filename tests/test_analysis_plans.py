@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import random
 
 import pytest
 from test_plan_memory import BENCH, EXAMPLE, lower
@@ -12,7 +13,12 @@ from xdsl.dialects.builtin import TensorType, f32
 
 from gedialects.ascend import ModelOp
 from gedialects.passes.analysis import PlanError
-from gedialects.passes.analysis.liveness import Conflicts, conflicts, merge_blocks
+from gedialects.passes.analysis.liveness import (
+    Conflicts,
+    conflicts,
+    merge_blocks,
+    sharing_conflicts,
+)
 from gedialects.passes.analysis.memory_plan import (
     BlockPlan,
     MemoryPlan,
@@ -216,3 +222,50 @@ def test_sync_plan_refuses_a_wait_before_its_record_and_a_lost_record() -> None:
     twice = SyncPlan([[], [], []], [[Sync(True, 0, 0)], [Sync(True, 0, 0)], []], 1)
     with pytest.raises(PlanError, match="event 0 is recorded twice"):
         twice.verify()
+
+
+def _sharing_by_conflict_graph(
+    graph: TaskGraph, blocks: list, starts: list[int], ends: list[int]
+) -> set[tuple[int, int]]:
+    """The reference `sharing_conflicts` must equal: the conflict graph, pair by pair, and
+    bytes shared when the ranges intersect (an empty range shares none)."""
+    found = conflicts(graph, blocks)
+    return {
+        (a, b)
+        for a, near in enumerate(found.neighbours)
+        for b in near
+        if a < b and max(starts[a], starts[b]) < min(ends[a], ends[b])
+    }
+
+
+@pytest.mark.parametrize(
+    ("seed", "case", "streams"),
+    [(s, True, True) for s in range(3)] + [(3, False, False), (4, True, False), (5, False, True)],
+)
+def test_sharing_conflicts_equal_the_conflict_graph_on_random_placements(
+    seed: int, case: bool, streams: bool
+) -> None:
+    """The mask sweeps of `sharing_conflicts` find exactly the conflicting pairs that share
+    bytes, on random placements (dense, sparse, empty ranges) of random subsets of the blocks
+    of real models: multi-stream with events, cases and streams a branch activates, and one
+    stream with and without cases."""
+    _, model = lower(BENCH.branchy_graph(seed, blocks=3, case=case))
+    if streams:
+        assign_model(model)
+    graph = TaskGraph.of(model)
+    if streams:
+        assert graph.multi_stream
+    info = _classify(model, graph)
+    tensors = sorted(info.tensors.values(), key=lambda t: t.positions[0])
+    everything = merge_blocks(tensors, [], graph)
+    rng = random.Random(seed)
+    nonempty = 0
+    for trial in range(30):
+        blocks = [b for b in everything if rng.random() < 0.8] if trial % 3 else everything
+        span = rng.choice([4, 64, 4096])
+        starts = [rng.randrange(span) for _ in blocks]
+        ends = [s + rng.choice([0, 1, rng.randrange(1, span + 1)]) for s in starts]
+        expected = _sharing_by_conflict_graph(graph, blocks, starts, ends)
+        assert sharing_conflicts(graph, blocks, starts, ends) == expected
+        nonempty += bool(expected)
+    assert nonempty >= 10  # the placements do collide

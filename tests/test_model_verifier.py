@@ -17,7 +17,7 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import make_context
-from gedialects.passes.verify_model import sharing_bytes, verify_models
+from gedialects.passes.verify_model import verify_models
 
 OVERLAPPING_OUTPUTS = """
 ascend.model @main arena_size 4096 weight_size 0 {
@@ -431,20 +431,3 @@ def test_sunk_compiled_models_verify_with_the_loop_check(name: str) -> None:
     Printer(stream=out).print_op(module)
     assert "label_switch_by_index" in out.getvalue()
     verify_text(out.getvalue())
-
-
-def test_sharing_bytes_is_the_per_pair_test() -> None:
-    """The vectorised filter of `_check_pairs` keeps exactly the neighbours `m > k` that the
-    per-pair byte test keeps (zero-byte values, touching and nested ranges included)."""
-    rng = np.random.default_rng(20261202)
-    for _ in range(50):
-        n = int(rng.integers(1, 40))
-        starts = rng.integers(0, 64, n)
-        ends = starts + rng.integers(0, 16, n)
-        for k in range(n):
-            near = {int(m) for m in rng.choice(n, int(rng.integers(0, n + 1)), replace=False)}
-            near.discard(k)
-            want = sorted(
-                m for m in near if m > k and not (ends[k] <= starts[m] or ends[m] <= starts[k])
-            )
-            assert sharing_bytes(k, near, starts, ends) == want

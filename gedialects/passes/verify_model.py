@@ -37,8 +37,10 @@ interleaving, which neither GE's runtime nor `--schedule-seed` would reliably sh
 Weights: a task reads a weight whole or as its prefix, in its element type (a read across two
 weights or into the padding after one takes bytes no weight holds).
 
-Models straight from `ge-compile` (sunk or not) pass. Near-linear in the tasks: byte sharing
-and liveness are two sweeps, and only pairs live at once are compared by bytes.
+Models straight from `ge-compile` (sunk or not) pass. Near-linear in the tasks: the sweeps of
+liveness test each interval against the intervals open at its start as one bit mask of the
+blocks whose bytes meet it (`liveness.sharing_conflicts`), so neither the pairs live at once nor
+the pairs sharing bytes (both quadratic on a planned model) are listed.
 """
 
 from __future__ import annotations
@@ -47,14 +49,13 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from gedialects.ascend import VAR_BASE, BufferAttr, ModelOp, WeightOp
-from gedialects.passes.analysis.liveness import Block, Tensor, conflicts, merge_blocks
+from gedialects.ascend import VAR_BASE, BufferAttr, ModelOp, TaskOp, WeightOp
+from gedialects.passes.analysis.liveness import Block, Tensor, merge_blocks, sharing_conflicts
 from gedialects.passes.analysis.task_graph import (
     AnalysisError,
     Span,
@@ -148,14 +149,17 @@ class _Weights:
         self.starts = [w.buffer.offset_value for w in self.ops]
         self.ends = [w.buffer.offset_value + sizes.nbytes(w.buffer.type) for w in self.ops]
 
-    def check_read(self, task: str, buffer: BufferAttr, nbytes: int, bad: list[str]) -> None:
+    def check_read(self, task: TaskOp, buffer: BufferAttr, nbytes: int, bad: list[str]) -> None:
+        """The task is described only for a message (printing ops is slow)."""
         start, end = buffer.offset_value, buffer.offset_value + nbytes
         k = bisect_right(self.starts, start) - 1
-        read = f"{task} reads {buffer} : {buffer.type} (bytes [{start}, {end}))"
         if k >= 0 and self.starts[k] == start and end <= self.ends[k]:
             weight = self.ops[k]
             if weight.buffer.type.element_type == buffer.type.element_type:
                 return
+        read = f"{task.describe()} reads {buffer} : {buffer.type} (bytes [{start}, {end}))"
+        if k >= 0 and self.starts[k] == start and end <= self.ends[k]:
+            weight = self.ops[k]
             bad.append(
                 f"{read}, the bytes of {weight.describe()} : {weight.buffer.type} read as "
                 f"{buffer.type.element_type}; a task reads a weight in its own element type"
@@ -203,7 +207,7 @@ def _values(model: ModelOp, graph: TaskGraph, bad: list[str]) -> list[_Value]:
                 offset = buffer.offset_value
                 nbytes = sizes.nbytes(buffer.type)
                 if nbytes and offset < weight_size and not written and not bad:
-                    weights.check_read(graph.tasks[pos].describe(), buffer, nbytes, bad)
+                    weights.check_read(graph.tasks[pos], buffer, nbytes, bad)
                 if offset < weight_size or nbytes == 0 or nbytes <= io_at.get(offset, -1):
                     continue  # weights are read-only; I/O views are checked by the dialect
                 if offset >= VAR_BASE:
@@ -453,19 +457,6 @@ def _sharing(spans: list[tuple[int, int, int]]) -> list[int]:
     return sorted(out)
 
 
-def sharing_bytes(k: int, near: set[int], starts: np.ndarray, ends: np.ndarray) -> list[int]:
-    """The blocks `m > k` of `near` whose bytes `[starts[m], ends[m])` meet block k's, in
-    ascending order. Only pairs that may be live at once *and* share bytes matter; the
-    conflict graph is dense (a third of all pairs at 10k nodes) and byte sharing denser still
-    (planned buffers reuse bytes), so a block's neighbours are tested at once in numpy, with
-    the per-pair test `a.offset + a.nbytes <= b.offset or b.offset + b.nbytes <= a.offset`."""
-    if not near:
-        return []
-    others = np.fromiter(near, np.int64, len(near))
-    meet = (others > k) & (starts[others] < ends[k]) & (starts[k] < ends[others])
-    return np.sort(others[meet]).tolist()
-
-
 def _loop_groups(graph: TaskGraph) -> dict[int, tuple[int, int]]:
     """Per loop span (by its first position): the program range of the loops it overlaps.
     The loops of several streams that `ge-sink-loop` writes interleave and are one loop; label
@@ -493,9 +484,10 @@ def _check_pairs(
     spans: list[tuple[int, int, int]],
 ) -> None:
     """VerifyException for the first pair of values that share bytes while both may be live:
-    the pairs that may be live at once come from `liveness.conflicts` (sweep lines), and only
-    those are compared by bytes; the first is the one the byte sweep (`overlapping`) would
-    list first, so the message does not depend on the order of the search."""
+    the pairs that may be live at once (`liveness.conflicts`) and share bytes come from
+    `liveness.sharing_conflicts` (the same sweep lines, tested against the bytes as bit masks,
+    without building the dense conflict graph); the first is the one the byte sweep
+    (`overlapping`) would list first, so the message does not depend on the order of the search."""
     tensors = [
         Tensor(values[i].key, values[i].buffer, values[i].nbytes, values[i].positions)
         for i in involved
@@ -525,22 +517,21 @@ def _check_pairs(
             blocks.append(Block([t], t.nbytes, t.positions, streams))
     block_of = {id(b.tensors[0]): k for k, b in enumerate(blocks)}
     index = [block_of[id(t)] for t in tensors]
-    try:
-        found = conflicts(graph, blocks)
-    except AnalysisError as e:
-        raise VerifyException(f"{here}: {e}") from None
     value_of = {k: involved[w] for w, k in enumerate(index)}
     order = [value_of[k] for k in range(len(blocks))]
-    starts = np.fromiter((values[v].key[0] for v in order), np.int64, len(order))
-    ends = starts + np.fromiter((values[v].nbytes for v in order), np.int64, len(order))
+    starts = [values[v].key[0] for v in order]
+    ends = [values[v].key[0] + values[v].nbytes for v in order]
+    try:
+        found = sharing_conflicts(graph, blocks, starts, ends)
+    except AnalysisError as e:
+        raise VerifyException(f"{here}: {e}") from None
     candidates: list[tuple[int, int]] = []
-    for k, near in enumerate(found.neighbours):
-        for m in sharing_bytes(k, near, starts, ends):
-            i, j = sorted((value_of[k], value_of[m]), key=lambda v: spans[v])
-            a, b = values[i], values[j]
-            if _in_place(graph, a, b) or _in_place(graph, b, a):
-                continue
-            candidates.append((i, j))
+    for k, m in found:
+        i, j = sorted((value_of[k], value_of[m]), key=lambda v: spans[v])
+        a, b = values[i], values[j]
+        if _in_place(graph, a, b) or _in_place(graph, b, a):
+            continue
+        candidates.append((i, j))
     if candidates:
         i, j = min(candidates)
         a, b = values[i], values[j]

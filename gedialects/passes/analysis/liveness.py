@@ -556,3 +556,160 @@ def lower_bound(sizes: list[int], live: list[list[tuple[int, int]]]) -> int:
         current += delta
         best = max(best, current)
     return best
+
+
+# --------------------------------------------------------------------------------------------
+# Conflicting pairs that share bytes, without the conflict graph
+# --------------------------------------------------------------------------------------------
+
+
+class _ByteMasks:
+    """Per block, as a Python int with one bit per block (bit r: the block of byte rank r),
+    the other blocks whose bytes `[starts, ends)` meet its own: the blocks of lower rank still
+    open at its start (a sweep over offsets) plus the ones of higher rank starting inside it
+    (a run of consecutive bits). Whole-mask ANDs then test a block against all the blocks a
+    sweep has open at once, in C, instead of one pair at a time."""
+
+    def __init__(self, starts: list[int], ends: list[int]) -> None:
+        n = len(starts)
+        order = sorted(range(n), key=starts.__getitem__)
+        self.rank = [0] * n
+        for r, k in enumerate(order):
+            self.rank[k] = r
+        self.block = order
+        self.bit = [1 << r for r in range(n)]
+        los = [starts[k] for k in order]
+        empty = 0
+        for r, k in enumerate(order):
+            if ends[k] <= starts[k]:
+                empty |= self.bit[r]
+        self.meet: list[int] = [0] * n
+        """By rank: the ranks whose bytes meet this rank's."""
+        active = 0
+        expiry: list[tuple[int, int]] = []
+        bit = self.bit
+        for r, k in enumerate(order):
+            lo, hi = starts[k], ends[k]
+            while expiry and expiry[0][0] <= lo:
+                active ^= bit[heapq.heappop(expiry)[1]]
+            if hi <= lo:
+                continue  # no bytes: meets nothing
+            later = bisect_left(los, hi, r + 1)
+            run = ((1 << (later - r - 1)) - 1) << (r + 1)
+            self.meet[r] = (active | run) & ~empty
+            active |= bit[r]
+            heapq.heappush(expiry, (hi, r))
+
+    def pairs(self, r: int, hits: int) -> Iterator[tuple[int, int]]:
+        """(block, block) for rank r and each rank set in `hits`, the smaller block first."""
+        k = self.block[r]
+        while hits:
+            low = hits & -hits
+            m = self.block[low.bit_length() - 1]
+            hits ^= low
+            yield (k, m) if k < m else (m, k)
+
+
+def _sweep_one(
+    intervals: list[tuple[int, int, int]], masks: _ByteMasks, allowed: list[int]
+) -> Iterator[tuple[int, int]]:
+    """The pairs `overlapping(intervals)` yields (closed intervals of block ids) whose blocks'
+    bytes meet, as far as `allowed[rank]` admits them: at each start, the intervals still
+    open are one mask."""
+    rank, bit = masks.rank, masks.bit
+    active = 0
+    open_at: dict[int, int] = {}
+    expiry: list[tuple[int, int]] = []
+    for lo, hi, ident in sorted(intervals):
+        while expiry and expiry[0][0] < lo:
+            r = heapq.heappop(expiry)[1]
+            open_at[r] -= 1
+            if not open_at[r]:
+                active ^= bit[r]
+        r = rank[ident]
+        hits = active & allowed[r]
+        if hits:
+            yield from masks.pairs(r, hits)
+        if not open_at.get(r):
+            active |= bit[r]
+            open_at[r] = 0
+        open_at[r] += 1
+        heapq.heappush(expiry, (hi, r))
+
+
+def _sweep_two(
+    xs: list[tuple[int, int, int]],
+    ys: list[tuple[int, int, int]],
+    masks: _ByteMasks,
+    allowed: list[int],
+) -> Iterator[tuple[int, int]]:
+    """The pairs `crossing(xs, ys)` yields whose blocks' bytes meet (as `_sweep_one`)."""
+    rank, bit = masks.rank, masks.bit
+    events = sorted([(lo, 0, hi, i) for lo, hi, i in xs] + [(lo, 1, hi, i) for lo, hi, i in ys])
+    active = [0, 0]
+    expiry: list[tuple[int, int, int]] = []
+    for lo, family, hi, ident in events:
+        while expiry and expiry[0][0] < lo:
+            _, fam, r = heapq.heappop(expiry)
+            active[fam] ^= bit[r]
+        r = rank[ident]
+        hits = active[1 - family] & allowed[r]
+        if hits:
+            yield from masks.pairs(r, hits)
+        active[family] |= bit[r]  # one interval per block and family
+        heapq.heappush(expiry, (hi, family, r))
+
+
+def sharing_conflicts(
+    graph: TaskGraph, blocks: list[Block], starts: list[int], ends: list[int]
+) -> set[tuple[int, int]]:
+    """The pairs `(a, b)`, a < b, with b in `conflicts(graph, blocks).neighbours[a]` whose
+    bytes `[starts, ends)` meet: what a memory check needs, without the conflict graph.
+
+    The conflict graph of a planned model is dense (a third of all pairs at 10k nodes) and so
+    is byte sharing (reused buffers), but their intersection is empty on a valid plan but for
+    in-place pairs: the same sweeps as `conflicts` test each interval's start against the
+    intervals then open as one bit mask, ANDed with the block's byte neighbours
+    (`_ByteMasks`), so the cost is the sweeps' events times a mask operation, not the pairs."""
+    masks = _ByteMasks(starts, ends)
+    rank = masks.rank
+    found: set[tuple[int, int]] = set()
+    by_stream: dict[int, list[tuple[int, int, int]]] = {}
+    cache: dict[int, list[int]] = {}
+    home: list[int | None] = []
+    for i, block in enumerate(blocks):
+        homes = {graph.home(s) for s in block.streams} if graph.activated_at else block.streams
+        if len(homes) == 1:
+            (sid,) = homes
+            home.append(sid)
+            segs = segments(graph, block.positions, cache) or [(block.first, block.last)]
+            by_stream.setdefault(sid, []).extend((lo, hi, i) for lo, hi in segs)
+        else:
+            home.append(None)
+    at_home: dict[int, int] = {}
+    for i, sid in enumerate(home):
+        if sid is not None:
+            at_home[sid] = at_home.get(sid, 0) | masks.bit[rank[i]]
+    meet = masks.meet
+    # one home stream: the exact segments, among that stream's blocks only
+    for sid, group in by_stream.items():
+        mine = at_home[sid]
+        found.update(_sweep_one(group, masks, [m & mine for m in meet]))
+    if graph.multi_stream:
+        # any other pair: the coarse tests, without the pairs of one home stream
+        others = list(meet)
+        for i, sid in enumerate(home):
+            if sid is not None:
+                r = rank[i]
+                others[r] = meet[r] & ~at_home[sid]
+        intervals = [(b.first, b.last, i) for i, b in enumerate(blocks)]
+        found.update(_sweep_one(intervals, masks, others))
+        for sid in graph.stream_ids:
+            xs, ys = _stream_families(graph, blocks, sid)
+            found.update(_sweep_two(xs, ys, masks, others))
+        if graph.activated_at:
+            for a, b in _branch_conflicts(graph, blocks, home):
+                same = home[a] is not None and home[a] == home[b] and a != b
+                if same and masks.meet[rank[a]] & masks.bit[rank[b]]:
+                    found.add((a, b) if a < b else (b, a))
+    return found
