@@ -56,13 +56,14 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import UNKNOWN_LOC, ModuleOp, StringAttr, TensorType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import ENGINE_NAME, GE_LOCAL_ENGINE, NODE_NAME, STREAM_LABEL
 from gedialects.graph import GraphOp, NetOutputOp
+from gedialects.graph.structure import new_string
 from gedialects.graph.variables import (
     RefDataOp,
     RefWriterOp,
@@ -368,9 +369,9 @@ def materialise(
         sub = GraphOp(name, input_types if (data_clusters and r == 0) else [], outs)
         if data_clusters and r == 0:
             sub.arg_attrs = graph.arg_attrs
-        sub.attributes[ENGINE_NAME] = StringAttr(rank_engine[r])
+        sub.attributes[ENGINE_NAME] = new_string(rank_engine[r])
         if rank_label[r]:
-            sub.attributes[STREAM_LABEL] = StringAttr(rank_label[r])
+            sub.attributes[STREAM_LABEL] = new_string(rank_label[r])
         graphs.append(sub)
     split = _Split(graphs, [[] for _ in graphs], [[] for _ in graphs])
     # Values as seen inside their own subgraph (root Data nodes are inputNodeGraph's args).
@@ -395,7 +396,8 @@ def materialise(
                 "parentOpType": string_value(nodes.node_type(consumer)),
                 "end_rear_node_engine_name": string_value(analysis.engines[consumer]),
             },
-            attributes={NODE_NAME: StringAttr(end_name)},
+            attributes={NODE_NAME: new_string(end_name)},
+            location=UNKNOWN_LOC,  # given: xDSL's default imports it anew for every op
         )
         split.ends[src_r].append(end)
         indexed = isinstance(value, OpResult | BlockArgument)  # every SSAValue is one of the two
@@ -405,15 +407,16 @@ def materialise(
             properties={
                 "peerIndex": peer_attr,
                 "parentOpType": string_value(nodes.node_type(producer)),
-                "_parentNodeName": StringAttr(nodes.names[producer]),
+                "_parentNodeName": new_string(nodes.names[producer]),
                 "anchorIndex": i64_value(anchor),
                 "pld_front_node_engine_name": string_value(analysis.engines[producer]),
-                "_peerNodeName": StringAttr(end_name),
+                "_peerNodeName": new_string(end_name),
             },
             attributes={
-                NODE_NAME: StringAttr(f"{dst_name}_PlaceHolder{k}"),
-                PARENT_ID: StringAttr(f"{src_name}:{producer}"),
+                NODE_NAME: new_string(f"{dst_name}_PlaceHolder{k}"),
+                PARENT_ID: new_string(f"{src_name}:{producer}"),
             },
+            location=UNKNOWN_LOC,
         )
         split.placeholders[dst_r].append(pld)
         return pld.y
