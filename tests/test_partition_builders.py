@@ -175,3 +175,37 @@ def test_built_module_verifies() -> None:
     bad.body.block.add_op(NetOutputOp([bad.body.block.args[0]]))
     with pytest.raises(VerifyException, match="do not match the outputs"):
         ModuleOp([bad]).verify()
+
+
+def test_called_symbol_counts_equal_called_symbols() -> None:
+    """The merge's call counter counts what `called_symbols` names, op by op (symbol
+    properties and arrays of them, e.g. a Case's branches), and nothing else."""
+    from collections import Counter
+
+    from xdsl.parser import Parser
+
+    from gedialects import make_context
+    from gedialects.passes.analysis.graph_view import called_symbols
+    from gedialects.passes.partition.merge_engine_partitions import called_symbol_counts
+
+    text = """
+    graph.graph @b0(%x: tensor<1x3xf32>) -> tensor<1x3xf32> {
+      graph.net_output %x : tensor<1x3xf32>
+    }
+    graph.graph @b1(%x: tensor<1x3xf32>) -> tensor<1x3xf32> {
+      %r = partition.partitioned_call @b0(%x) : (tensor<1x3xf32>) -> tensor<1x3xf32>
+      graph.net_output %r : tensor<1x3xf32>
+    }
+    graph.graph @main(%i: tensor<i32>, %x: tensor<1x3xf32>) -> tensor<1x3xf32> {
+      %r = multibatch.case %i, %x branches [@b0, @b1]
+        : (tensor<i32>, tensor<1x3xf32>) -> tensor<1x3xf32>
+      %s = partition.partitioned_call @b1(%r) : (tensor<1x3xf32>) -> tensor<1x3xf32>
+      %t = graph.relu %s : (tensor<1x3xf32>) -> tensor<1x3xf32>
+      graph.net_output %t : tensor<1x3xf32>
+    }
+    """
+    module = Parser(make_context(), text).parse_module()
+    want: Counter[str] = Counter()
+    for op in module.walk():
+        want.update(called_symbols(op))
+    assert called_symbol_counts(module) == want == Counter({"b0": 2, "b1": 2})

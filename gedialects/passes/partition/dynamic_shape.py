@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
@@ -111,6 +111,7 @@ class ShapeClassifier:
 
     symbols: Operation
     _graph_unknown: dict[str, bool] = field(default_factory=dict)
+    _type_unknown: dict[int, tuple[Attribute, bool]] = field(default_factory=dict)
 
     def is_unknown(self, op: Operation) -> str | None:
         """The GE rule that makes `op` unknown, or None when it is known."""
@@ -118,7 +119,7 @@ class ShapeClassifier:
             return "rule 1: _is_unknown_shape / _force_unknown_shape"
         if op_engine(op) == HOST_CPU_ENGINE:
             return "rule 2: host CPU engine"
-        if any(is_unknown_type(t) for t in (*op.operand_types, *op.result_types)):
+        if any(self.unknown_type(t) for t in (*op.operand_types, *op.result_types)):
             return "rule 3: unknown dim or rank"
         if any(self.graph_unknown(name) for name in called_symbols(op)):
             return "rule 4: unknown node in a called subgraph"
@@ -127,6 +128,14 @@ class ShapeClassifier:
         if bool_attr(op, IS_SUPPORT_ADDR_REFRESH) is False:
             return "rule 6: _is_support_addr_refresh = false"
         return None
+
+    def unknown_type(self, t: Attribute) -> bool:
+        """`is_unknown_type`, memoised by type object (the parser and the passes share type
+        objects, and `get_shape` builds a tuple per call): 28k checks at 10k nodes."""
+        hit = self._type_unknown.get(id(t))
+        if hit is None:
+            hit = self._type_unknown[id(t)] = (t, is_unknown_type(t))  # keeps `t` alive
+        return hit[1]
 
     def graph_unknown(self, name: str) -> bool:
         """GE `IsUnknownShapeGraph`: the graph holds an unknown node (recursively)."""
@@ -451,7 +460,8 @@ def graphs_to_partition(module: ModuleOp) -> list[GraphOp]:
     graphs = [g for g in module.ops if isinstance(g, GraphOp)]
     called: set[str] = set()
     for op in module.walk():
-        called.update(called_symbols(op))
+        if op.properties:  # symbols are properties: most nodes have none to scan
+            called.update(called_symbols(op))
     result = [g for g in graphs if g.sym_name.data not in called]
     by_name = {g.sym_name.data: g for g in graphs}
     for root in list(result):
