@@ -186,7 +186,7 @@ def test_called_symbol_counts_equal_called_symbols() -> None:
 
     from gedialects import make_context
     from gedialects.passes.analysis.graph_view import called_symbols
-    from gedialects.passes.partition.merge_engine_partitions import called_symbol_counts
+    from gedialects.passes.partition.engine import called_symbol_counts
 
     text = """
     graph.graph @b0(%x: tensor<1x3xf32>) -> tensor<1x3xf32> {

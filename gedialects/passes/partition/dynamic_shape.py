@@ -46,6 +46,7 @@ from gedialects.passes.analysis.graph_view import (
     str_attr,
 )
 from gedialects.passes.partition.clusters import ClusterGraph, Clustering
+from gedialects.passes.partition.engine import called_symbol_counts
 from gedialects.passes.partition.outline import outline_cluster, reorder_graph
 from gedialects.target.engines import ENGINE_BY_NAME, TILING_DEPENDS
 
@@ -458,10 +459,7 @@ def graphs_to_partition(module: ModuleOp) -> list[GraphOp]:
     """Root graphs (called by nothing) plus the branches of multi-batch Cases when the root has
     `_enable_dynamic_batch` (GE `GetMultiBatchIndependCompileGraphs`)."""
     graphs = [g for g in module.ops if isinstance(g, GraphOp)]
-    called: set[str] = set()
-    for op in module.walk():
-        if op.properties:  # symbols are properties: most nodes have none to scan
-            called.update(called_symbols(op))
+    called = called_symbol_counts(module)
     result = [g for g in graphs if g.sym_name.data not in called]
     by_name = {g.sym_name.data: g for g in graphs}
     for root in list(result):

@@ -52,11 +52,19 @@ before; the partitioned graph lowers as it is too (each copy names the variable'
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import UNKNOWN_LOC, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
+    ArrayAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+)
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
@@ -314,6 +322,38 @@ def _partition_times(module: ModuleOp) -> int:
 def graphs_by_name(module: ModuleOp) -> dict[str, GraphOp]:
     """The module's graphs by symbol (one scan; `SymbolTable.lookup_symbol` scans per call)."""
     return {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
+
+
+_SYMBOL_TYPES: dict[type, int] = {}
+"""Per attribute class: 1 for a `SymbolRefAttr`, 2 for an `ArrayAttr`, 0 for any other."""
+
+
+def _symbol_kind(cls: type) -> int:
+    kind = _SYMBOL_TYPES.get(cls)
+    if kind is None:
+        kind = _SYMBOL_TYPES[cls] = (
+            1 if issubclass(cls, SymbolRefAttr) else 2 if issubclass(cls, ArrayAttr) else 0
+        )
+    return kind
+
+
+def called_symbol_counts(module: ModuleOp) -> Counter[str]:
+    """How many times each graph is called in `module`: the symbols of `called_symbols`, for
+    every op, with the class tests made once per attribute class instead of an ABC
+    `isinstance` per property (40k ops with 3 to 4 properties each at 10k nodes)."""
+    uses: Counter[str] = Counter()
+    for o in module.walk():
+        for value in o.properties.values():
+            kind = _symbol_kind(type(value))
+            if kind == 1:
+                assert isinstance(value, SymbolRefAttr)
+                uses[value.root_reference.data] += 1
+            elif kind == 2:
+                assert isinstance(value, ArrayAttr)
+                for item in value.data:
+                    if _symbol_kind(type(item)) == 1:
+                        uses[item.root_reference.data] += 1
+    return uses
 
 
 def is_engine_partitioned(graph: GraphOp, graphs: dict[str, GraphOp]) -> bool:
@@ -677,6 +717,7 @@ __all__ = [
     "PartitionEnginePass",
     "VariableAccesses",
     "analyse",
+    "called_symbol_counts",
     "holds_variables",
     "variable_accesses",
 ]

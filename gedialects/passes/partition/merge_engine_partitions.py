@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, SymbolRefAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -25,7 +25,11 @@ from gedialects.graph.structure import new_string
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.analysis.graph_view import str_attr
 from gedialects.passes.partition import attr_names
-from gedialects.passes.partition.engine import REF_PEER_INDEX, graphs_by_name
+from gedialects.passes.partition.engine import (
+    REF_PEER_INDEX,
+    called_symbol_counts,
+    graphs_by_name,
+)
 
 
 def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[str]) -> bool:
@@ -94,38 +98,6 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
     return True
 
 
-_SYMBOL_TYPES: dict[type, int] = {}
-"""Per attribute class: 1 for a `SymbolRefAttr`, 2 for an `ArrayAttr`, 0 for any other."""
-
-
-def _symbol_kind(cls: type) -> int:
-    kind = _SYMBOL_TYPES.get(cls)
-    if kind is None:
-        kind = _SYMBOL_TYPES[cls] = (
-            1 if issubclass(cls, SymbolRefAttr) else 2 if issubclass(cls, ArrayAttr) else 0
-        )
-    return kind
-
-
-def called_symbol_counts(module: ModuleOp) -> Counter[str]:
-    """How many times each graph is called in `module`: the symbols of `called_symbols`, for
-    every op, with the class tests made once per attribute class instead of an ABC
-    `isinstance` per property (40k ops with 3 to 4 properties each at 10k nodes)."""
-    uses: Counter[str] = Counter()
-    for o in module.walk():
-        for value in o.properties.values():
-            kind = _symbol_kind(type(value))
-            if kind == 1:
-                assert isinstance(value, SymbolRefAttr)
-                uses[value.root_reference.data] += 1
-            elif kind == 2:
-                assert isinstance(value, ArrayAttr)
-                for item in value.data:
-                    if _symbol_kind(type(item)) == 1:
-                        uses[item.root_reference.data] += 1
-    return uses
-
-
 @dataclass(frozen=True)
 class MergeEnginePartitionsPass(ModulePass):
     """Joins engine subgraphs back into their parent graph (GE MergeAfterSubGraphOptimization).
@@ -153,4 +125,4 @@ class MergeEnginePartitionsPass(ModulePass):
                 merge_partitions(graph, graphs, uses)
 
 
-__all__ = ["MergeEnginePartitionsPass", "called_symbol_counts", "merge_partitions"]
+__all__ = ["MergeEnginePartitionsPass", "merge_partitions"]
