@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
@@ -46,6 +46,7 @@ from gedialects.passes.analysis.graph_view import (
     str_attr,
 )
 from gedialects.passes.partition.clusters import ClusterGraph, Clustering
+from gedialects.passes.partition.engine import called_symbol_counts
 from gedialects.passes.partition.outline import outline_cluster, reorder_graph
 from gedialects.target.engines import ENGINE_BY_NAME, TILING_DEPENDS
 
@@ -111,6 +112,7 @@ class ShapeClassifier:
 
     symbols: Operation
     _graph_unknown: dict[str, bool] = field(default_factory=dict)
+    _type_unknown: dict[int, tuple[Attribute, bool]] = field(default_factory=dict)
 
     def is_unknown(self, op: Operation) -> str | None:
         """The GE rule that makes `op` unknown, or None when it is known."""
@@ -118,7 +120,7 @@ class ShapeClassifier:
             return "rule 1: _is_unknown_shape / _force_unknown_shape"
         if op_engine(op) == HOST_CPU_ENGINE:
             return "rule 2: host CPU engine"
-        if any(is_unknown_type(t) for t in (*op.operand_types, *op.result_types)):
+        if any(self.unknown_type(t) for t in (*op.operand_types, *op.result_types)):
             return "rule 3: unknown dim or rank"
         if any(self.graph_unknown(name) for name in called_symbols(op)):
             return "rule 4: unknown node in a called subgraph"
@@ -127,6 +129,14 @@ class ShapeClassifier:
         if bool_attr(op, IS_SUPPORT_ADDR_REFRESH) is False:
             return "rule 6: _is_support_addr_refresh = false"
         return None
+
+    def unknown_type(self, t: Attribute) -> bool:
+        """`is_unknown_type`, memoised by type object (the parser and the passes share type
+        objects, and `get_shape` builds a tuple per call): 28k checks at 10k nodes."""
+        hit = self._type_unknown.get(id(t))
+        if hit is None:
+            hit = self._type_unknown[id(t)] = (t, is_unknown_type(t))  # keeps `t` alive
+        return hit[1]
 
     def graph_unknown(self, name: str) -> bool:
         """GE `IsUnknownShapeGraph`: the graph holds an unknown node (recursively)."""
@@ -449,9 +459,7 @@ def graphs_to_partition(module: ModuleOp) -> list[GraphOp]:
     """Root graphs (called by nothing) plus the branches of multi-batch Cases when the root has
     `_enable_dynamic_batch` (GE `GetMultiBatchIndependCompileGraphs`)."""
     graphs = [g for g in module.ops if isinstance(g, GraphOp)]
-    called: set[str] = set()
-    for op in module.walk():
-        called.update(called_symbols(op))
+    called = called_symbol_counts(module)
     result = [g for g in graphs if g.sym_name.data not in called]
     by_name = {g.sym_name.data: g for g in graphs}
     for root in list(result):

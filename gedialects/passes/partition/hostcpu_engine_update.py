@@ -37,6 +37,7 @@ from gedialects.base import (
 )
 from gedialects.graph import ConstOp, GraphOp
 from gedialects.passes.analysis.graph_view import bool_value, ge_type, str_attr, string_value
+from gedialects.passes.partition.place_engines import walk_graphs
 from gedialects.target.engines import ENGINE_BY_NAME
 
 HOST_TENSOR = "_host_tensor"
@@ -129,6 +130,6 @@ class UpdateHostcpuEnginePass(ModulePass):
     name = "ge-update-hostcpu-engine"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for graph in op.walk():
-            if isinstance(graph, GraphOp) and ENGINE_NAME not in graph.attributes:
+        for graph in walk_graphs(op):
+            if ENGINE_NAME not in graph.attributes:
                 update_graph(graph)

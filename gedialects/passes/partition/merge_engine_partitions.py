@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -21,10 +21,15 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import ENGINE_NAME, STREAM_LABEL
 from gedialects.graph import GraphOp, NetOutputOp, VarLikeOp
+from gedialects.graph.structure import new_string
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
-from gedialects.passes.analysis.graph_view import called_symbols, str_attr
+from gedialects.passes.analysis.graph_view import str_attr
 from gedialects.passes.partition import attr_names
-from gedialects.passes.partition.engine import REF_PEER_INDEX, graphs_by_name
+from gedialects.passes.partition.engine import (
+    REF_PEER_INDEX,
+    called_symbol_counts,
+    graphs_by_name,
+)
 
 
 def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[str]) -> bool:
@@ -46,6 +51,7 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
         sub_block = sub.body.block
         mapping: dict[SSAValue, SSAValue] = dict(zip(sub_block.args, call.args, strict=True))
         label = str_attr(sub, STREAM_LABEL)
+        label_attr = new_string(label) if label else None  # one shared (immutable) attribute
         inherited = attr_names.carried(call, sub)
         for op in list(sub_block.ops):
             if isinstance(op, EndOp):
@@ -78,8 +84,8 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
             for j, v in enumerate(op.operands):
                 if v in mapping:
                     op.operands[j] = mapping[v]
-            if label and STREAM_LABEL not in op.attributes:
-                op.attributes[STREAM_LABEL] = StringAttr(label)
+            if label_attr is not None and STREAM_LABEL not in op.attributes:
+                op.attributes[STREAM_LABEL] = label_attr
             attr_names.to_nodes(inherited, op)
             op.detach()
             block.insert_op_before(op, call)
@@ -113,9 +119,7 @@ class MergeEnginePartitionsPass(ModulePass):
 
     def _apply(self, op: ModuleOp) -> None:
         graphs = graphs_by_name(op)
-        uses: Counter[str] = Counter()
-        for o in op.walk():
-            uses.update(called_symbols(o))
+        uses = called_symbol_counts(op)
         for graph in list(graphs.values()):
             if ENGINE_NAME not in graph.attributes:
                 merge_partitions(graph, graphs, uses)

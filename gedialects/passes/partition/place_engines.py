@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -63,6 +64,18 @@ def select_engine(op: Operation, excluded: frozenset[str]) -> str:
     )
 
 
+def walk_graphs(op: Operation) -> Iterator[GraphOp]:
+    """The graphs `op.walk()` yields, in its order, entering only ops that have regions (a
+    graph's nodes are not visited one by one: the passes that place engines loop over them)."""
+    if isinstance(op, GraphOp):
+        yield op
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                if inner.regions:
+                    yield from walk_graphs(inner)
+
+
 @dataclass(frozen=True)
 class PlaceEnginesPass(ModulePass):
     """Assigns every GE node of every graph an engine, kept as `_engine_name` (GE EnginePlacer).
@@ -84,9 +97,7 @@ class PlaceEnginesPass(ModulePass):
         for engine in self.exclude_engines:
             check_engine_name(engine, "in exclude-engines")
         excluded = frozenset(self.exclude_engines)
-        for graph in op.walk():
-            if not isinstance(graph, GraphOp):
-                continue
+        for graph in walk_graphs(op):
             for node in graph.body.block.ops:
                 if isinstance(node, GEOp):
                     engine = select_engine(node, excluded)

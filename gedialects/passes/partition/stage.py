@@ -25,7 +25,8 @@ from xdsl.utils.exceptions import PassFailedException
 
 from gedialects.base import FORCE_UNKNOWN_SHAPE, STAGE_LEVEL
 from gedialects.graph import GraphOp, NetOutputOp
-from gedialects.passes.analysis.graph_view import GraphNodes, bool_value, called_symbols, i64_value
+from gedialects.passes.analysis.graph_view import GraphNodes, bool_value, i64_value
+from gedialects.passes.partition.engine import called_symbol_counts
 from gedialects.passes.partition.outline import outline_cluster, reorder_graph
 
 _NAME = "ge-partition-stage"
@@ -81,6 +82,8 @@ def _marked_levels(nodes: GraphNodes) -> list[int | None]:
 
 def analyse(graph: GraphOp) -> StageAnalysis | None:
     """GE `SplitStageLevel` + `SplitTailStage`; None when no node has a level (no change)."""
+    if not any(STAGE_LEVEL in op.attributes for op in graph.body.block.ops):
+        return None  # GE's StagePartitioner returns at once (no GraphNodes to build)
     nodes = GraphNodes.of(graph)
     levels = _marked_levels(nodes)
     n_args = len(nodes.args)
@@ -211,9 +214,7 @@ def materialise(analysis: StageAnalysis, module: ModuleOp, taken: set[str]) -> N
 
 def root_graphs(module: ModuleOp) -> list[GraphOp]:
     """Graphs no op calls (GE partitions stages of the root graph only)."""
-    called: set[str] = set()
-    for op in module.walk():
-        called.update(called_symbols(op))
+    called = called_symbol_counts(module)
     return [g for g in module.ops if isinstance(g, GraphOp) and g.sym_name.data not in called]
 
 
