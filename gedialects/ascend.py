@@ -165,6 +165,23 @@ class BufferAttr(ParametrizedAttribute):
     def get(cls, offset: int, type: TensorType) -> BufferAttr:
         return cls(offset, type)
 
+    @classmethod
+    def placed(cls, offset: int, type: TensorType, nbytes: int | None) -> BufferAttr:
+        """The buffer `cls(offset, type)` builds, for a caller that knows `type` static with
+        byte size `nbytes` (`memory_plan.type_facts`): only the offset is checked, as `at`
+        does; the generic build (parameter constraints, `verify`) was a third of the
+        lowering. Any other case (`nbytes` None, a negative offset) takes the generic
+        build, which raises as before."""
+        if nbytes is None or offset < 0 or type.__class__ is not TensorType:
+            return cls(offset, type)
+        data = IntAttr.__new__(IntAttr)
+        object.__setattr__(data, "data", offset)
+        made = cls.__new__(cls)
+        object.__setattr__(made, "offset", data)
+        object.__setattr__(made, "type", type)
+        object.__setattr__(made, "_nbytes", nbytes)
+        return made
+
     def at(self, offset: int) -> BufferAttr:
         """This buffer's tensor at another offset (a new memory plan): only the offset is
         checked (`verify`'s rules of the type held for this buffer), and its byte size is
@@ -1453,7 +1470,7 @@ class WeightOp(FastSyntax, DeclarationOp):
         if isinstance(buffer, int):
             assert isinstance(value.type, TensorType)
             buffer = BufferAttr(buffer, value.type)
-        super().__init__(properties={"buffer": buffer, "value": value})
+        _init_properties(self, {"buffer": buffer, "value": value})  # one per constant
 
     def describe(self) -> str:
         return f"'ascend.weight' {self.buffer}"

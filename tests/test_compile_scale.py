@@ -11,6 +11,7 @@ import random
 import sys
 from pathlib import Path
 
+from xdsl.ir import Operation
 from xdsl.printer import Printer
 
 from gedialects import make_context
@@ -41,9 +42,9 @@ def _bench_scale():
     return module
 
 
-def _text(module: object) -> str:
+def _text(module: Operation) -> str:
     out = io.StringIO()
-    Printer(stream=out).print_op(module)  # type: ignore[arg-type]
+    Printer(stream=out).print_op(module)
     return out.getvalue()
 
 
@@ -107,7 +108,7 @@ def test_task_and_declaration_builders_make_the_ops_irdl_init_makes() -> None:
     """The builders that skip `irdl_op_init` (`ascend._init_properties`) give the op the
     generic IRDL builder gives from the same properties: same properties and attributes,
     same text, and it verifies the same way."""
-    from xdsl.dialects.builtin import TensorType, f32
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32
     from xdsl.irdl import IRDLOperation
 
     from gedialects import ascend
@@ -124,6 +125,7 @@ def test_task_and_declaration_builders_make_the_ops_irdl_init_makes() -> None:
         ascend.EndGraphOp(0),
         ascend.StreamActiveOp(2, 0),
         ascend.MemcpyAsyncOp(1, buf, out),
+        ascend.WeightOp(0, DenseIntOrFPElementsAttr.from_list(TensorType(f32, [2, 3]), [1.0] * 6)),
         ascend.KernelOp("Relu", "relu0", "AIcoreEngine", 1, [buf], [out]),
         ascend.KernelOp("Relu", "relu1", "AIcoreEngine", 0, [buf], [out], {"x": buf}),
     ]
@@ -174,3 +176,32 @@ def test_new_i64_and_buffer_at_equal_the_verified_constructors() -> None:
         assert (got, hash(got), str(got), got.nbytes) == (want, hash(want), str(want), want.nbytes)
     with pytest.raises(VerifyException, match="negative"):
         BufferAttr(0, TensorType(f32, [1])).at(-512)
+
+
+def test_buffer_placed_equals_the_verified_constructor() -> None:
+    """`BufferAttr.placed` (the lowering's builder, `memory_plan.type_facts` giving the byte
+    size) makes the attribute the verified constructor makes, and what it cannot vouch for
+    (no byte size, a `?` dim, a negative offset) goes to that constructor, which refuses it."""
+    import pytest
+    from xdsl.dialects.builtin import TensorType, f16, f32, i1, i8, i64
+    from xdsl.utils.exceptions import VerifyException
+
+    from gedialects.ascend import BufferAttr
+    from gedialects.passes.analysis.memory_plan import type_facts
+
+    rng = random.Random(14)
+    for _ in range(200):
+        shape = [rng.randint(0, 5) for _ in range(rng.randint(0, 3))]
+        t = TensorType(rng.choice([f16, f32, i1, i8, i64]), shape)
+        offset = rng.randrange(0, 1 << 40)
+        facts = type_facts(t)
+        assert facts.static and type_facts(t) is facts
+        want, got = BufferAttr(offset, t), BufferAttr.placed(offset, t, facts.nbytes)
+        assert (got, hash(got), str(got), got.nbytes) == (want, hash(want), str(want), want.nbytes)
+        assert facts.reserved == facts.nbytes and not facts.formatted
+    dynamic = TensorType(f32, [-1, 2])
+    assert not type_facts(dynamic).static and type_facts(dynamic).nbytes is None
+    with pytest.raises(VerifyException, match="not static"):
+        BufferAttr.placed(0, dynamic, type_facts(dynamic).nbytes)
+    with pytest.raises(VerifyException, match="negative"):
+        BufferAttr.placed(-512, TensorType(f32, [1]), 4)
