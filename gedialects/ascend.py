@@ -81,6 +81,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region
 from xdsl.irdl import (
     IRDLOperation,
+    OptionalDef,
     irdl_attr_definition,
     irdl_op_definition,
     opt_prop_def,
@@ -687,11 +688,51 @@ _SYNTAX: dict[type, _Syntax] = {}
 
 def _init_properties(op: IRDLOperation, properties: dict[str, Attribute]) -> None:
     """What `IRDLOperation.__init__(properties=...)` does for an op of properties only (no
-    operands, results, regions or successors; no None value): `Operation.__init__`, which
-    runs IRDL's defaults (`__post_init__`), without `irdl_op_init`'s generic argument lists,
-    a third of the cost. The builders of the tasks and declarations use it: the lowering and
-    `ge-assign-streams` make one per node and per sync (14k at 10k nodes)."""
-    Operation.__init__(op, properties=properties)
+    operands, results, regions or successors; no None value). The first op of a class is
+    built by `Operation.__init__` (which runs IRDL's defaults, `__post_init__`); every later
+    one copies that op's empty operand, result, successor and region tuples and location
+    (all immutable) and gets fresh property and attribute dicts with the same defaults
+    filled: a tenth of the generic build's cost, and the builders of the tasks and
+    declarations make one per node and per sync (25k at 10k nodes: the lowering and
+    `ge-assign-streams`)."""
+    template = _TEMPLATES.get(type(op))
+    if template is None:
+        Operation.__init__(op, properties=properties)
+        op_def = op.get_irdl_definition()
+        shared = {k: v for k, v in vars(op).items() if k not in ("properties", "attributes")}
+        _TEMPLATES[type(op)] = (
+            shared,
+            _defaults(op_def.properties),
+            _defaults(op_def.attributes),
+        )
+        return
+    shared, prop_defaults, attr_defaults = template
+    state = vars(op)
+    state.update(shared)
+    props = dict(properties)
+    for name, value in prop_defaults:
+        if name not in props:
+            props[name] = value
+    state["properties"] = props
+    state["attributes"] = dict(attr_defaults)
+
+
+def _defaults(defs: Mapping[str, Any]) -> tuple[tuple[str, Attribute], ...]:
+    """The (name, default) pairs IRDL's `__post_init__` fills when missing: the required
+    definitions with a default value."""
+    return tuple(
+        (name, d.default_value)
+        for name, d in defs.items()
+        if not isinstance(d, OptionalDef) and d.default_value is not None
+    )
+
+
+_TEMPLATES: dict[
+    type,
+    tuple[dict[str, Any], tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...]],
+] = {}
+"""Per op class built by `_init_properties`: its first op's immutable fields, the property
+defaults and the attribute defaults."""
 
 
 _NO_ATTRS = DictionaryAttr({})

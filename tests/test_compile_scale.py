@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import io
+import itertools
 import random
 import sys
 from pathlib import Path
@@ -108,7 +109,7 @@ def test_task_and_declaration_builders_make_the_ops_irdl_init_makes() -> None:
     """The builders that skip `irdl_op_init` (`ascend._init_properties`) give the op the
     generic IRDL builder gives from the same properties: same properties and attributes,
     same text, and it verifies the same way."""
-    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, DictionaryAttr, TensorType, f32
     from xdsl.irdl import IRDLOperation
 
     from gedialects import ascend
@@ -129,17 +130,38 @@ def test_task_and_declaration_builders_make_the_ops_irdl_init_makes() -> None:
         ascend.KernelOp("Relu", "relu0", "AIcoreEngine", 1, [buf], [out]),
         ascend.KernelOp("Relu", "relu1", "AIcoreEngine", 0, [buf], [out], {"x": buf}),
     ]
+    built += [  # the second op of a class copies the first's fields (the template path)
+        ascend.EventOp(4),
+        ascend.StreamOp(2, "AIcpuEngine"),
+        ascend.EventRecordOp(5, 0),
+        ascend.EndGraphOp(1),
+        ascend.MemcpyAsyncOp(0, out, buf),
+        ascend.WeightOp(
+            512, DenseIntOrFPElementsAttr.from_list(TensorType(f32, [2, 3]), [2.0] * 6)
+        ),
+        ascend.KernelOp("Add", "add0", "AIcoreEngine", 2, [buf, buf], [out]),
+    ]
     for op in built:
         cls = type(op)
         generic = cls.__new__(cls)
         IRDLOperation.__init__(generic, properties=dict(op.properties))
         assert generic.properties == op.properties and generic.attributes == op.attributes
+        assert vars(generic).keys() == vars(op).keys()
+        for key, value in vars(generic).items():
+            assert vars(op)[key] == value, key
         assert str(generic) == str(op)
         assert not op.operands and not op.results and not op.regions
+        assert op.parent is None and op.next_op is None
         op.verify_()
+    for a, b in itertools.combinations(built, 2):  # no op shares a mutable dict with another
+        assert a.properties is not b.properties and a.attributes is not b.attributes
+    # a default the builder leaves out is filled as IRDL's __post_init__ fills it
+    bare = ascend.KernelOp.__new__(ascend.KernelOp)
+    ascend._init_properties(bare, {k: v for k, v in built[-1].properties.items() if k != "attrs"})
+    assert bare.properties["attrs"] == DictionaryAttr({})
     again = ascend.KernelOp("Relu", "relu2", "AIcoreEngine", 0, [buf], [out])
-    first = built[-2]
-    assert isinstance(first, ascend.KernelOp)
+    first = next(op for op in built if isinstance(op, ascend.KernelOp))
+    assert first.node_name.data == "relu0"
     assert again.kernel is first.kernel and again.engine is first.engine  # shared
 
 
