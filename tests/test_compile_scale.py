@@ -157,7 +157,8 @@ def test_task_and_declaration_builders_make_the_ops_irdl_init_makes() -> None:
         assert a.properties is not b.properties and a.attributes is not b.attributes
     # a default the builder leaves out is filled as IRDL's __post_init__ fills it
     bare = ascend.KernelOp.__new__(ascend.KernelOp)
-    ascend._init_properties(bare, {k: v for k, v in built[-1].properties.items() if k != "attrs"})
+    given = {k: v for k, v in built[-1].properties.items() if k != "attrs"}
+    ascend._init_properties(bare, given)  # pyright: ignore[reportPrivateUsage]
     assert bare.properties["attrs"] == DictionaryAttr({})
     again = ascend.KernelOp("Relu", "relu2", "AIcoreEngine", 0, [buf], [out])
     first = next(op for op in built if isinstance(op, ascend.KernelOp))
