@@ -81,6 +81,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region
 from xdsl.irdl import (
     IRDLOperation,
+    OptionalDef,
     irdl_attr_definition,
     irdl_op_definition,
     opt_prop_def,
@@ -164,6 +165,23 @@ class BufferAttr(ParametrizedAttribute):
     @classmethod
     def get(cls, offset: int, type: TensorType) -> BufferAttr:
         return cls(offset, type)
+
+    @classmethod
+    def placed(cls, offset: int, type: TensorType, nbytes: int | None) -> BufferAttr:
+        """The buffer `cls(offset, type)` builds, for a caller that knows `type` static with
+        byte size `nbytes` (`memory_plan.type_facts`): only the offset is checked, as `at`
+        does; the generic build (parameter constraints, `verify`) was a third of the
+        lowering. Any other case (`nbytes` None, a negative offset) takes the generic
+        build, which raises as before."""
+        if nbytes is None or offset < 0 or type.__class__ is not TensorType:
+            return cls(offset, type)
+        data = IntAttr.__new__(IntAttr)
+        object.__setattr__(data, "data", offset)
+        made = cls.__new__(cls)
+        object.__setattr__(made, "offset", data)
+        object.__setattr__(made, "type", type)
+        object.__setattr__(made, "_nbytes", nbytes)
+        return made
 
     def at(self, offset: int) -> BufferAttr:
         """This buffer's tensor at another offset (a new memory plan): only the offset is
@@ -670,11 +688,51 @@ _SYNTAX: dict[type, _Syntax] = {}
 
 def _init_properties(op: IRDLOperation, properties: dict[str, Attribute]) -> None:
     """What `IRDLOperation.__init__(properties=...)` does for an op of properties only (no
-    operands, results, regions or successors; no None value): `Operation.__init__`, which
-    runs IRDL's defaults (`__post_init__`), without `irdl_op_init`'s generic argument lists,
-    a third of the cost. The builders of the tasks and declarations use it: the lowering and
-    `ge-assign-streams` make one per node and per sync (14k at 10k nodes)."""
-    Operation.__init__(op, properties=properties)
+    operands, results, regions or successors; no None value). The first op of a class is
+    built by `Operation.__init__` (which runs IRDL's defaults, `__post_init__`); every later
+    one copies that op's empty operand, result, successor and region tuples and location
+    (all immutable) and gets fresh property and attribute dicts with the same defaults
+    filled: a tenth of the generic build's cost, and the builders of the tasks and
+    declarations make one per node and per sync (25k at 10k nodes: the lowering and
+    `ge-assign-streams`)."""
+    template = _TEMPLATES.get(type(op))
+    if template is None:
+        Operation.__init__(op, properties=properties)
+        op_def = op.get_irdl_definition()
+        shared = {k: v for k, v in vars(op).items() if k not in ("properties", "attributes")}
+        _TEMPLATES[type(op)] = (
+            shared,
+            _defaults(op_def.properties),
+            _defaults(op_def.attributes),
+        )
+        return
+    shared, prop_defaults, attr_defaults = template
+    state = vars(op)
+    state.update(shared)
+    props = dict(properties)
+    for name, value in prop_defaults:
+        if name not in props:
+            props[name] = value
+    state["properties"] = props
+    state["attributes"] = dict(attr_defaults)
+
+
+def _defaults(defs: Mapping[str, Any]) -> tuple[tuple[str, Attribute], ...]:
+    """The (name, default) pairs IRDL's `__post_init__` fills when missing: the required
+    definitions with a default value."""
+    return tuple(
+        (name, d.default_value)
+        for name, d in defs.items()
+        if not isinstance(d, OptionalDef) and d.default_value is not None
+    )
+
+
+_TEMPLATES: dict[
+    type,
+    tuple[dict[str, Any], tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...]],
+] = {}
+"""Per op class built by `_init_properties`: its first op's immutable fields, the property
+defaults and the attribute defaults."""
 
 
 _NO_ATTRS = DictionaryAttr({})
@@ -1453,7 +1511,7 @@ class WeightOp(FastSyntax, DeclarationOp):
         if isinstance(buffer, int):
             assert isinstance(value.type, TensorType)
             buffer = BufferAttr(buffer, value.type)
-        super().__init__(properties={"buffer": buffer, "value": value})
+        _init_properties(self, {"buffer": buffer, "value": value})  # one per constant
 
     def describe(self) -> str:
         return f"'ascend.weight' {self.buffer}"

@@ -7,10 +7,12 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import io
+import itertools
 import random
 import sys
 from pathlib import Path
 
+from xdsl.ir import Operation
 from xdsl.printer import Printer
 
 from gedialects import make_context
@@ -41,9 +43,9 @@ def _bench_scale():
     return module
 
 
-def _text(module: object) -> str:
+def _text(module: Operation) -> str:
     out = io.StringIO()
-    Printer(stream=out).print_op(module)  # type: ignore[arg-type]
+    Printer(stream=out).print_op(module)
     return out.getvalue()
 
 
@@ -107,7 +109,7 @@ def test_task_and_declaration_builders_make_the_ops_irdl_init_makes() -> None:
     """The builders that skip `irdl_op_init` (`ascend._init_properties`) give the op the
     generic IRDL builder gives from the same properties: same properties and attributes,
     same text, and it verifies the same way."""
-    from xdsl.dialects.builtin import TensorType, f32
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, DictionaryAttr, TensorType, f32
     from xdsl.irdl import IRDLOperation
 
     from gedialects import ascend
@@ -124,20 +126,43 @@ def test_task_and_declaration_builders_make_the_ops_irdl_init_makes() -> None:
         ascend.EndGraphOp(0),
         ascend.StreamActiveOp(2, 0),
         ascend.MemcpyAsyncOp(1, buf, out),
+        ascend.WeightOp(0, DenseIntOrFPElementsAttr.from_list(TensorType(f32, [2, 3]), [1.0] * 6)),
         ascend.KernelOp("Relu", "relu0", "AIcoreEngine", 1, [buf], [out]),
         ascend.KernelOp("Relu", "relu1", "AIcoreEngine", 0, [buf], [out], {"x": buf}),
+    ]
+    built += [  # the second op of a class copies the first's fields (the template path)
+        ascend.EventOp(4),
+        ascend.StreamOp(2, "AIcpuEngine"),
+        ascend.EventRecordOp(5, 0),
+        ascend.EndGraphOp(1),
+        ascend.MemcpyAsyncOp(0, out, buf),
+        ascend.WeightOp(
+            512, DenseIntOrFPElementsAttr.from_list(TensorType(f32, [2, 3]), [2.0] * 6)
+        ),
+        ascend.KernelOp("Add", "add0", "AIcoreEngine", 2, [buf, buf], [out]),
     ]
     for op in built:
         cls = type(op)
         generic = cls.__new__(cls)
         IRDLOperation.__init__(generic, properties=dict(op.properties))
         assert generic.properties == op.properties and generic.attributes == op.attributes
+        assert vars(generic).keys() == vars(op).keys()
+        for key, value in vars(generic).items():
+            assert vars(op)[key] == value, key
         assert str(generic) == str(op)
         assert not op.operands and not op.results and not op.regions
+        assert op.parent is None and op.next_op is None
         op.verify_()
+    for a, b in itertools.combinations(built, 2):  # no op shares a mutable dict with another
+        assert a.properties is not b.properties and a.attributes is not b.attributes
+    # a default the builder leaves out is filled as IRDL's __post_init__ fills it
+    bare = ascend.KernelOp.__new__(ascend.KernelOp)
+    given = {k: v for k, v in built[-1].properties.items() if k != "attrs"}
+    ascend._init_properties(bare, given)  # pyright: ignore[reportPrivateUsage]
+    assert bare.properties["attrs"] == DictionaryAttr({})
     again = ascend.KernelOp("Relu", "relu2", "AIcoreEngine", 0, [buf], [out])
-    first = built[-2]
-    assert isinstance(first, ascend.KernelOp)
+    first = next(op for op in built if isinstance(op, ascend.KernelOp))
+    assert first.node_name.data == "relu0"
     assert again.kernel is first.kernel and again.engine is first.engine  # shared
 
 
@@ -174,3 +199,32 @@ def test_new_i64_and_buffer_at_equal_the_verified_constructors() -> None:
         assert (got, hash(got), str(got), got.nbytes) == (want, hash(want), str(want), want.nbytes)
     with pytest.raises(VerifyException, match="negative"):
         BufferAttr(0, TensorType(f32, [1])).at(-512)
+
+
+def test_buffer_placed_equals_the_verified_constructor() -> None:
+    """`BufferAttr.placed` (the lowering's builder, `memory_plan.type_facts` giving the byte
+    size) makes the attribute the verified constructor makes, and what it cannot vouch for
+    (no byte size, a `?` dim, a negative offset) goes to that constructor, which refuses it."""
+    import pytest
+    from xdsl.dialects.builtin import TensorType, f16, f32, i1, i8, i64
+    from xdsl.utils.exceptions import VerifyException
+
+    from gedialects.ascend import BufferAttr
+    from gedialects.passes.analysis.memory_plan import type_facts
+
+    rng = random.Random(14)
+    for _ in range(200):
+        shape = [rng.randint(0, 5) for _ in range(rng.randint(0, 3))]
+        t = TensorType(rng.choice([f16, f32, i1, i8, i64]), shape)
+        offset = rng.randrange(0, 1 << 40)
+        facts = type_facts(t)
+        assert facts.static and type_facts(t) is facts
+        want, got = BufferAttr(offset, t), BufferAttr.placed(offset, t, facts.nbytes)
+        assert (got, hash(got), str(got), got.nbytes) == (want, hash(want), str(want), want.nbytes)
+        assert facts.reserved == facts.nbytes and not facts.formatted
+    dynamic = TensorType(f32, [-1, 2])
+    assert not type_facts(dynamic).static and type_facts(dynamic).nbytes is None
+    with pytest.raises(VerifyException, match="not static"):
+        BufferAttr.placed(0, dynamic, type_facts(dynamic).nbytes)
+    with pytest.raises(VerifyException, match="negative"):
+        BufferAttr.placed(-512, TensorType(f32, [1]), 4)

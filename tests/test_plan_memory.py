@@ -238,6 +238,43 @@ def test_greedy_by_size_takes_the_best_fitting_gap() -> None:
     assert top == 8
 
 
+def _best_fit_reference(
+    sizes: list[int], firsts: list[int], neighbours: list[set[int]]
+) -> tuple[list[int], int]:
+    """TFLite's best fit written as a plain loop over each block's placed neighbours."""
+    offsets = [-1] * len(sizes)
+    for i in sorted(range(len(sizes)), key=lambda i: (-sizes[i], firsts[i])):
+        placed = sorted(
+            (offsets[j], offsets[j] + sizes[j]) for j in neighbours[i] if offsets[j] >= 0
+        )
+        best, best_gap, cursor = -1, -1, 0
+        for start, end in placed:
+            gap = start - cursor
+            if gap >= sizes[i] and (best < 0 or gap < best_gap):
+                best, best_gap = cursor, gap
+            cursor = max(cursor, end)
+        offsets[i] = best if best >= 0 else cursor
+    return offsets, max((o + s for o, s in zip(offsets, sizes, strict=True)), default=0)
+
+
+def test_greedy_by_size_equals_the_plain_best_fit_loop() -> None:
+    """The C-level gap search places every block where the plain loop does (random conflict
+    graphs, sizes with many ties so that equal gaps and exact fits occur)."""
+    rng = np.random.default_rng(14)
+    for _ in range(300):
+        n = int(rng.integers(1, 40))
+        sizes = [int(s) * 512 for s in rng.integers(1, 6, n)]
+        firsts = [int(f) for f in rng.integers(0, 10, n)]
+        neighbours: list[set[int]] = [set() for _ in range(n)]
+        for a, b in itertools.combinations(range(n), 2):
+            if rng.random() < 0.3:
+                neighbours[a].add(b)
+                neighbours[b].add(a)
+        assert greedy_by_size(sizes, firsts, neighbours) == _best_fit_reference(
+            sizes, firsts, neighbours
+        )
+
+
 def test_size_classes_halve_from_the_largest() -> None:
     assert size_classes([512, 1024, 4096], 512) == [512, 1024, 2048, 4096]
     # Blocks reuse only within their class: the two 512s share unless they conflict.
@@ -245,3 +282,17 @@ def test_size_classes_halve_from_the_largest() -> None:
     assert top == 4096 + 512 and offsets[0] == offsets[1]
     offsets, top = ge_lifetime([512, 512, 4096], [0, 1, 2], [{1}, {0}, set()], 512)
     assert top == 4096 + 1024 and offsets[0] != offsets[1]
+
+
+def test_buffer_array_equals_the_verified_array() -> None:
+    """The rewrite's unverified arrays are the arrays `ArrayAttr` builds: equal, same hash
+    and text, the same elements in order."""
+    from xdsl.dialects.builtin import ArrayAttr, TensorType, f32
+
+    from gedialects.ascend import BufferAttr
+    from gedialects.passes.plan_memory import buffer_array
+
+    for n in range(4):
+        buffers = [BufferAttr(512 * k, TensorType(f32, [k + 1])) for k in range(n)]
+        want, got = ArrayAttr(buffers), buffer_array(iter(buffers))
+        assert (got, hash(got), str(got), got.data) == (want, hash(want), str(want), want.data)

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import overload
+from enum import Enum, auto
+from types import UnionType
+from typing import cast, overload
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -138,6 +140,7 @@ from gedialects.passes.analysis.memory_plan import (
     Slot,
     SlotKind,
     plan_without_reuse,
+    type_facts,
     variable_layout,
 )
 from gedialects.passes.analysis.task_graph import paused_gc
@@ -185,6 +188,52 @@ class _Task:
     args: dict[str, object]
     attributes: dict[str, Attribute] = field(default_factory=dict[str, Attribute])
     """Discardable attributes of the task (a gear branch's `_batch_label`)."""
+
+
+class _Kind(Enum):
+    """How `lower_graph` lowers an op class: the first of its isinstance tests that the class
+    passes, decided once per class (the chain of tests against xDSL's ABC-based classes was
+    a fifth of the lowering at 10k nodes)."""
+
+    NET_OUTPUT = auto()
+    CONST = auto()
+    VAR_LIKE = auto()
+    REF_WRITER = auto()
+    VARIABLE_REF = auto()
+    CALL = auto()
+    LABELLED = auto()
+    """Case / If / While: label makers in a known partition, a control task in an unknown."""
+    OTHER_CONTROL = auto()
+    END = auto()
+    PLACE_HOLDER = auto()
+    GET_NEXT = auto()
+    STACK = auto()
+    KERNEL = auto()
+    NONE = auto()
+
+
+_KIND_TESTS: tuple[tuple[type | UnionType, _Kind], ...] = (
+    (NetOutputOp, _Kind.NET_OUTPUT),
+    (ConstOp, _Kind.CONST),
+    (VarLikeOp, _Kind.VAR_LIKE),
+    (RefWriterOp, _Kind.REF_WRITER),
+    (VariableRefOp, _Kind.VARIABLE_REF),
+    (PartitionedCallOp, _Kind.CALL),
+    (CaseOp | IfOp | WhileOp, _Kind.LABELLED),
+    (ControlFlowOp, _Kind.OTHER_CONTROL),
+    (EndOp, _Kind.END),
+    (PlaceHolderOp, _Kind.PLACE_HOLDER),
+    (GetNextOp, _Kind.GET_NEXT),
+    (StackPushOp | StackPopOp | StackCloseOp, _Kind.STACK),
+    (GEOp, _Kind.KERNEL),
+)
+"""`lower_graph`'s tests in its order: an op takes the first kind whose class it is."""
+
+_KINDS: dict[type[Operation], _Kind] = {}
+
+
+def _kind_of(op: Operation) -> _Kind:
+    return next((kind for cls, kind in _KIND_TESTS if isinstance(op, cls)), _Kind.NONE)
 
 
 @dataclass
@@ -297,14 +346,14 @@ class _Lowering:
         value: DenseIntOrFPElementsAttr | None = None,
         name: str | None = None,
     ) -> Slot:
-        if not isinstance(t, TensorType) or not is_static(t):
+        if not type_facts(t).static:
             raise _fail(
                 op,
                 f"has non-static type {t} outside an unknown-shape partition; static tasks "
                 "need static shapes (ge-partition-dynamic-shape puts such nodes in unknown-shape "
                 "partitions, which become dynamic tasks)",
             )
-        slot = Slot(t, kind, value, name)
+        slot = Slot(cast(TensorType, t), kind, value, name)  # static: a ranked tensor
         self.slots.append(slot)
         return slot
 
@@ -424,19 +473,35 @@ class _Lowering:
         }
         outputs: list[Value] = []
         for op in graph.body.block.ops:
-            if isinstance(op, NetOutputOp):
+            kind = _KINDS.get(type(op))
+            if kind is None:
+                kind = _KINDS[type(op)] = _kind_of(op)
+            if kind is _Kind.KERNEL:
+                assert isinstance(op, GEOp)
+                if dynamic:
+                    self.lower_dynamic_kernel(op, env)
+                else:
+                    self.lower_kernel(op, env)
+            elif kind is _Kind.NET_OUTPUT:
+                assert isinstance(op, NetOutputOp)
                 outputs = [env[v] for v in op.outputs]
-            elif isinstance(op, ConstOp):
+            elif kind is _Kind.CONST:
+                assert isinstance(op, ConstOp)
                 env[op.y] = self.weight(op)
-            elif isinstance(op, VarLikeOp):
+            elif kind is _Kind.VAR_LIKE:
+                assert isinstance(op, VarLikeOp)
                 env[op.y] = self.variable(op)
-            elif isinstance(op, RefWriterOp):
+            elif kind is _Kind.REF_WRITER:
+                assert isinstance(op, RefWriterOp)
                 self.write_variable(op, env, dynamic)
-            elif isinstance(op, VariableRefOp):
+            elif kind is _Kind.VARIABLE_REF:
+                assert isinstance(op, VariableRefOp)
                 env[op.y] = env[op.ref]  # the variable's memory, after its writer
-            elif isinstance(op, PartitionedCallOp) and not dynamic and _is_stage_call(op):
-                self.lower_stage(op, env)
-            elif isinstance(op, PartitionedCallOp):
+            elif kind is _Kind.CALL:
+                assert isinstance(op, PartitionedCallOp)
+                if not dynamic and _is_stage_call(op):
+                    self.lower_stage(op, env)
+                    continue
                 callee = self.lookup_graph(op, op.callee.root_reference.data)
                 # A subgraph is as its partitioner marked it, else as its caller.
                 marked = bool_attr(callee, IS_UNKNOWN_SHAPE)
@@ -445,67 +510,41 @@ class _Lowering:
                 unknown = dynamic if marked is None else marked
                 results = self.lower_graph(callee, [env[a] for a in op.args], unknown)
                 env.update(zip(op.res, results, strict=True))
-            elif isinstance(op, CaseOp | IfOp | WhileOp) and dynamic:
-                self.lower_dynamic_control(op, env)
-            elif isinstance(op, CaseOp):
-                self.lower_case(op, env)
-            elif isinstance(op, IfOp):
-                self.lower_if(op, env)
-            elif isinstance(op, WhileOp):
-                self.lower_while(op, env)
-            elif isinstance(op, ControlFlowOp):
+            elif kind is _Kind.LABELLED:
+                assert isinstance(op, CaseOp | IfOp | WhileOp)
+                if dynamic:
+                    self.lower_dynamic_control(op, env)
+                elif isinstance(op, CaseOp):
+                    self.lower_case(op, env)
+                elif isinstance(op, IfOp):
+                    self.lower_if(op, env)
+                else:
+                    self.lower_while(op, env)
+            elif kind is _Kind.OTHER_CONTROL:
+                assert isinstance(op, ControlFlowOp)
                 raise _fail(
                     op,
                     f"in @{graph.sym_name.data}: GE {op.GE_TYPE} is lowered as GE's ForPass While; "
                     "run ge-convert-for-to-while first (ge-compile does)",
                 )
-            elif isinstance(op, EndOp):
+            elif kind is _Kind.END:
+                assert isinstance(op, EndOp)
                 self.peers[op.peerIndex.value.data] = env[op.x]
-            elif isinstance(op, PlaceHolderOp):
+            elif kind is _Kind.PLACE_HOLDER:
+                assert isinstance(op, PlaceHolderOp)
                 peer = op.peerIndex.value.data
                 if peer not in self.peers:
                     raise _fail(op, f"with peerIndex {peer} runs before its partition.end")
                 env[op.y] = self.bind(op, self.peers[peer], op.y.type, dynamic)
-            elif isinstance(op, GetNextOp) and not dynamic:
-                self.lower_get_next(op, env)
-            elif isinstance(op, StackPushOp | StackPopOp | StackCloseOp):
+            elif kind is _Kind.GET_NEXT:
+                assert isinstance(op, GetNextOp)
+                if dynamic:
+                    self.lower_dynamic_kernel(op, env)
+                else:
+                    self.lower_get_next(op, env)
+            elif kind is _Kind.STACK:
+                assert isinstance(op, StackPushOp | StackPopOp | StackCloseOp)
                 self.lower_stack_op(op, env, dynamic)
-            elif isinstance(op, GEOp) and dynamic:
-                outs = [self.new_dyn(op, r.type) for r in op.results]
-                self.emit(
-                    DynamicKernelOp,
-                    kernel=op.GE_TYPE,
-                    node_name=self.task_name(op),
-                    engine=self.engine(op),
-                    inputs=[env[v] for v in op.operands],
-                    outputs=outs,
-                    attrs=_kernel_attrs(op),
-                )
-                env.update(zip(op.results, outs, strict=True))
-            elif isinstance(op, GEOp):
-                if any(isinstance(env[v], DynValue) for v in op.operands):
-                    raise _fail(
-                        op,
-                        "reads a value of unknown shape outside an unknown-shape partition; "
-                        "run ge-partition-dynamic-shape first (ge-compile does)",
-                    )
-                if any(env[v] in self.gear_buffers for v in op.operands):
-                    raise _fail(
-                        op,
-                        "reads a buffer sized for the largest gear outside the gear branches "
-                        "(its shape is only known per gear); only multibatch.case may read it",
-                    )
-                outs = [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.results]
-                self.emit(
-                    KernelOp,
-                    kernel=op.GE_TYPE,
-                    node_name=self.task_name(op),
-                    engine=self.engine(op),
-                    inputs=[env[v] for v in op.operands],
-                    outputs=outs,
-                    attrs=_kernel_attrs(op),
-                )
-                env.update(zip(op.results, outs, strict=True))
             else:
                 raise _fail(op, "has no lowering to the ascend dialect")
             if isinstance(op, IdentityOp) and op.x.type == HANDLE_TYPE:
@@ -514,6 +553,48 @@ class _Lowering:
                 self.stack_roots[id(env[op.y])] = self.stack_roots.get(source, source)
         self.active_calls.pop()
         return outputs
+
+    def lower_dynamic_kernel(self, op: GEOp, env: dict[SSAValue, Value]) -> None:
+        """A node of an unknown-shape partition: a dynamic kernel task on dynamic buffers."""
+        outs = [self.new_dyn(op, r.type) for r in op.results]
+        self.emit(
+            DynamicKernelOp,
+            kernel=op.GE_TYPE,
+            node_name=self.task_name(op),
+            engine=self.engine(op),
+            inputs=[env[v] for v in op.operands],
+            outputs=outs,
+            attrs=_kernel_attrs(op),
+        )
+        env.update(zip(op.results, outs, strict=True))
+
+    def lower_kernel(self, op: GEOp, env: dict[SSAValue, Value]) -> None:
+        """A node of a known partition: a kernel task on planned slots."""
+        inputs = [env[v] for v in op.operands]
+        if any(type(v) is DynValue for v in inputs):
+            raise _fail(
+                op,
+                "reads a value of unknown shape outside an unknown-shape partition; "
+                "run ge-partition-dynamic-shape first (ge-compile does)",
+            )
+        gear_buffers = self.gear_buffers
+        if gear_buffers and any(v in gear_buffers for v in inputs):
+            raise _fail(
+                op,
+                "reads a buffer sized for the largest gear outside the gear branches "
+                "(its shape is only known per gear); only multibatch.case may read it",
+            )
+        outs = [self.new_slot(op, r.type, SlotKind.FEATURE) for r in op.results]
+        self.emit(
+            KernelOp,
+            kernel=op.GE_TYPE,
+            node_name=self.task_name(op),
+            engine=self.engine(op),
+            inputs=inputs,
+            outputs=outs,
+            attrs=_kernel_attrs(op),
+        )
+        env.update(zip(op.results, outs, strict=True))
 
     def lower_stack_op(
         self, op: StackPushOp | StackPopOp | StackCloseOp, env: dict[SSAValue, Value], dynamic: bool
@@ -848,9 +929,24 @@ class _Lowering:
 
 def _kernel_attrs(op: GEOp) -> dict[str, Attribute]:
     """The op's properties that differ from their defaults (kernels default the rest)."""
-    defs = op.get_irdl_definition().properties
-    attrs = {k: v for k, v in op.properties.items() if k not in defs or v != defs[k].default_value}
-    return dict(kernel_attrs(op.operand_types, attrs))
+    defaults = _DEFAULTS.get(type(op))
+    if defaults is None:
+        defs = op.get_irdl_definition().properties
+        defaults = _DEFAULTS[type(op)] = {k: d.default_value for k, d in defs.items()}
+    attrs = {
+        k: v
+        for k, v in op.properties.items()
+        if k not in defaults or v != defaults[k]  # a missing default (None) differs
+    }
+    types = op.operand_types
+    if not any(type_facts(t).formatted for t in types):
+        return attrs  # what kernel_attrs returns without a storage format
+    return dict(kernel_attrs(types, attrs))
+
+
+_DEFAULTS: dict[type[Operation], dict[str, Attribute | None]] = {}
+"""Each op class's property defaults (`get_irdl_definition` per node was a tenth of
+`_kernel_attrs`)."""
 
 
 def lower_root(
@@ -968,6 +1064,10 @@ _INPUT_GEAR_ATTRS = (
 )
 
 
+_VALUE_TYPES = frozenset((Slot, DynValue))
+"""The classes of a task argument that is a buffer (exact: neither has subclasses)."""
+
+
 def _materialise(
     graph: GraphOp,
     lowering: _Lowering,
@@ -988,10 +1088,13 @@ def _materialise(
             if isinstance(slot, DynValue):
                 found = DynBufferAttr(slot.slot, slot.type)
             else:
-                found = BufferAttr.get(plan.offset(lowering.views.get(slot, slot)), slot.type)
+                # every slot's type passed new_slot's or view's static check
+                offset = offsets[views.get(slot, slot)] if views else offsets[slot]
+                found = BufferAttr.placed(offset, slot.type, type_facts(slot.type).nbytes)
             made[slot] = found
         return found
 
+    offsets, views = plan.offsets, lowering.views
     made: dict[Value, BufferAttr | DynBufferAttr] = {
         slot: BufferAttr(VAR_BASE + offset, slot.type)
         for slot, offset in variable_layout(lowering.slots, plan.alignment).items()
@@ -1012,10 +1115,10 @@ def _materialise(
     for task in lowering.tasks:
         args = {
             k: (
-                buf(v)
-                if isinstance(v, Slot | DynValue)
-                else [buf(s) for s in v]
-                if isinstance(v, list) and v and isinstance(v[0], Slot | DynValue)
+                buf(cast(Value, v))
+                if type(v) in _VALUE_TYPES
+                else [buf(s) for s in cast(list[Value], v)]
+                if type(v) is list and v and type(v[0]) in _VALUE_TYPES
                 else v
             )
             for k, v in task.args.items()

@@ -11,11 +11,13 @@ happens otherwise), feature maps are placed by the chosen strategy over the live
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import ClassVar, overload
+from typing import ClassVar, cast, overload
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
@@ -108,9 +110,17 @@ def _writer(graph: TaskGraph, tensor: Tensor) -> str:
     return f"written by {task.describe()}"
 
 
-def _classify(model: ModelOp, graph: TaskGraph) -> _Model:
+def _classify(
+    model: ModelOp, graph: TaskGraph, io_ops: list[InputOp | OutputOp] | None = None
+) -> _Model:
     info = _Model(graph, model.weight_size.value.data)
-    io_ranges = sorted({(b.offset_value, b.nbytes) for b in io_buffers(model)})
+    # io_buffers over the walks made already (the model's I/O ops, the task graph's effects)
+    buffers = [op.buffer for op in (_io_ops(model) if io_ops is None else io_ops)]
+    for effects in graph.effects:
+        if effects.kernel == GETNEXT_KERNEL and not effects.hybrid:
+            buffers += effects.outs
+    planned = [b for b in buffers if isinstance(b, BufferAttr)]
+    io_ranges = sorted({(b.offset_value, b.nbytes) for b in planned})
     for offset, nbytes in io_ranges:
         info.io[(offset, nbytes)] = -1
         info.io_at[offset] = max(nbytes, info.io_at.get(offset, 0))
@@ -205,7 +215,8 @@ def _plan_model(
     except AnalysisError as e:
         raise _fail(model, str(e)) from None
     graph.verify()
-    info = _classify(model, graph)
+    io_ops = _io_ops(model)
+    info = _classify(model, graph, io_ops)
     tensors = sorted(info.tensors.values(), key=lambda t: t.positions[0])
     pairs = in_place_pairs(graph, info.tensors, info.sizes) if reuse and in_place else []
     try:
@@ -243,7 +254,7 @@ def _plan_model(
     for block, offset in zip(blocks, offsets, strict=True):
         for tensor in block.tensors:
             new_offset[tensor.key] = base + offset
-    _rewrite(model, info, new_offset)
+    _rewrite(io_ops, info, new_offset)
     arena = base + feature_size
     model.arena_size = IntegerAttr(arena, i64)
     no_reuse = sum(align(max(t.nbytes, 1), alignment) for t in tensors)
@@ -262,7 +273,9 @@ def _plan_model(
     )
 
 
-def _rewrite(model: ModelOp, info: _Model, new_offset: dict[tuple[int, int], int]) -> None:
+def _rewrite(
+    io_ops: list[InputOp | OutputOp], info: _Model, new_offset: dict[tuple[int, int], int]
+) -> None:
     weight_size = info.weight_size
     sizes = info.sizes
     cache: dict[tuple[int, int], BufferAttr] = {}
@@ -292,10 +305,25 @@ def _rewrite(model: ModelOp, info: _Model, new_offset: dict[tuple[int, int], int
             found = cache[key] = buffer.at(target)
         return found
 
-    for op in _io_ops(model):
+    for op in io_ops:
         op.buffer = moved(op.buffer)
-    for task in info.graph.tasks:
-        task.map_buffers(moved)
+    for task in info.graph.tasks:  # TaskOp.map_buffers, with the arrays built unverified
+        props = task.properties
+        for prop in task.effects().buffer_props:
+            value = props[prop]
+            if isinstance(value, ArrayAttr):
+                props[prop] = buffer_array(map(moved, value.data))
+            else:
+                props[prop] = moved(cast(BufferAttr | DynBufferAttr, value))  # a buffer prop
+
+
+def buffer_array(buffers: Iterable[Attribute]) -> ArrayAttr[Attribute]:
+    """`ArrayAttr(buffers)` without xDSL's generic verification (an ArrayAttr of attributes
+    has nothing else to check): the rewrite makes two per task, and building them verified
+    was a third of it."""
+    array = ArrayAttr.__new__(ArrayAttr)
+    object.__setattr__(array, "data", tuple(buffers))
+    return array
 
 
 def largest_tensors(model: ModelOp, count: int = 3) -> list[str]:

@@ -14,13 +14,60 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Attribute
 
-from gedialects.base import tensor_nbytes
-from gedialects.formats import memory_size
+from gedialects.base import element_count, element_nbytes, tensor_nbytes
+from gedialects.formats import FormatAttr, memory_size
 from gedialects.passes.analysis import PlanError
 
 GE_ALIGNMENT = 512
 """GE aligns every memory block to 512 bytes (MEM_ALIGN_SIZE)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TypeFacts:
+    """What the lowering and the planners ask of a type, computed once per type object."""
+
+    type: Attribute
+    """Kept so that the object (whose id is the key) stays alive while cached."""
+    static: bool
+    """A ranked tensor type without `?` dims (`base.is_static`)."""
+    nbytes: int | None
+    """`tensor_nbytes` of a static tensor type with a byte size, else None."""
+    reserved: int | None
+    """`formats.memory_size` of those bytes (storage formats reserve slack)."""
+    formatted: bool
+    """A tensor in a storage format (`formats.format_of` is not None)."""
+
+
+_FACTS: dict[int, TypeFacts] = {}
+_FACTS_LIMIT = 1 << 16
+"""Entries before the cache starts over: a long session compiles many models, whose types
+the cache would otherwise keep alive."""
+
+
+def type_facts(t: Attribute) -> TypeFacts:
+    """The facts of `t`, memoised by object: a 10k-node lowering asks them 150k times of a few
+    hundred distinct types, and each answer walked the shape and isinstance-checked the
+    element type against xDSL's ABC-based classes (most of the lowering's own time)."""
+    found = _FACTS.get(id(t))
+    if found is not None and found.type is t:
+        return found
+    static = isinstance(t, TensorType) and all(d >= 0 for d in t.get_shape())
+    nbytes: int | None = None
+    reserved: int | None = None
+    formatted = False
+    if isinstance(t, TensorType):
+        formatted = isinstance(t.encoding, FormatAttr)
+        size = element_nbytes(t.element_type)
+        if static and size is not None:
+            nbytes = element_count(t.get_shape()) * size
+            reserved = memory_size(t, nbytes)
+    facts = TypeFacts(t, static, nbytes, reserved, formatted)
+    if len(_FACTS) >= _FACTS_LIMIT:
+        _FACTS.clear()
+    _FACTS[id(t)] = facts
+    return facts
 
 
 class SlotKind(Enum):
@@ -43,12 +90,14 @@ class Slot:
 
     @property
     def nbytes(self) -> int:
-        return tensor_nbytes(self.type)
+        known = type_facts(self.type).nbytes
+        return tensor_nbytes(self.type) if known is None else known  # raises for no size
 
     @property
     def reserved(self) -> int:
         """Bytes the plan gives it (GE's size rule for storage formats: `memory_size`)."""
-        return memory_size(self.type, self.nbytes)
+        known = type_facts(self.type).reserved
+        return memory_size(self.type, self.nbytes) if known is None else known
 
 
 @dataclass

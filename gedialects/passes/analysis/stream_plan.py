@@ -25,6 +25,7 @@ record time, whichever `simulate` finds faster.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from gedialects.passes.analysis import PlanError
 from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
@@ -210,20 +211,25 @@ def assign_streams(
                 same = [s for s in same if engines[s] == node.engine]
             candidates = same
 
-        def estimate(s: int, ps: set[int] = ps) -> float:
+        # The latest producer per stream, once per node rather than per candidate stream:
+        # from another stream it arrives record_us after it ends (max(f) + r is the max of
+        # f + r: float addition is monotonic), in order of arrival.
+        latest: dict[int, float] = {}
+        for p in ps:
+            sp, f = stream_of[p], finish[p]
+            if f > latest.get(sp, -1.0):
+                latest[sp] = f
+        arrivals = sorted(latest.items(), key=itemgetter(1))
+
+        def estimate(
+            s: int, latest: dict[int, float] = latest, arrivals: list[tuple[int, float]] = arrivals
+        ) -> float:
             """When n could start on stream s (len(engines): a new one): its waits run first."""
-            local = 0.0
-            arrivals: dict[int, float] = {}
-            for p in ps:
-                sp = stream_of[p]
-                if sp == s:
-                    local = max(local, finish[p])
-                else:
-                    arrivals[sp] = max(arrivals.get(sp, 0.0), finish[p] + record_us)
             clock = avail[s] if s < len(avail) else 0.0
-            for arrival in sorted(arrivals.values()):
-                clock = max(clock, arrival) + wait_us
-            return max(clock, local)
+            for sp, f in arrivals:
+                if sp != s:
+                    clock = max(clock, f + record_us) + wait_us
+            return max(clock, latest.get(s, 0.0))
 
         reserved = (
             [s for s in candidates if tail[s] >= 0 and critical[tail[s]] > n]
