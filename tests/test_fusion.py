@@ -43,7 +43,7 @@ from gedialects.interpreters.run import run
 from gedialects.passes import get_all_passes
 from gedialects.passes.fusion.fuse import FUSIONS, FusePass
 from gedialects.passes.fusion.fuse_casts import is_exact_conversion
-from gedialects.passes.fusion.matching import ByOpType, root_type
+from gedialects.passes.fusion.matching import ByOpType, RootWorklist, rewrite_with, root_type
 from gedialects.passes.pipelines import CompilePipelinePass
 from gedialects.passes.translation_validation import check_pass_keeps_numbers
 from gedialects.tensors import numpy_dtype
@@ -385,7 +385,8 @@ def test_fusion_applier_offers_an_op_only_its_own_type_s_patterns_in_order() -> 
     for kind, make in FUSIONS.items():  # every fusion pattern is typed or tried on every op
         for p in make():
             root = root_type(p)
-            assert root is None or issubclass(root, Operation), kind
+            roots = root if isinstance(root, tuple) else () if root is None else (root,)
+            assert all(issubclass(r, Operation) for r in roots), kind
     module = parse(
         "builtin.module {\n"
         "graph.graph @g(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
@@ -403,3 +404,37 @@ def test_fusion_applier_offers_an_op_only_its_own_type_s_patterns_in_order() -> 
     muls = [s for s in seen if s[1] == "graph.mul"]
     assert adds == [("any", "graph.add"), ("add", "graph.add")]
     assert muls == [("mul", "graph.mul"), ("any", "graph.mul")]
+
+
+def test_rewrite_with_offers_patterns_only_the_ops_they_root_at() -> None:
+    """`rewrite_with`'s worklist (`RootWorklist`) drops the ops no pattern roots at: a pattern
+    with `ROOTS` sees its types only, and the walker still reaches every op of those types
+    (the IR and the rewrites are what xDSL's own worklist gives)."""
+    seen: list[str] = []
+
+    class OnMulOrAdd(RewritePattern):
+        ROOTS = (MulOp, AddOp)
+
+        def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+            seen.append(op.name)
+
+    module = parse(
+        "builtin.module {\n"
+        "graph.graph @g(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+        "  %a = graph.add %x, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+        "  %r = graph.relu %a : (tensor<2xf32>) -> tensor<2xf32>\n"
+        "  %m = graph.mul %r, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+        "  graph.net_output %m : tensor<2xf32>\n"
+        "}\n}"
+    )
+    pattern = OnMulOrAdd()
+    assert root_type(pattern) == (MulOp, AddOp)
+    worklist = RootWorklist(ByOpType([pattern]))
+    for op in module.walk(reverse=True):  # as the walker fills it: popped in block order
+        worklist.push(op)
+    kept: list[str] = []
+    while worklist:
+        kept.append(worklist.pop().name)
+    assert kept == ["graph.add", "graph.mul"]
+    rewrite_with(module, [pattern])
+    assert seen == ["graph.add", "graph.mul"]

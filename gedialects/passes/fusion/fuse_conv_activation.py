@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -15,6 +16,7 @@ from gedialects.graph import Conv2DOp, FusedConv2DOp
 from gedialects.graph.common import is_int8
 from gedialects.graph.fused import activation_properties
 from gedialects.passes.fusion.matching import (
+    ACTIVATION_TYPES,
     activation_input,
     carry_attributes,
     match_activation,
@@ -26,6 +28,9 @@ from gedialects.passes.fusion.matching import (
 
 class FuseConv2DActivation(RewritePattern):
     """`act(conv2d(x, W, b))` -> `fused_conv2d(x, W, b) activation "act"`."""
+
+    ROOTS: ClassVar[tuple[type[Operation], ...]] = ACTIVATION_TYPES
+    """What `match_activation` accepts (`matching.root_type`)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         activation = match_activation(op)

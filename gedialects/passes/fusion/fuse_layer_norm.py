@@ -14,6 +14,7 @@ with `axes` the last k dims. That is LayerNormV3 with `begin_norm_axis = begin_p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from xdsl.context import Context
@@ -176,6 +177,9 @@ def _extends(root: Operation) -> bool:
 
 class FuseDecomposedLayerNorm(RewritePattern):
     """ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div (+ Mul gamma, + Add beta) -> LayerNormV3."""
+
+    ROOTS: ClassVar[tuple[type[Operation], ...]] = (DivOp, MulOp, AddOp)
+    """The types its first check accepts (`matching.root_type`)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, DivOp | MulOp | AddOp):

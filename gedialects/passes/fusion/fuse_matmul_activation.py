@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -17,6 +18,7 @@ from gedialects.graph import BatchMatMulV2Op, FusedMatMulOp, MatMulOp
 from gedialects.graph.fused import activation_properties
 from gedialects.passes.fusion.fuse_matmul_transpose import FLAGS
 from gedialects.passes.fusion.matching import (
+    ACTIVATION_TYPES,
     activation_input,
     carry_attributes,
     match_activation,
@@ -28,6 +30,9 @@ from gedialects.passes.fusion.matching import (
 
 class FuseMatMulActivation(RewritePattern):
     """`act(matmul(a, b, bias))` -> `fused_mat_mul(a, b, bias) activation "act"`."""
+
+    ROOTS: ClassVar[tuple[type[Operation], ...]] = ACTIVATION_TYPES
+    """What `match_activation` accepts (`matching.root_type`)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         activation = match_activation(op)

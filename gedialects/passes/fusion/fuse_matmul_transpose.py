@@ -4,6 +4,7 @@ becomes the product's transpose flag (Gemm's `transB` after an explicit Transpos
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import BoolAttr, IntegerAttr, ModuleOp
@@ -31,6 +32,9 @@ def swaps_last_two(perm: tuple[int, ...]) -> bool:
 
 class FuseTransposeIntoMatMul(RewritePattern):
     """`matmul(transpose(a, [.., n-1, n-2]), b)` -> `matmul(a, b)` with the flag toggled."""
+
+    ROOTS: ClassVar[tuple[type[Operation], ...]] = (MatMulOp, BatchMatMulV2Op)
+    """The types its first check accepts (`matching.root_type`)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, MatMulOp | BatchMatMulV2Op):
