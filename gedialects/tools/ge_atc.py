@@ -287,7 +287,7 @@ def run_cli(argv: Sequence[str] | None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from gedialects.budget import MemoryBudgetError, MemorySizeError
-    from gedialects.frontend.onnx import OnnxImportError
+    from gedialects.frontend.errors import OnnxImportError
 
     errors = (OnnxImportError, OSError, MemoryBudgetError, MemorySizeError)
     return cli.run_main("ge-atc", lambda: run_cli(argv), errors)

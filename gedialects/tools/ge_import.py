@@ -88,7 +88,7 @@ def import_onnx(path: str, graph_name: str | None) -> ModuleOp:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from gedialects.budget import MemoryBudgetError, MemorySizeError
-    from gedialects.frontend.onnx import OnnxImportError
+    from gedialects.frontend.errors import OnnxImportError
 
     errors = (OnnxImportError, OSError, MemoryBudgetError, MemorySizeError)
     return cli.run_main("ge-import", lambda: run_cli(argv), errors)

@@ -28,6 +28,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from gedialects.base import NODE_NAME, GEOp
 from gedialects.budget import MemoryBudgetError
+from gedialects.frontend.errors import OnnxImportError
 from gedialects.graph import ConstOp, GraphOp
 from gedialects.interpreters.kernels import KernelError, get_kernel, run_kernel
 from gedialects.tensors import const_from_numpy, numpy_from_dense
@@ -64,10 +65,6 @@ _loaded = False
 
 KNOWN_VALUE_LIMIT = 4096
 """Largest tensor (elements) that `NodeContext.known` computes at import time."""
-
-
-class OnnxImportError(ValueError):
-    """The model cannot be imported; the message is one line naming the node where known."""
 
 
 def converter(op_type: str, domain: str = "") -> Callable[[Converter], Converter]:
