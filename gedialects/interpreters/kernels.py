@@ -30,7 +30,7 @@ from xdsl.ir import Attribute
 
 from gedialects import budget
 from gedialects.formats import INPUT_DESC, format_of
-from gedialects.interpreters.layouts import LayoutError, from_origin, to_origin
+from gedialects.interpreters.layouts import LayoutError, from_origin, pack_into, to_origin
 
 KernelAttrs = Mapping[str, Attribute]
 Kernel = Callable[[Sequence[np.ndarray], KernelAttrs, Sequence[Attribute]], tuple[np.ndarray, ...]]
@@ -449,7 +449,11 @@ def heavy_kernel(fn: Kernel) -> Kernel:
 
 
 def heavy_kernel_into(fn: KernelInto, whole: Kernel) -> KernelInto:
-    """`fn` (an out-variant) taking heavy formats by `whole` (the adapted kernel) and a copy."""
+    """`fn` (an out-variant) taking heavy formats: the operands unpacked as `heavy_kernel`
+    does, `fn` writing each formatted result's origin tensor into a scratch buffer (a fresh
+    array would cost a page fault per 4 KiB each run), which is then packed straight into
+    the output (`layouts.pack_into`: one strided copy, no packed temporary). `whole` (the
+    adapted kernel) and a copy where the types are not the plain tensors this needs."""
 
     def run(
         inputs: Sequence[np.ndarray],
@@ -457,11 +461,33 @@ def heavy_kernel_into(fn: KernelInto, whole: Kernel) -> KernelInto:
         result_types: Sequence[Attribute],
         outputs: Sequence[np.ndarray],
     ) -> None:
-        if INPUT_DESC not in attrs:
+        types = _input_types(attrs)
+        if types is None:
             fn(inputs, attrs, result_types, outputs)
             return
-        for out, y in zip(outputs, whole(inputs, attrs, result_types), strict=True):
-            np.copyto(out, y, casting="unsafe")
+        plain_types: list[Attribute] = []
+        plain_out: list[np.ndarray] = []
+        for k, (t, out) in enumerate(zip(result_types, outputs, strict=True)):
+            e = format_of(t) if isinstance(t, TensorType) else None
+            if e is None:
+                plain_types.append(t)
+                plain_out.append(out)
+                continue
+            assert isinstance(t, TensorType)
+            plain_types.append(TensorType(t.element_type, e.shape))
+            plain_out.append(scratch(f"heavy_out{k}", e.shape, out.dtype))
+        if len(types) != len(inputs):
+            for out, y in zip(outputs, whole(inputs, attrs, result_types), strict=True):
+                np.copyto(out, y, casting="unsafe")
+            return
+        try:
+            plain_in = [to_origin(np.asarray(x), t) for x, t in zip(inputs, types, strict=True)]
+        except LayoutError as e:
+            raise KernelError(str(e)) from None
+        fn(plain_in, {k: v for k, v in attrs.items() if k != INPUT_DESC}, plain_types, plain_out)
+        for out, y, t in zip(outputs, plain_out, result_types, strict=True):
+            if y is not out:
+                pack_into(y, t, out)
 
     return run
 
