@@ -18,12 +18,14 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     TensorType,
+    f16,
     f32,
     i64,
 )
 from xdsl.ir import Attribute
 
 from gedialects.base import int_array
+from gedialects.formats import with_format
 from gedialects.interpreters.kernels import (
     KernelError,
     get_kernel_into,
@@ -277,9 +279,53 @@ def test_out_variant_equals_kernel_bit_for_bit(
         assert out.tobytes() == want.tobytes(), f"{ge_type}: {out} != {want}"
 
 
+TRANS_DATA = [
+    # (origin shape, element type, src format, dst format)
+    ((2, 3, 5, 4), f32, "NCHW", "NC1HWC0"),  # a padded channel block
+    ((2, 32, 3, 3), f32, "NCHW", "NC1HWC0"),  # whole blocks
+    ((1, 20, 2, 3), f16, "NCHW", "NC1HWC0"),  # both
+    ((2, 3, 5, 4), f32, "NC1HWC0", "NCHW"),
+    ((2, 32, 3, 3), f32, "NC1HWC0", "NCHW"),
+    ((1, 20, 2, 3), f16, "NC1HWC0", "NCHW"),
+    ((2, 3, 5, 4), f32, "NCHW", "NHWC"),  # through the kernel and a copy
+]
+
+
+@pytest.mark.parametrize(("shape", "element", "src", "dst"), TRANS_DATA)
+def test_trans_data_out_variant_equals_kernel_bit_for_bit(
+    shape: tuple[int, ...], element: Attribute, src: str, dst: str
+) -> None:
+    """TransData's out-variant (a strided copy per channel block) gives the kernel's bytes,
+    zeros in the padded channels of an NC1HWC0 result included, over an output that held
+    other bytes."""
+    plain = TensorType(element, shape)
+    packed = with_format(plain, "NC1HWC0", "NCHW")
+    dtype = np.float32 if element == f32 else np.float16
+    x = RNG.standard_normal(shape).astype(dtype)
+    if src == "NC1HWC0":
+        (x,) = run_kernel("TransData", [x], _formats("NCHW", "NC1HWC0"), [packed])
+    rtype = (
+        packed
+        if dst == "NC1HWC0"
+        else TensorType(
+            element,
+            np.empty(shape).transpose((0, 2, 3, 1) if dst == "NHWC" else (0, 1, 2, 3)).shape,
+        )
+    )
+    attrs = _formats(src, dst)
+    (want,) = run_kernel("TransData", [x], attrs, [rtype])
+    out = np.full(want.shape, 77, want.dtype)
+    run_kernel_into("TransData", [x], attrs, [rtype], [out])
+    assert out.tobytes() == want.tobytes()
+
+
+def _formats(src: str, dst: str) -> dict[str, Attribute]:
+    return {"src_format": StringAttr(src), "dst_format": StringAttr(dst)}
+
+
 def test_every_out_variant_has_a_case() -> None:
     """A new out-variant without a bit-for-bit case here fails this test."""
-    covered = {case[0] for case in CASES}
+    covered = {case[0] for case in CASES} | {"TransData"}
     assert set(kernel_into_types()) <= covered, set(kernel_into_types()) - covered
 
 

@@ -29,8 +29,14 @@ from xdsl.dialects.builtin import ArrayAttr, TensorType
 from xdsl.ir import Attribute
 
 from gedialects import budget
-from gedialects.formats import INPUT_DESC, format_of
-from gedialects.interpreters.layouts import LayoutError, from_origin, pack_into, to_origin
+from gedialects.formats import INPUT_DESC, c0_of, format_of
+from gedialects.interpreters.layouts import (
+    LayoutError,
+    from_origin,
+    pack_into,
+    to_origin,
+    unpack_into,
+)
 
 KernelAttrs = Mapping[str, Attribute]
 Kernel = Callable[[Sequence[np.ndarray], KernelAttrs, Sequence[Attribute]], tuple[np.ndarray, ...]]
@@ -481,7 +487,10 @@ def heavy_kernel_into(fn: KernelInto, whole: Kernel) -> KernelInto:
                 np.copyto(out, y, casting="unsafe")
             return
         try:
-            plain_in = [to_origin(np.asarray(x), t) for x, t in zip(inputs, types, strict=True)]
+            plain_in = [
+                _unpacked(np.asarray(x), t, f"heavy_in{k}")
+                for k, (x, t) in enumerate(zip(inputs, types, strict=True))
+            ]
         except LayoutError as e:
             raise KernelError(str(e)) from None
         fn(plain_in, {k: v for k, v in attrs.items() if k != INPUT_DESC}, plain_types, plain_out)
@@ -490,6 +499,28 @@ def heavy_kernel_into(fn: KernelInto, whole: Kernel) -> KernelInto:
                 pack_into(y, t, out)
 
     return run
+
+
+def _unpacked(x: np.ndarray, t: Attribute, key: str) -> np.ndarray:
+    """`to_origin(x, t)`; an NC1HWC0 feature map of an NCHW origin is unpacked into the
+    scratch `key` (one strided copy per channel block) instead of a fresh array."""
+    enc = format_of(t)
+    if (
+        enc is None
+        or enc.fmt != "NC1HWC0"
+        or enc.origin != "NCHW"
+        or len(enc.shape) != 4
+        or not isinstance(t, TensorType)
+    ):
+        return to_origin(x, t)
+    n, c, h, w = enc.shape
+    c0 = c0_of(t.element_type)
+    c1 = -(-c // c0)
+    if x.shape != (n, c1, h, w, c0):
+        return to_origin(x, t)  # its LayoutError
+    y = scratch(key, enc.shape, x.dtype)
+    unpack_into(x, y)
+    return y
 
 
 def _adapt_heavy_kernels(heavy: Sequence[str]) -> None:

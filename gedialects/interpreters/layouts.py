@@ -176,3 +176,22 @@ def pack_into(x: np.ndarray, t: Attribute, out: np.ndarray) -> None:
     if rest:
         np.copyto(blocks[:, full, :rest], x[:, full * c0 :], "unsafe")
         blocks[:, full, rest:] = 0
+
+
+def unpack_into(x: np.ndarray, out: np.ndarray) -> None:
+    """`out` (an NCHW [N, C, H, W] array) set to the origin tensor of `x`, its NC1HWC0
+    storage [N, C1, H, W, C0]: one strided copy per channel block (`unpack` makes a packed
+    temporary and a copy)."""
+    n, c, h, w = out.shape
+    c0 = x.shape[-1]
+    if x.shape != (n, _ceil(c, c0), h, w, c0):
+        raise LayoutError(
+            f"NC1HWC0 storage of NCHW {list(out.shape)} is {[n, _ceil(c, c0), h, w, c0]}, got "
+            f"{list(x.shape)}"
+        )
+    blocks = x.transpose(0, 1, 4, 2, 3)  # [N, C1, C0, H, W], a view of x
+    full = c // c0
+    if full:
+        np.copyto(out[:, : full * c0].reshape(n, full, c0, h, w), blocks[:, :full], "unsafe")
+    if c > full * c0:
+        np.copyto(out[:, full * c0 :], blocks[:, full, : c - full * c0], "unsafe")
