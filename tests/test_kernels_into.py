@@ -27,6 +27,7 @@ from xdsl.ir import Attribute
 from gedialects.base import int_array
 from gedialects.formats import with_format
 from gedialects.interpreters.kernels import (
+    ALIAS_SAFE_INTO,
     KernelError,
     get_kernel_into,
     kernel_into,
@@ -332,6 +333,11 @@ def test_every_out_variant_has_a_case() -> None:
 ALIASING = [
     ("Relu", {}),
     ("Add", {}),
+    ("Sub", {}),
+    ("Mul", {}),
+    ("Div", {}),
+    ("Maximum", {}),
+    ("Minimum", {}),
     ("MatMul", {}),
     ("Sigmoid", {}),
     ("Tanh", {}),
@@ -348,11 +354,17 @@ def test_out_variant_over_its_own_input(ge_type: str, attrs: dict[str, Attribute
     plan does so for the elementwise kernels), or the first step's output may be read later:
     the result is still the kernel's."""
     x = _x((4, 4), np.float32)
-    inputs = [x, x.copy()] if ge_type in ("Add", "MatMul", "FusedMatMul") else [x]
+    binary = ("Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "MatMul", "FusedMatMul")
+    inputs = [x, x.copy()] if ge_type in binary else [x]
     rtype = tensor_type_of(x)
     (want,) = run_kernel(ge_type, inputs, attrs, [rtype])
     run_kernel_into(ge_type, inputs, attrs, [rtype], [x])
     assert x.tobytes() == want.tobytes()
+
+
+def test_alias_safe_out_variants_are_tested_over_their_own_input() -> None:
+    """The compiled executor runs these in place (output = an input's bytes)."""
+    assert {ge_type for ge_type, _ in ALIASING} >= ALIAS_SAFE_INTO
 
 
 def test_op_without_out_variant_is_run_and_copied() -> None:

@@ -134,6 +134,14 @@ def get_kernel_into(ge_type: str) -> KernelInto | None:
     return _KERNELS_INTO.get(ge_type)
 
 
+ALIAS_SAFE_INTO = frozenset(
+    {"Relu", "Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Sigmoid", "Tanh", "Erf", "Gelu"}
+)
+"""Out-variants whose output may be exactly the bytes of an input (an in-place elementwise
+task of the memory plan): each is ufunc calls that read every element before writing it,
+numpy buffering any other overlap (Gelu's scratch when it overlaps x)."""
+
+
 def kernel_into_types() -> tuple[str, ...]:
     """The GE op types that have an out-variant."""
     _load_all()

@@ -447,8 +447,11 @@ def _bind_kernel(op: KernelOp, context: BindContext) -> Decoded:
         kernel = kernels.get_kernel(ge_type)
     except KernelError:
         return context.impl(op)  # fails when it runs, as it always did
-    # An out-variant writes while it reads: only into outputs that share no byte with inputs.
-    into = None if overlaps(ins, outs) else kernels.get_kernel_into(ge_type)
+    # An out-variant writes while it reads: only into outputs that share no byte with inputs,
+    # or that are exactly an input's bytes for the elementwise ones (in place).
+    aliased = overlaps(ins, outs)
+    safe = not aliased or (ge_type in kernels.ALIAS_SAFE_INTO and _exactly_aliased(ins, outs))
+    into = kernels.get_kernel_into(ge_type) if safe else None
     attrs = op.attrs.data
 
     def ranges() -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
@@ -487,6 +490,16 @@ def _budgeted(
         step()
 
     return checked
+
+
+def _exactly_aliased(ins: Sequence[Slot], outs: Sequence[Slot]) -> bool:
+    """Every input and output that share bytes share all of them (the same buffer)."""
+    return all(
+        (i.offset, i.nbytes) == (o.offset, o.nbytes)
+        for i in ins
+        for o in outs
+        if i.offset < o.offset + o.nbytes and o.offset < i.offset + i.nbytes
+    )
 
 
 def _into_step(
