@@ -18,13 +18,16 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     TensorType,
+    f16,
     f32,
     i64,
 )
 from xdsl.ir import Attribute
 
 from gedialects.base import int_array
+from gedialects.formats import with_format
 from gedialects.interpreters.kernels import (
+    ALIAS_SAFE_INTO,
     KernelError,
     get_kernel_into,
     kernel_into,
@@ -277,15 +280,64 @@ def test_out_variant_equals_kernel_bit_for_bit(
         assert out.tobytes() == want.tobytes(), f"{ge_type}: {out} != {want}"
 
 
+TRANS_DATA = [
+    # (origin shape, element type, src format, dst format)
+    ((2, 3, 5, 4), f32, "NCHW", "NC1HWC0"),  # a padded channel block
+    ((2, 32, 3, 3), f32, "NCHW", "NC1HWC0"),  # whole blocks
+    ((1, 20, 2, 3), f16, "NCHW", "NC1HWC0"),  # both
+    ((2, 3, 5, 4), f32, "NC1HWC0", "NCHW"),
+    ((2, 32, 3, 3), f32, "NC1HWC0", "NCHW"),
+    ((1, 20, 2, 3), f16, "NC1HWC0", "NCHW"),
+    ((2, 3, 5, 4), f32, "NCHW", "NHWC"),  # through the kernel and a copy
+]
+
+
+@pytest.mark.parametrize(("shape", "element", "src", "dst"), TRANS_DATA)
+def test_trans_data_out_variant_equals_kernel_bit_for_bit(
+    shape: tuple[int, ...], element: Attribute, src: str, dst: str
+) -> None:
+    """TransData's out-variant (a strided copy per channel block) gives the kernel's bytes,
+    zeros in the padded channels of an NC1HWC0 result included, over an output that held
+    other bytes."""
+    plain = TensorType(element, shape)
+    packed = with_format(plain, "NC1HWC0", "NCHW")
+    dtype = np.float32 if element == f32 else np.float16
+    x = RNG.standard_normal(shape).astype(dtype)
+    if src == "NC1HWC0":
+        (x,) = run_kernel("TransData", [x], _formats("NCHW", "NC1HWC0"), [packed])
+    rtype = (
+        packed
+        if dst == "NC1HWC0"
+        else TensorType(
+            element,
+            np.empty(shape).transpose((0, 2, 3, 1) if dst == "NHWC" else (0, 1, 2, 3)).shape,
+        )
+    )
+    attrs = _formats(src, dst)
+    (want,) = run_kernel("TransData", [x], attrs, [rtype])
+    out = np.full(want.shape, 77, want.dtype)
+    run_kernel_into("TransData", [x], attrs, [rtype], [out])
+    assert out.tobytes() == want.tobytes()
+
+
+def _formats(src: str, dst: str) -> dict[str, Attribute]:
+    return {"src_format": StringAttr(src), "dst_format": StringAttr(dst)}
+
+
 def test_every_out_variant_has_a_case() -> None:
     """A new out-variant without a bit-for-bit case here fails this test."""
-    covered = {case[0] for case in CASES}
+    covered = {case[0] for case in CASES} | {"TransData"}
     assert set(kernel_into_types()) <= covered, set(kernel_into_types()) - covered
 
 
 ALIASING = [
     ("Relu", {}),
     ("Add", {}),
+    ("Sub", {}),
+    ("Mul", {}),
+    ("Div", {}),
+    ("Maximum", {}),
+    ("Minimum", {}),
     ("MatMul", {}),
     ("Sigmoid", {}),
     ("Tanh", {}),
@@ -302,11 +354,17 @@ def test_out_variant_over_its_own_input(ge_type: str, attrs: dict[str, Attribute
     plan does so for the elementwise kernels), or the first step's output may be read later:
     the result is still the kernel's."""
     x = _x((4, 4), np.float32)
-    inputs = [x, x.copy()] if ge_type in ("Add", "MatMul", "FusedMatMul") else [x]
+    binary = ("Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "MatMul", "FusedMatMul")
+    inputs = [x, x.copy()] if ge_type in binary else [x]
     rtype = tensor_type_of(x)
     (want,) = run_kernel(ge_type, inputs, attrs, [rtype])
     run_kernel_into(ge_type, inputs, attrs, [rtype], [x])
     assert x.tobytes() == want.tobytes()
+
+
+def test_alias_safe_out_variants_are_tested_over_their_own_input() -> None:
+    """The compiled executor runs these in place (output = an input's bytes)."""
+    assert {ge_type for ge_type, _ in ALIASING} >= ALIAS_SAFE_INTO
 
 
 def test_op_without_out_variant_is_run_and_copied() -> None:

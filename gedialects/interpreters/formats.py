@@ -9,8 +9,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 
 from gedialects.formats import c0_of, format_of
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel
-from gedialects.interpreters.layouts import pack, unpack
+from gedialects.interpreters.kernels import KernelAttrs, KernelError, kernel, kernel_into
+from gedialects.interpreters.layouts import LayoutError, pack, pack_into, unpack, unpack_into
 
 
 def _attr_str(attrs: KernelAttrs, name: str) -> str:
@@ -43,3 +43,42 @@ def trans_data(
         return (pack(plain, origin, dst_format, c0),)
     except ValueError as e:
         raise KernelError(f"TransData {src_format} -> {dst_format}: {e}") from None
+
+
+@kernel_into("TransData")
+def trans_data_into(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> None:
+    """`trans_data` written into the output: NCHW <-> NC1HWC0 (a feature map entering or
+    leaving the heavy format) as one strided copy per channel block, no temporaries; other
+    pairs through the kernel and a copy."""
+    (x,), (out,) = inputs, outputs
+    rtype = result_types[0]
+    src_format, dst_format = _attr_str(attrs, "src_format"), _attr_str(attrs, "dst_format")
+    enc = format_of(rtype) if isinstance(rtype, TensorType) else None
+    pair = (src_format, dst_format)
+    try:
+        if (
+            pair == ("NCHW", "NC1HWC0")
+            and enc is not None
+            and enc.origin == "NCHW"
+            and tuple(enc.shape) == x.shape
+        ):
+            pack_into(x, rtype, out)
+            return
+        if (
+            pair == ("NC1HWC0", "NCHW")
+            and enc is None
+            and isinstance(rtype, TensorType)
+            and x.ndim == 5
+            and x.shape[4] == c0_of(rtype.element_type)
+        ):
+            unpack_into(x, out)
+            return
+    except LayoutError as e:
+        raise KernelError(f"TransData {src_format} -> {dst_format}: {e}") from None
+    (y,) = trans_data(inputs, attrs, result_types)
+    np.copyto(out, y, casting="unsafe")

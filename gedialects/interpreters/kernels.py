@@ -29,8 +29,14 @@ from xdsl.dialects.builtin import ArrayAttr, TensorType
 from xdsl.ir import Attribute
 
 from gedialects import budget
-from gedialects.formats import INPUT_DESC, format_of
-from gedialects.interpreters.layouts import LayoutError, from_origin, to_origin
+from gedialects.formats import INPUT_DESC, c0_of, format_of
+from gedialects.interpreters.layouts import (
+    LayoutError,
+    from_origin,
+    pack_into,
+    to_origin,
+    unpack_into,
+)
 
 KernelAttrs = Mapping[str, Attribute]
 Kernel = Callable[[Sequence[np.ndarray], KernelAttrs, Sequence[Attribute]], tuple[np.ndarray, ...]]
@@ -126,6 +132,14 @@ def get_kernel_into(ge_type: str) -> KernelInto | None:
     """The out-variant of `ge_type`, or None: the caller then runs `get_kernel` and copies."""
     _load_all()
     return _KERNELS_INTO.get(ge_type)
+
+
+ALIAS_SAFE_INTO = frozenset(
+    {"Relu", "Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Sigmoid", "Tanh", "Erf", "Gelu"}
+)
+"""Out-variants whose output may be exactly the bytes of an input (an in-place elementwise
+task of the memory plan): each is ufunc calls that read every element before writing it,
+numpy buffering any other overlap (Gelu's scratch when it overlaps x)."""
 
 
 def kernel_into_types() -> tuple[str, ...]:
@@ -449,7 +463,11 @@ def heavy_kernel(fn: Kernel) -> Kernel:
 
 
 def heavy_kernel_into(fn: KernelInto, whole: Kernel) -> KernelInto:
-    """`fn` (an out-variant) taking heavy formats by `whole` (the adapted kernel) and a copy."""
+    """`fn` (an out-variant) taking heavy formats: the operands unpacked as `heavy_kernel`
+    does, `fn` writing each formatted result's origin tensor into a scratch buffer (a fresh
+    array would cost a page fault per 4 KiB each run), which is then packed straight into
+    the output (`layouts.pack_into`: one strided copy, no packed temporary). `whole` (the
+    adapted kernel) and a copy where the types are not the plain tensors this needs."""
 
     def run(
         inputs: Sequence[np.ndarray],
@@ -457,13 +475,60 @@ def heavy_kernel_into(fn: KernelInto, whole: Kernel) -> KernelInto:
         result_types: Sequence[Attribute],
         outputs: Sequence[np.ndarray],
     ) -> None:
-        if INPUT_DESC not in attrs:
+        types = _input_types(attrs)
+        if types is None:
             fn(inputs, attrs, result_types, outputs)
             return
-        for out, y in zip(outputs, whole(inputs, attrs, result_types), strict=True):
-            np.copyto(out, y, casting="unsafe")
+        plain_types: list[Attribute] = []
+        plain_out: list[np.ndarray] = []
+        for k, (t, out) in enumerate(zip(result_types, outputs, strict=True)):
+            e = format_of(t) if isinstance(t, TensorType) else None
+            if e is None:
+                plain_types.append(t)
+                plain_out.append(out)
+                continue
+            assert isinstance(t, TensorType)
+            plain_types.append(TensorType(t.element_type, e.shape))
+            plain_out.append(scratch(f"heavy_out{k}", e.shape, out.dtype))
+        if len(types) != len(inputs):
+            for out, y in zip(outputs, whole(inputs, attrs, result_types), strict=True):
+                np.copyto(out, y, casting="unsafe")
+            return
+        try:
+            plain_in = [
+                _unpacked(np.asarray(x), t, f"heavy_in{k}")
+                for k, (x, t) in enumerate(zip(inputs, types, strict=True))
+            ]
+        except LayoutError as e:
+            raise KernelError(str(e)) from None
+        fn(plain_in, {k: v for k, v in attrs.items() if k != INPUT_DESC}, plain_types, plain_out)
+        for out, y, t in zip(outputs, plain_out, result_types, strict=True):
+            if y is not out:
+                pack_into(y, t, out)
 
     return run
+
+
+def _unpacked(x: np.ndarray, t: Attribute, key: str) -> np.ndarray:
+    """`to_origin(x, t)`; an NC1HWC0 feature map of an NCHW origin is unpacked into the
+    scratch `key` (one strided copy per channel block) instead of a fresh array."""
+    enc = format_of(t)
+    if (
+        enc is None
+        or enc.fmt != "NC1HWC0"
+        or enc.origin != "NCHW"
+        or len(enc.shape) != 4
+        or not isinstance(t, TensorType)
+    ):
+        return to_origin(x, t)
+    n, c, h, w = enc.shape
+    c0 = c0_of(t.element_type)
+    c1 = -(-c // c0)
+    if x.shape != (n, c1, h, w, c0):
+        return to_origin(x, t)  # its LayoutError
+    y = scratch(key, enc.shape, x.dtype)
+    unpack_into(x, y)
+    return y
 
 
 def _adapt_heavy_kernels(heavy: Sequence[str]) -> None:

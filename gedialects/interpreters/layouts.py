@@ -150,3 +150,48 @@ def from_origin(x: np.ndarray, t: Attribute) -> np.ndarray:
         return x
     assert isinstance(t, TensorType)
     return pack(x, enc.origin, enc.fmt, c0_of(t.element_type))
+
+
+def pack_into(x: np.ndarray, t: Attribute, out: np.ndarray) -> None:
+    """`from_origin(x, t)` written into `out` (an array of `t`'s storage shape): NC1HWC0 of an
+    NCHW origin as one strided copy per channel block and zeros in the padded channels, any
+    other format through `from_origin` and a copy."""
+    enc = format_of(t)
+    assert isinstance(t, TensorType)
+    if enc is None or enc.fmt != "NC1HWC0" or enc.origin != "NCHW" or x.ndim != 4:
+        np.copyto(out, from_origin(x, t), casting="unsafe")
+        return
+    n, c, h, w = x.shape
+    c0 = c0_of(t.element_type)
+    c1 = _ceil(c, c0)
+    if out.shape != (n, c1, h, w, c0):
+        raise LayoutError(
+            f"NC1HWC0 storage of NCHW {list(x.shape)} is {[n, c1, h, w, c0]}, got {list(out.shape)}"
+        )
+    blocks = out.transpose(0, 1, 4, 2, 3)  # [N, C1, C0, H, W], a view of out
+    full = c // c0
+    if full:
+        np.copyto(blocks[:, :full], x[:, : full * c0].reshape(n, full, c0, h, w), "unsafe")
+    rest = c - full * c0
+    if rest:
+        np.copyto(blocks[:, full, :rest], x[:, full * c0 :], "unsafe")
+        blocks[:, full, rest:] = 0
+
+
+def unpack_into(x: np.ndarray, out: np.ndarray) -> None:
+    """`out` (an NCHW [N, C, H, W] array) set to the origin tensor of `x`, its NC1HWC0
+    storage [N, C1, H, W, C0]: one strided copy per channel block (`unpack` makes a packed
+    temporary and a copy)."""
+    n, c, h, w = out.shape
+    c0 = x.shape[-1]
+    if x.shape != (n, _ceil(c, c0), h, w, c0):
+        raise LayoutError(
+            f"NC1HWC0 storage of NCHW {list(out.shape)} is {[n, _ceil(c, c0), h, w, c0]}, got "
+            f"{list(x.shape)}"
+        )
+    blocks = x.transpose(0, 1, 4, 2, 3)  # [N, C1, C0, H, W], a view of x
+    full = c // c0
+    if full:
+        np.copyto(out[:, : full * c0].reshape(n, full, c0, h, w), blocks[:, :full], "unsafe")
+    if c > full * c0:
+        np.copyto(out[:, full * c0 :], blocks[:, full, : c - full * c0], "unsafe")

@@ -20,6 +20,7 @@ from xdsl.interpreter import (
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
 
+from gedialects import budget
 from gedialects.ascend import (
     DynamicControlOp,
     DynamicKernelOp,
@@ -435,9 +436,9 @@ def _bind_kernel(op: KernelOp, context: BindContext) -> Decoded:
         return context.impl(op)  # no planned buffers: its impl fails as it always did
     ins, outs, rtypes = spec.inputs, spec.outputs, spec.result_types
     ge_type = op.kernel.data
+    total = sum(s.nbytes for s in outs)
     if (
-        sum(s.nbytes for s in outs) > SMALL_OUTPUTS  # run_kernel asks the budget each time
-        or any(s.nbytes == 0 for s in outs)  # run_kernel sizes a broadcast first
+        any(s.nbytes == 0 for s in outs)  # run_kernel sizes a broadcast first
         or len(rtypes) != len(outs)
         or any(t is not s.type for t, s in zip(rtypes, outs, strict=True))
     ):
@@ -446,8 +447,11 @@ def _bind_kernel(op: KernelOp, context: BindContext) -> Decoded:
         kernel = kernels.get_kernel(ge_type)
     except KernelError:
         return context.impl(op)  # fails when it runs, as it always did
-    # An out-variant writes while it reads: only into outputs that share no byte with inputs.
-    into = None if overlaps(ins, outs) else kernels.get_kernel_into(ge_type)
+    # An out-variant writes while it reads: only into outputs that share no byte with inputs,
+    # or that are exactly an input's bytes for the elementwise ones (in place).
+    aliased = overlaps(ins, outs)
+    safe = not aliased or (ge_type in kernels.ALIAS_SAFE_INTO and _exactly_aliased(ins, outs))
+    into = kernels.get_kernel_into(ge_type) if safe else None
     attrs = op.attrs.data
 
     def ranges() -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
@@ -457,12 +461,45 @@ def _bind_kernel(op: KernelOp, context: BindContext) -> Decoded:
         in_views = [view(u8, s, False) for s in ins]
         out_views = [view(u8, s, True) for s in outs]
         if into is not None:
-            return _into_step(op, into, in_views, attrs, rtypes, out_views)
-        if len(outs) == 1:
-            return _single_step(op, kernel, in_views, attrs, rtypes, out_views[0], outs[0])
-        return _multi_step(op, kernel, in_views, attrs, rtypes, out_views, outs, u8)
+            step = _into_step(op, into, in_views, attrs, rtypes, out_views)
+        elif len(outs) == 1:
+            step = _single_step(op, kernel, in_views, attrs, rtypes, out_views[0], outs[0])
+        else:
+            step = _multi_step(op, kernel, in_views, attrs, rtypes, out_views, outs, u8)
+        return step if total <= SMALL_OUTPUTS else _budgeted(op, total, rtypes, step)
 
     return Decoded(PLAIN, bind=bind, ranges=ranges)
+
+
+def _budgeted(
+    op: KernelOp,
+    total: int,
+    rtypes: tuple[TensorType | UnrankedTensorType, ...],
+    step: Callable[[], None],
+) -> Callable[[], None]:
+    """`step` after `run_kernel`'s memory budget check of large outputs (the budget may change
+    between runs: it is asked each time, with run_kernel's message), so that a large kernel
+    too runs compiled, into its arena views, instead of through its `@impl` and a byte copy."""
+    what = f"{op.kernel.data} outputs ({', '.join(map(str, rtypes))})"
+
+    def checked() -> None:
+        try:
+            budget.check(total, what)
+        except CAUGHT as e:
+            raise _kernel_failure(op, e) from None
+        step()
+
+    return checked
+
+
+def _exactly_aliased(ins: Sequence[Slot], outs: Sequence[Slot]) -> bool:
+    """Every input and output that share bytes share all of them (the same buffer)."""
+    return all(
+        (i.offset, i.nbytes) == (o.offset, o.nbytes)
+        for i in ins
+        for o in outs
+        if i.offset < o.offset + o.nbytes and o.offset < i.offset + i.nbytes
+    )
 
 
 def _into_step(

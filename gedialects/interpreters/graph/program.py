@@ -13,18 +13,27 @@ step-by-step dispatch's.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
+import numpy as np
+from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.ir import Block, Operation, SSAValue
 
+from gedialects import budget
 from gedialects.base import GEOp
 from gedialects.budget import MemoryBudgetError
 from gedialects.formats import kernel_attrs
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
-from gedialects.interpreters.kernels import bind_kernel
+from gedialects.interpreters.kernels import (
+    SMALL_OUTPUTS,
+    KernelInto,
+    bind_kernel,
+    get_kernel_into,
+)
 from gedialects.tensors import numpy_from_dense
 
 KERNEL = 0
@@ -33,6 +42,12 @@ CONST = 1
 """`fn` is None; `op` is a const whose value is `const`."""
 IMPL = 2
 """`op` runs through `interpreter.run_op`."""
+INTO = 3
+"""`into(args, properties, result types, outputs)` is the op's out-variant, writing into
+buffers of the program's pool (`specs` their static shapes and dtypes)."""
+
+BufferSpec = tuple[tuple[int, ...], np.dtype]
+Pool = dict[BufferSpec, list[np.ndarray]]
 
 
 @dataclass(frozen=True)
@@ -44,26 +59,79 @@ class Step:
     fn: Callable[[Sequence[Any], Any], tuple[Any, ...]] | None = None
     attrs: Any = None
     const: Any = None
+    into: KernelInto | None = None
+    specs: tuple[BufferSpec, ...] = ()
+    budget: int = 0
+    """INTO: the bytes of its outputs when `run_kernel` would ask the budget for them."""
+    frees: tuple[int, ...] = ()
+    """The registers this step reads for the last time (not outputs): dropped after it."""
 
 
 @dataclass(frozen=True)
 class GraphProgram:
-    """A graph body decoded once: its steps, its registers and where the outputs are."""
+    """A graph body decoded once: its steps, its registers and where the outputs are.
+
+    Ops with an out-variant and static results (`INTO`) write into buffers of a pool that
+    outlives the run, as the ascend level's arena does (a fresh array costs a page fault per
+    4 KiB on first touch, often more than the kernel): a register's buffer goes back to the
+    pool after its last reader, unless something else still holds it (a view of it is a
+    live value, a graph output returns it to the caller), which its reference count tells.
+    Each concurrent run takes a pool of its own (`pools`)."""
 
     steps: tuple[Step, ...]
     registers: int
     block_args: tuple[int, ...]
     outputs: tuple[int, ...]
+    pools: list[Pool] = field(default_factory=list, compare=False)
 
     def run(
         self, interpreter: Interpreter, args: Sequence[Any], label: Callable[[GEOp], str]
     ) -> tuple[Any, ...]:
+        pools = self.pools
+        pool: Pool = pools.pop() if pools else {}
+        try:
+            return self._run(interpreter, args, label, pool)
+        finally:
+            pools.append(pool)
+
+    def _run(
+        self,
+        interpreter: Interpreter,
+        args: Sequence[Any],
+        label: Callable[[GEOp], str],
+        pool: Pool,
+    ) -> tuple[Any, ...]:
         values: list[Any] = [None] * self.registers
+        owned: dict[int, np.ndarray] = {}
         for k, v in zip(self.block_args, args, strict=True):
             values[k] = v
         for step in self.steps:
             ins = [values[k] for k in step.args]
             kind = step.kind
+            if kind == INTO:
+                outs = [_take(pool, spec) for spec in step.specs]
+                try:
+                    if step.budget and step.budget > budget.max_memory():
+                        budget.check(step.budget, _budget_text(step.op))  # its message
+                    step.into(ins, step.attrs, step.op.result_types, outs)  # pyright: ignore[reportOptionalCall]
+                except MemoryBudgetError as e:
+                    _raise_as_xdsl(
+                        interpreter,
+                        step.op,
+                        ins,
+                        MemoryBudgetError(f"{label(step.op)}: {e}"),  # pyright: ignore[reportArgumentType]
+                    )
+                except Exception as e:
+                    _raise_as_xdsl(interpreter, step.op, ins, e)
+                for j, k in enumerate(step.results):
+                    values[k] = owned[k] = outs[j]
+                del outs, ins  # no name but the registers holds a buffer now
+                for k in step.frees:
+                    values[k] = None
+                    buffer = owned.pop(k, None)
+                    if buffer is not None:
+                        _give_back(pool, buffer)
+                continue
             if kind == KERNEL:
                 try:
                     results = step.fn(ins, step.attrs)  # pyright: ignore[reportOptionalCall]
@@ -82,7 +150,38 @@ class GraphProgram:
                 results = interpreter.run_op(step.op, tuple(ins))
             for k, r in zip(step.results, results, strict=True):
                 values[k] = r
+            del results, ins
+            for k in step.frees:
+                values[k] = None
+                buffer = owned.pop(k, None)
+                if buffer is not None:
+                    _give_back(pool, buffer)
         return tuple(values[k] for k in self.outputs)
+
+
+def _take(pool: Pool, spec: BufferSpec) -> np.ndarray:
+    free = pool.get(spec)
+    if free:
+        return free.pop()
+    return np.empty(spec[0], spec[1])
+
+
+def _give_back(pool: Pool, buffer: np.ndarray) -> None:
+    """`buffer` into the pool when nothing but the caller holds it (a view of it, a value
+    the run returns or a kernel kept hold a reference)."""
+    if sys.getrefcount(buffer) <= _UNREFERENCED:
+        pool.setdefault((buffer.shape, buffer.dtype), []).append(buffer)
+
+
+_UNREFERENCED = 3
+"""`sys.getrefcount` of a buffer that only `_give_back`'s caller holds: the caller's local
+name, `_give_back`'s parameter and getrefcount's own argument."""
+
+
+def _budget_text(op: Operation) -> str:
+    """What `kernels.run_kernel` names in its budget check of the op's outputs."""
+    assert isinstance(op, GEOp)
+    return f"{op.GE_TYPE} outputs ({', '.join(map(str, op.result_types))})"
 
 
 def _const(op: Operation, found: Any, own: type[InterpreterFunctions]) -> Any:
@@ -149,14 +248,57 @@ def compile_graph(
             and found[1] is kernel_impls.get(type(op))
             and isinstance(op, GEOp)
         ):
-            fn = bind_kernel(op.GE_TYPE, op.result_types)
-            steps.append(
-                Step(KERNEL, op, args, results, fn, kernel_attrs(op.operand_types, op.properties))
-            )
+            attrs = kernel_attrs(op.operand_types, op.properties)
+            specs = _static_specs(op)
+            into = get_kernel_into(op.GE_TYPE) if specs is not None else None
+            if into is not None and specs is not None:
+                total = sum(budget.shape_nbytes(shape, dtype.itemsize) for shape, dtype in specs)
+                large = total if total > SMALL_OUTPUTS else 0
+                steps.append(
+                    Step(INTO, op, args, results, attrs=attrs, into=into, specs=specs, budget=large)
+                )
+            else:
+                fn = bind_kernel(op.GE_TYPE, op.result_types)
+                steps.append(Step(KERNEL, op, args, results, fn, attrs))
         elif (const := _const(op, found, own)) is not None:
             steps.append(Step(CONST, op, args, results, const=const))
         else:
             steps.append(Step(IMPL, op, args, results))
     if outputs is None:
         return None
-    return GraphProgram(tuple(steps), len(index), block_args, outputs)
+    return GraphProgram(_with_frees(steps, outputs), len(index), block_args, outputs)
+
+
+def _static_specs(op: GEOp) -> tuple[BufferSpec, ...] | None:
+    """The shapes and dtypes of the op's results when all are static tensors, else None."""
+    from gedialects.tensors import UnsupportedDtypeError, numpy_dtype
+
+    specs: list[BufferSpec] = []
+    for t in op.result_types:
+        if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
+            return None
+        try:
+            dtype = numpy_dtype(t.element_type)
+        except UnsupportedDtypeError:
+            return None
+        if dtype.kind not in "biuf":
+            return None
+        specs.append((tuple(t.get_shape()), dtype))
+    return tuple(specs)
+
+
+def _with_frees(steps: list[Step], outputs: tuple[int, ...]) -> tuple[Step, ...]:
+    """The steps, each with the registers it reads or defines for the last time (the
+    graph's outputs excepted)."""
+    last: dict[int, int] = {}
+    for i, step in enumerate(steps):
+        for k in (*step.args, *step.results):
+            last[k] = i
+    keep = set(outputs)
+    frees: list[list[int]] = [[] for _ in steps]
+    for k, i in last.items():
+        if k not in keep:
+            frees[i].append(k)
+    return tuple(
+        replace(step, frees=tuple(f)) if f else step for step, f in zip(steps, frees, strict=True)
+    )
