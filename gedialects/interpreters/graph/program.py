@@ -114,15 +114,8 @@ class GraphProgram:
                     if step.budget and step.budget > budget.max_memory():
                         budget.check(step.budget, _budget_text(step.op))  # its message
                     step.into(ins, step.attrs, step.op.result_types, outs)  # pyright: ignore[reportOptionalCall]
-                except MemoryBudgetError as e:
-                    _raise_as_xdsl(
-                        interpreter,
-                        step.op,
-                        ins,
-                        MemoryBudgetError(f"{label(step.op)}: {e}"),  # pyright: ignore[reportArgumentType]
-                    )
                 except Exception as e:
-                    _raise_as_xdsl(interpreter, step.op, ins, e)
+                    _raise_as_xdsl(interpreter, step.op, ins, e, label)
                 for j, k in enumerate(step.results):
                     values[k] = owned[k] = outs[j]
                 del outs, ins  # no name but the registers holds a buffer now
@@ -135,15 +128,8 @@ class GraphProgram:
             if kind == KERNEL:
                 try:
                     results = step.fn(ins, step.attrs)  # pyright: ignore[reportOptionalCall]
-                except MemoryBudgetError as e:
-                    _raise_as_xdsl(
-                        interpreter,
-                        step.op,
-                        ins,
-                        MemoryBudgetError(f"{label(step.op)}: {e}"),  # pyright: ignore[reportArgumentType]
-                    )
                 except Exception as e:
-                    _raise_as_xdsl(interpreter, step.op, ins, e)
+                    _raise_as_xdsl(interpreter, step.op, ins, e, label)
             elif kind == CONST:
                 results = (step.const,)
             else:
@@ -196,8 +182,16 @@ def _const(op: Operation, found: Any, own: type[InterpreterFunctions]) -> Any:
 
 
 def _raise_as_xdsl(
-    interpreter: Interpreter, op: Operation, ins: list[Any], error: Exception
+    interpreter: Interpreter,
+    op: Operation,
+    ins: list[Any],
+    error: Exception,
+    label: Callable[[GEOp], str],
 ) -> NoReturn:
+    """Reports a kernel's error as xDSL's walk would; a memory budget error names the op
+    first (the one place both kernel paths of the program share)."""
+    if isinstance(error, MemoryBudgetError):
+        error = MemoryBudgetError(f"{label(op)}: {error}")  # pyright: ignore[reportArgumentType]
     for listener in interpreter.listeners:
         listener.will_interpret_op(op, tuple(ins))
     op.emit_error("Error while interpreting op", error)

@@ -611,10 +611,10 @@ class _ByteMasks:
 
 
 def _sweep_one(
-    intervals: list[tuple[int, int, int]], masks: _ByteMasks, allowed: list[int]
+    intervals: list[tuple[int, int, int]], masks: _ByteMasks, barred: list[int]
 ) -> Iterator[tuple[int, int]]:
     """The pairs `overlapping(intervals)` yields (closed intervals of block ids) whose blocks'
-    bytes meet, as far as `allowed[rank]` admits them: at each start, the intervals still
+    bytes meet, but for the ranks `barred[rank]` excludes: at each start, the intervals still
     open are one mask."""
     rank, bit = masks.rank, masks.bit
     active = 0
@@ -627,7 +627,7 @@ def _sweep_one(
             if not open_at[r]:
                 active ^= bit[r]
         r = rank[ident]
-        hits = active & allowed[r]
+        hits = active & masks.meet[r] & ~barred[r]
         if hits:
             yield from masks.pairs(r, hits)
         if not open_at.get(r):
@@ -641,7 +641,7 @@ def _sweep_two(
     xs: list[tuple[int, int, int]],
     ys: list[tuple[int, int, int]],
     masks: _ByteMasks,
-    allowed: list[int],
+    barred: list[int],
 ) -> Iterator[tuple[int, int]]:
     """The pairs `crossing(xs, ys)` yields whose blocks' bytes meet (as `_sweep_one`)."""
     rank, bit = masks.rank, masks.bit
@@ -653,7 +653,7 @@ def _sweep_two(
             _, fam, r = heapq.heappop(expiry)
             active[fam] ^= bit[r]
         r = rank[ident]
-        hits = active[1 - family] & allowed[r]
+        hits = active[1 - family] & masks.meet[r] & ~barred[r]
         if hits:
             yield from masks.pairs(r, hits)
         active[family] |= bit[r]  # one interval per block and family
@@ -690,18 +690,18 @@ def sharing_conflicts(
     for i, sid in enumerate(home):
         if sid is not None:
             at_home[sid] = at_home.get(sid, 0) | masks.bit[rank[i]]
-    meet = masks.meet
-    # one home stream: the exact segments, among that stream's blocks only
-    for sid, group in by_stream.items():
-        mine = at_home[sid]
-        found.update(_sweep_one(group, masks, [m & mine for m in meet]))
+    # one home stream: the exact segments, among that stream's blocks only (a group holds
+    # only its own stream's blocks, so no rank needs barring)
+    none = [0] * len(blocks)
+    for group in by_stream.values():
+        found.update(_sweep_one(group, masks, none))
     if graph.multi_stream:
-        # any other pair: the coarse tests, without the pairs of one home stream
-        others = list(meet)
+        # any other pair: the coarse tests, without the pairs of one home stream (the masks
+        # are ANDed per event, not copied per rank: a mask has up to a bit per block)
+        others = list(none)
         for i, sid in enumerate(home):
             if sid is not None:
-                r = rank[i]
-                others[r] = meet[r] & ~at_home[sid]
+                others[rank[i]] = at_home[sid]
         intervals = [(b.first, b.last, i) for i, b in enumerate(blocks)]
         found.update(_sweep_one(intervals, masks, others))
         for sid in graph.stream_ids:
