@@ -352,6 +352,15 @@ def qdq_files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+def ort_fusions_agree(root: Path) -> bool:
+    """Whether onnxruntime's fused QLinearConv path gives its own unoptimised numbers here: on
+    a host with AVX2 but no VNNI, MLAS's u8s8 kernels add int8 products in pairs with int16
+    saturation (vpmaddubsw), which moves this model's output by ~1.04; the unoptimised run
+    (ortref) is exact on every host."""
+    fused, plain = np.load(root / "ort.npz")["y"], np.load(root / "ortref.npz")["y"]
+    return bool(np.allclose(fused, plain, rtol=1e-5, atol=1e-5))
+
+
 def op_names(path: Path) -> list[str]:
     return re.findall(r"(graph\.[a-z_0-9]+|ascend\.kernel \"[A-Za-z0-9]+\")", path.read_text())
 
@@ -362,6 +371,8 @@ def test_qdq_cnn_through_the_tools(qdq_files: Path, reference: str) -> None:
     -> ge-run: both fused (two AscendDequant, the ReLU as relu_flag, the products int8 on AI
     Core), both to onnxruntime's numbers."""
     root = qdq_files
+    if reference == "ort" and not ort_fusions_agree(root):
+        pytest.skip("onnxruntime's fused QLinearConv disagrees with its own unoptimised run here")
     imported, fused, compiled = root / "g.mlir", root / "f.mlir", root / "c.mlir"
     done = run_tool("ge-import", str(root / "cnn.onnx"), "-o", str(imported))
     assert done.returncode == 0, done.stderr
@@ -398,15 +409,17 @@ def test_qdq_cnn_in_memory_is_fused_and_keeps_the_numbers(qdq_files: Path) -> No
 
 
 def test_qdq_cnn_through_ge_atc(qdq_files: Path) -> None:
-    """ge-atc (ONNX -> .om, ge-compile inside) -> ge-run: fused, to onnxruntime's numbers."""
+    """ge-atc (ONNX -> .om, ge-compile inside) -> ge-run: fused, to onnxruntime's numbers
+    (its fused run where it agrees with its unoptimised one, see `ort_fusions_agree`)."""
     out = qdq_files / "atc"
+    reference = "ort" if ort_fusions_agree(qdq_files) else "ortref"
     done = run_tool(
         "ge-atc", f"--model={qdq_files / 'cnn.onnx'}", "--framework=5", f"--output={out}"
     )
     assert done.returncode == 0, done.stderr
     result = run_tool(
         "ge-run", f"{out}.om", "--inputs", str(qdq_files / "in.npz"),
-        "--reference", str(qdq_files / "ort.npz"), "-q", *QDQ_TOL,
+        "--reference", str(qdq_files / f"{reference}.npz"), "-q", *QDQ_TOL,
     )  # fmt: skip
     assert result.returncode == 0, f"{result.stdout}{result.stderr}"
     assert "MATCH: all" in result.stdout
