@@ -127,6 +127,7 @@ from gedialects.base import (
     int_array,
     int_array_values,
     new_i64,
+    new_int,
 )
 from gedialects.dense_hex import parse_large_hex_dense, print_dense
 
@@ -175,8 +176,7 @@ class BufferAttr(ParametrizedAttribute):
         build, which raises as before."""
         if nbytes is None or offset < 0 or type.__class__ is not TensorType:
             return cls(offset, type)
-        data = IntAttr.__new__(IntAttr)
-        object.__setattr__(data, "data", offset)
+        data = new_int(offset)
         made = cls.__new__(cls)
         object.__setattr__(made, "offset", data)
         object.__setattr__(made, "type", type)
@@ -190,8 +190,7 @@ class BufferAttr(ParametrizedAttribute):
         rewrite."""
         if offset < 0:
             raise VerifyException(f"#ascend.buffer offset {offset} is negative")
-        data = IntAttr.__new__(IntAttr)
-        object.__setattr__(data, "data", offset)
+        data = new_int(offset)
         moved = BufferAttr.__new__(BufferAttr)
         object.__setattr__(moved, "offset", data)
         object.__setattr__(moved, "type", self.type)

@@ -546,15 +546,47 @@ _I64_ATTRS: dict[int, IntegerAttr] = {}
 _I64_LOW, _I64_HIGH = -(1 << 63), 1 << 63
 
 
-def new_i64(value: int) -> IntegerAttr:
-    """`IntegerAttr(value, i64)`, the range checked here instead of by xDSL's generic
-    verification (`__post_init__`, five times the cost of the object: 13 -> 2.6 us): the
-    value passes, or raises, as it would there. For the unique values the passes number things
-    with (a partition's peer indices, events); repeated ones are interned by the callers."""
-    if not _I64_LOW <= value < _I64_HIGH:
-        return IntegerAttr(value, i64)  # xDSL's own error
+# Attributes built without xDSL's generic verification (`__post_init__`), for the builders the
+# passes call once per node: each checks here what that verification would, or leaves the
+# case to xDSL's constructor so that it raises as before.
+
+
+def new_int(value: int) -> IntAttr:
+    """`IntAttr(value)` of an int (xDSL's check is only that it is one)."""
+    if type(value) is not int:
+        return IntAttr(value)
     data = IntAttr.__new__(IntAttr)
     object.__setattr__(data, "data", value)
+    return data
+
+
+def new_string(text: str) -> StringAttr:
+    """`StringAttr(text)` of a str (a `Data` of `str` checks nothing but that it is an
+    attribute, through an ABC `isinstance`): the partitioners name every End, PlaceHolder
+    and subgraph they make."""
+    if type(text) is not str:
+        return StringAttr(text)
+    attr = StringAttr.__new__(StringAttr)
+    object.__setattr__(attr, "data", text)
+    return attr
+
+
+def new_array(items: Iterable[Attribute]) -> ArrayAttr[Attribute]:
+    """`ArrayAttr(items)` of attributes (an ArrayAttr of attributes has nothing else to
+    check): ge-plan-memory's rewrite makes two per task, the partitioners two per graph."""
+    array = ArrayAttr.__new__(ArrayAttr)
+    object.__setattr__(array, "data", tuple(items))
+    return array
+
+
+def new_i64(value: int) -> IntegerAttr:
+    """`IntegerAttr(value, i64)`, the range checked here instead of by xDSL's generic
+    verification (five times the cost of the object: 13 -> 2.6 us): the value passes, or
+    raises, as it would there. For the unique values the passes number things with (a
+    partition's peer indices, events); repeated ones are interned by the callers."""
+    if not _I64_LOW <= value < _I64_HIGH:
+        return IntegerAttr(value, i64)  # xDSL's own error
+    data = new_int(value)
     attr = IntegerAttr.__new__(IntegerAttr)
     object.__setattr__(attr, "value", data)
     object.__setattr__(attr, "type", i64)

@@ -48,10 +48,10 @@ from xdsl.traits import SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import fast_verify
-from gedialects.base import GEOp, NodeSyntax, new_i64
+from gedialects.base import GEOp, NodeSyntax, new_i64, new_string
 from gedialects.graph import GraphOp
 from gedialects.graph.control import GE_TENSOR, check_signature, lookup_graph
-from gedialects.graph.structure import module_rule, new_string, ssa_values
+from gedialects.graph.structure import module_rule, ssa_values
 
 _NO_NESTED = ArrayAttr[StringAttr](())
 

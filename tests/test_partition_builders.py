@@ -21,8 +21,9 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.irdl import IRDLOperation
 from xdsl.utils.exceptions import VerifyException
 
+from gedialects.base import new_string
 from gedialects.graph import GraphOp, NetOutputOp, ReluOp
-from gedialects.graph.structure import function_type, new_string
+from gedialects.graph.structure import function_type
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp, symbol_ref
 
 T = TensorType(f32, [2, 3])

@@ -290,9 +290,9 @@ def test_buffer_array_equals_the_verified_array() -> None:
     from xdsl.dialects.builtin import ArrayAttr, TensorType, f32
 
     from gedialects.ascend import BufferAttr
-    from gedialects.passes.plan_memory import buffer_array
+    from gedialects.base import new_array
 
     for n in range(4):
         buffers = [BufferAttr(512 * k, TensorType(f32, [k + 1])) for k in range(n)]
-        want, got = ArrayAttr(buffers), buffer_array(iter(buffers))
+        want, got = ArrayAttr(buffers), new_array(iter(buffers))
         assert (got, hash(got), str(got), got.data) == (want, hash(want), str(want), want.data)

@@ -42,10 +42,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import exact_text, fast_text
-from gedialects.base import (
-    NODE_NAME,
-    GEOp,
-)
+from gedialects.base import NODE_NAME, GEOp, new_array, new_string
 from gedialects.formats import verify_tensor_format
 from gedialects.strings import StringsAttr
 
@@ -80,30 +77,13 @@ def _names(attrs: ArrayAttr[DictionaryAttr] | None, index: int) -> str | None:
     return name.data if isinstance(name, StringAttr) else None
 
 
-def new_string(text: str) -> StringAttr:
-    """`StringAttr(text)` without xDSL's generic `__post_init__` (a `Data` of `str` checks
-    nothing but that it is an attribute, through an ABC `isinstance`): the partitioners name
-    every End, PlaceHolder and subgraph they make."""
-    if type(text) is not str:
-        return StringAttr(text)
-    attr = StringAttr.__new__(StringAttr)
-    object.__setattr__(attr, "data", text)
-    return attr
-
-
-def _array(items: Sequence[Attribute]) -> ArrayAttr[Attribute]:
-    attr = ArrayAttr.__new__(ArrayAttr)
-    object.__setattr__(attr, "data", tuple(items))
-    return attr
-
-
 def function_type(inputs: Sequence[Attribute], outputs: Sequence[Attribute]) -> FunctionType:
     """`FunctionType.from_lists(inputs, outputs)` without xDSL's generic verification of the
     three attributes (each only checks that the parameters are array attributes, which they
     are here by construction): one per graph the partitioners make."""
     attr = FunctionType.__new__(FunctionType)
-    object.__setattr__(attr, "inputs", _array(inputs))
-    object.__setattr__(attr, "outputs", _array(outputs))
+    object.__setattr__(attr, "inputs", new_array(inputs))
+    object.__setattr__(attr, "outputs", new_array(outputs))
     return attr
 
 

@@ -11,13 +11,11 @@ happens otherwise), feature maps are placed by the chosen strategy over the live
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import ClassVar, cast, overload
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
-from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
@@ -29,6 +27,7 @@ from gedialects.ascend import (
     ModelOp,
     OutputOp,
 )
+from gedialects.base import new_array
 from gedialects.passes.analysis.liveness import (
     Tensor,
     conflicts,
@@ -312,18 +311,9 @@ def _rewrite(
         for prop in task.effects().buffer_props:
             value = props[prop]
             if isinstance(value, ArrayAttr):
-                props[prop] = buffer_array(map(moved, value.data))
+                props[prop] = new_array(map(moved, value.data))
             else:
                 props[prop] = moved(cast(BufferAttr | DynBufferAttr, value))  # a buffer prop
-
-
-def buffer_array(buffers: Iterable[Attribute]) -> ArrayAttr[Attribute]:
-    """`ArrayAttr(buffers)` without xDSL's generic verification (an ArrayAttr of attributes
-    has nothing else to check): the rewrite makes two per task, and building them verified
-    was a third of it."""
-    array = ArrayAttr.__new__(ArrayAttr)
-    object.__setattr__(array, "data", tuple(buffers))
-    return array
 
 
 def largest_tensors(model: ModelOp, count: int = 3) -> list[str]:

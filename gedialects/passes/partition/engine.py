@@ -69,9 +69,8 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from gedialects.base import ENGINE_NAME, GE_LOCAL_ENGINE, NODE_NAME, STREAM_LABEL
+from gedialects.base import ENGINE_NAME, GE_LOCAL_ENGINE, NODE_NAME, STREAM_LABEL, new_string
 from gedialects.graph import GraphOp, NetOutputOp
-from gedialects.graph.structure import new_string
 from gedialects.graph.variables import (
     RefDataOp,
     RefWriterOp,

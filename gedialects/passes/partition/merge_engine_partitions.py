@@ -19,9 +19,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from gedialects.base import ENGINE_NAME, STREAM_LABEL
+from gedialects.base import ENGINE_NAME, STREAM_LABEL, new_string
 from gedialects.graph import GraphOp, NetOutputOp, VarLikeOp
-from gedialects.graph.structure import new_string
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.analysis.graph_view import str_attr
 from gedialects.passes.partition import attr_names
