@@ -116,16 +116,10 @@ class GraphProgram:
                     step.into(ins, step.attrs, step.op.result_types, outs)  # pyright: ignore[reportOptionalCall]
                 except Exception as e:
                     _raise_as_xdsl(interpreter, step.op, ins, e, label)
-                for j, k in enumerate(step.results):
-                    values[k] = owned[k] = outs[j]
-                del outs, ins  # no name but the registers holds a buffer now
-                for k in step.frees:
-                    values[k] = None
-                    buffer = owned.pop(k, None)
-                    if buffer is not None:
-                        _give_back(pool, buffer)
-                continue
-            if kind == KERNEL:
+                owned.update(zip(step.results, outs, strict=True))
+                results = outs
+                del outs
+            elif kind == KERNEL:
                 try:
                     results = step.fn(ins, step.attrs)  # pyright: ignore[reportOptionalCall]
                 except Exception as e:
@@ -136,7 +130,7 @@ class GraphProgram:
                 results = interpreter.run_op(step.op, tuple(ins))
             for k, r in zip(step.results, results, strict=True):
                 values[k] = r
-            del results, ins
+            del results, ins  # no name but the registers holds a buffer now
             for k in step.frees:
                 values[k] = None
                 buffer = owned.pop(k, None)
