@@ -560,11 +560,15 @@ def measure_onnxruntime(nodes: int) -> dict[str, float]:
 
 
 def child_seconds(cmd: list[str], env: dict[str, str], what: str) -> float:
-    """CPU seconds (user + system) of `cmd` run as a child process; exits on its failure."""
+    """CPU seconds (user + system) of `cmd` run as a child process; exits on its failure.
+    The child starts in the checkout `env` names: `python -m` puts its working directory ahead
+    of PYTHONPATH, so started anywhere else inside a checkout it would run that one's code."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        cmd, env=env, cwd=env["PYTHONPATH"], capture_output=True, text=True, check=False
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"bench_scale: {what} failed: {done.stderr.strip()}")
@@ -781,7 +785,7 @@ def main() -> None:
     totals: dict[int, Row] = {}
     for size in (int(s) for s in args.sizes.split(",")):
         print(f"== {size} nodes ({LANES} lanes of {BLOCK_NODES}-node blocks)")
-        rows = bench(size, args.workdir, args.baseline, args.repeat)
+        rows = bench(size, args.workdir.resolve(), args.baseline, args.repeat)
         table = [header, *(row.cells() for row in rows)]
         widths = [max(len(r[i]) for r in table) for i in range(len(header))]
         for r in table:
