@@ -492,13 +492,18 @@ def _run_cli(args: argparse.Namespace, heap: _Heap | None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     with _Heap() as heap:
-        from xdsl.utils.exceptions import DiagnosticException
+        return cli.run_main("ge-run", lambda: run_cli(argv, heap), _user_errors)
 
-        from gedialects.budget import MemoryBudgetError, MemorySizeError
-        from gedialects.interpreters.run import RunError
 
-        errors = (RunError, DiagnosticException, MemoryBudgetError, MemorySizeError)
-        return cli.run_main("ge-run", lambda: run_cli(argv, heap), errors)
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """The errors ge-run prints as one line, imported once one is caught (the interpreter's
+    RunError: `ge-run --help` does not import the interpreters)."""
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from gedialects.budget import MemoryBudgetError, MemorySizeError
+    from gedialects.interpreters.run import RunError
+
+    return (RunError, DiagnosticException, MemoryBudgetError, MemorySizeError)
 
 
 if __name__ == "__main__":
