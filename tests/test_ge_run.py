@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -162,3 +165,28 @@ def test_reference_of_string_outputs_is_compared_as_text(tmp_path: Path) -> None
     assert "'output0' differs: 1 of 3 strings, first at [1]: 'bc-', expected 'bc+'" in (
         no.stdout + no.stderr
     )
+
+
+def test_collector_is_restored_after_a_run(add_file: Path, tmp_path: Path) -> None:
+    """ge-run pauses and freezes the cyclic GC for its module; an in-process caller gets it
+    back as it was, after a run and after an error."""
+    assert gc.isenabled()
+    frozen = gc.get_freeze_count()
+    assert ge_run([str(add_file), "--random-inputs", "0", "-q"]) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
+    assert ge_run([str(tmp_path / "missing.mlir")]) == 1
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
+
+
+def test_help_does_not_import_the_interpreters() -> None:
+    """`ge-run --help` names ge-run's user errors without importing the interpreter (and the
+    graph dialect under it) that defines RunError."""
+    code = (
+        "import contextlib, io, sys\n"
+        "from gedialects.tools.ge_run import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main(['--help'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('gedialects.interpreters')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout

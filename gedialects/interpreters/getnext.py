@@ -96,7 +96,7 @@ def _names(attrs: KernelAttrs) -> list[str]:
 def getnext_signature(entry: Operation, sig: Signature) -> Signature | None:
     """The signature of an entry fed by a GetNext without gears (`gears.gear_signature`
     covers one with gears): its GetNext's outputs are its last inputs, queued per run."""
-    from gedialects.ascend import ModelOp
+    from gedialects.ascend import ModelOp, TaskOp
     from gedialects.graph import GraphOp
 
     names: tuple[str, ...] = ()
@@ -110,7 +110,14 @@ def getnext_signature(entry: Operation, sig: Signature) -> Signature | None:
         last = entry.body.block.last_op
         hidden = last is not None and GETNEXT_SINK_DYNAMIC in last.attributes
     elif isinstance(entry, ModelOp):
-        task = next((t for t in entry.tasks() if t.effects().kernel == GetNextOp.GE_TYPE), None)
+        task = next(  # not `entry.tasks()`: no list of every task for the usual no-GetNext
+            (
+                t
+                for t in entry.body.block.ops
+                if isinstance(t, TaskOp) and t.effects().kernel == GetNextOp.GE_TYPE
+            ),
+            None,
+        )
         if task is None:
             return None
         attrs = getattr(task, "attrs", None)

@@ -128,18 +128,22 @@ def cannot_write(path: str, error: OSError) -> UserError:
 def run_main(
     prog: str,
     body: Callable[[], int],
-    user_errors: tuple[type[BaseException], ...] = (),
+    user_errors: tuple[type[BaseException], ...]
+    | Callable[[], tuple[type[BaseException], ...]] = (),
     prefix: str | None = None,
 ) -> int:
     """Runs a tool's `body` with the one error convention; returns the exit code.
 
-    `user_errors` are the tool's own exception types whose message is for the user; `prefix`
+    `user_errors` are the tool's own exception types whose message is for the user (or a
+    function returning them, called only once an error is caught: `ge-run --help` need not
+    import the interpreter to name its RunError); `prefix`
     (the input file) goes before `error:` for those, as xdsl-opt prints diagnostics."""
     from xdsl.utils.exceptions import ParseError
 
     from gedialects.bytecode import BinaryFormatError
 
     where = f"{prefix}: " if prefix else ""
+    eager = () if callable(user_errors) else user_errors
     try:
         code = body()
         sys.stdout.flush()  # here, so that a reader gone away is a BrokenPipeError we catch
@@ -166,9 +170,12 @@ def run_main(
             f"{prog} (limit: {nesting_limit()} levels of regions)",
             file=sys.stderr,
         )
-    except user_errors as e:
+    except eager as e:
         print(f"{where}error: {one_line(e)}", file=sys.stderr)
     except Exception as e:
+        if callable(user_errors) and isinstance(e, user_errors()):
+            print(f"{where}error: {one_line(e)}", file=sys.stderr)
+            return 1
         if os.environ.get("GE_DEBUG"):
             raise
         print(
