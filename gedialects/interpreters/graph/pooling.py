@@ -24,7 +24,14 @@ from gedialects.interpreters.graph.nn import (
     to_channels_first,
     to_channels_last,
 )
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, into, kernel, kernel_into
+from gedialects.interpreters.kernels import (
+    KernelAttrs,
+    KernelError,
+    into,
+    kernel,
+    kernel_into,
+    scratch,
+)
 
 
 class Windows:
@@ -120,19 +127,37 @@ def _lowest(dtype: np.dtype) -> float | int:
 
 
 def _max_pool(w: Windows, out: np.ndarray | None) -> np.ndarray:
-    """The running maximum over the window taps, one strided np.maximum per tap, written into
-    `out` (an NCHW output of x's dtype) or a new array; positions that see only padding keep
-    the lowest value, as a window of padding does."""
+    """The running maximum over the window taps, one spatial dim at a time (a window is a
+    product of one range per dim and max is exact, so the maximum of the per-dim maxima is
+    the window's): one strided np.maximum per tap of that dim into [N, C, *out[:d+1],
+    *sizes[d+1:]] (a scratch, the last dim into `out`, an NCHW output of x's dtype, or a new
+    array). A 3x3 window costs 3 + 3 passes instead of 9, the first over x and the rest
+    over a third of it at stride 2. Positions that see only padding keep the lowest value,
+    as a window of padding does."""
     x = w.x
     shape = (*x.shape[:2], *w.out)
     nchw_out = out is not None and not w.nhwc and out.shape == shape and out.dtype == x.dtype
     y = out if nchw_out and out is not None else np.empty(shape, x.dtype)
-    y.fill(_lowest(x.dtype))
-    lead = (slice(None), slice(None))
-    for _, src, dst, ranges in w.regions():
-        if all(hi > lo for lo, hi in ranges):
-            view = y[(*lead, *dst)]
-            np.maximum(view, x[(*lead, *src)], out=view)
+    lowest = _lowest(x.dtype)
+    sp = len(w.sizes)
+    source = x
+    for d in range(sp):
+        dims = (*x.shape[:2], *w.out[: d + 1], *w.sizes[d + 1 :])
+        target = y if d == sp - 1 else scratch(f"max_pool{d % 2}", dims, x.dtype)
+        target.fill(lowest)
+        lead = (slice(None),) * (2 + d)
+        for _, src, dst, ranges in tap_regions(
+            [w.sizes[d]],
+            [w.ksize[d]],
+            strides=[w.strides[d]],
+            dilations=[w.dilations[d]],
+            pads_begin=[w.pads[2 * d]],
+            out_sizes=[w.out[d]],
+        ):
+            if ranges[0][1] > ranges[0][0]:
+                view = target[(*lead, *dst)]
+                np.maximum(view, source[(*lead, *src)], out=view)
+        source = target
     return w.finish(y)
 
 
