@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from xdsl.ir import Attribute
 
+from gedialects.formats import format_of
 from gedialects.graph import (
     Col2imOp,
     Conv2DOp,
@@ -42,8 +43,10 @@ from gedialects.interpreters.kernels import (
     into,
     kernel,
     kernel_into,
+    kernel_into_formatted,
     scratch,
 )
+from gedialects.interpreters.layouts import LayoutError, to_origin
 
 # --------------------------------------------------------------------------------------------
 # Layout: every kernel works channels-first and transposes channels-last views around it
@@ -321,6 +324,112 @@ def conv2d_into(
     outputs: Sequence[np.ndarray],
 ) -> None:
     _conv("Conv2D", Conv2DOp, inputs, attrs, outputs[0])
+
+
+def nc1hwc0_origin(t: Attribute) -> tuple[int, ...] | None:
+    """The [N, C, H, W] origin shape of `t` when it is an NC1HWC0 storage of NCHW."""
+    enc = format_of(t)
+    if enc is None or enc.fmt != "NC1HWC0" or enc.origin != "NCHW" or len(enc.shape) != 4:
+        return None
+    return tuple(enc.shape)
+
+
+def conv2d_formatted(
+    op: type,
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    types: Sequence[Attribute],
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+    epilogue: Callable[[np.ndarray], None] | None = None,
+) -> bool:
+    """Conv2D from an NC1HWC0 feature map into an NC1HWC0 one (GE's layout of the cube's
+    feature maps) one image at a time, so that every intermediate stays in cache: the image
+    is unpacked straight into the interior of the zero-bordered scratch that `conv_nd` pads
+    into (one strided copy per channel block), its im2col columns are one copy of a window
+    view of that, the GEMM writes a scratch [O, P], the bias and `epilogue` (FusedConv2D's
+    activation) run over it, and one strided copy per channel block packs it into the
+    output, zeros in the padded channels. The adapter's path unpacked the whole batch,
+    padded it again per image and packed the whole batch back, through memory. The same
+    sums as that path. False (nothing written) outside the float NCHW-origin one-group
+    case, which then takes the unpacking path."""
+    if len(inputs) not in (2, 3) or len(types) != len(inputs) or len(outputs) != 1:
+        return False
+    x, out = inputs[0], outputs[0]
+    x_origin, y_origin = nc1hwc0_origin(types[0]), nc1hwc0_origin(result_types[0])
+    if x_origin is None or y_origin is None or x.ndim != 5 or out.ndim != 5:
+        return False
+    if x.dtype != out.dtype or x.dtype not in (np.float32, np.float64):
+        return False
+    if str_(attrs, "data_format", op) != "NCHW" or int_(attrs, "groups", op) != 1:
+        return False
+    n, c, h, wd = x_origin
+    c0 = x.shape[4]
+    o, ho, wo = y_origin[1:]
+    if x.shape != (n, -(-c // c0), h, wd, c0) or out.shape != (n, -(-o // c0), ho, wo, c0):
+        return False
+    try:
+        w = to_origin(np.asarray(inputs[1]), types[1])
+        bias = to_origin(np.asarray(inputs[2]), types[2]) if len(inputs) == 3 else None
+    except LayoutError:
+        return False
+    if w.dtype != x.dtype or w.shape[:2] != (o, c) or w.ndim != 4:
+        return False
+    if bias is not None and (bias.dtype != x.dtype or bias.shape != (o,)):
+        return False
+    strides, dilations = ints(attrs, "strides", op)[2:], ints(attrs, "dilations", op)[2:]
+    pads = ints(attrs, "pads", op)
+    taps = w.shape[2:]
+    padded = (h + pads[0] + pads[1], wd + pads[2] + pads[3])
+    extents = [d * (t - 1) + 1 for d, t in zip(dilations, taps, strict=True)]
+    if len(strides) != 2 or len(pads) != 4 or len(dilations) != 2:
+        return False
+    if [(p - e) // st + 1 for p, e, st in zip(padded, extents, strides, strict=True)] != [ho, wo]:
+        return False
+    positions, k = ho * wo, c * taps[0] * taps[1]
+    whole, rest = divmod(c, c0)
+    o_whole, o_rest = divmod(o, c0)
+    weights = np.ascontiguousarray(w).reshape(o, k)
+    b = None if bias is None else bias.reshape(o, 1)
+    image = scratch("conv_pad", (c, *padded), x.dtype)
+    if any(pads):
+        image.fill(0)  # the borders; each image then overwrites the interior only
+    inner = image[:, pads[0] : pads[0] + h, pads[2] : pads[2] + wd]
+    whole_inner = inner[: whole * c0].reshape(whole, c0, h, wd)
+    window = _window_view(image, taps, strides=strides, dilations=dilations, out_sizes=(ho, wo))
+    cols = scratch("im2col", (c, *taps, ho, wo), x.dtype)
+    flat = cols.reshape(k, positions)
+    y = scratch("conv_out", (o, positions), x.dtype)
+    for i in range(n):
+        blocks = x[i].transpose(0, 3, 1, 2)  # [C1, C0, H, W], a view of the storage
+        if whole:
+            np.copyto(whole_inner, blocks[:whole])
+        if rest:
+            np.copyto(inner[whole * c0 :], blocks[whole, :rest])
+        np.copyto(cols, window)
+        np.matmul(weights, flat, out=y)
+        if b is not None:
+            np.add(y, b, out=y)
+        if epilogue is not None:
+            epilogue(y)
+        packed = out[i].reshape(out.shape[1], positions, c0).transpose(0, 2, 1)  # [O1, C0, P]
+        if o_whole:
+            np.copyto(packed[:o_whole], y[: o_whole * c0].reshape(o_whole, c0, positions))
+        if o_rest:
+            np.copyto(packed[o_whole, :o_rest], y[o_whole * c0 :])
+            packed[o_whole, o_rest:] = 0
+    return True
+
+
+@kernel_into_formatted("Conv2D")
+def conv2d_into_formatted(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    types: Sequence[Attribute],
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> bool:
+    return conv2d_formatted(Conv2DOp, inputs, attrs, types, result_types, outputs)
 
 
 @kernel("Conv3D")
