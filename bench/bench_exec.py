@@ -329,8 +329,11 @@ def bench(name: str, repeat: int, ort: Any, threads: int, clock: str) -> list[st
     want = floor(inputs)
     runners: dict[str, Callable[[], Mapping[str, np.ndarray]]] = {"numpy": lambda: floor(inputs)}
     if ort is not None:
+        options = ort.SessionOptions()
+        if threads:  # as the help says: otherwise ORT spins a thread per core, counted in cpu time
+            options.intra_op_num_threads = threads
         session = ort.InferenceSession(
-            model.SerializeToString(), providers=["CPUExecutionProvider"]
+            model.SerializeToString(), options, providers=["CPUExecutionProvider"]
         )
         names = [o.name for o in model.graph.output]
         runners["onnxruntime"] = lambda: dict(zip(names, session.run(names, inputs), strict=True))

@@ -28,7 +28,14 @@ from gedialects import make_context
 from gedialects.base import int_array
 from gedialects.formats import INPUT_DESC, FormatAttr, format_of, memory_size, with_format
 from gedialects.graph import GraphOp, NetOutputOp
-from gedialects.interpreters.kernels import get_kernel_into, run_kernel
+from gedialects.interpreters.kernels import (
+    FormattedInto,
+    KernelInto,
+    get_kernel,
+    get_kernel_into,
+    heavy_kernel_into,
+    run_kernel,
+)
 from gedialects.interpreters.layouts import pack
 from gedialects.interpreters.run import run
 from gedialects.passes.eliminate_trans_op_symmetry import eliminate_symmetry
@@ -149,6 +156,85 @@ def test_batch_matmul_in_fractal_nz_gives_the_nd_numbers() -> None:
         "FRACTAL_NZ",
         "ND",
     )
+
+
+def _heavy_pair(ge_type: str) -> tuple[FormattedInto, KernelInto]:
+    """`ge_type`'s heavy-format out-variant, and its out-variant through the adapter's
+    unpack / plain kernel / pack path."""
+    from gedialects.interpreters.graph import fused, nn, pooling
+
+    formatted, plain = {
+        "Conv2D": (nn.conv2d_into_formatted, nn.conv2d_into),
+        "FusedConv2D": (fused.fused_conv2d_into_formatted, fused.fused_conv2d_into),
+        "MaxPoolV3": (pooling.max_pool_v3_into_formatted, pooling.max_pool_v3_into),
+    }[ge_type]
+    return formatted, heavy_kernel_into(plain, get_kernel(ge_type))
+
+
+@pytest.mark.parametrize(
+    ("ge_type", "c", "o", "k", "stride", "pads", "dilation", "extra"),
+    [
+        ("Conv2D", 19, 20, 3, (1, 1), (1, 1, 1, 1), (1, 1), {}),
+        ("Conv2D", 32, 16, 3, (2, 1), (0, 1, 2, 1), (1, 2), {}),
+        ("Conv2D", 3, 32, 3, (2, 2), (1, 1, 1, 1), (1, 1), {}),
+        ("Conv2D", 16, 33, 1, (2, 2), (0, 0, 0, 0), (1, 1), {}),
+        ("FusedConv2D", 20, 18, 3, (1, 1), (1, 1, 1, 1), (1, 1), {"activation": "relu"}),
+        ("FusedConv2D", 16, 16, 3, (1, 2), (1, 0, 0, 1), (2, 1), {"activation": "sigmoid"}),
+        ("MaxPoolV3", 19, 19, 3, (2, 2), (1, 1, 1, 1), (1, 1), {}),
+        ("MaxPoolV3", 32, 32, 2, (1, 2), (0, 1, 1, 0), (1, 1), {"ceil_mode": True}),
+    ],
+)
+def test_heavy_format_out_variants_give_the_unpacking_numbers_bit_for_bit(
+    ge_type: str,
+    c: int,
+    o: int,
+    k: int,
+    stride: tuple[int, int],
+    pads: tuple[int, int, int, int],
+    dilation: tuple[int, int],
+    extra: dict[str, object],
+) -> None:
+    """Conv2D, FusedConv2D and MaxPoolV3 read and write NC1HWC0 themselves (no unpacked
+    copy): the same bytes as unpacking, the plain kernel and packing, padded channels zero
+    even when the input's padded lanes hold garbage."""
+    from xdsl.dialects.builtin import IntegerAttr, i64
+
+    from gedialects.graph import window_output_size
+
+    n, h, w = 2, 9, 8
+    x = RNG.standard_normal((n, c, h, w)).astype(np.float32)
+    attrs: dict[str, Attribute] = {"pads": int_array(pads)}
+    sizes = [
+        window_output_size(s, k, st, d, pads[2 * i], pads[2 * i + 1], bool(extra.get("ceil_mode")))
+        for i, (s, st, d) in enumerate(zip((h, w), stride, dilation, strict=True))
+    ]
+    if ge_type == "MaxPoolV3":
+        attrs |= {"ksize": int_array((1, 1, k, k)), "strides": int_array((1, 1, *stride))}
+        if extra.get("ceil_mode"):
+            attrs["ceil_mode"] = IntegerAttr(1, i64)
+        ins = [(x, "NC1HWC0", "NCHW")]
+    else:
+        attrs |= {"strides": int_array((1, 1, *stride)), "dilations": int_array((1, 1, *dilation))}
+        if "activation" in extra:
+            attrs["activation"] = StringAttr(str(extra["activation"]))
+        filt = RNG.standard_normal((o, c, k, k)).astype(np.float32)
+        bias = RNG.standard_normal(o).astype(np.float32)
+        ins = [(x, "NC1HWC0", "NCHW"), (filt, "FRACTAL_Z", "NCHW"), (bias, "ND", "ND")]
+    plain_types = [TensorType(f32, a.shape) for a, _, _ in ins]
+    stored_types = [
+        with_format(t, fmt, og) for t, (_, fmt, og) in zip(plain_types, ins, strict=True)
+    ]
+    stored = [pack(a, og, fmt, 16) for a, fmt, og in ins]
+    stored[0][:, -1, ..., c % 16 or 16 :] = np.nan  # garbage in the padded lanes
+    rtype = with_format(TensorType(f32, (n, o, *sizes)), "NC1HWC0", "NCHW")
+    assert isinstance(rtype, TensorType)
+    full = {**attrs, INPUT_DESC: ArrayAttr(stored_types)}
+    formatted, unpacking = _heavy_pair(ge_type)
+    got = np.full(tuple(rtype.get_shape()), 7.0, np.float32)
+    want = np.full_like(got, -7.0)
+    assert formatted(stored, full, stored_types, [rtype], [got])
+    unpacking(stored, full, [rtype], [want])
+    np.testing.assert_array_equal(got, want)
 
 
 # --------------------------------------------------------------------------------------------

@@ -47,9 +47,25 @@ KernelInto = Callable[
 """(inputs, attrs, result types, outputs): writes every output, whose shape and dtype are those
 of its static result type."""
 
+FormattedInto = Callable[
+    [
+        Sequence[np.ndarray],
+        KernelAttrs,
+        Sequence[Attribute],
+        Sequence[Attribute],
+        Sequence[np.ndarray],
+    ],
+    bool,
+]
+"""(inputs as stored, attrs, the inputs' types, result types, outputs): an out-variant of a
+heavy op that reads and writes the heavy formats (NC1HWC0) itself, so that no unpacked copy
+of a feature map is made and none is packed again; False, having written nothing, when it
+does not take these formats (the adapter then unpacks and packs as for any heavy kernel)."""
+
 _KERNELS: dict[str, Kernel] = {}
 _KERNELS_INTO: dict[str, KernelInto] = {}
-_F = TypeVar("_F", Kernel, KernelInto)
+_KERNELS_FORMATTED: dict[str, FormattedInto] = {}
+_F = TypeVar("_F", Kernel, KernelInto, FormattedInto)
 _KERNEL_MODULES = (
     "gedialects.interpreters.graph",
     "gedialects.interpreters.multibatch",
@@ -86,6 +102,11 @@ def kernel(ge_type: str) -> Callable[[Kernel], Kernel]:
 def kernel_into(ge_type: str) -> Callable[[KernelInto], KernelInto]:
     """Registers the decorated function as the out-variant of GE op type `ge_type`."""
     return _registrar(_KERNELS_INTO, "out-variant kernel", ge_type)
+
+
+def kernel_into_formatted(ge_type: str) -> Callable[[FormattedInto], FormattedInto]:
+    """Registers the decorated function as the heavy-format out-variant of `ge_type`."""
+    return _registrar(_KERNELS_FORMATTED, "heavy-format out-variant", ge_type)
 
 
 _LOAD_LOCK = threading.RLock()
@@ -462,12 +483,15 @@ def heavy_kernel(fn: Kernel) -> Kernel:
     return run
 
 
-def heavy_kernel_into(fn: KernelInto, whole: Kernel) -> KernelInto:
+def heavy_kernel_into(
+    fn: KernelInto, whole: Kernel, formatted: FormattedInto | None = None
+) -> KernelInto:
     """`fn` (an out-variant) taking heavy formats: the operands unpacked as `heavy_kernel`
     does, `fn` writing each formatted result's origin tensor into a scratch buffer (a fresh
     array would cost a page fault per 4 KiB each run), which is then packed straight into
     the output (`layouts.pack_into`: one strided copy, no packed temporary). `whole` (the
-    adapted kernel) and a copy where the types are not the plain tensors this needs."""
+    adapted kernel) and a copy where the types are not the plain tensors this needs.
+    `formatted`, the op type's heavy-format out-variant, is tried first."""
 
     def run(
         inputs: Sequence[np.ndarray],
@@ -478,6 +502,12 @@ def heavy_kernel_into(fn: KernelInto, whole: Kernel) -> KernelInto:
         types = _input_types(attrs)
         if types is None:
             fn(inputs, attrs, result_types, outputs)
+            return
+        if (
+            formatted is not None
+            and len(types) == len(inputs)
+            and formatted(inputs, attrs, types, result_types, outputs)
+        ):
             return
         plain_types: list[Attribute] = []
         plain_out: list[np.ndarray] = []
@@ -541,4 +571,6 @@ def _adapt_heavy_kernels(heavy: Sequence[str]) -> None:
         _KERNELS[ge_type] = heavy_kernel(fn)
         into = _KERNELS_INTO.get(ge_type)
         if into is not None:
-            _KERNELS_INTO[ge_type] = heavy_kernel_into(into, _KERNELS[ge_type])
+            _KERNELS_INTO[ge_type] = heavy_kernel_into(
+                into, _KERNELS[ge_type], _KERNELS_FORMATTED.get(ge_type)
+            )

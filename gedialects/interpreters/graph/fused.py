@@ -19,6 +19,7 @@ from xdsl.irdl import IRDLOperation
 from gedialects.graph import FusedConv2DOp, FusedMatMulOp
 from gedialects.interpreters.graph.activation import gelu_into
 from gedialects.interpreters.graph.common import Arrays, compute, str_
+from gedialects.interpreters.graph.nn import conv2d_formatted
 from gedialects.interpreters.kernels import (
     KernelAttrs,
     KernelError,
@@ -29,6 +30,7 @@ from gedialects.interpreters.kernels import (
     into,
     kernel,
     kernel_into,
+    kernel_into_formatted,
 )
 
 _ACTIVATION_KERNELS = {"relu": "Relu", "sigmoid": "Sigmoid", "hard_swish": "HardSwish"}
@@ -130,6 +132,22 @@ def fused_conv2d_into(
     outputs: Sequence[np.ndarray],
 ) -> None:
     _epilogue_into("FusedConv2D", "Conv2D", FusedConv2DOp, inputs, attrs, result_types, outputs[0])
+
+
+@kernel_into_formatted("FusedConv2D")
+def fused_conv2d_into_formatted(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    types: Sequence[Attribute],
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> bool:
+    """Conv2D on NC1HWC0 storage with the activation applied per image, in cache."""
+
+    def epilogue(y: np.ndarray) -> None:
+        activate_in_place(y, attrs, FusedConv2DOp)
+
+    return conv2d_formatted(FusedConv2DOp, inputs, attrs, types, result_types, outputs, epilogue)
 
 
 @kernel_into("FusedMatMul")

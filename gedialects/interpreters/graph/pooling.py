@@ -20,11 +20,20 @@ from gedialects.graph import (
 from gedialects.interpreters.graph.common import Arrays, bool_, compute, float_, int_, ints, str_
 from gedialects.interpreters.graph.nn import (
     TapRegion,
+    nc1hwc0_origin,
     tap_regions,
     to_channels_first,
     to_channels_last,
 )
-from gedialects.interpreters.kernels import KernelAttrs, KernelError, into, kernel, kernel_into
+from gedialects.interpreters.kernels import (
+    KernelAttrs,
+    KernelError,
+    into,
+    kernel,
+    kernel_into,
+    kernel_into_formatted,
+    scratch,
+)
 
 
 class Windows:
@@ -119,20 +128,44 @@ def _lowest(dtype: np.dtype) -> float | int:
     return -np.inf
 
 
+def _max_into(w: Windows, x: np.ndarray, y: np.ndarray) -> None:
+    """The running maximum over the window taps of [N, C, *sizes, *rest] `x` into
+    [N, C, *out, *rest] `y` (`rest`: NC1HWC0's C0), one spatial dim at a time (a window is
+    a product of one range per dim and max is exact, so the maximum of the per-dim maxima is
+    the window's): one strided np.maximum per tap of that dim, through a scratch between
+    dims. A 3x3 window costs 3 + 3 passes instead of 9, the first over x and the rest over a
+    third of it at stride 2. Positions that see only padding keep the lowest value, as a
+    window of padding does."""
+    lowest = _lowest(x.dtype)
+    sp = len(w.sizes)
+    rest = x.shape[2 + sp :]
+    source = x
+    for d in range(sp):
+        dims = (*x.shape[:2], *w.out[: d + 1], *w.sizes[d + 1 :], *rest)
+        target = y if d == sp - 1 else scratch(f"max_pool{d % 2}", dims, x.dtype)
+        target.fill(lowest)
+        lead = (slice(None),) * (2 + d)
+        for _, src, dst, ranges in tap_regions(
+            [w.sizes[d]],
+            [w.ksize[d]],
+            strides=[w.strides[d]],
+            dilations=[w.dilations[d]],
+            pads_begin=[w.pads[2 * d]],
+            out_sizes=[w.out[d]],
+        ):
+            if ranges[0][1] > ranges[0][0]:
+                view = target[(*lead, *dst)]
+                np.maximum(view, source[(*lead, *src)], out=view)
+        source = target
+
+
 def _max_pool(w: Windows, out: np.ndarray | None) -> np.ndarray:
-    """The running maximum over the window taps, one strided np.maximum per tap, written into
-    `out` (an NCHW output of x's dtype) or a new array; positions that see only padding keep
-    the lowest value, as a window of padding does."""
+    """`_max_into` `out` (an NCHW output of x's dtype) or a new array."""
     x = w.x
     shape = (*x.shape[:2], *w.out)
     nchw_out = out is not None and not w.nhwc and out.shape == shape and out.dtype == x.dtype
     y = out if nchw_out and out is not None else np.empty(shape, x.dtype)
-    y.fill(_lowest(x.dtype))
-    lead = (slice(None), slice(None))
-    for _, src, dst, ranges in w.regions():
-        if all(hi > lo for lo, hi in ranges):
-            view = y[(*lead, *dst)]
-            np.maximum(view, x[(*lead, *src)], out=view)
+    _max_into(w, x, y)
     return w.finish(y)
 
 
@@ -153,6 +186,39 @@ def max_pool_v3_into(
     y = _max_pool(Windows("MaxPoolV3", MaxPoolV3Op, inputs[0], attrs), outputs[0])
     if y is not outputs[0]:
         into("MaxPoolV3", outputs[0], y)
+
+
+@kernel_into_formatted("MaxPoolV3")
+def max_pool_v3_into_formatted(
+    inputs: Sequence[np.ndarray],
+    attrs: KernelAttrs,
+    types: Sequence[Attribute],
+    result_types: Sequence[Attribute],
+    outputs: Sequence[np.ndarray],
+) -> bool:
+    """MaxPoolV3 from NC1HWC0 storage into NC1HWC0 storage, C0 riding along as a trailing
+    dim (no unpacked copy of the feature map and none packed again); the padded channels of
+    the output are zeroed, as packing does. False for other formats."""
+    if len(inputs) != 1 or len(types) != 1 or len(outputs) != 1:
+        return False
+    x, out = inputs[0], outputs[0]
+    origin = nc1hwc0_origin(types[0])
+    y_origin = nc1hwc0_origin(result_types[0])
+    if origin is None or y_origin is None or x.ndim != 5 or x.dtype != out.dtype:
+        return False
+    if str_(attrs, "data_format", MaxPoolV3Op) != "NCHW":
+        return False
+    n, c = origin[:2]
+    c0 = x.shape[4]
+    if x.shape != (n, -(-c // c0), *origin[2:], c0) or y_origin[:2] != (n, c):
+        return False
+    w = Windows("MaxPoolV3", MaxPoolV3Op, np.broadcast_to(np.zeros((), x.dtype), origin), attrs)
+    if out.shape != (*x.shape[:2], *w.out, c0):
+        return False
+    _max_into(w, x, out)
+    if c % c0:
+        out[:, -1, ..., c % c0 :] = 0
+    return True
 
 
 @kernel("MaxPoolWithArgmax")
