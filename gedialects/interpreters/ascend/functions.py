@@ -634,6 +634,7 @@ def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
     outs = [r for r in spec.outputs if isinstance(r, DynRef)]
     interpreter = context.interpreter
     frombuffer = np.frombuffer
+    single = len(outs) == 1
 
     def bind(u8: np.ndarray) -> Callable[[], None]:
         fixed = [
@@ -662,10 +663,12 @@ def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
                 inputs = [slot.view(state.arena) for slot in slots]
             try:
                 results = run(inputs, attrs)
-                # Copies: results may view the arena, which placing the outputs may grow.
-                arrays = [
-                    np.array(r, dtype=ref.dtype) for r, ref in zip(results, outs, strict=True)
-                ]
+                if single:  # `place` takes its bytes before it writes any (and a larger
+                    arrays = results  # arena is a new one: views of the old stay valid)
+                else:  # copies: a result may view the bytes an earlier output is placed at
+                    arrays = [
+                        np.array(r, dtype=ref.dtype) for r, ref in zip(results, outs, strict=True)
+                    ]
             except CAUGHT as e:
                 raise _kernel_failure(op, e) from None
             del inputs, results
