@@ -312,8 +312,9 @@ def measure_exec(graph_path: Path, ascend_path: Path, repeat: int = 3) -> dict[s
     (`get_kernel_into`, looked up on `kernels` at both levels) becomes a call that does
     nothing. Dynamic tasks are timed one by one within those runs, less the clock's own cost
     per timing (`clock_floor`). Times are CPU time (as `timed`), the fastest of `repeat`
-    runs; `ms ...` are whole runs with the real kernels. Decoding and binding happen in a
-    first run, not timed.
+    runs (the dynamic tasks' fastest of their own; the static tasks' the fastest run less its
+    dynamic tasks); `ms ...` are whole runs with the real kernels. Decoding and binding happen
+    in a first run, not timed.
     """
     import numpy as np
     from xdsl.parser import Parser
@@ -380,8 +381,12 @@ def measure_exec(graph_path: Path, ascend_path: Path, repeat: int = 3) -> dict[s
 
             def fastest(
                 interpreter: object, dyn: list[float], entry: object = entry, args: tuple = args
-            ) -> tuple[float, float]:
+            ) -> tuple[float, float, float]:
+                """(the fastest run's time, its dynamic tasks' time, the dynamic tasks'
+                fastest time of all runs): the dynamic tasks are a few ms of a run, so the
+                fastest run overall is not the one where they ran fastest."""
                 best = (float("inf"), 0.0)
+                fastest_dyn = float("inf")
                 for _ in range(repeat):
                     calls[0] = 0
                     dyn[:] = [0.0, 0]
@@ -389,7 +394,8 @@ def measure_exec(graph_path: Path, ascend_path: Path, repeat: int = 3) -> dict[s
                     start = clock()
                     interpreter.call_op(entry, args)  # type: ignore[attr-defined]
                     best = min(best, (clock() - start, dyn[0]))
-                return best
+                    fastest_dyn = min(fastest_dyn, dyn[0])
+                return (*best, fastest_dyn)
 
             out[f"ms {name}"] = fastest(fresh(), [0.0, 0])[0] * 1e3
             kernels.get_kernel = memo_get  # type: ignore[assignment]
@@ -401,7 +407,7 @@ def measure_exec(graph_path: Path, ascend_path: Path, repeat: int = 3) -> dict[s
                 calls[1] = 0
                 dyn: list[float] = [0.0, 0]
                 wrapped = _time_dynamic(interpreter, entry, compiled, dyn, clock)
-                total, dynamic = fastest(interpreter, dyn)
+                total, dynamic, fastest_dynamic = fastest(interpreter, dyn)
             finally:
                 kernels.get_kernel = real_get  # type: ignore[assignment]
                 kernels.get_kernel_into = real_into  # type: ignore[assignment]
@@ -419,7 +425,7 @@ def measure_exec(graph_path: Path, ascend_path: Path, repeat: int = 3) -> dict[s
             out["ascend tasks run"] = steps
             out["ascend dynamic tasks run"] = n_dyn
             out[f"us/static task {name}"] = (total - dynamic - clocks) / max(steps - n_dyn, 1) * 1e6
-            out[f"us/dynamic task {name}"] = (dynamic - clocks) / max(n_dyn, 1) * 1e6
+            out[f"us/dynamic task {name}"] = (fastest_dynamic - clocks) / max(n_dyn, 1) * 1e6
     return out
 
 
