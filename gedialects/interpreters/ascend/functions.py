@@ -60,7 +60,14 @@ from gedialects.interpreters.ascend.compiled import (
     view,
 )
 from gedialects.interpreters.ascend.memory import MemoryCheck, RunState
-from gedialects.interpreters.ascend.plan import AscendRuntimeError, DynRef, Plan, Slot, slot_name
+from gedialects.interpreters.ascend.plan import (
+    AscendRuntimeError,
+    DynamicSpec,
+    DynRef,
+    Plan,
+    Slot,
+    slot_name,
+)
 from gedialects.interpreters.ascend.scheduler import Options, execute
 from gedialects.interpreters.control import case_index, loop_bound, truth, while_loop
 from gedialects.interpreters.kernels import (
@@ -284,7 +291,7 @@ class AscendFunctions(InterpreterFunctions):
     ) -> tuple:
         state = _state(interpreter)
         if isinstance(op.src, DynBufferAttr) or isinstance(op.dst, DynBufferAttr):
-            state.error = _copy_dynamic(state, op)
+            state.error = _copy_dynamic(state, op, state.plan.dynamic[op], op.describe())
             return ()
         arena = state.arena
         src, dst = state.plan.place(op.src.offset_value), state.plan.place(op.dst.offset_value)
@@ -374,33 +381,35 @@ def _kernel_failure(op: KernelOp | DynamicKernelOp, error: Exception) -> AscendR
     )
 
 
-def _copy_dynamic(state: RunState, op: MemcpyAsyncOp) -> AscendRuntimeError | None:
-    """A copy from or into a dynamic buffer: the value's shape is checked against the target."""
-    spec = state.plan.dynamic[op]
+def _copy_dynamic(
+    state: RunState, op: MemcpyAsyncOp, spec: DynamicSpec, what: str
+) -> AscendRuntimeError | None:
+    """A copy from or into a dynamic buffer (`spec` its buffers, `what` the task as errors
+    name it): the value's shape is checked against the target."""
     src_ref, dst_ref = spec.inputs[0], spec.outputs[0]
-    source = state.resolve(src_ref, op.describe())
+    source = state.resolve(src_ref, what)
     if isinstance(source, AscendRuntimeError):
         return source
     if state.memory is not None:
         text = f"{op.src} : {op.src.type}"  # prints attributes: only when it is needed
-        error = state.memory.read(source.offset, source.nbytes, text, op.describe())
+        error = state.memory.read(source.offset, source.nbytes, text, what)
         if error is not None:
             return error
     value = np.frombuffer(state.arena, source.dtype, source.count, source.offset)
     value = value.reshape(source.shape).copy()
     state.consumed(spec.reads)
     if isinstance(dst_ref, DynRef):
-        return state.place(dst_ref, value, op.describe())
+        return state.place(dst_ref, value, what)
     target = dst_ref
     if value.shape != target.shape:
         return AscendRuntimeError(
-            f"{op.describe()} copies {op.src} : {op.src.type} of shape {value.shape} into "
+            f"{what} copies {op.src} : {op.src.type} of shape {value.shape} into "
             f"{op.dst} : "
             f"{op.dst.type}; the known partition that reads it was compiled for that shape"
         )
     state.arena[target.offset : target.offset + target.nbytes] = value.tobytes()
     if state.memory is not None:
-        state.memory.write(target.offset, target.nbytes, slot_name(target), op.describe())
+        state.memory.write(target.offset, target.nbytes, slot_name(target), what)
     return None
 
 
@@ -611,8 +620,10 @@ def _read_input(state: RunState, memory: MemoryCheck | None, ref: Slot | DynRef,
 
 @binds(DynamicKernelOp)
 def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
-    """`run_dynamic_kernel` with the kernel bound (`kernels.bind_kernel`) and the task's
-    buffers and name resolved once; the values are placed at run time, as there."""
+    """`run_dynamic_kernel` with the kernel bound (`kernels.bind_kernel`), the task's name
+    resolved once and the views of its planned (static) inputs bound to the arena, as a
+    static kernel's are; the dynamic inputs are looked up and the values placed at run time,
+    as there. A `check_uninitialized` run resolves and checks every input instead."""
     spec = context.plan.dynamic.get(op)
     if spec is None or not all(isinstance(r, DynRef) for r in spec.outputs):
         return context.impl(op)
@@ -622,26 +633,54 @@ def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
     ins, reads = spec.inputs, spec.reads
     outs = [r for r in spec.outputs if isinstance(r, DynRef)]
     interpreter = context.interpreter
+    frombuffer = np.frombuffer
+    single = len(outs) == 1
 
-    def step() -> None:
-        state = _state(interpreter)
-        memory = state.memory
-        slots = [_read_input(state, memory, ref, what) for ref in ins]
-        inputs = [slot.view(state.arena) for slot in slots]
-        try:
-            results = run(inputs, attrs)
-            # Copies: results may view the arena, which placing the outputs may grow.
-            arrays = [np.array(r, dtype=ref.dtype) for r, ref in zip(results, outs, strict=True)]
-        except CAUGHT as e:
-            raise _kernel_failure(op, e) from None
-        del inputs, results
-        state.consumed(reads)
-        for ref, array in zip(outs, arrays, strict=True):
-            error = state.place(ref, array, what)
-            if error is not None:
-                raise error
+    def bind(u8: np.ndarray) -> Callable[[], None]:
+        fixed = [
+            (view(u8, ref, False), -1) if isinstance(ref, Slot) else (None, ref.slot) for ref in ins
+        ]
 
-    return Decoded(PLAIN, bind=lambda _: step)
+        def step() -> None:
+            state = _state(interpreter)
+            memory = state.memory
+            if memory is None:
+                arena, dyn = state.arena, state.dyn
+                inputs: list[np.ndarray] = []
+                for array, slot in fixed:
+                    if array is None:
+                        found = dyn.get(slot)
+                        if found is None:  # the error as `RunState.resolve` words it
+                            error = state.resolve(ins[len(inputs)], what)
+                            assert isinstance(error, AscendRuntimeError)
+                            raise error
+                        array = frombuffer(arena, found.dtype, found.count, found.offset)
+                        array = array.reshape(found.shape)
+                        array.flags.writeable = False
+                    inputs.append(array)
+            else:
+                slots = [_read_input(state, memory, ref, what) for ref in ins]
+                inputs = [slot.view(state.arena) for slot in slots]
+            try:
+                results = run(inputs, attrs)
+                if single:  # `place` takes its bytes before it writes any (and a larger
+                    arrays = results  # arena is a new one: views of the old stay valid)
+                else:  # copies: a result may view the bytes an earlier output is placed at
+                    arrays = [
+                        np.array(r, dtype=ref.dtype) for r, ref in zip(results, outs, strict=True)
+                    ]
+            except CAUGHT as e:
+                raise _kernel_failure(op, e) from None
+            del inputs, results
+            state.consumed(reads)
+            for ref, array in zip(outs, arrays, strict=True):
+                error = state.place(ref, array, what)
+                if error is not None:
+                    raise error
+
+        return step
+
+    return Decoded(PLAIN, bind=bind)
 
 
 @binds(DynamicControlOp)
@@ -711,7 +750,7 @@ def _bind_dynamic_control(op: DynamicControlOp, context: BindContext) -> Decoded
 @binds(MemcpyAsyncOp)
 def _bind_memcpy(op: MemcpyAsyncOp, context: BindContext) -> Decoded:
     if isinstance(op.src, DynBufferAttr) or isinstance(op.dst, DynBufferAttr):
-        return context.impl(op)  # the value is placed at run time
+        return _bind_dynamic_memcpy(op, context)
     place = context.plan.place
     src, dst, size = place(op.src.offset_value), place(op.dst.offset_value), op.src.nbytes
     if max(src, dst) + size > context.plan.memory_size:
@@ -732,6 +771,24 @@ def _bind_memcpy(op: MemcpyAsyncOp, context: BindContext) -> Decoded:
         return step
 
     return Decoded(PLAIN, bind=bind, ranges=ranges)
+
+
+def _bind_dynamic_memcpy(op: MemcpyAsyncOp, context: BindContext) -> Decoded:
+    """A copy from or into a dynamic buffer: `_copy_dynamic` (the value placed or checked at
+    run time, as the impl does) with the task's buffers and name resolved once instead of
+    through its `@impl` per run (the impl describes the task on every call)."""
+    spec = context.plan.dynamic.get(op)
+    if spec is None:
+        return context.impl(op)  # no dynamic buffers planned: its impl fails as it always did
+    what = op.describe()
+    interpreter = context.interpreter
+
+    def step() -> None:
+        error = _copy_dynamic(_state(interpreter), op, spec, what)
+        if error is not None:
+            raise error
+
+    return Decoded(PLAIN, bind=lambda _: step)
 
 
 @binds(EventRecordOp)

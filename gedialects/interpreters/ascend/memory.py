@@ -58,7 +58,7 @@ class RunState:
 
     def place(self, ref: DynRef, array: np.ndarray, writer: str) -> AscendRuntimeError | None:
         """Stores `array` as the value of `ref`'s slot, at an offset chosen now."""
-        shape = tuple(array.shape)
+        shape = array.shape  # a tuple of ints already
         if not ref.conforms(shape):
             return AscendRuntimeError(
                 f"{writer} produced shape {shape} for {ref.describe()}, whose static dims "
@@ -86,8 +86,9 @@ class RunState:
             self.size = heap.top
             if self.memory is not None:
                 self.memory.grow(self.size)
-        self.arena[offset : offset + data.nbytes] = data.tobytes()
-        slot = Slot(offset, data.nbytes, ref.dtype, data.size, shape, ref.type)
+        nbytes = data.nbytes
+        self.arena[offset : offset + nbytes] = data.tobytes()
+        slot = Slot(offset, nbytes, ref.dtype, data.size, shape, ref.type)
         self.dyn[ref.slot] = slot
         self.pending[ref.slot] = self.plan.readers.get(ref.slot, 0)
         if self.memory is not None:

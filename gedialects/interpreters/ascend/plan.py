@@ -153,6 +153,10 @@ class _DynamicKernelTask:
     """The distinct dynamic slots it reads (each counts once towards freeing)."""
 
 
+DynamicSpec = _DynamicKernelTask
+"""`Plan.dynamic`'s values, as the binders name them."""
+
+
 @dataclass
 class Plan:
     """Everything about a model that does not change between runs."""

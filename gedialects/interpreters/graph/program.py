@@ -28,12 +28,8 @@ from gedialects.base import GEOp
 from gedialects.budget import MemoryBudgetError
 from gedialects.formats import kernel_attrs
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
-from gedialects.interpreters.kernels import (
-    SMALL_OUTPUTS,
-    KernelInto,
-    bind_kernel,
-    get_kernel_into,
-)
+from gedialects.interpreters import kernels
+from gedialects.interpreters.kernels import SMALL_OUTPUTS, KernelInto, bind_kernel
 from gedialects.tensors import numpy_from_dense
 
 KERNEL = 0
@@ -64,7 +60,35 @@ class Step:
     budget: int = 0
     """INTO: the bytes of its outputs when `run_kernel` would ask the budget for them."""
     frees: tuple[int, ...] = ()
-    """The registers this step reads for the last time (not outputs): dropped after it."""
+    """The registers this step reads for the last time (not outputs), none of them an INTO
+    step's result: dropped after it."""
+    pooled: tuple[tuple[int, BufferSpec], ...] = ()
+    """As `frees`, for INTO steps' results (each with its buffer's spec): dropped after it,
+    the buffer back to the pool unless something else still holds it."""
+
+    def row(self) -> Row:
+        """The step as `GraphProgram._run` unpacks it (a tuple: one unpack per step instead of
+        an attribute lookup per field; xDSL's `result_types` builds a tuple per call)."""
+        rtypes = tuple(self.op.result_types)
+        return (self.kind, self.args, self.results, self.fn, self.attrs, self.const, self.into,
+                self.specs, self.budget, rtypes, self.frees, self.pooled, self.op)  # fmt: skip
+
+
+Row = tuple[
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    Any,
+    Any,
+    Any,
+    Any,
+    tuple[BufferSpec, ...],
+    int,
+    tuple[Any, ...],
+    tuple[int, ...],
+    tuple[tuple[int, BufferSpec], ...],
+    Operation,
+]
 
 
 @dataclass(frozen=True)
@@ -83,6 +107,11 @@ class GraphProgram:
     block_args: tuple[int, ...]
     outputs: tuple[int, ...]
     pools: list[Pool] = field(default_factory=list, compare=False)
+    rows: tuple[Row, ...] = field(default=(), compare=False)
+    """`steps` as `Step.row`s, made on construction."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", tuple(step.row() for step in self.steps))
 
     def run(
         self, interpreter: Interpreter, args: Sequence[Any], label: Callable[[GEOp], str]
@@ -102,60 +131,62 @@ class GraphProgram:
         pool: Pool,
     ) -> tuple[Any, ...]:
         values: list[Any] = [None] * self.registers
-        owned: dict[int, np.ndarray] = {}
         for k, v in zip(self.block_args, args, strict=True):
             values[k] = v
-        for step in self.steps:
-            ins = [values[k] for k in step.args]
-            kind = step.kind
+        get = values.__getitem__
+        take = pool.get
+        empty = np.empty
+        refcount = sys.getrefcount
+        for row in self.rows:
+            kind, regs, results, fn, attrs, const, into, specs, large, rtypes, frees, pooled, op = (
+                row
+            )
+            ins = list(map(get, regs))
             if kind == INTO:
-                outs = [_take(pool, spec) for spec in step.specs]
+                outs: list[np.ndarray] = []
+                for spec in specs:
+                    free = take(spec)
+                    outs.append(free.pop() if free else empty(spec[0], spec[1]))
                 try:
-                    if step.budget and step.budget > budget.max_memory():
-                        budget.check(step.budget, _budget_text(step.op))  # its message
-                    step.into(ins, step.attrs, step.op.result_types, outs)  # pyright: ignore[reportOptionalCall]
+                    if large and large > budget.max_memory():
+                        budget.check(large, _budget_text(op))  # its message
+                    into(ins, attrs, rtypes, outs)
                 except Exception as e:
-                    _raise_as_xdsl(interpreter, step.op, ins, e, label)
-                owned.update(zip(step.results, outs, strict=True))
-                results = outs
+                    _raise_as_xdsl(interpreter, op, ins, e, label)
+                results_ = outs
                 del outs
             elif kind == KERNEL:
                 try:
-                    results = step.fn(ins, step.attrs)  # pyright: ignore[reportOptionalCall]
+                    results_ = fn(ins, attrs)
                 except Exception as e:
-                    _raise_as_xdsl(interpreter, step.op, ins, e, label)
+                    _raise_as_xdsl(interpreter, op, ins, e, label)
             elif kind == CONST:
-                results = (step.const,)
+                results_ = (const,)
             else:
-                results = interpreter.run_op(step.op, tuple(ins))
-            for k, r in zip(step.results, results, strict=True):
+                results_ = interpreter.run_op(op, tuple(ins))
+            for k, r in zip(results, results_, strict=True):
                 values[k] = r
-            del results, ins  # no name but the registers holds a buffer now
-            for k in step.frees:
+            r = None
+            del results_, ins  # no name but the registers holds a buffer now
+            for k in frees:
                 values[k] = None
-                buffer = owned.pop(k, None)
-                if buffer is not None:
-                    _give_back(pool, buffer)
+            for k, spec in pooled:
+                buffer = values[k]
+                values[k] = None
+                if refcount(buffer) <= _UNREFERENCED:
+                    free = take(spec)
+                    if free is None:
+                        pool[spec] = [buffer]
+                    else:
+                        free.append(buffer)
+                del buffer
         return tuple(values[k] for k in self.outputs)
 
 
-def _take(pool: Pool, spec: BufferSpec) -> np.ndarray:
-    free = pool.get(spec)
-    if free:
-        return free.pop()
-    return np.empty(spec[0], spec[1])
-
-
-def _give_back(pool: Pool, buffer: np.ndarray) -> None:
-    """`buffer` into the pool when nothing but the caller holds it (a view of it, a value
-    the run returns or a kernel kept hold a reference)."""
-    if sys.getrefcount(buffer) <= _UNREFERENCED:
-        pool.setdefault((buffer.shape, buffer.dtype), []).append(buffer)
-
-
-_UNREFERENCED = 3
-"""`sys.getrefcount` of a buffer that only `_give_back`'s caller holds: the caller's local
-name, `_give_back`'s parameter and getrefcount's own argument."""
+_UNREFERENCED = 2
+"""`sys.getrefcount` of a freed INTO buffer that nothing but `_run` holds: its local name
+and getrefcount's own argument (a view of it, a value the run returns or a kernel kept adds
+a reference: the buffer then stays out of the pool)."""
 
 
 def _budget_text(op: Operation) -> str:
@@ -238,7 +269,9 @@ def compile_graph(
         ):
             attrs = kernel_attrs(op.operand_types, op.properties)
             specs = _static_specs(op)
-            into = get_kernel_into(op.GE_TYPE) if specs is not None else None
+            # looked up on the module, as the ascend binders do: what swaps kernels (a
+            # profiler, bench_scale's no-op harness) reaches both levels
+            into = kernels.get_kernel_into(op.GE_TYPE) if specs is not None else None
             if into is not None and specs is not None:
                 total = sum(budget.shape_nbytes(shape, dtype.itemsize) for shape, dtype in specs)
                 large = total if total > SMALL_OUTPUTS else 0
@@ -277,16 +310,25 @@ def _static_specs(op: GEOp) -> tuple[BufferSpec, ...] | None:
 
 def _with_frees(steps: list[Step], outputs: tuple[int, ...]) -> tuple[Step, ...]:
     """The steps, each with the registers it reads or defines for the last time (the
-    graph's outputs excepted)."""
+    graph's outputs excepted), an INTO step's results among them with their buffer specs."""
     last: dict[int, int] = {}
+    spec_of: dict[int, BufferSpec] = {}
     for i, step in enumerate(steps):
         for k in (*step.args, *step.results):
             last[k] = i
+        if step.kind == INTO:
+            spec_of.update(zip(step.results, step.specs, strict=True))
     keep = set(outputs)
     frees: list[list[int]] = [[] for _ in steps]
+    pooled: list[list[tuple[int, BufferSpec]]] = [[] for _ in steps]
     for k, i in last.items():
-        if k not in keep:
+        if k in keep:
+            continue
+        if k in spec_of:
+            pooled[i].append((k, spec_of[k]))
+        else:
             frees[i].append(k)
     return tuple(
-        replace(step, frees=tuple(f)) if f else step for step, f in zip(steps, frees, strict=True)
+        replace(step, frees=tuple(f), pooled=tuple(p)) if f or p else step
+        for step, f, p in zip(steps, frees, pooled, strict=True)
     )
