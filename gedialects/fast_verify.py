@@ -150,6 +150,9 @@ def attr_pred(c: AttrConstraint) -> Pred:
 def range_pred(c: RangeConstraint) -> RangePred:
     """A predicate that holds exactly when `c.verify` accepts a range (`c` has no variables)."""
     if isinstance(c, RangeOf):
+        if isinstance(c.constr, BaseAttr):  # a task's ins / outs: one isinstance per buffer
+            cls = c.constr.attr
+            return lambda xs: all(isinstance(x, cls) for x in xs)
         p = attr_pred(c.constr)
         return lambda xs: all(p(x) for x in xs)
     if isinstance(c, SingleOf):
