@@ -104,7 +104,6 @@ from xdsl.traits import (
     CallableOpInterface,
     EffectInstance,
     HasParent,
-    IsolatedFromAbove,
     MemoryEffect,
     MemoryEffectKind,
     NoTerminator,
@@ -120,6 +119,7 @@ from gedialects.base import (
     BATCH_LABEL,
     GEOp,
     IntList,
+    const_reads,
     element_count,
     element_nbytes,
     element_type,
@@ -847,7 +847,9 @@ class ModelOp(GEOp):
     weight_size = prop_def(IntegerAttr[I64])
     body = region_def("single_block")
 
-    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), NoTerminator(), ModelCallable())
+    traits = traits_def(
+        fast_verify.BodyIsolatedFromAbove(), SymbolOpInterface(), NoTerminator(), ModelCallable()
+    )
 
     TEXT_FORMAT: ClassVar[str] = (
         "$sym_name `arena_size` $arena_size `weight_size` $weight_size attr-dict-with-keyword $body"
@@ -1330,6 +1332,25 @@ def check_kernel_types(op: KernelOp | DynamicKernelOp) -> None:
     a wrong one would convert silently; a change of type needs an explicit Cast). Shapes are
     left to the run, which checks them; kernels with no graph op (loop control) have no rule.
     """
+    ins = tuple(b.type for b in op.inputs.data)
+    out_types = tuple(b.type for b in op.outputs.data)
+    attrs = op.attrs.data
+    # the verdict is a function of these values (immutable, kept alive by the entry)
+    key = (op.kernel.data, *map(id, ins), -1, *map(id, out_types), id(op.attrs) if attrs else 0)
+    if key in _KERNEL_TYPES_PASSED:
+        return
+    _check_kernel_types(op, ins)
+    if len(_KERNEL_TYPES_PASSED) >= 1 << 12:  # a full table starts again
+        _KERNEL_TYPES_PASSED.clear()
+    _KERNEL_TYPES_PASSED[key] = (ins, out_types, op.attrs)
+
+
+_KERNEL_TYPES_PASSED: dict[tuple[object, ...], tuple[object, ...]] = {}
+"""(kernel, ids of the input and output types and of the attrs) -> those objects, for the
+kernel tasks `check_kernel_types` passed: a model repeats few (a 10k-task model, a dozen)."""
+
+
+def _check_kernel_types(op: KernelOp | DynamicKernelOp, ins: tuple[Attribute, ...]) -> None:
     rule = _graph_ops().get(op.kernel.data)
     if rule is None:
         return
@@ -1338,7 +1359,6 @@ def check_kernel_types(op: KernelOp | DynamicKernelOp) -> None:
         k: p.default_value for k, p in definition.properties.items() if p.default_value is not None
     }
     props.update(op.attrs.data)
-    ins = tuple(b.type for b in op.inputs.data)
     outs = op.outputs.data
     try:
         inferred = infer_kept(rule, ins, props, lambda i: None)
@@ -2496,4 +2516,4 @@ Ascend = Dialect(
     ],
     [BufferAttr, DynBufferAttr],
 )
-fast_verify.install(Ascend)  # the compiled IRDL checks (gedialects.fast_verify)
+fast_verify.install(Ascend, const_reads)  # compiled IRDL checks, kept verdicts

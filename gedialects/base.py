@@ -222,8 +222,20 @@ _INFERRED: dict[
 rule's result, with the objects whose ids the key holds."""
 
 
+_const_reads = 0
+"""Calls of `const_values` so far: a verifier that read a constant has a verdict that depends
+on more than the op's own types and attributes (`fast_verify.install` keys it by the
+constants too)."""
+
+
+def const_reads() -> int:
+    return _const_reads
+
+
 def const_values(value: SSAValue) -> tuple[int | float, ...] | None:
     """The flattened values of a small constant (`ConstantLike` op), else None."""
+    global _const_reads
+    _const_reads += 1
     owner = value.owner
     if not isinstance(owner, Operation) or not owner.has_trait(ConstantLike):
         return None

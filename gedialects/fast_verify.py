@@ -21,7 +21,8 @@ Relies on xDSL 0.74's `OpDef` fields and constraint classes, which the project p
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import cast
+from types import FunctionType
+from typing import TypeVar, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -30,7 +31,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
 )
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute
+from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute
 from xdsl.irdl import (
     AllOf,
     AnyAttr,
@@ -58,6 +59,7 @@ from xdsl.irdl.operations import (
     SingleBlockRegionDef,
     VarSingleBlockRegionDef,
 )
+from xdsl.traits import ConstantLike, IsolatedFromAbove
 from xdsl.utils.exceptions import VerifyException
 
 Pred = Callable[[Attribute], bool]
@@ -121,12 +123,22 @@ def attr_pred(c: AttrConstraint) -> Pred:
     if isinstance(c, ParamAttrConstraint):
         cls, params = c.base_attr, tuple(attr_pred(x) for x in c.param_constrs)
         n = len(params)
+        # accepted attributes by id, kept alive by the table: a model's `stream 0` is one
+        # interned IntegerAttr on thousands of tasks
+        accepted: dict[int, Attribute] = {}
 
         def param(a: Attribute) -> bool:
+            if accepted.get(id(a)) is a:
+                return True
             if not isinstance(a, cls):
                 return False
             ps = cast(ParametrizedAttribute, a).parameters
-            return len(ps) == n and all(p(x) for p, x in zip(params, ps, strict=True))
+            if len(ps) != n or not all(p(x) for p, x in zip(params, ps, strict=True)):
+                return False
+            if len(accepted) >= PASSED_LIMIT:
+                accepted.clear()
+            accepted[id(a)] = a
+            return True
 
         return param
     if isinstance(c, ArrayOfConstraint):
@@ -138,6 +150,9 @@ def attr_pred(c: AttrConstraint) -> Pred:
 def range_pred(c: RangeConstraint) -> RangePred:
     """A predicate that holds exactly when `c.verify` accepts a range (`c` has no variables)."""
     if isinstance(c, RangeOf):
+        if isinstance(c.constr, BaseAttr):  # a task's ins / outs: one isinstance per buffer
+            cls = c.constr.attr
+            return lambda xs: all(isinstance(x, cls) for x in xs)
         p = attr_pred(c.constr)
         return lambda xs: all(p(x) for x in xs)
     if isinstance(c, SingleOf):
@@ -303,12 +318,169 @@ class FastOpDef:
         return True
 
 
-def install(dialect: Dialect) -> None:
-    """Gives every op definition of `dialect` its compiled verifier (once)."""
+# --------------------------------------------------------------------------------------------
+# The verdicts of local verifiers, kept per (op class, types, properties, attributes)
+# --------------------------------------------------------------------------------------------
+
+_LOCAL: set[Callable[..., None]] = set()
+"""Custom verifiers declared local (`local`)."""
+
+PASSED_LIMIT = 1 << 14
+"""Entries of `_PASSED`; a full table starts again (no unbounded growth)."""
+
+_PASSED: dict[tuple[object, ...], tuple[object, ...]] = {}
+"""(op class, ids of operand types, result types, property names and values, declared
+attribute values) -> the objects whose ids the key holds (so their ids stay theirs)."""
+
+
+F = TypeVar("F", bound=Callable[..., None])
+
+
+def local(verify: F) -> F:
+    """Declares an op's custom `verify_` local: it (with everything it calls) reads only the
+    op's operand and result types, properties, declared attributes and class constants, and
+    the values of its constant operands only through `base.const_values`. Its verdict is then
+    a function of those values, and an op equal in all of them to one that passed passes too
+    (`install` keeps the verdict)."""
+    _LOCAL.add(verify)
+    return verify
+
+
+def _custom_verify(op_type: type[Operation]) -> tuple[bool, Callable[..., None] | None]:
+    """Whether `op_type.verify_` is xDSL's generated one (IRDL checks then the class's own
+    verifier) and that own verifier (None: IRDL checks only)."""
+    fn = op_type.__dict__.get("verify_")
+    if not isinstance(fn, FunctionType) or (
+        fn.__qualname__ != "get_accessors_from_op_def.<locals>.verify_"
+    ):
+        return False, None
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True))
+    custom = cells.get("custom_verify")
+    return True, None if custom is None else custom.cell_contents
+
+
+def _memoised(
+    op_type: type[Operation], op_def: OpDef, verify: Callable[[Operation], None], reads: Reads
+) -> Callable[[Operation], None]:
+    """`verify` (the op's `verify_`: IRDL checks and a local verifier) with its passes kept.
+
+    A verdict that read no constant is kept under the op's types, properties and declared
+    attributes; one that read constants (Reshape's shape) also under the value attribute of
+    each constant operand, the only thing `const_values` reads of it. The traits are run on
+    every op, kept or not: some depend on the op's place (HasParent). A failure is never
+    kept, so every error is the verifier's own."""
+    traits = tuple(op_def.traits)
+    attr_names = tuple(op_def.attributes)
+    reads_constants = False
+
+    def verify_(op: Operation) -> None:
+        nonlocal reads_constants
+        types = tuple(v.type for v in op._operands)  # pyright: ignore[reportPrivateUsage]
+        results = tuple(r.type for r in op.results)
+        props = op.properties
+        declared = tuple(op.attributes.get(n) for n in attr_names)
+        values = tuple(props.values())
+        key = (
+            op_type,
+            *map(id, types),
+            -1,
+            *map(id, results),
+            -2,
+            *props,
+            *map(id, values),
+            -3,
+            *map(id, declared),
+        )
+        if key in _PASSED:
+            for trait in traits:
+                trait.verify(op)
+            return
+        constants: tuple[Attribute | None, ...] = ()
+        if reads_constants:
+            constants = _constant_values(op)
+            if (*key, -4, *map(id, constants)) in _PASSED:
+                for trait in traits:
+                    trait.verify(op)
+                return
+        before = reads()
+        verify(op)
+        if len(_PASSED) >= PASSED_LIMIT:
+            _PASSED.clear()
+        if reads() == before:
+            _PASSED[key] = (types, results, values, declared)
+            return
+        if not reads_constants:
+            reads_constants = True
+            constants = _constant_values(op)
+        _PASSED[(*key, -4, *map(id, constants))] = (types, results, values, declared, constants)
+
+    return verify_
+
+
+_CONSTANT_LIKE: dict[type[Operation], bool] = {}
+
+
+def _constant_values(op: Operation) -> tuple[Attribute | None, ...]:
+    """Per operand, the `value` property of the `ConstantLike` op defining it (None for other
+    operands): what `base.const_values` reads of an operand."""
+    out: list[Attribute | None] = []
+    for v in op._operands:  # pyright: ignore[reportPrivateUsage]
+        owner = v.owner
+        if not isinstance(owner, Operation):
+            out.append(None)
+            continue
+        kind = type(owner)
+        like = _CONSTANT_LIKE.get(kind)
+        if like is None:
+            like = _CONSTANT_LIKE[kind] = kind.has_trait(ConstantLike)
+        out.append(owner.properties.get("value") if like else None)
+    return tuple(out)
+
+
+Reads = Callable[[], int]
+"""How many constant operands were read so far (`base.const_reads`)."""
+
+
+def install(dialect: Dialect, reads: Reads) -> None:
+    """Gives every op definition of `dialect` its compiled verifier (once), and every op whose
+    own verifier is `local` (or that has none) and that has no regions or successors a kept
+    verdict (`_memoised`); `reads` counts constant reads, which make a verdict depend on the
+    constant operands too."""
     for op in dialect.operations:
         get_def = getattr(op, "get_irdl_definition", None)
         if get_def is None:
             continue
         op_def = get_def()
-        if isinstance(op_def, OpDef) and not isinstance(op_def.__dict__.get("verify"), FastOpDef):
+        if not isinstance(op_def, OpDef):
+            continue
+        if not isinstance(op_def.__dict__.get("verify"), FastOpDef):
             op_def.verify = FastOpDef(op_def)
+        generated, custom = _custom_verify(op)
+        if (
+            generated
+            and (custom is None or custom in _LOCAL)
+            and not op_def.regions
+            and not op_def.successors
+        ):
+            op.verify_ = _memoised(op, op_def, op.__dict__["verify_"], reads)  # pyright: ignore[reportAttributeAccessIssue]
+
+
+class BodyIsolatedFromAbove(IsolatedFromAbove):
+    """xDSL's `IsolatedFromAbove` for ops whose body ops have no regions (a graph, a model):
+    an operand defined by an op of the same region or an argument of its blocks is inside,
+    a test of two pointers; any other operand, or a nested region, gets xDSL's own check
+    (its walk up the parents for every operand was a fifth of a graph's verification)."""
+
+    def verify(self, op: Operation) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                for child in block.ops:
+                    if child.regions:
+                        super().verify(op)
+                        return
+                    for operand in child._operands:  # pyright: ignore[reportPrivateUsage]
+                        owner = operand.owner
+                        home = owner if isinstance(owner, Block) else owner.parent
+                        if home is None or home.parent is not region:
+                            super().verify(op)
+                            return

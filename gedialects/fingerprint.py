@@ -14,6 +14,8 @@ attributes). Costs a few µs per op, against tens for a verification.
 
 from __future__ import annotations
 
+import weakref
+
 from xdsl.ir import Operation
 
 
@@ -55,3 +57,22 @@ def fingerprint(root: Operation) -> list[object]:
                     add(a.type)
                 add(len(block.ops))
     return out
+
+
+_verified: tuple[weakref.ref[Operation], list[object]] | None = None
+"""The root a whole verification last passed on, and its fingerprint then."""
+
+
+def mark_verified(root: Operation, seen: list[object]) -> None:
+    """`root.verify()` just passed on the IR whose fingerprint is `seen`."""
+    global _verified
+    _verified = (weakref.ref(root), seen)
+
+
+def still_verified(root: Operation) -> bool:
+    """Whether `root` is the IR a whole verification last passed on, unchanged since (its
+    fingerprint is equal): verifying it again can only pass. A pass that verifies (GE's
+    graph validation, `ge-verify-graph`) keeps only the checks of its own."""
+    if _verified is None or _verified[0]() is not root:
+        return False
+    return fingerprint(root) == _verified[1]

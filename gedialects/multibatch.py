@@ -57,6 +57,7 @@ from gedialects.base import (
     NODE_NAME,
     GEOp,
     NodeSyntax,
+    const_reads,
     ge_dims,
     ge_dims_array,
     int_array,
@@ -619,4 +620,4 @@ Multibatch = Dialect(
     ],
     [],
 )
-fast_verify.install(Multibatch)  # the compiled IRDL checks (gedialects.fast_verify)
+fast_verify.install(Multibatch, const_reads)  # compiled IRDL checks, kept verdicts

@@ -48,7 +48,7 @@ from xdsl.traits import SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import fast_verify
-from gedialects.base import GEOp, NodeSyntax, new_i64, new_string
+from gedialects.base import GEOp, NodeSyntax, const_reads, new_i64, new_string
 from gedialects.graph import GraphOp
 from gedialects.graph.control import GE_TENSOR, check_signature, lookup_graph
 from gedialects.graph.structure import module_rule, ssa_values
@@ -245,7 +245,11 @@ class PlaceHolderOp(NodeSyntax, GEOp):
         _check_non_negative(self, "anchorIndex", self.anchorIndex)
 
 
-@module_rule
+def _pairs(kind: type[Operation]) -> bool:
+    return issubclass(kind, EndOp | PlaceHolderOp)
+
+
+@module_rule(_pairs)
 def check_peer_indices(module: ModuleOp) -> None:
     """One `partition.end` and one `partition.place_holder` per `peerIndex` in the module."""
     seen: dict[tuple[type, int], tuple[Operation, str]] = {}
@@ -276,4 +280,4 @@ Partition = Dialect(
     ],
     [],
 )
-fast_verify.install(Partition)  # the compiled IRDL checks (gedialects.fast_verify)
+fast_verify.install(Partition, const_reads)  # compiled IRDL checks, kept verdicts

@@ -30,6 +30,7 @@ gear attributes optional, so the gear Case is the general Case.
 from xdsl.ir import Dialect
 
 from gedialects import fast_verify
+from gedialects.base import const_reads
 from gedialects.formats import FormatAttr
 from gedialects.graph import (
     activation,
@@ -142,7 +143,7 @@ Graph = Dialect(
     ],
     [FormatAttr, StringType, StringsAttr],
 )
-fast_verify.install(Graph)  # the compiled IRDL checks (gedialects.fast_verify)
+fast_verify.install(Graph, const_reads)  # compiled IRDL checks, kept verdicts
 
 __all__ = [
     "AnyTensor",

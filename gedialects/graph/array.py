@@ -37,6 +37,7 @@ from xdsl.traits import (
     Pure,
 )
 
+from gedialects import fast_verify
 from gedialects.base import (
     GEOp,
     NodeSyntax,
@@ -162,6 +163,7 @@ class ReshapeOp(GEOp, NodeSyntax):
             out = reshape_target(dims, target, allowzero)
         return (tensor_of(element_type(tx), out),)
 
+    @fast_verify.local
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
         shape_type = self.shape.type
@@ -247,6 +249,7 @@ class TransposeOp(GEOp, NodeSyntax):
         source = (-1,) * rank if dims is None else dims
         return (tensor_of(element_type(tx), [source[p] for p in perm]),)
 
+    @fast_verify.local
     def verify_(self) -> None:
         verify_element_types(self, (self.x.type, self.y.type), "x and result")
         perm = int_array_values(self.perm)
@@ -605,6 +608,7 @@ class ConcatDOp(GEOp, NodeSyntax):
         shape = concat_shape([tensor_shape(t) for t in operand_types], axis)
         return (tensor_of(elem, shape),)
 
+    @fast_verify.local
     def verify_(self) -> None:
         if not self.x:
             fail(self, "needs at least one input")
@@ -720,6 +724,7 @@ class SplitVOp(GEOp, NodeSyntax):
             shapes = split_shapes(dims, axis[0], sizes_list)
         return tuple(tensor_of(element_type(tx), s) for s in shapes)
 
+    @fast_verify.local
     def verify_(self) -> None:
         num_split = self.num_split.value.data
         if num_split < 1 or num_split != len(self.y):

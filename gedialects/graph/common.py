@@ -31,6 +31,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from gedialects import fast_verify
 from gedialects.base import (
     GEOp,
     NodeSyntax,
@@ -364,6 +365,7 @@ class ElementwiseBinaryOp(GEOp, NodeSyntax):
     ) -> None:
         init_node(self, [x1, x2], result_type)
 
+    @fast_verify.local
     def verify_(self) -> None:
         types = (self.x1.type, self.x2.type, self.y.type)
         verify_element_types(self, types, "operands and result")
@@ -392,6 +394,7 @@ class ElementwiseUnaryOp(GEOp, NodeSyntax):
     def __init__(self, x: SSAValue | Operation, *, result_type: Attribute | None = None) -> None:
         init_node(self, [x], result_type)
 
+    @fast_verify.local
     def verify_(self) -> None:
         (inferred,) = infer_or_fail(self)
         if not types_compatible(self.y.type, inferred):

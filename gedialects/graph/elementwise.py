@@ -35,6 +35,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
+from gedialects import fast_verify
 from gedialects.base import (
     GEOp,
     NodeSyntax,
@@ -149,6 +150,7 @@ class UnaryMathOp(ElementwiseUnaryOp):
         properties = properties_of(type(self), props)
         init_node(self, [x], result_type, properties)
 
+    @fast_verify.local
     def verify_(self) -> None:
         super().verify_()
         verify_kind(self, "x", self.x.type, self.ELEMENTS)
@@ -170,6 +172,7 @@ class BinaryMathOp(ElementwiseBinaryOp):
         properties = properties_of(type(self), props)
         init_node(self, [x1, x2], result_type, properties)
 
+    @fast_verify.local
     def verify_(self) -> None:
         super().verify_()
         verify_kind(self, "x1", self.x1.type, self.ELEMENTS)

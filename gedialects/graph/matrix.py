@@ -26,6 +26,7 @@ from xdsl.traits import (
     Pure,
 )
 
+from gedialects import fast_verify
 from gedialects.base import (
     GEOp,
     NodeSyntax,
@@ -144,6 +145,7 @@ class MatMulOp(GEOp, NodeSyntax):
         }
         init_node(self, operands, result_type, properties)
 
+    @fast_verify.local
     def verify_(self) -> None:
         operands = [self.x1.type, self.x2.type]
         if self.bias is not None:

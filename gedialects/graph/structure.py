@@ -33,7 +33,6 @@ from xdsl.traits import (
     CallableOpInterface,
     ConstantLike,
     HasParent,
-    IsolatedFromAbove,
     IsTerminator,
     Pure,
     ReturnLike,
@@ -41,7 +40,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from gedialects import exact_text, fast_text
+from gedialects import exact_text, fast_text, fast_verify
 from gedialects.base import NODE_NAME, GEOp, new_array, new_string
 from gedialects.formats import verify_tensor_format
 from gedialects.strings import StringsAttr
@@ -115,7 +114,7 @@ class GraphOp(GEOp):
     res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
     body = region_def("single_block")
 
-    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), GraphCallable())
+    traits = traits_def(fast_verify.BodyIsolatedFromAbove(), SymbolOpInterface(), GraphCallable())
 
     def __init__(
         self,
@@ -205,26 +204,39 @@ class GraphOp(GEOp):
 
 
 ModuleRule = Callable[[ModuleOp], None]
-MODULE_RULES: list[ModuleRule] = []
+Needs = Callable[[type[Operation]], bool]
+"""Of an op class: whether a rule can fail on a module holding an op of that class."""
+
+MODULE_RULES: list[tuple[ModuleRule, Needs]] = []
 """Rules over a whole module (a cycle of graph calls; in `gedialects.partition`, `peerIndex`
 pairs). An op verifier sees one op, and checking such a rule from every op would walk the module
-once per op: the first `graph.graph` of a module runs each rule once per verification instead.
-Dialects add theirs with `module_rule` when they are imported, i.e. before any of their ops
-can exist."""
+once per op: the first `graph.graph` of a module runs each rule once per verification instead,
+and only when the module's graphs hold an op the rule needs (a module without variables has no
+variable rule to check). Dialects add theirs with `module_rule` when they are imported, i.e.
+before any of their ops can exist."""
 
 
-def module_rule(rule: ModuleRule) -> ModuleRule:
-    MODULE_RULES.append(rule)
-    return rule
+def module_rule(needs: Needs) -> Callable[[ModuleRule], ModuleRule]:
+    """Registers a rule that can only fail on a module whose graphs hold an op of a class
+    `needs` accepts."""
+
+    def register(rule: ModuleRule) -> ModuleRule:
+        MODULE_RULES.append((rule, needs))
+        return rule
+
+    return register
 
 
 def _verify_module_rules(graph: GraphOp) -> None:
     module = graph.parent_op()
     if not isinstance(module, ModuleOp):
         return
-    first = next(op for op in module.body.block.ops if isinstance(op, GraphOp))
-    if first is graph:
-        for rule in MODULE_RULES:
+    graphs = [op for op in module.body.block.ops if isinstance(op, GraphOp)]
+    if graphs[0] is not graph:
+        return
+    kinds = {type(op) for g in graphs for op in g.body.block.ops}
+    for rule, needs in MODULE_RULES:
+        if any(needs(kind) for kind in kinds):
             rule(module)
 
 
@@ -263,7 +275,11 @@ def find_call_cycle(graphs: Mapping[str, GraphOp]) -> tuple[Operation, str, list
     return None
 
 
-@module_rule
+def _calls_graphs(kind: type[Operation]) -> bool:
+    return hasattr(kind, "called_graphs")
+
+
+@module_rule(_calls_graphs)
 def check_call_cycles(module: ModuleOp) -> None:
     """No graph reaches itself through the ops that run graphs: the interpreter would recurse
     without end and GE rejects such a graph. The error names the op that closes the cycle and

@@ -37,7 +37,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gedialects import budget, dialect_factories, locations, progress, xdsl_dialect_factories
-from gedialects.fingerprint import fingerprint
+from gedialects.fingerprint import fingerprint, mark_verified
 from gedialects.passes import get_all_passes
 from gedialects.tools import cli, diagnostics, pass_catalog, targets
 
@@ -152,6 +152,7 @@ class GeOptMain(xDSLOptMain):
                 if now != verified:
                     module.verify()
                     verified = now
+                    mark_verified(module, now)  # ge-verify-graph need not verify it again
             tracker.starting(nxt)
             if prev is not None and nxt is not None and between:
                 print(f"IR after {prev.name}:")
