@@ -38,6 +38,7 @@ from gedialects.ascend import (
     StreamActiveOp,
     StreamOp,
     TaskEffects,
+    TaskOp,
 )
 from gedialects.base import AICORE_ENGINE, STREAM_LABEL
 from gedialects.passes.analysis.stream_plan import (
@@ -552,8 +553,8 @@ class _Emitter:
         if has_end:
             self.tasks.append(EndGraphOp(stream_of[-1] if nodes else 0))
         block = self.model.body.block
-        replaced = {*self.model.tasks(), *self.model.streams(), *self.model.events()}
-        kept = [op for op in block.ops if op not in replaced]
+        # the declarations and tasks are replaced: one walk, not a set of three walks' ops
+        kept = [op for op in block.ops if not isinstance(op, TaskOp | StreamOp | EventOp)]
         ops: list[Operation] = [StreamOp(s, engine) for s, engine in enumerate(self.engines)]
         ops += [EventOp(e) for e in range(self.events)]
         ops += kept

@@ -130,8 +130,8 @@ def _classify(
                 offset = buffer.offset_value
                 if offset < info.weight_size or offset >= VAR_BASE:
                     continue  # a weight (read-only, placed at load time) or a variable
-                _, _, _, nbytes = sizes(buffer.type)
-                key = (offset, sizes.canon(buffer.type))
+                canon, _, _, nbytes = sizes(buffer.type)
+                key = (offset, canon)
                 tensor = info.tensors.get(key)
                 if tensor is None:
                     if nbytes <= info.io_at.get(offset, -1):

@@ -98,6 +98,7 @@ def in_place_pairs(
     """
     pairs: list[tuple[Tensor, Tensor]] = []
     used: set[int] = set()
+    loops = graph.has_loops
     for pos, effects in enumerate(graph.effects):
         kernel = effects.kernel
         if kernel is None or effects.hybrid or len(effects.outs) != 1 or not effects.writes:
@@ -105,7 +106,7 @@ def in_place_pairs(
         view = kernel in VIEW_IN_PLACE
         if not view and kernel not in ELEMENTWISE_IN_PLACE:
             continue
-        if graph.in_loop(pos) is not None:
+        if loops and graph.in_loop(pos) is not None:
             continue  # every iteration rewrites its output: keep loop tensors apart
         result = effects.writes[0]
         out = tensor_of.get((result.offset_value, sizes.canon(result.type)))
@@ -123,7 +124,7 @@ def in_place_pairs(
                 continue
             if source.positions[-1] != pos:
                 continue
-            if any(graph.in_loop(p) is not None for p in source.positions):
+            if loops and any(graph.in_loop(p) is not None for p in source.positions):
                 continue
             if graph.multi_stream and not all(
                 p == pos or graph.happens_before(p, pos) for p in source.positions
@@ -153,15 +154,17 @@ def merge_blocks(
     for t in tensors:
         groups.setdefault(find(id(t)), []).append(t)
     blocks = []
+    loops = graph.has_loops
     for members in groups.values():
         positions = sorted({p for t in members for p in t.positions})
-        extended = set(positions)
-        for p in positions:
-            loop = graph.in_loop(p)
-            if loop is not None:
-                extended.update((loop.first_pos, loop.last_pos))
-        if len(extended) != len(positions):
-            positions = sorted(extended)
+        if loops:
+            extended = set(positions)
+            for p in positions:
+                loop = graph.in_loop(p)
+                if loop is not None:
+                    extended.update((loop.first_pos, loop.last_pos))
+            if len(extended) != len(positions):
+                positions = sorted(extended)
         streams = frozenset(graph.stream[p] for p in positions)
         size = max(memory_size(t.buffer.type, t.nbytes) for t in members)
         blocks.append(Block(members, size, positions, streams))
@@ -421,8 +424,9 @@ def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Co
     if graph.multi_stream:
         coarse: list[set[int]] = [set() for _ in range(n)]
         link_overlapping([(b.first, b.last, i) for i, b in enumerate(blocks)], coarse)
+        prints = footprints(graph, blocks)
         for sid in graph.stream_ids:
-            xs, ys = _stream_families(graph, blocks, sid)
+            xs, ys = _stream_families(graph, blocks, sid, prints)
             link_crossing(xs, ys, coarse)
         at_home: dict[int, set[int]] = {}
         for i, sid in enumerate(home):
@@ -482,64 +486,86 @@ def _branch_conflicts(
     for key, members in pieces.items():
         ids = [i for i, _ in members]
         group = [piece for _, piece in members]
+        prints = footprints(graph, group)
         for sid in sorted(streams[key]):
-            xs, ys = _stream_families(graph, group, sid)
+            xs, ys = _stream_families(graph, group, sid, prints)
             for a, b in crossing(xs, ys):
                 if a != b:
                     yield ids[a], ids[b]
 
 
-def _stream_families(
-    graph: TaskGraph, blocks: list[Block], sid: int
-) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
-    """In stream `sid`'s index space: per block, the tasks neither before nor after all of it
-    (xs), and its own accesses on the stream (ys)."""
+Footprint = tuple[list[int], dict[int, int], dict[int, int], dict[int, int]]
+"""A block's accesses as `_stream_families` reads them, per stream: the least vector clock
+entry over its accesses (per column), its first and last access index in position order and
+its greatest access index."""
+
+
+def footprints(graph: TaskGraph, blocks: list[Block]) -> list[Footprint]:
+    """Per block, its `Footprint`: one walk over its accesses for every stream's families
+    (the walk per stream was most of `_stream_families` with 8 streams)."""
     reach = graph.reach()
-    col = graph.column(sid)
-    length = len(graph.stream_tasks[sid])
-    first_after: dict[int, list[int]] = {}
-
-    def after(other: int, k: int) -> int:
-        """First index on `sid` that knows task k of stream `other` completed."""
-        if other == sid:
-            return k + 1
-        table = first_after.get(other)
-        if table is None:
-            c = graph.column(other)
-            positions = graph.stream_tasks[sid]
-            table = []
-            i = 0
-            for kk in range(len(graph.stream_tasks[other])):
-                while i < length and reach[positions[i]][c] <= kk:
-                    i += 1
-                table.append(i)
-            first_after[other] = table
-        return table[k]
-
-    xs: list[tuple[int, int, int]] = []
-    ys: list[tuple[int, int, int]] = []
     index, stream = graph.index, graph.stream
-    for i, block in enumerate(blocks):
-        last_on: dict[int, int] = {}
-        lo = length
-        first_here, last_here = -1, -1
+    out: list[Footprint] = []
+    for block in blocks:
+        first_on: dict[int, int] = {}
+        end_on: dict[int, int] = {}
+        top: dict[int, int] = {}
         for p in block.positions:
             s = stream[p]
             k = index[p]
-            if k > last_on.get(s, -1):
-                last_on[s] = k
-            r = reach[p][col]
-            if r < lo:
-                lo = r
+            if s not in first_on:
+                first_on[s] = k
+            end_on[s] = k
+            if k > top.get(s, -1):
+                top[s] = k
+        lows = list(map(min, zip(*[reach[p] for p in block.positions], strict=True)))
+        out.append((lows, first_on, end_on, top))
+    return out
+
+
+def _stream_families(
+    graph: TaskGraph, blocks: list[Block], sid: int, prints: list[Footprint] | None = None
+) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
+    """In stream `sid`'s index space: per block, the tasks neither before nor after all of it
+    (xs), and its own accesses on the stream (ys); `prints`: the blocks' `footprints`."""
+    if prints is None:
+        prints = footprints(graph, blocks)
+    reach = graph.reach()
+    col = graph.column(sid)
+    positions = graph.stream_tasks[sid]
+    length = len(positions)
+    first_after: dict[int, list[int]] = {}
+
+    def table(other: int) -> list[int]:
+        """Per task k of stream `other`: the first index on `sid` that knows it completed."""
+        c = graph.column(other)
+        found: list[int] = []
+        i = 0
+        for kk in range(len(graph.stream_tasks[other])):
+            while i < length and reach[positions[i]][c] <= kk:
+                i += 1
+            found.append(i)
+        first_after[other] = found
+        return found
+
+    xs: list[tuple[int, int, int]] = []
+    ys: list[tuple[int, int, int]] = []
+    for i, (lows, first_on, end_on, top) in enumerate(prints):
+        lo = min(lows[col], length)
+        hi = -1
+        for s, k in top.items():
             if s == sid:
-                if first_here < 0:
-                    first_here = k
-                last_here = k
-        hi = max(after(s, k) for s, k in last_on.items())
+                h = k + 1
+            else:
+                found = first_after.get(s)
+                h = (table(s) if found is None else found)[k]
+            if h > hi:
+                hi = h
         if lo < hi:
             xs.append((lo, hi - 1, i))
-        if first_here >= 0:
-            ys.append((first_here, last_here, i))
+        first_here = first_on.get(sid)
+        if first_here is not None:
+            ys.append((first_here, end_on[sid], i))
     return xs, ys
 
 
@@ -704,8 +730,9 @@ def sharing_conflicts(
                 others[rank[i]] = at_home[sid]
         intervals = [(b.first, b.last, i) for i, b in enumerate(blocks)]
         found.update(_sweep_one(intervals, masks, others))
+        prints = footprints(graph, blocks)
         for sid in graph.stream_ids:
-            xs, ys = _stream_families(graph, blocks, sid)
+            xs, ys = _stream_families(graph, blocks, sid, prints)
             found.update(_sweep_two(xs, ys, masks, others))
         if graph.activated_at:
             for a, b in _branch_conflicts(graph, blocks, home):
