@@ -53,7 +53,7 @@ def dependencies(
     plan are compared byte-exactly; linear in the number of (access, atom) pairs. A dynamic
     slot is one atom of its own, past the arena.
     """
-    nbytes = sizes.nbytes
+    by_id = sizes.by_id  # `sizes.nbytes` without its two calls per buffer
 
     accesses: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]] = []
     bounds: set[int] = set()
@@ -63,10 +63,12 @@ def dependencies(
         for pos in node.tasks:
             for target, buffers in ((reads, graph.reads[pos]), (writes, graph.writes[pos])):
                 for b in buffers:
-                    lo = b.offset_value
+                    lo = b.offset.data
                     if lo < weight_size:
                         continue
-                    hi = lo + nbytes(b.type)
+                    t = b.type
+                    info = by_id.get(id(t))
+                    hi = lo + (sizes(t) if info is None else info)[3]
                     if hi > lo:
                         target.append((lo, hi))
                         bounds.add(lo)
