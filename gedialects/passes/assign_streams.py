@@ -419,7 +419,8 @@ def _fold_activated(model: ModelOp) -> None:
     """Puts the tasks of activated streams back on the stream that activates them and drops
     the `stream_active` tasks: program order is a schedule, so it is a single-stream one."""
     activator: dict[int, int] = {}
-    for op in model.tasks():
+    # only task classes that declare activations are read (one isinstance walk otherwise)
+    for op in [t for t in model.tasks() if type(t).EFFECTS.activates is not None]:
         effects = op.effects()
         if effects.activates:
             activator.update(dict.fromkeys(effects.activates, op.stream.value.data))
