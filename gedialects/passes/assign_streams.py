@@ -38,6 +38,7 @@ from gedialects.ascend import (
     StreamActiveOp,
     StreamOp,
     TaskEffects,
+    TaskOp,
 )
 from gedialects.base import AICORE_ENGINE, STREAM_LABEL
 from gedialects.passes.analysis.stream_plan import (
@@ -418,7 +419,8 @@ def _fold_activated(model: ModelOp) -> None:
     """Puts the tasks of activated streams back on the stream that activates them and drops
     the `stream_active` tasks: program order is a schedule, so it is a single-stream one."""
     activator: dict[int, int] = {}
-    for op in model.tasks():
+    # only task classes that declare activations are read (one isinstance walk otherwise)
+    for op in [t for t in model.tasks() if type(t).EFFECTS.activates is not None]:
         effects = op.effects()
         if effects.activates:
             activator.update(dict.fromkeys(effects.activates, op.stream.value.data))
@@ -552,8 +554,8 @@ class _Emitter:
         if has_end:
             self.tasks.append(EndGraphOp(stream_of[-1] if nodes else 0))
         block = self.model.body.block
-        replaced = {*self.model.tasks(), *self.model.streams(), *self.model.events()}
-        kept = [op for op in block.ops if op not in replaced]
+        # the declarations and tasks are replaced: one walk, not a set of three walks' ops
+        kept = [op for op in block.ops if not isinstance(op, TaskOp | StreamOp | EventOp)]
         ops: list[Operation] = [StreamOp(s, engine) for s, engine in enumerate(self.engines)]
         ops += [EventOp(e) for e in range(self.events)]
         ops += kept

@@ -130,8 +130,8 @@ def _classify(
                 offset = buffer.offset_value
                 if offset < info.weight_size or offset >= VAR_BASE:
                     continue  # a weight (read-only, placed at load time) or a variable
-                _, _, _, nbytes = sizes(buffer.type)
-                key = (offset, sizes.canon(buffer.type))
+                canon, _, _, nbytes = sizes(buffer.type)
+                key = (offset, canon)
                 tensor = info.tensors.get(key)
                 if tensor is None:
                     if nbytes <= info.io_at.get(offset, -1):
@@ -277,6 +277,7 @@ def _rewrite(
 ) -> None:
     weight_size = info.weight_size
     sizes = info.sizes
+    by_id = sizes.by_id  # `sizes.canon` without its two calls per buffer
     cache: dict[tuple[int, int], BufferAttr] = {}
 
     @overload
@@ -289,10 +290,12 @@ def _rewrite(
         """A planned buffer at its new offset; a dynamic one stays (so the kind stays)."""
         if isinstance(buffer, DynBufferAttr):
             return buffer
-        offset = buffer.offset_value
+        offset = buffer.offset.data
         if offset < weight_size or offset >= VAR_BASE:
             return buffer  # weights and variables keep their places
-        key = (offset, sizes.canon(buffer.type))
+        t = buffer.type
+        known = by_id.get(id(t))
+        key = (offset, (sizes(t) if known is None else known)[0])
         found = cache.get(key)
         if found is None:
             target = new_offset.get(key)

@@ -103,6 +103,7 @@ def in_place_pairs(
     """
     pairs: list[tuple[Tensor, Tensor]] = []
     used: set[int] = set()
+    loops = graph.has_loops
     for pos, effects in enumerate(graph.effects):
         kernel = effects.kernel
         if kernel is None or effects.hybrid or len(effects.outs) != 1 or not effects.writes:
@@ -110,7 +111,7 @@ def in_place_pairs(
         view = kernel in VIEW_IN_PLACE
         if not view and kernel not in ELEMENTWISE_IN_PLACE:
             continue
-        if graph.in_loop(pos) is not None:
+        if loops and graph.in_loop(pos) is not None:
             continue  # every iteration rewrites its output: keep loop tensors apart
         result = effects.writes[0]
         out = tensor_of.get((result.offset_value, sizes.canon(result.type)))
@@ -128,7 +129,7 @@ def in_place_pairs(
                 continue
             if source.positions[-1] != pos:
                 continue
-            if any(graph.in_loop(p) is not None for p in source.positions):
+            if loops and any(graph.in_loop(p) is not None for p in source.positions):
                 continue
             if graph.multi_stream and not all(
                 p == pos or graph.happens_before(p, pos) for p in source.positions
@@ -158,15 +159,17 @@ def merge_blocks(
     for t in tensors:
         groups.setdefault(find(id(t)), []).append(t)
     blocks = []
+    loops = graph.has_loops
     for members in groups.values():
         positions = sorted({p for t in members for p in t.positions})
-        extended = set(positions)
-        for p in positions:
-            loop = graph.in_loop(p)
-            if loop is not None:
-                extended.update((loop.first_pos, loop.last_pos))
-        if len(extended) != len(positions):
-            positions = sorted(extended)
+        if loops:
+            extended = set(positions)
+            for p in positions:
+                loop = graph.in_loop(p)
+                if loop is not None:
+                    extended.update((loop.first_pos, loop.last_pos))
+            if len(extended) != len(positions):
+                positions = sorted(extended)
         streams = frozenset(graph.stream[p] for p in positions)
         size = max(memory_size(t.buffer.type, t.nbytes) for t in members)
         blocks.append(Block(members, size, positions, streams))

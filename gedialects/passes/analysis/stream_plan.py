@@ -53,7 +53,7 @@ def dependencies(
     plan are compared byte-exactly; linear in the number of (access, atom) pairs. A dynamic
     slot is one atom of its own, past the arena.
     """
-    nbytes = sizes.nbytes
+    by_id = sizes.by_id  # `sizes.nbytes` without its two calls per buffer
 
     accesses: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]] = []
     bounds: set[int] = set()
@@ -63,10 +63,12 @@ def dependencies(
         for pos in node.tasks:
             for target, buffers in ((reads, graph.reads[pos]), (writes, graph.writes[pos])):
                 for b in buffers:
-                    lo = b.offset_value
+                    lo = b.offset.data
                     if lo < weight_size:
                         continue
-                    hi = lo + nbytes(b.type)
+                    t = b.type
+                    info = by_id.get(id(t))
+                    hi = lo + (sizes(t) if info is None else info)[3]
                     if hi > lo:
                         target.append((lo, hi))
                         bounds.add(lo)
@@ -171,11 +173,14 @@ def assign_streams(
     wait_us: float,
     strategy: Strategy | None = None,
     initial_engines: tuple[str, ...] = (),
+    critical: list[int] | None = None,
 ) -> StreamAssignment:
     """List scheduling of nodes onto at most `max_streams` streams (see the module docstring);
-    streams `0..len(initial_engines)-1` exist from the start, for those engines."""
+    streams `0..len(initial_engines)-1` exist from the start, for those engines. `critical`:
+    `_critical_successors` for the strategy's `crossing_us`, when the caller has it."""
     strategy = strategy or STRATEGIES[0]
-    critical = _critical_successors(nodes, preds, strategy.crossing_us)
+    if critical is None:
+        critical = _critical_successors(nodes, preds, strategy.crossing_us)
     stream_of = [0] * len(nodes)
     engines: list[str] = []
     labels: list[str | None] = []
@@ -183,13 +188,21 @@ def assign_streams(
     tail: list[int] = []
     finish = [0.0] * len(nodes)
     label_stream: dict[str, int] = {}
+    unlabelled: list[int] = []
+    """The streams of no label in id order, and per engine (kept as streams open, instead of
+    filtered per node)."""
+    unlabelled_of: dict[str, list[int]] = {}
 
     def open_stream(engine: str, label: str | None) -> int:
         engines.append(engine)
         labels.append(label)
         avail.append(0.0)
         tail.append(-1)
-        return len(engines) - 1
+        s = len(engines) - 1
+        if label is None:
+            unlabelled.append(s)
+            unlabelled_of.setdefault(engine, []).append(s)
+        return s
 
     for engine in initial_engines:
         open_stream(engine, None)
@@ -205,11 +218,10 @@ def assign_streams(
                     node.engine or default_engine, node.label
                 )
             candidates = [stream]
+        elif node.engine is not None:
+            candidates = list(unlabelled_of.get(node.engine, ()))
         else:
-            same = [s for s in range(len(engines)) if labels[s] is None]
-            if node.engine is not None:
-                same = [s for s in same if engines[s] == node.engine]
-            candidates = same
+            candidates = list(unlabelled)
 
         # The latest producer per stream, once per node rather than per candidate stream:
         # from another stream it arrives record_us after it ends (max(f) + r is the max of
@@ -252,12 +264,10 @@ def assign_streams(
                 best = (start, 2, open_stream(node.engine or default_engine, None))
         if best is None:
             # At the stream limit with no stream of this engine: share the least busy one.
-            unlabelled = [s for s in range(len(engines)) if labels[s] is None] or list(
-                range(len(engines))
-            )
-            if not unlabelled:
-                unlabelled = [open_stream(node.engine or default_engine, None)]
-            s = min(unlabelled, key=lambda s: (avail[s], s))
+            shared = list(unlabelled) or list(range(len(engines)))
+            if not shared:
+                shared = [open_stream(node.engine or default_engine, None)]
+            s = min(shared, key=lambda s: (avail[s], s))
             best = (estimate(s), 1, s)
         start, _, s = best
         stream_of[n] = s
@@ -674,7 +684,11 @@ def best_assignment(
     several memory assigners and keeps the smallest)."""
     best: tuple[float, StreamAssignment, EventPlan, SyncPlan] | None = None
     tried: set[tuple[tuple[int, ...], tuple[str, ...]]] = set()
+    critical: dict[float, list[int]] = {}  # strategies of one crossing cost share it
     for strategy in strategies:
+        crossing = strategy.crossing_us
+        if crossing not in critical:
+            critical[crossing] = _critical_successors(nodes, preds, crossing)
         plan = assign_streams(
             nodes,
             preds,
@@ -684,6 +698,7 @@ def best_assignment(
             wait_us=wait_us,
             strategy=strategy,
             initial_engines=initial_engines,
+            critical=critical[crossing],
         )
         # Strategies often agree (the 10k-node bench graph: two of four); the events and
         # syncs depend only on the assignment, so a repeat gets the same makespan and,
