@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    BoolAttr,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -301,6 +302,39 @@ def test_reshape_infers_from_a_const_shape_only() -> None:
 def test_builder_with_explicit_wrong_type_fails_verification() -> None:
     op = AddOp(value(tensor(2, 3)), value(tensor(3)), result_type=tensor(3, 3))
     with pytest.raises(VerifyException, match=r"'graph.add' result shape \[3, 3\] differs"):
+        op.verify()
+
+
+def _fields(op: Operation) -> tuple[object, ...]:
+    return (
+        type(op),
+        tuple(op.operands),
+        tuple(op.result_types),
+        list(op.properties.items()),
+        list(op.attributes.items()),
+        op.regions,
+        op.successors,
+    )
+
+
+def test_node_builders_fast_path_builds_what_irdl_builds() -> None:
+    """init_node's plain-signature path (values only, one result, no segments) and the
+    IRDL builder it skips give the same op; an op with an optional operand (MatMul's bias)
+    or an Operation for a value takes the IRDL path."""
+    from xdsl.irdl import IRDLOperation
+
+    a, b = value(tensor(2, 3)), value(tensor(3))
+    add = AddOp(a, b)
+    generic = AddOp.__new__(AddOp)
+    IRDLOperation.__init__(generic, operands=[a, b], result_types=[tensor(2, 3)])
+    assert _fields(add) == _fields(generic)
+    assert {use.operation for use in a.uses} == {add, generic}
+    relu = ReluOp(add)  # an Operation operand: the IRDL path
+    assert relu.operands[0] is add.results[0]
+    mm = MatMulOp(value(tensor(2, 3)), value(tensor(3, 4)), transpose_x1=False)
+    assert mm.y.type == tensor(2, 4) and len(mm.operands) == 2
+    assert mm.transpose_x1 == BoolAttr.from_bool(False)
+    for op in (add, generic, relu, mm):
         op.verify()
 
 
