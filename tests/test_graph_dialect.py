@@ -338,6 +338,25 @@ def test_node_builders_fast_path_builds_what_irdl_builds() -> None:
         op.verify()
 
 
+def test_const_builder_and_shared_tensor_types() -> None:
+    """ConstOp's direct build equals IRDL's; constants of one dtype and shape share their
+    type object, others do not."""
+    from xdsl.irdl import IRDLOperation
+
+    from gedialects.tensors import tensor_type_of
+
+    value_attr = dense_from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3))
+    const = ConstOp(value_attr)
+    generic = ConstOp.__new__(ConstOp)
+    IRDLOperation.__init__(generic, properties={"value": value_attr}, result_types=[tensor(2, 3)])
+    assert _fields(const) == _fields(generic)
+    const.verify()
+    same = tensor_type_of(np.zeros((2, 3), np.float32))
+    assert same is value_attr.type and same == tensor(2, 3)
+    assert tensor_type_of(np.zeros((3, 2), np.float32)) == tensor(3, 2)
+    assert tensor_type_of(np.zeros((2, 3), np.int64)) == TensorType(i64, [2, 3])
+
+
 def test_batch_norm_builder_keeps_x_type_and_properties() -> None:
     p = value(tensor(3))
     op = BatchNormOp(value(tensor(2, 3)), p, p, p, p, epsilon=1e-5, data_format="NHWC")
