@@ -102,8 +102,23 @@ def element_type_of(dtype: np.dtype) -> IntegerType | AnyFloat:
 
 
 def tensor_type_of(array: np.ndarray) -> TensorType[IntegerType | AnyFloat]:
-    """The tensor type of an array (its shape and element type)."""
-    return TensorType(element_type_of(array.dtype), array.shape)
+    """The tensor type of an array (its shape and element type), one shared object per
+    (element type, shape): a new TensorType verifies its element type and every dim, the
+    importer makes one per constant, and a shared type lets `infer_kept` reuse the rule's
+    result for the ops the constants feed. Attributes are immutable; the table is bounded."""
+    key = (element_type_of(array.dtype), array.shape)
+    found = _TENSOR_TYPES.get(key)
+    if found is None:
+        if len(_TENSOR_TYPES) >= TENSOR_TYPE_LIMIT:
+            _TENSOR_TYPES.clear()
+        found = _TENSOR_TYPES[key] = TensorType(key[0], array.shape)
+    return found
+
+
+TENSOR_TYPE_LIMIT = 1 << 14
+"""Entries of `_TENSOR_TYPES`; a full table starts again (no unbounded growth)."""
+
+_TENSOR_TYPES: dict[tuple[Attribute, tuple[int, ...]], TensorType[IntegerType | AnyFloat]] = {}
 
 
 def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    BoolAttr,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -302,6 +303,58 @@ def test_builder_with_explicit_wrong_type_fails_verification() -> None:
     op = AddOp(value(tensor(2, 3)), value(tensor(3)), result_type=tensor(3, 3))
     with pytest.raises(VerifyException, match=r"'graph.add' result shape \[3, 3\] differs"):
         op.verify()
+
+
+def _fields(op: Operation) -> tuple[object, ...]:
+    return (
+        type(op),
+        tuple(op.operands),
+        tuple(op.result_types),
+        list(op.properties.items()),
+        list(op.attributes.items()),
+        op.regions,
+        op.successors,
+    )
+
+
+def test_node_builders_fast_path_builds_what_irdl_builds() -> None:
+    """init_node's plain-signature path (values only, one result, no segments) and the
+    IRDL builder it skips give the same op; an op with an optional operand (MatMul's bias)
+    or an Operation for a value takes the IRDL path."""
+    from xdsl.irdl import IRDLOperation
+
+    a, b = value(tensor(2, 3)), value(tensor(3))
+    add = AddOp(a, b)
+    generic = AddOp.__new__(AddOp)
+    IRDLOperation.__init__(generic, operands=[a, b], result_types=[tensor(2, 3)])
+    assert _fields(add) == _fields(generic)
+    assert {use.operation for use in a.uses} == {add, generic}
+    relu = ReluOp(add)  # an Operation operand: the IRDL path
+    assert relu.operands[0] is add.results[0]
+    mm = MatMulOp(value(tensor(2, 3)), value(tensor(3, 4)), transpose_x1=False)
+    assert mm.y.type == tensor(2, 4) and len(mm.operands) == 2
+    assert mm.transpose_x1 == BoolAttr.from_bool(False)
+    for op in (add, generic, relu, mm):
+        op.verify()
+
+
+def test_const_builder_and_shared_tensor_types() -> None:
+    """ConstOp's direct build equals IRDL's; constants of one dtype and shape share their
+    type object, others do not."""
+    from xdsl.irdl import IRDLOperation
+
+    from gedialects.tensors import tensor_type_of
+
+    value_attr = dense_from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3))
+    const = ConstOp(value_attr)
+    generic = ConstOp.__new__(ConstOp)
+    IRDLOperation.__init__(generic, properties={"value": value_attr}, result_types=[tensor(2, 3)])
+    assert _fields(const) == _fields(generic)
+    const.verify()
+    same = tensor_type_of(np.zeros((2, 3), np.float32))
+    assert same is value_attr.type and same == tensor(2, 3)
+    assert tensor_type_of(np.zeros((3, 2), np.float32)) == tensor(3, 2)
+    assert tensor_type_of(np.zeros((2, 3), np.int64)) == TensorType(i64, [2, 3])
 
 
 def test_batch_norm_builder_keeps_x_type_and_properties() -> None:

@@ -22,6 +22,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    OperandDef,
+    ResultDef,
     operand_def,
     result_def,
     traits_def,
@@ -39,6 +41,7 @@ from gedialects.base import (
     const_values,
     element_count,
     element_type,
+    infer_kept,
     shapes_compatible,
     tensor_shape,
     types_compatible,
@@ -159,10 +162,13 @@ def verify_data_format(op: Operation, data_format: StringAttr) -> None:
 
 
 def bool_attr(value: bool) -> BoolAttr:
-    return BoolAttr.from_bool(value)
+    """One of two shared attributes (immutable): `BoolAttr.from_bool` builds and verifies a
+    new IntegerAttr per call, and the builders make one per flag of every node."""
+    return TRUE if value else FALSE
 
 
-FALSE = bool_attr(False)
+TRUE = BoolAttr.from_bool(True)
+FALSE = BoolAttr.from_bool(False)
 
 
 # --------------------------------------------------------------------------------------------
@@ -195,8 +201,9 @@ def build_result_types(
         if prop.default_value is not None
     }
     props.update(properties or {})
-    inferred = op_type.infer_result_types(
-        tuple(v.type for v in flat), props, lambda i: const_values(flat[i])
+    # kept as the verifier keeps it: a graph repeats few (class, types, properties)
+    inferred = infer_kept(
+        op_type, tuple(v.type for v in flat), props, lambda i: const_values(flat[i])
     )
     if inferred is None:
         raise ValueError(f"'{op_type.name}' has no inference rule: give its result types")
@@ -213,8 +220,36 @@ def init_node(
     optional or variadic operand), the result type from the op's rule when not given."""
     if result_type is None:
         (result_type,) = build_result_types(type(op), operands, properties)
+    values = [v for v in operands if isinstance(v, SSAValue)]
+    if len(values) == len(operands) and _plain_signature(type(op), len(operands)):
+        # what irdl_op_init ends in for one value per operand def, one result and no
+        # segment sizes: its argument lists, checks and None filtering would change nothing
+        # (a third of building a node: the importer builds one or more per ONNX node)
+        Operation.__init__(
+            op,
+            operands=values,
+            result_types=(result_type,),
+            properties={k: v for k, v in (properties or {}).items() if v is not None},
+        )
+        return
     IRDLOperation.__init__(
         op, operands=list(operands), result_types=[result_type], properties=dict(properties or {})
+    )
+
+
+@functools.cache
+def _plain_signature(op_type: type[GEOp], given: int) -> bool:
+    """Whether `op_type` has `given` operand defs, each of one value, a single one-value
+    result and no regions, successors or IRDL options (segment sizes, same-size checks)."""
+    op_def = op_type.get_irdl_definition()
+    return (
+        len(op_def.operands) == given
+        and all(type(d) is OperandDef for _, d in op_def.operands)
+        and len(op_def.results) == 1
+        and type(op_def.results[0][1]) is ResultDef
+        and not op_def.regions
+        and not op_def.successors
+        and not op_def.options
     )
 
 

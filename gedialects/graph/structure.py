@@ -378,7 +378,9 @@ class ConstOp(GEOp):
     traits = traits_def(Pure(), ConstantLike())
 
     def __init__(self, value: DenseIntOrFPElementsAttr | StringsAttr) -> None:
-        super().__init__(properties={"value": value}, result_types=[value.type])
+        # what irdl_op_init ends in for one property and one result (its argument lists
+        # would change nothing; the importer builds one per initializer and helper constant)
+        Operation.__init__(self, properties={"value": value}, result_types=(value.type,))
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstOp:
