@@ -10,7 +10,7 @@ from xdsl.dialects.builtin import TensorType, f16, f32, i8, i32
 
 from gedialects.formats import FORMATS, FormatAttr, c0_of, storage_shape, with_format
 from gedialects.interpreters.kernels import KernelError, run_kernel
-from gedialects.interpreters.layouts import pack, unpack
+from gedialects.interpreters.layouts import pack, pack_into, unpack
 from gedialects.tensors import numpy_dtype
 
 RNG = np.random.default_rng(18)
@@ -154,3 +154,15 @@ def test_format_attr_round_trips_through_text() -> None:
     assert str(t) == "tensor<1x1x4x4x16xf16, #graph.format<NC1HWC0 origin NCHW [1, 3, 4, 4]>>"
     assert Parser(make_context(), str(t)).parse_type() == t
     assert isinstance(t, TensorType) and isinstance(t.encoding, FormatAttr)
+
+
+@pytest.mark.parametrize("channels", [3, 16, 19, 35])
+def test_pack_into_nc1hwc0_equals_pack_padded_lanes_zero(channels: int) -> None:
+    """`pack_into` writes `pack`'s bytes over an output full of garbage (the padded lanes
+    zeroed by a fill of the last block before its lanes are copied in)."""
+    x = RNG.standard_normal((2, channels, 5, 6)).astype(np.float32)
+    t = with_format(TensorType(f32, x.shape), "NC1HWC0", "NCHW")
+    want = pack(x, "NCHW", "NC1HWC0", 16)
+    out = np.full_like(want, np.nan)
+    pack_into(x, t, out)
+    assert out.tobytes() == want.tobytes()

@@ -237,6 +237,53 @@ def test_heavy_format_out_variants_give_the_unpacking_numbers_bit_for_bit(
     np.testing.assert_array_equal(got, want)
 
 
+def test_conv2d_decoded_filter_cache_follows_the_stored_bytes() -> None:
+    """The heavy-format Conv2D decodes a FRACTAL_Z filter once per stored array: a second
+    call on the same array reuses it, the same array rewritten with other weights (an arena
+    filled for another run) and a second array (another model) give their own numbers."""
+    n, c, o, h, w = 2, 19, 20, 7, 6
+    x = RNG.standard_normal((n, c, h, w)).astype(np.float32)
+    filters = [RNG.standard_normal((o, c, 3, 3)).astype(np.float32) for _ in range(2)]
+    bias = RNG.standard_normal(o).astype(np.float32)
+    plain = [TensorType(f32, a.shape) for a in (x, filters[0], bias)]
+    types = [
+        with_format(t, fmt, "NCHW" if fmt != "ND" else "ND")
+        for t, fmt in zip(plain, ("NC1HWC0", "FRACTAL_Z", "ND"), strict=True)
+    ]
+    rtype = with_format(TensorType(f32, (n, o, h, w)), "NC1HWC0", "NCHW")
+    assert isinstance(rtype, TensorType)
+    attrs: dict[str, Attribute] = {
+        "pads": int_array((1, 1, 1, 1)),
+        "strides": int_array((1, 1, 1, 1)),
+        "dilations": int_array((1, 1, 1, 1)),
+        INPUT_DESC: ArrayAttr(types),
+    }
+    formatted, unpacking = _heavy_pair("Conv2D")
+    stored_x, stored_b = pack(x, "NCHW", "NC1HWC0", 16), pack(bias, "ND", "ND", 16)
+    arena_filter = pack(filters[0], "NCHW", "FRACTAL_Z", 16)
+    other_filter = pack(filters[1], "NCHW", "FRACTAL_Z", 16)
+
+    def run(stored_filter: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        ins = [stored_x, stored_filter, stored_b]
+        got = np.full(tuple(rtype.get_shape()), 7.0, np.float32)
+        want = np.full_like(got, -7.0)
+        assert formatted(ins, attrs, types, [rtype], [got])
+        unpacking(ins, attrs, [rtype], [want])
+        return got, want
+
+    first, want0 = run(arena_filter)
+    again, _ = run(arena_filter)
+    np.testing.assert_array_equal(first, want0)
+    np.testing.assert_array_equal(again, want0)
+    arena_filter[...] = other_filter
+    rewritten, want1 = run(arena_filter)
+    np.testing.assert_array_equal(rewritten, want1)
+    assert not np.array_equal(rewritten, want0)
+    second_model, want2 = run(other_filter)
+    np.testing.assert_array_equal(second_model, want2)
+    np.testing.assert_array_equal(second_model, want1)
+
+
 # --------------------------------------------------------------------------------------------
 # Memory: GE's size rule
 # --------------------------------------------------------------------------------------------
