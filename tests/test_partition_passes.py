@@ -351,3 +351,48 @@ def test_unknown_partitions_compile_to_dynamic_tasks_with_the_same_numbers(
     assert got.outputs.keys() == expected.keys()
     for name in expected:
         np.testing.assert_array_equal(got.outputs[name], expected[name])
+
+
+def _use_lists() -> tuple[list[Operation], Operation, Operation]:
+    """Three producers and a user reading them as a, b, a, c (a and b also read by a second
+    op)."""
+    from xdsl.dialects.builtin import i32
+    from xdsl.dialects.test import TestOp
+
+    a, b, c = (TestOp(result_types=[i32]) for _ in range(3))
+    user = TestOp([a.results[0], b.results[0], a.results[0], c.results[0]])
+    other = TestOp([a.results[0], b.results[0]])
+    return [a, b, c], user, other
+
+
+def _uses(values: list[Operation], user: Operation) -> list[list[tuple[bool, int]]]:
+    """Each value's use list, front first, as (read by `user`, operand index)."""
+    return [[(u.operation is user, u.index) for u in op.results[0].uses] for op in values]
+
+
+def test_batched_operand_writes_match_xdsl() -> None:
+    """The operand writes the two passes batch (the tuple built once, not per operand) leave
+    the operands and every use list as xDSL's one-at-a-time writes do."""
+    from gedialects.passes.partition.merge_engine_partitions import PendingOperands
+
+    (a, b, c), user, _ = _use_lists()
+    (a2, b2, c2), user2, _ = _use_lists()
+    user.operands[2] = c.results[0]
+    user.operands[0] = b.results[0]
+    engine.replace_operands(user2, {2: c2.results[0], 0: b2.results[0]})
+    assert [v.owner for v in user.operands] == [b, b, c, c]
+    assert [v.owner for v in user2.operands] == [b2, b2, c2, c2]
+    assert _uses([a, b, c], user) == _uses([a2, b2, c2], user2)
+    (a, b, c), user, _ = _use_lists()
+    (a2, b2, c2), user2, other2 = _use_lists()
+    a.results[0].replace_all_uses_with(c.results[0])
+    b.results[0].replace_all_uses_with(c.results[0])
+    pending = PendingOperands()
+    pending.replace_all_uses(a2.results[0], c2.results[0])
+    pending.replace_all_uses(b2.results[0], c2.results[0])
+    assert [v.owner for v in user2.operands] == [a2, b2, a2, c2]  # not written yet
+    pending.flush()
+    assert [v.owner for v in user2.operands] == [c2, c2, c2, c2]
+    assert [v.owner for v in other2.operands] == [c2, c2]
+    assert _uses([a, b, c], user) == _uses([a2, b2, c2], user2)
+    assert len(_uses([c], user)[0]) == 6

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue, SSAValues
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -28,7 +28,39 @@ from gedialects.passes.partition.engine import (
     REF_PEER_INDEX,
     called_symbol_counts,
     graphs_by_name,
+    replace_operands,
 )
+
+
+class PendingOperands:
+    """`replace_all_uses_with` for many values whose users share ops, each user's operand
+    tuple built once (`flush`): xDSL's rebuilds the whole tuple per use, quadratic for the
+    parent's NetOutput when a call returns thousands of results (7.5k at 40k bench nodes).
+    The use lists change at once and in the same order as xDSL's; only the tuples wait, so
+    nothing may read a pending op's operands before its `flush`."""
+
+    def __init__(self) -> None:
+        self.operands: dict[Operation, list[SSAValue]] = {}
+
+    def replace_all_uses(self, old: SSAValue, new: SSAValue) -> None:
+        if new is old:
+            return
+        for use in tuple(old.uses):
+            user = use.operation
+            operands = self.operands.get(user)
+            if operands is None:
+                operands = self.operands[user] = list(user.operands)
+            old.remove_use(use)
+            new.add_use(use)
+            operands[use.index] = new
+        if new.name_hint is None:
+            new.name_hint = old.name_hint
+
+    def flush(self, op: Operation | None = None) -> None:
+        """Writes the operand tuple of `op` (of every pending op when None)."""
+        ops = list(self.operands) if op is None else [op] if op in self.operands else []
+        for user in ops:
+            user._operands = SSAValues(self.operands.pop(user))  # pyright: ignore[reportPrivateUsage]
 
 
 def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[str]) -> bool:
@@ -46,7 +78,9 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
     if not subs:
         return False
     channel: dict[int, SSAValue] = {}
+    pending = PendingOperands()
     for call, sub in subs:
+        pending.flush(call)  # its args may be results of an earlier call
         sub_block = sub.body.block
         mapping: dict[SSAValue, SSAValue] = dict(zip(sub_block.args, call.args, strict=True))
         label = str_attr(sub, STREAM_LABEL)
@@ -78,16 +112,15 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
                 continue
             if isinstance(op, NetOutputOp):
                 for r, v in zip(call.res, op.outputs, strict=True):
-                    r.replace_all_uses_with(mapping.get(v, v))
+                    pending.replace_all_uses(r, mapping.get(v, v))
                 continue
-            for j, v in enumerate(op.operands):
-                if v in mapping:
-                    op.operands[j] = mapping[v]
+            replace_operands(op, {j: mapping[v] for j, v in enumerate(op.operands) if v in mapping})
             if label_attr is not None and STREAM_LABEL not in op.attributes:
                 op.attributes[STREAM_LABEL] = label_attr
             attr_names.to_nodes(inherited, op)
             op.detach()
             block.insert_op_before(op, call)
+    pending.flush()
     for call, sub in subs:
         Rewriter.erase_op(call)
         name = sub.sym_name.data
