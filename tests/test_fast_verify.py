@@ -23,19 +23,7 @@ from gedialects import DIALECTS
 from gedialects.fast_verify import FastOpDef
 from tests import text_corpus
 
-OURS = tuple(f"{name}." for name in DIALECTS)
-
-
-def corpus_ops() -> Iterator[tuple[str, Operation]]:
-    for where, text in text_corpus.chunks():
-        try:
-            module = text_corpus.parse(text, where)
-        except Exception:  # a negative parse test: nothing to verify
-            continue
-        assert isinstance(module, ModuleOp)
-        for op in module.walk():
-            if op.name.startswith(OURS):
-                yield where, op
+corpus_ops = text_corpus.our_ops
 
 
 def fast_of(op: Operation) -> FastOpDef:

@@ -5,8 +5,6 @@ every op of the text corpus gets the same verdict with a warm table as it got fr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, f32, i64
 from xdsl.ir import Operation
@@ -14,7 +12,7 @@ from xdsl.parser import Parser
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import VerifyException
 
-from gedialects import DIALECTS, fast_verify, make_context
+from gedialects import fast_verify, make_context
 from gedialects.graph import AddOp, ConstOp, ReshapeOp
 from tests import text_corpus
 
@@ -95,19 +93,8 @@ def test_changed_constant_fails_although_the_op_passed_before() -> None:
     assert got == fresh_error(reshape)
 
 
-def corpus_ops() -> Iterator[Operation]:
-    ours = tuple(f"{name}." for name in DIALECTS)
-    for where, text in text_corpus.chunks():
-        try:
-            module = text_corpus.parse(text, where)
-        except Exception:  # a negative parse test: nothing to verify
-            continue
-        assert isinstance(module, ModuleOp)
-        yield from (op for op in module.walk() if op.name.startswith(ours))
-
-
 def test_corpus_verdicts_do_not_depend_on_kept_ones() -> None:
-    ops = list(corpus_ops())
+    ops = [op for _, op in text_corpus.our_ops()]
     fast_verify._PASSED.clear()  # pyright: ignore[reportPrivateUsage]
     first = [_own(op) for op in ops]
     assert fast_verify._PASSED  # pyright: ignore[reportPrivateUsage]

@@ -17,6 +17,10 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xdsl.ir import Operation
 
 ROOT = Path(__file__).resolve().parents[1]
 SPLIT = re.compile(r"^// -----\s*$", re.MULTILINE)
@@ -42,6 +46,25 @@ def parse(text: str, name: str = "<corpus>") -> object:
     from gedialects import make_context
 
     return Parser(make_context(), text, name).parse_module()
+
+
+def our_ops() -> Iterator[tuple[str, Operation]]:
+    """(`path#index`, op) of every op of our dialects in the chunks that parse (a negative
+    parse test has nothing to verify)."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    from gedialects import DIALECTS
+
+    ours = tuple(f"{name}." for name in DIALECTS)
+    for where, text in chunks():
+        try:
+            module = parse(text, where)
+        except Exception:
+            continue
+        assert isinstance(module, ModuleOp)
+        for op in module.walk():
+            if op.name.startswith(ours):
+                yield where, op
 
 
 def printed(module: object, generic: bool = False) -> str:
