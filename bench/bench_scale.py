@@ -283,7 +283,7 @@ def measure_binary(path: Path, repeat: int = 1) -> dict[str, float]:
     for name in DIALECTS:
         ctx.get_dialect(name)
     text = path.read_text()
-    best = [float("inf")] * 6
+    best = [float("inf")] * 5
     for _ in range(repeat):
         module, t_parse = timed(lambda: Parser(ctx, text, str(path)).parse_module())
         data, t_write = timed(lambda m=module: bytecode.dump(m))
