@@ -569,6 +569,12 @@ def replace_operands(op: Operation, changes: dict[int, SSAValue]) -> None:
         operands[j].remove_use(uses[j])
         value.add_use(uses[j])
         operands[j] = value
+    write_operands(op, operands)
+
+
+def write_operands(op: Operation, operands: list[SSAValue]) -> None:
+    """Sets `op`'s operand tuple to `operands` whose uses are already in place: the one write
+    of xDSL's private tuple that `replace_operands` and the merge's `PendingOperands` share."""
     op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xdsl.ir import Operation, SSAValue, SSAValues
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -29,6 +29,7 @@ from gedialects.passes.partition.engine import (
     called_symbol_counts,
     graphs_by_name,
     replace_operands,
+    write_operands,
 )
 
 
@@ -60,7 +61,7 @@ class PendingOperands:
         """Writes the operand tuple of `op` (of every pending op when None)."""
         ops = list(self.operands) if op is None else [op] if op in self.operands else []
         for user in ops:
-            user._operands = SSAValues(self.operands.pop(user))  # pyright: ignore[reportPrivateUsage]
+            write_operands(user, self.operands.pop(user))
 
 
 def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[str]) -> bool:
