@@ -10,9 +10,13 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from gedialects.base import int_array_values, is_static
+from gedialects.base import OpKinds, int_array_values, is_static
 from gedialects.graph import CastOp, ConstOp, GraphOp, ReshapeOp, TransDataOp, TransposeOp
+from gedialects.passes.partition.place_engines import walk_graphs
 from gedialects.passes.trans_ops import lossless_cast
+
+_PAIRED = OpKinds(TransDataOp, CastOp, TransposeOp, ReshapeOp)
+"""The op types a cancelling pair is made of."""
 
 
 def _cancels(first: Operation, second: Operation) -> bool:
@@ -40,7 +44,7 @@ def eliminate_symmetry(graph: GraphOp) -> int:
     """Removes every trans op pair that cancels in `graph`; returns the ops removed."""
     removed = 0
     for second in list(graph.body.ops):
-        if not isinstance(second, TransDataOp | CastOp | TransposeOp | ReshapeOp):
+        if not _PAIRED[type(second)]:
             continue
         first = second.operands[0].owner
         if not isinstance(first, Operation) or not _cancels(first, second):
@@ -80,6 +84,5 @@ class EliminateTransOpSymmetryPass(ModulePass):
     name = "ge-eliminate-trans-op-symmetry"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for graph in op.walk():
-            if isinstance(graph, GraphOp):
-                eliminate_symmetry(graph)
+        for graph in walk_graphs(op):
+            eliminate_symmetry(graph)

@@ -9,8 +9,13 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
+from gedialects.base import OpKinds
 from gedialects.graph import CastOp, ConstOp, GraphOp, ReshapeOp, TransDataOp, TransposeOp
+from gedialects.passes.partition.place_engines import walk_graphs
 from gedialects.passes.select_formats import fold_const_trans
+
+_FOLDABLE = OpKinds(TransDataOp, CastOp, TransposeOp, ReshapeOp)
+"""The op types a weight's trans-node chain is made of (the only ones this pass folds)."""
 
 
 def fold_trans_data(graph: GraphOp) -> int:
@@ -18,6 +23,8 @@ def fold_trans_data(graph: GraphOp) -> int:
     Const on its way to one (a weight's trans-node chain); returns the count."""
     folded = 0
     for op in list(graph.body.ops):
+        if not _FOLDABLE[type(op)]:
+            continue
         if not all(isinstance(v.owner, ConstOp) for v in op.operands) or not op.operands:
             continue
         if isinstance(op, TransDataOp) or (
@@ -55,6 +62,5 @@ class FoldTransDataPass(ModulePass):
     name = "ge-fold-trans-data"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for graph in op.walk():
-            if isinstance(graph, GraphOp):
-                fold_trans_data(graph)
+        for graph in walk_graphs(op):
+            fold_trans_data(graph)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -11,23 +12,41 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from gedialects.graph import GraphOp
-from gedialects.passes.trans_ops import is_trans_op, trans_key
+from gedialects.passes.partition.place_engines import walk_graphs
+from gedialects.passes.trans_ops import TRANS_OPS, trans_key
 
 
 def merge_breadth(graph: GraphOp) -> int:
-    """Merges equal trans ops reading one value in `graph`; returns the ops removed."""
+    """Merges equal trans ops reading one value in `graph`; returns the ops removed.
+
+    Values are visited in block order, so the readers of a kept op, which a merge joins,
+    are visited after it; a value with fewer than two uses, or two trans-op readers, has no
+    group and is skipped before its readers' keys are made."""
     removed = 0
-    values = [a for a in graph.body.block.args] + [r for o in graph.body.ops for r in o.results]
-    order = {o: i for i, o in enumerate(graph.body.ops)}
+    block = graph.body.block
+    ops = list(block.ops)
+    order: dict[Operation, int] = {}
+    values = chain(block.args, (r for o in ops for r in o.results))
     for value in values:
+        if not value.has_more_than_one_use():
+            continue
+        readers = [
+            user
+            for use in value.uses
+            if TRANS_OPS[type(user := use.operation)]
+            and user.operands[0] is value
+            and len(user.operands) == 1
+        ]
+        if len(readers) < 2:
+            continue  # one trans reader: no group, and no key to print
         groups: dict[tuple[object, ...], list[Operation]] = {}
-        for use in value.uses:
-            user = use.operation
-            if is_trans_op(user) and user.operands[0] is value and len(user.operands) == 1:
-                groups.setdefault(trans_key(user), []).append(user)
+        for user in readers:
+            groups.setdefault(trans_key(user), []).append(user)
         for group in groups.values():
             if len(group) < 2:
                 continue
+            if not order:
+                order = {o: i for i, o in enumerate(ops)}
             group = sorted(set(group), key=order.__getitem__)
             keep = group[0]
             for dup in group[1:]:
@@ -50,6 +69,5 @@ class MergeTransOpBreadthPass(ModulePass):
     name = "ge-merge-trans-op-breadth"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for graph in op.walk():
-            if isinstance(graph, GraphOp):
-                merge_breadth(graph)
+        for graph in walk_graphs(op):
+            merge_breadth(graph)

@@ -11,13 +11,16 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gedialects.base import ENGINE_NAME, NODE_NAME, element_nbytes, element_type
+from gedialects.base import ENGINE_NAME, NODE_NAME, OpKinds, element_nbytes, element_type
 from gedialects.formats import format_of, origin_type, with_format
 from gedialects.graph import CastOp, GraphOp, TransDataOp
+from gedialects.passes.partition.place_engines import walk_graphs
+
+_CHAIN_OPS = OpKinds(TransDataOp, CastOp)
 
 
 def _chain_op(op: Operation) -> bool:
-    return isinstance(op, TransDataOp | CastOp)
+    return _CHAIN_OPS[type(op)]
 
 
 def _chain_from(start: Operation) -> list[Operation]:
@@ -75,7 +78,7 @@ def merge_depth(graph: GraphOp) -> int:
     """Collapses TransData/Cast chains in `graph`; returns the ops removed."""
     removed = 0
     for start in list(graph.body.ops):
-        if start.parent is None or not _chain_op(start):
+        if not _CHAIN_OPS[type(start)] or start.parent is None:
             continue
         head = start.operands[0].owner
         if isinstance(head, Operation) and _chain_op(head):
@@ -140,6 +143,5 @@ class MergeTransOpDepthPass(ModulePass):
     name = "ge-merge-trans-op-depth"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for graph in op.walk():
-            if isinstance(graph, GraphOp):
-                merge_depth(graph)
+        for graph in walk_graphs(op):
+            merge_depth(graph)
