@@ -19,7 +19,7 @@ from typing import TypeVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
@@ -240,10 +240,35 @@ def rewrite_with(module: ModuleOp, patterns: Sequence[RewritePattern]) -> None:
     others would be popped and offered to no pattern, so the rewrites are the same.
     """
     by_type = ByOpType(list(patterns))
-    walker = PatternRewriteWalker(by_type)
+    walker = RootWalker(by_type)
     if all(root is not None for root in by_type.roots):
         walker._worklist = RootWorklist(by_type)  # pyright: ignore[reportPrivateUsage]
     walker.rewrite_module(module)
+
+
+class RootWalker(PatternRewriteWalker):
+    """xDSL's walker, whose worklist is filled with the ops `region.walk(reverse=True,
+    region_first=True)` yields, in that order, by one loop over each block's links: the
+    walk's nested generators per op were a fifth of ge-fuse on a 10k-node graph (seven
+    fills of 13k ops)."""
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        push = self._worklist.push
+
+        def visit_region(region: Region) -> None:
+            for block in reversed(region.blocks):
+                inner = block.last_op
+                while inner is not None:
+                    if inner.regions:
+                        for nested in reversed(inner.regions):
+                            visit_region(nested)
+                    push(inner)
+                    inner = inner.prev_op
+
+        if isinstance(op, Region):
+            visit_region(op)
+        else:
+            super()._populate_worklist(op)
 
 
 class RootWorklist(Worklist[Operation]):
