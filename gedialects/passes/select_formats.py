@@ -25,6 +25,7 @@ from gedialects.graph import (
     TransDataOp,
     TransposeOp,
 )
+from gedialects.passes.partition.place_engines import walk_graphs
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import AnyDenseElement
@@ -184,9 +185,8 @@ class SelectFormatsPass(ModulePass):
                 f"ge-select-formats: unknown precision-mode '{self.precision_mode}' "
                 f"(one of {', '.join(PRECISION_MODES)})"
             )
-        for graph in op.walk():
-            if isinstance(graph, GraphOp):
-                select_formats(graph, self.allow_nz, self.fold_weights, self.precision_mode)
+        for graph in walk_graphs(op):
+            select_formats(graph, self.allow_nz, self.fold_weights, self.precision_mode)
         if self.subgraphs:
             cross_subgraph_boundaries(op)
 
@@ -239,6 +239,8 @@ def select_formats(
                 have[result] = placement
                 stack.append((result, placement))
     _propagate(stack, have, want, heavy, aicore)
+    if not have and not want and not types:
+        return 0  # no value stored in a format (`_stored_formats` names them all), none chosen
     return apply_formats(graph, have, want, placed, fold_weights, types)
 
 
