@@ -30,6 +30,8 @@ from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import PartitionedCallOp
 from gedialects.passes.analysis.graph_view import i64_value
 from gedialects.passes.partition import attr_names
+from gedialects.passes.partition.engine import replace_operands
+from gedialects.passes.partition.merge_engine_partitions import PendingOperands
 
 
 def outline_cluster(
@@ -67,24 +69,31 @@ def outline_cluster(
     )
     block = graph.body.block
     args = block.args
+    # Operand tuples are written once per op (`replace_operands`, `PendingOperands`): xDSL's
+    # `operands[k] = v` copies the whole tuple per write, quadratic in the arity of a user
+    # such as the parent's NetOutput. The use lists change in xDSL's order all the same.
     for op in ops:
         op.detach()
         block.add_op(op)
+        changes: dict[int, SSAValue] = {}
         for k, v in enumerate(op.operands):
             index = inputs.get(v)
             if index is not None and v.owner not in members:
-                op.operands[k] = args[index]
+                changes[k] = args[index]
+        replace_operands(op, changes)
     net_output = NetOutputOp(outputs)
     net_output.attributes[NODE_NAME] = StringAttr(f"{subgraph}_Node_Output")
     block.add_op(net_output)
     call = PartitionedCallOp(subgraph, list(inputs), [r.type for r in outputs])
     call.attributes[NODE_NAME] = StringAttr(call_name)
     attr_names.to_call(ops, call)
+    pending = PendingOperands()
     for r, new in zip(outputs, call.res, strict=True):
-        r.replace_uses_with_if(
-            new, lambda use: use.operation not in members and use.operation is not net_output
+        pending.replace_all_uses(
+            r, new, lambda use: use.operation not in members and use.operation is not net_output
         )
         new.name_hint = r.name_hint
+    pending.flush()
     return graph, call
 
 
