@@ -58,6 +58,30 @@ def test_merges_agree_with_the_naive_reference(
         assert result.kinds == [slow.kinds[slow.label[m[0]]] for m in result.members]
 
 
+@settings(max_examples=100, deadline=None)
+@given(dags(), st.lists(st.tuples(st.integers(0, 99), st.integers(0, 99)), max_size=8))
+def test_reachability_agrees_with_the_naive_reference(
+    dag: tuple[list[list[int]], list[str]], steps: list[tuple[int, int]]
+) -> None:
+    """`has_path` and `would_create_cycle` (whose input check answers most calls without a
+    search) against reachability and acyclicity of the quotient graph, after some merges."""
+    preds, _ = dag
+    n = len(preds)
+    kinds = [KNOWN] * n
+    fast = ClusterGraph(preds, kinds)
+    slow = NaiveClusterGraph(preds, kinds)
+    for a, b in steps:
+        this, other = fast.cluster_of(a % n), fast.cluster_of(b % n)
+        assert fast.try_merge(this, other) == slow.try_merge(this, other)
+    live = fast.clusters()
+    for a in live:
+        reach = slow._reach(a)  # pyright: ignore[reportPrivateUsage]
+        for b in live:
+            assert fast.has_path(a, b) == (b in reach)
+            merged = slow._relabel(a, [b])  # pyright: ignore[reportPrivateUsage]
+            assert fast.would_create_cycle(a, b) == (not slow._acyclic(merged))  # pyright: ignore[reportPrivateUsage]
+
+
 def test_try_merge_refuses_a_second_path() -> None:
     # 0 -> 1 -> 2 and 0 -> 2: merging 0 and 2 would put 1 on a cycle.
     clusters = ClusterGraph([[], [0], [0, 1]], [KNOWN] * 3)

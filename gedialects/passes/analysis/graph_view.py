@@ -46,27 +46,42 @@ def string_value(value: str) -> StringAttr:
     return StringAttr(value)
 
 
+_IS_GE_OP: dict[type[Operation], bool] = {}
+"""Whether an op class is a `GEOp`, by class: `isinstance` against xDSL's ABCMeta classes
+runs a Python-level `__instancecheck__` for every op that is not of the exact class."""
+
+
 def ge_type(op: Operation) -> str:
     """The GE node type of an op (`GE_TYPE`), or its IR name for foreign ops."""
-    return op.GE_TYPE if isinstance(op, GEOp) else op.name
+    cls = type(op)
+    is_ge = _IS_GE_OP.get(cls)
+    if is_ge is None:
+        is_ge = _IS_GE_OP[cls] = issubclass(cls, GEOp)
+    return op.GE_TYPE if is_ge else op.name  # pyright: ignore[reportAttributeAccessIssue]
+
+
+# The attribute readers test for a missing attribute first: `isinstance(None, StringAttr)`
+# is a Python-level ABCMeta `__instancecheck__` (about 1 us), and most lookups miss.
 
 
 def str_attr(op: Operation, name: str) -> str | None:
     value = op.attributes.get(name)
+    if value is None:
+        return None
     return value.data if isinstance(value, StringAttr) else None
 
 
 def bool_attr(op: Operation, name: str) -> bool | None:
     """A GE bool attribute: `true`/`false` (i1) or any integer attribute."""
     value = op.attributes.get(name)
-    if isinstance(value, IntegerAttr):
+    if value is not None and isinstance(value, IntegerAttr):
         return bool(value.value.data)
     return None
 
 
 def int_attr(op: Operation, name: str) -> int | None:
     value = op.attributes.get(name)
-    if isinstance(value, IntegerAttr):
+    if value is not None and isinstance(value, IntegerAttr):
         return int(value.value.data)
     return None
 

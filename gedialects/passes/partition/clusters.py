@@ -279,11 +279,24 @@ class ClusterGraph:
         return self._reaches(va, vb, skip_direct=True)
 
     def _reaches(self, src: int, dst: int, *, skip_direct: bool) -> bool:
-        """DFS from vertex `src` to `dst`, visiting only vertices ordered before `dst`."""
+        """DFS from vertex `src` to `dst`, visiting only vertices ordered before `dst`.
+
+        A path enters `dst` through one of its inputs ordered after `src`; when `dst` has
+        fewer inputs than `src` has outputs, those are checked first, so a `dst` with none
+        (GE's `MergeClustersNormal` merging every input Const cluster into the first, where
+        the DFS would walk the whole region between two far-apart Consts) answers at once.
+        """
         order, outs = self._order, self._outs
         bound = order[dst]
-        if order[src] > bound:
+        low = order[src]
+        if low > bound:
             return False
+        ins_dst = self._ins[dst]
+        if len(ins_dst) <= len(outs[src]):
+            if src in ins_dst and not skip_direct:
+                return True
+            if not any(order[u] > low for u in ins_dst if u != src):
+                return False
         stack = []
         for w in outs[src]:
             if w == dst:

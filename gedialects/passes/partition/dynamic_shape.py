@@ -387,9 +387,11 @@ def materialise(analysis: ShapeAnalysis, module: ModuleOp) -> None:
         _set_bool(subgraph, IS_UNKNOWN_SHAPE, unknown)
         if unknown:
             _set_bool(subgraph, MEMORY_DISCONTIGUOUS_ALLOCATION, True)
+        flag = bool_value(unknown)
         for op in subgraph.body.block.ops:
-            _set_bool(op, IS_UNKNOWN_SHAPE, unknown)
-            _set_bool(op, OWNER_GRAPH_IS_UNKNOWN, unknown)
+            attrs = op.attributes
+            attrs[IS_UNKNOWN_SHAPE] = flag
+            attrs[OWNER_GRAPH_IS_UNKNOWN] = flag
         module.body.block.insert_op_after(subgraph, insert_after)
         insert_after = subgraph
         placed.append((call, clustering.members[c][0] - len(nodes.args)))

@@ -10,11 +10,12 @@ ref value its End sent, so the writer takes its variable's chain again.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, SSAValue, Use
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -43,10 +44,15 @@ class PendingOperands:
     def __init__(self) -> None:
         self.operands: dict[Operation, list[SSAValue]] = {}
 
-    def replace_all_uses(self, old: SSAValue, new: SSAValue) -> None:
+    def replace_all_uses(
+        self, old: SSAValue, new: SSAValue, where: Callable[[Use], bool] | None = None
+    ) -> None:
+        """xDSL's `replace_all_uses_with` (or `replace_uses_with_if` with `where`)."""
         if new is old:
             return
         for use in tuple(old.uses):
+            if where is not None and not where(use):
+                continue
             user = use.operation
             operands = self.operands.get(user)
             if operands is None:

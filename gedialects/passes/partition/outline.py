@@ -30,6 +30,8 @@ from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import PartitionedCallOp
 from gedialects.passes.analysis.graph_view import i64_value
 from gedialects.passes.partition import attr_names
+from gedialects.passes.partition.engine import replace_operands
+from gedialects.passes.partition.merge_engine_partitions import PendingOperands
 
 
 def outline_cluster(
@@ -39,15 +41,18 @@ def outline_cluster(
 
     The call is not inserted anywhere yet (see `reorder_graph`).
     """
-    members = set(ops)
-    inputs: dict[SSAValue, int] = {}
+    # Keyed by `id`: xDSL's ops and values hash by a Python-level `__hash__`, a call per test.
+    members = {id(op) for op in ops}
+    inputs: list[SSAValue] = []
+    input_index: dict[int, int] = {}
     outputs: list[SSAValue] = []
     for op in ops:
         for v in op.operands:
-            if v not in inputs and v.owner not in members:
-                inputs[v] = len(inputs)
+            if id(v) not in input_index and id(v.owner) not in members:
+                input_index[id(v)] = len(inputs)
+                inputs.append(v)
         for r in op.results:
-            if any(use.operation not in members for use in r.uses):
+            if any(id(use.operation) not in members for use in r.uses):
                 outputs.append(r)
     in_types = [v.type for v in inputs]
     graph = GraphOp(subgraph, in_types, [r.type for r in outputs])
@@ -67,24 +72,33 @@ def outline_cluster(
     )
     block = graph.body.block
     args = block.args
+    # Operand tuples are written once per op (`replace_operands`, `PendingOperands`): xDSL's
+    # `operands[k] = v` copies the whole tuple per write, quadratic in the arity of a user
+    # such as the parent's NetOutput. The use lists change in xDSL's order all the same.
     for op in ops:
         op.detach()
         block.add_op(op)
+        changes: dict[int, SSAValue] = {}
         for k, v in enumerate(op.operands):
-            index = inputs.get(v)
-            if index is not None and v.owner not in members:
-                op.operands[k] = args[index]
+            index = input_index.get(id(v))
+            if index is not None:  # an input: produced outside the cluster
+                changes[k] = args[index]
+        replace_operands(op, changes)
     net_output = NetOutputOp(outputs)
     net_output.attributes[NODE_NAME] = StringAttr(f"{subgraph}_Node_Output")
     block.add_op(net_output)
-    call = PartitionedCallOp(subgraph, list(inputs), [r.type for r in outputs])
+    call = PartitionedCallOp(subgraph, inputs, [r.type for r in outputs])
     call.attributes[NODE_NAME] = StringAttr(call_name)
     attr_names.to_call(ops, call)
+    pending = PendingOperands()
     for r, new in zip(outputs, call.res, strict=True):
-        r.replace_uses_with_if(
-            new, lambda use: use.operation not in members and use.operation is not net_output
+        pending.replace_all_uses(
+            r,
+            new,
+            lambda use: id(use.operation) not in members and use.operation is not net_output,
         )
         new.name_hint = r.name_hint
+    pending.flush()
     return graph, call
 
 
