@@ -47,7 +47,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
@@ -1196,11 +1195,17 @@ class ConvertGraphToAscendPass(ModulePass):
                     graph, op, self.default_engine, self.alignment, not _static(graph), subgraphs
                 )
                 models.append((by_name[name], model))
+        # Each lowered graph is detached, not erased: a graph is isolated from above and has
+        # no results, so `Rewriter.erase_op` would only unlink every use inside it, op by op
+        # (about 5% of the pass at 10k nodes), on objects that are garbage afterwards.
         for graph, model in models:
-            Rewriter.replace_op(graph, model, new_results=[])
+            block = graph.parent
+            assert block is not None
+            block.insert_op_after(model, graph)
+            block.detach_op(graph)
         for graph in graphs:
             if graph.parent is not None:
-                Rewriter.erase_op(graph)
+                graph.parent.detach_op(graph)
 
 
 def _static(graph: GraphOp) -> bool:
