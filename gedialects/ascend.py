@@ -126,8 +126,10 @@ from gedialects.base import (
     infer_kept,
     int_array,
     int_array_values,
+    new_array,
     new_i64,
     new_int,
+    new_string,
 )
 from gedialects.dense_hex import parse_large_hex_dense, print_dense
 
@@ -2002,6 +2004,19 @@ class EventWaitOp(EventTaskOp):
     EFFECTS: ClassVar[EffectSpec] = EffectSpec(waits="event")
 
 
+def _buffer_list(buffers: Sequence[BufferAttr | DynBufferAttr]) -> ArrayAttr[Attribute]:
+    """`ArrayAttr(buffers)`, built without xDSL's per-element ABC check when every element is
+    a buffer (a lowered model makes two per task); anything else takes the checked build,
+    which raises as before."""
+    items = tuple(buffers)
+    if all(b.__class__ in _BUFFER_CLASSES for b in items):
+        return new_array(items)
+    return ArrayAttr(items)
+
+
+_BUFFER_CLASSES = frozenset((BufferAttr, DynBufferAttr))
+
+
 class EngineTaskOp(FastSyntax, TaskOp):
     """Base of the tasks that run a GE op's kernel on an engine.
 
@@ -2035,11 +2050,11 @@ class EngineTaskOp(FastSyntax, TaskOp):
             self,
             {
                 "kernel": fast_text.string_attr(kernel),
-                "node_name": StringAttr(node_name),
+                "node_name": new_string(node_name),
                 "engine": fast_text.string_attr(engine),
                 "stream": _i64(stream),
-                "inputs": ArrayAttr(inputs),
-                "outputs": ArrayAttr(outputs),
+                "inputs": _buffer_list(inputs),
+                "outputs": _buffer_list(outputs),
                 "attrs": DictionaryAttr(dict(attrs or {})) if attrs else _NO_ATTRS,
             },
         )

@@ -9,7 +9,7 @@ import math
 import re
 import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, TypeGuard, TypeVar, overload
 
 from xdsl.dialects.builtin import (
     I64,
@@ -112,6 +112,26 @@ SMALL_CONSTANT_LIMIT = 4096
 """Largest constant (elements) whose values shape inference reads (shape-like operands)."""
 
 
+_FORMATTED: dict[int, tuple[Attribute, bool]] = {}
+_FORMATTED_LIMIT = 1 << 16
+"""Entries before the cache starts over (a long session's types would stay alive)."""
+
+
+def _formatted(t: Attribute) -> bool:
+    """A tensor type in a storage format, memoised by the type object: `GEOp.verify` asks
+    it of every operand and result, and the two ABC isinstance tests per type were a tenth
+    of verifying an op."""
+    found = _FORMATTED.get(id(t))
+    if found is None or found[0] is not t:
+        if len(_FORMATTED) >= _FORMATTED_LIMIT:
+            _FORMATTED.clear()
+        found = _FORMATTED[id(t)] = (
+            t,
+            isinstance(t, TensorType) and isinstance(t.encoding, FormatAttr),
+        )
+    return found[1]
+
+
 class GEOp(IRDLOperation):
     """Base of every op that stands for a GE node type; `GE_TYPE` is GE's exact type string."""
 
@@ -129,9 +149,9 @@ class GEOp(IRDLOperation):
 
     def verify(self, verify_nested_ops: bool = True) -> None:
         super().verify(verify_nested_ops)
-        if self.OWN_FORMATS or not any(
-            isinstance(t, TensorType) and isinstance(t.encoding, FormatAttr)
-            for t in (*self.operand_types, *self.result_types)
+        if self.OWN_FORMATS or not (
+            any(_formatted(v.type) for v in self._operands)
+            or any(_formatted(r.type) for r in self.results)
         ):
             return
         try:
@@ -348,18 +368,26 @@ def symbol_name(op: Operation) -> str | None:
     return name.data if isinstance(name, StringAttr) else None
 
 
-class OpKinds(dict[type, bool]):
-    """`isinstance(op, kinds)` as `table[type(op)]`, each op class tested once (`__missing__`):
-    passes that look at every node of a 100k-node graph pay a dict lookup per node instead
-    of an `isinstance` through ABCMeta per kind."""
+_T = TypeVar("_T")
 
-    def __init__(self, *kinds: type) -> None:
-        super().__init__()
-        self.kinds = kinds
+_OF_CLASS: dict[tuple[type, type | tuple[type, ...]], bool] = {}
 
-    def __missing__(self, cls: type) -> bool:
-        hit = self[cls] = issubclass(cls, self.kinds)
-        return hit
+
+@overload
+def of_class(obj: object, classes: type[_T]) -> TypeGuard[_T]: ...
+@overload
+def of_class(obj: object, classes: tuple[type, ...]) -> bool: ...
+def of_class(obj: object, classes: type | tuple[type, ...]) -> bool:
+    """`isinstance(obj, classes)`, decided once per class of `obj`: xDSL's ops and attributes
+    are ABCs, whose `isinstance` runs abc's Python-level check on every call (a few us; a
+    chain of them per op was most of a walk's cost at 10k nodes). `classes` must be a class
+    or a tuple of classes, hashable, and not change what it accepts (no registered virtual
+    subclasses after the first test)."""
+    key = (obj.__class__, classes)
+    found = _OF_CLASS.get(key)
+    if found is None:
+        found = _OF_CLASS[key] = isinstance(obj, classes)
+    return found
 
 
 def is_static(t: Attribute) -> bool:

@@ -299,16 +299,19 @@ def _name_attrs(names: Sequence[str]) -> ArrayAttr[DictionaryAttr]:
 
 
 def _verify_topological(graph: GraphOp) -> None:
-    """Every operand is a graph input or the result of an earlier op (linear time)."""
-    defined: set[SSAValue] = set(graph.body.block.args)
+    """Every operand is a graph input or the result of an earlier op (linear time).
+
+    The values are kept by object identity: the IR holds them alive, and `SSAValue.__hash__`
+    is a Python call per operand and per result (a third of this check)."""
+    defined: set[int] = set(map(id, graph.body.block.args))
     for op in graph.body.block.ops:
-        for operand in op.operands:
-            if operand not in defined:
+        for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
+            if id(operand) not in defined:
                 raise VerifyException(
                     f"'graph.graph' @{graph.sym_name.data}: operand of '{op.name}' is used "
                     "before it is defined; graph ops must be in topological order"
                 )
-        defined.update(op.results)
+        defined.update(map(id, op.results))
 
 
 @irdl_op_definition

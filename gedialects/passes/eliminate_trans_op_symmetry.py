@@ -10,12 +10,12 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from gedialects.base import OpKinds, int_array_values, is_static
+from gedialects.base import int_array_values, is_static, of_class
 from gedialects.graph import CastOp, ConstOp, GraphOp, ReshapeOp, TransDataOp, TransposeOp
 from gedialects.passes.partition.place_engines import walk_graphs
 from gedialects.passes.trans_ops import lossless_cast
 
-_PAIRED = OpKinds(TransDataOp, CastOp, TransposeOp, ReshapeOp)
+_PAIRED = (TransDataOp, CastOp, TransposeOp, ReshapeOp)
 """The op types a cancelling pair is made of."""
 
 
@@ -44,7 +44,7 @@ def eliminate_symmetry(graph: GraphOp) -> int:
     """Removes every trans op pair that cancels in `graph`; returns the ops removed."""
     removed = 0
     for second in list(graph.body.ops):
-        if not _PAIRED[type(second)]:
+        if not of_class(second, _PAIRED):
             continue
         first = second.operands[0].owner
         if not isinstance(first, Operation) or not _cancels(first, second):

@@ -9,12 +9,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from gedialects.base import OpKinds
+from gedialects.base import of_class
 from gedialects.graph import CastOp, ConstOp, GraphOp, ReshapeOp, TransDataOp, TransposeOp
 from gedialects.passes.partition.place_engines import walk_graphs
 from gedialects.passes.select_formats import fold_const_trans
 
-_FOLDABLE = OpKinds(TransDataOp, CastOp, TransposeOp, ReshapeOp)
+_FOLDABLE = (TransDataOp, CastOp, TransposeOp, ReshapeOp)
 """The op types a weight's trans-node chain is made of (the only ones this pass folds)."""
 
 
@@ -23,7 +23,7 @@ def fold_trans_data(graph: GraphOp) -> int:
     Const on its way to one (a weight's trans-node chain); returns the count."""
     folded = 0
     for op in list(graph.body.ops):
-        if not _FOLDABLE[type(op)]:
+        if not of_class(op, _FOLDABLE):
             continue
         if not all(isinstance(v.owner, ConstOp) for v in op.operands) or not op.operands:
             continue

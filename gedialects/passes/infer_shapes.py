@@ -60,6 +60,7 @@ from gedialects.base import (
     GEOp,
     ascii_int,
     const_values,
+    of_class,
     static_element_count,
 )
 from gedialects.formats import format_of, origin_type
@@ -259,7 +260,13 @@ def describe(op: Operation) -> str:
     return f"'{op.name}' %{hints[0]}" if hints else f"'{op.name}'"
 
 
+_CALLERS = (PartitionedCallOp, CaseOp, ControlFlowOp)
+"""The op classes that name graphs (`_callees`)."""
+
+
 def _callees(op: Operation) -> list[str]:
+    if not of_class(op, _CALLERS):  # most ops: one cached test, not three ABC ones
+        return []
     if isinstance(op, PartitionedCallOp):
         return [op.callee.root_reference.data]
     if isinstance(op, CaseOp):
@@ -295,7 +302,7 @@ class ShapeInference:
         self.loops: dict[Operation, int] = {
             op: k
             for k, op in enumerate(
-                o for o in module.walk() if isinstance(o, ControlFlowOp) and o.IS_LOOP
+                o for o in module.walk() if of_class(o, ControlFlowOp) and o.IS_LOOP
             )
         }
         self.graphs: dict[str, GraphOp] = {
@@ -393,13 +400,15 @@ class ShapeInference:
     # ---- visiting ops
 
     def visit(self, op: Operation) -> None:
-        if isinstance(op, NetOutputOp):
+        # the class tests are cached per class (each ABC isinstance test costs microseconds)
+        if of_class(op, NetOutputOp):
             self.visit_net_output(op)
-        elif isinstance(op, ControlFlowOp) and op.IS_LOOP:
+        elif of_class(op, ControlFlowOp) and op.IS_LOOP:
             self.visit_loop(op)
-        elif isinstance(op, PartitionedCallOp | CaseOp | ControlFlowOp):
+        elif of_class(op, _CALLERS):
+            assert isinstance(op, PartitionedCallOp | CaseOp | ControlFlowOp)
             self.visit_call(op)
-        elif isinstance(op, GEOp):
+        elif of_class(op, GEOp):
             self.visit_node(op)
 
     def visit_net_output(self, op: NetOutputOp) -> None:
@@ -582,7 +591,20 @@ def _const_like(op: Operation) -> bool:
 
 
 def _is_index_like(t: Attribute) -> bool:
-    return isinstance(t, TensorType) and isinstance(t.element_type, IntegerType | IndexType)
+    """A tensor of integers or indices, memoised by the type object (asked of every result;
+    two ABC isinstance tests each)."""
+    found = _INDEX_LIKE.get(id(t))
+    if found is None or found[0] is not t:
+        if len(_INDEX_LIKE) >= _INDEX_LIKE_LIMIT:
+            _INDEX_LIKE.clear()
+        like = isinstance(t, TensorType) and isinstance(t.element_type, IntegerType | IndexType)
+        found = _INDEX_LIKE[id(t)] = (t, like)
+    return found[1]
+
+
+_INDEX_LIKE: dict[int, tuple[Attribute, bool]] = {}
+_INDEX_LIKE_LIMIT = 1 << 16
+"""Entries before the cache starts over (a long session's types would stay alive)."""
 
 
 def loop_fixed_point(module: ModuleOp, shapes: dict[str, tuple[int, ...]]) -> Widening:
@@ -593,10 +615,10 @@ def loop_fixed_point(module: ModuleOp, shapes: dict[str, tuple[int, ...]]) -> Wi
     only refines, so a widened start needs a fresh copy; each attempt widens at least one dim
     or rank, which bounds the attempts. Modules without loops take no attempt."""
     widening: Widening = {}
-    if not any(isinstance(o, ControlFlowOp) and o.IS_LOOP for o in module.walk()):
+    if not any(of_class(o, ControlFlowOp) and o.IS_LOOP for o in module.walk()):
         return widening
     carried = sum(
-        len(o.carried()) for o in module.walk() if isinstance(o, ControlFlowOp) and o.IS_LOOP
+        len(o.carried()) for o in module.walk() if of_class(o, ControlFlowOp) and o.IS_LOOP
     )
     declared: Widening | None = None
     for _ in range(3 * carried + 3):  # each carried value widens dims, then rank, at most
@@ -636,7 +658,7 @@ def declared_widening(module: ModuleOp) -> Widening:
     point: ONNX import widens a scan accumulator to `?` on its growing dims)."""
     graphs = {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
     found: Widening = {}
-    loops = (o for o in module.walk() if isinstance(o, ControlFlowOp) and o.IS_LOOP)
+    loops = (o for o in module.walk() if of_class(o, ControlFlowOp) and o.IS_LOOP)
     for k, op in enumerate(loops):
         names = _callees(op)
         body = graphs.get(names[-1]) if names else None

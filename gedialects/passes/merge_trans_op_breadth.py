@@ -11,6 +11,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from gedialects.base import of_class
 from gedialects.graph import GraphOp
 from gedialects.passes.partition.place_engines import walk_graphs
 from gedialects.passes.trans_ops import TRANS_OPS, trans_key
@@ -33,7 +34,7 @@ def merge_breadth(graph: GraphOp) -> int:
         readers = [
             user
             for use in value.uses
-            if TRANS_OPS[type(user := use.operation)]
+            if of_class(user := use.operation, TRANS_OPS)
             and user.operands[0] is value
             and len(user.operands) == 1
         ]

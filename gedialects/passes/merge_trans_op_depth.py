@@ -11,16 +11,16 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gedialects.base import ENGINE_NAME, NODE_NAME, OpKinds, element_nbytes, element_type
+from gedialects.base import ENGINE_NAME, NODE_NAME, element_nbytes, element_type, of_class
 from gedialects.formats import format_of, origin_type, with_format
 from gedialects.graph import CastOp, GraphOp, TransDataOp
 from gedialects.passes.partition.place_engines import walk_graphs
 
-_CHAIN_OPS = OpKinds(TransDataOp, CastOp)
+_CHAIN_OPS = (TransDataOp, CastOp)
 
 
 def _chain_op(op: Operation) -> bool:
-    return _CHAIN_OPS[type(op)]
+    return of_class(op, _CHAIN_OPS)
 
 
 def _chain_from(start: Operation) -> list[Operation]:
@@ -78,7 +78,7 @@ def merge_depth(graph: GraphOp) -> int:
     """Collapses TransData/Cast chains in `graph`; returns the ops removed."""
     removed = 0
     for start in list(graph.body.ops):
-        if not _CHAIN_OPS[type(start)] or start.parent is None:
+        if not of_class(start, _CHAIN_OPS) or start.parent is None:
             continue
         head = start.operands[0].owner
         if isinstance(head, Operation) and _chain_op(head):

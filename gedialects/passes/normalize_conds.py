@@ -34,7 +34,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gedialects.base import NODE_NAME
+from gedialects.base import NODE_NAME, of_class
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
 from gedialects.graph.array import SizeOp
 from gedialects.graph.control import IfOp, WhileOp
@@ -107,19 +107,24 @@ class NormalizeCondsPass(ModulePass):
         # A graph called other than as a While's cond keeps its output type (its other
         # callers expect it): GE's CondPass rewrites cond graphs only.
         done: set[str] = set()
+        calling: dict[type, bool] = {}  # per class: a failed getattr per node is slow
         for node in op.walk():
-            callees = getattr(node, "called_graphs", None)
-            if callees is None:
+            kind = type(node)
+            has = calling.get(kind)
+            if has is None:
+                has = calling[kind] = getattr(kind, "called_graphs", None) is not None
+            if not has:
                 continue
+            callees = node.called_graphs  # pyright: ignore[reportAttributeAccessIssue]
             names = list(callees())
             if isinstance(node, WhileOp):
                 names.remove(node.cond.root_reference.data)
             done.update(names)
         for graph in list(graphs.values()):
             for node in list(graph.body.block.ops):
-                if isinstance(node, IfOp):
+                if of_class(node, IfOp):  # cached per class: no ABC test per node
                     normalize_if(node)
-                elif isinstance(node, WhileOp):
+                elif of_class(node, WhileOp):
                     cond = graphs.get(node.cond.root_reference.data)
                     if cond is not None and cond.sym_name.data not in done:
                         done.add(cond.sym_name.data)

@@ -36,7 +36,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gedialects.base import IS_UNKNOWN_SHAPE, NODE_NAME
+from gedialects.base import IS_UNKNOWN_SHAPE, NODE_NAME, of_class
 from gedialects.graph import GraphOp, NetOutputOp, VarLikeOp, WhileOp, ref_root, ref_source
 from gedialects.graph.control import ControlFlowOp, ForOp
 from gedialects.multibatch import CaseOp
@@ -50,6 +50,8 @@ _Site = tuple[str, int]
 def _subgraph_inputs(op: Operation) -> list[tuple[str, Sequence[SSAValue]]] | None:
     """Each subgraph of `op` with the operands its inputs receive, in order; None for an op
     without subgraphs (or one whose inputs are not its operands one to one: For's body)."""
+    if not of_class(op, _WITH_SUBGRAPHS):  # most ops: one cached test, not four ABC ones
+        return None
     if isinstance(op, ForOp):
         return None
     if isinstance(op, ControlFlowOp):
@@ -62,6 +64,10 @@ def _subgraph_inputs(op: Operation) -> list[tuple[str, Sequence[SSAValue]]] | No
             return None
         return [(op.callee.root_reference.data, op.args)]
     return None
+
+
+_WITH_SUBGRAPHS = (ControlFlowOp, CaseOp, PartitionedCallOp)
+"""The op classes `_subgraph_inputs` looks into (ForOp is a ControlFlowOp)."""
 
 
 def _carried_changes(loop: WhileOp, graphs: dict[str, GraphOp]) -> list[_Site]:
@@ -122,7 +128,7 @@ class SplitVariablesIntoSubgraphsPass(ModulePass):
                             if not same:
                                 conflicted.add(site)
                         passed[site] = var
-                if isinstance(node, WhileOp):
+                if of_class(node, WhileOp):
                     conflicted.update(_carried_changes(node, graphs))
         done: set[_Site] = set()
         for site, var in passed.items():
@@ -132,7 +138,7 @@ class SplitVariablesIntoSubgraphsPass(ModulePass):
             done.add(site)
         for graph in graphs.values():
             for node in list(graph.body.block.ops):
-                if isinstance(node, WhileOp):
+                if of_class(node, WhileOp):
                     self._rewire_while_outputs(node, graphs, done)
 
     @staticmethod

@@ -10,7 +10,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Attribute, Operation
 
-from gedialects.base import OpKinds, element_nbytes, element_type
+from gedialects.base import element_nbytes, element_type, of_class
 from gedialects.graph import CastOp, TransDataOp, TransposeOp
 
 TRANS_OP_TYPES = frozenset({"TransData", "Cast", "Transpose"})
@@ -19,12 +19,12 @@ TRANS_OP_TYPES = frozenset({"TransData", "Cast", "Transpose"})
 so breadth fusion leaves it), other Reshape/Squeeze clean-up is `ge-fuse-reshapes`'s."""
 
 
-TRANS_OPS = OpKinds(TransDataOp, CastOp, TransposeOp)
-"""`TRANS_OPS[type(op)]`: whether `op` is one of `TRANS_OP_TYPES`."""
+TRANS_OPS = (TransDataOp, CastOp, TransposeOp)
+"""`of_class(op, TRANS_OPS)`: whether `op` is one of `TRANS_OP_TYPES`."""
 
 
 def is_trans_op(op: Operation) -> bool:
-    return TRANS_OPS[type(op)]
+    return of_class(op, TRANS_OPS)
 
 
 def trans_key(op: Operation) -> tuple[object, ...]:

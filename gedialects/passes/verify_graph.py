@@ -34,7 +34,7 @@ from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from gedialects.base import NODE_NAME, GEOp, element_nbytes, static_element_count
+from gedialects.base import NODE_NAME, GEOp, element_nbytes, of_class, static_element_count
 from gedialects.fingerprint import still_verified
 from gedialects.graph import GraphOp, NetOutputOp, VariableRefOp, VarLikeOp
 from gedialects.graph.control import ControlFlowOp, ForOp, IfOp, WhileOp
@@ -67,6 +67,10 @@ class GraphError(ValueError):
 # --------------------------------------------------------------------------------------------
 # 1. Topology
 # --------------------------------------------------------------------------------------------
+
+
+_CALLERS = (PartitionedCallOp, CaseOp, ControlFlowOp)
+"""The op classes `_called` names graphs of."""
 
 
 def _called(op: Operation) -> list[str]:
@@ -245,6 +249,19 @@ class MemoryModel:
     def __init__(self, graphs: dict[str, GraphOp]) -> None:
         self.graphs = graphs
         self.memo: dict[str, MemoryEstimate] = {}
+        self.sizes: dict[int, tuple[Attribute, int | None]] = {}
+        """id of a type -> (the type, kept alive; its `nbytes`): a graph has few distinct
+        type objects, and `nbytes` walked the shape and the element type's ABC checks for
+        every value."""
+        self.constant_like: dict[type[Operation], bool] = {}
+        """Op class -> whether it is ConstantLike (a trait lookup per op otherwise)."""
+
+    def nbytes(self, t: Attribute) -> int | None:
+        """`nbytes(t)`, memoised by the type object."""
+        found = self.sizes.get(id(t))
+        if found is None or found[0] is not t:
+            found = self.sizes[id(t)] = (t, nbytes(t))
+        return found[1]
 
     def estimate(self, name: str) -> MemoryEstimate:
         if name not in self.memo:
@@ -254,33 +271,44 @@ class MemoryModel:
     def _estimate(self, graph: GraphOp) -> MemoryEstimate:
         block: Block = graph.body.block
         ops = list(block.ops)
-        position = {op: i for i, op in enumerate(ops)}
+        # A value's last use: the last op of the block reading it (ops in block order, so
+        # the last write is the latest position); uses outside the block do not extend it.
+        # One write per operand, instead of a walk of every value's use list.
+        last_use: dict[int, int] = {}
+        for i, op in enumerate(ops):
+            for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
+                last_use[id(operand)] = i
         values: list[tuple[SSAValue, int, int, int]] = []  # value, size, first, last
         weights: dict[SSAValue, int] = {}
         unknown = 0
+        size_of, constant_like = self.nbytes, self.constant_like
 
         def add(value: SSAValue, first: int) -> None:
             nonlocal unknown
-            size = nbytes(value.type)
+            size = size_of(value.type)
             if size is None:
                 unknown += 1
                 size = 0
-            last = first
-            for use in value.uses:
-                last = max(last, position.get(use.operation, first))
-            values.append((value, size, first, last))
+            last = last_use.get(id(value), first)
+            values.append((value, size, first, last if last > first else first))
 
         for arg in block.args:
             add(arg, 0)
         extra = [0] * len(ops)
         for i, op in enumerate(ops):
-            if op.has_trait(ConstantLike):
+            kind = type(op)
+            constant = constant_like.get(kind)
+            if constant is None:
+                constant = constant_like[kind] = kind.has_trait(ConstantLike)
+            if constant:
                 for r in op.results:
-                    size = nbytes(r.type)
+                    size = size_of(r.type)
                     weights[r] = size or 0
                 continue
             for r in op.results:
                 add(r, i)
+            if not of_class(op, _CALLERS):
+                continue
             for callee in _called(op):
                 if callee in self.graphs:
                     sub = self.estimate(callee)
@@ -297,11 +325,11 @@ class MemoryModel:
             if running + extra[i] > peak:
                 peak, at = running + extra[i], i
         live = [(v, s) for v, s, first, last in values if at >= 0 and first <= at <= last]
-        inputs = sum(nbytes(a.type) or 0 for a in block.args)
+        inputs = sum(size_of(a.type) or 0 for a in block.args)
         terminator = ops[-1] if ops else None
         outputs = 0
         if isinstance(terminator, NetOutputOp):
-            outputs = sum(nbytes(t) or 0 for t in terminator.outputs.types)
+            outputs = sum(size_of(t) or 0 for t in terminator.outputs.types)
         return MemoryEstimate(
             peak, ops[at] if at >= 0 else None, live, inputs, outputs, weights, unknown
         )
@@ -354,7 +382,13 @@ def verify_module(module: ModuleOp, device_memory: int = 0) -> None:
             except VerifyException as e:
                 raise GraphError(_one_line(e)) from None
     if device_memory > 0:
-        called = {c for g in graphs.values() for op in g.body.block.ops for c in _called(op)}
+        called = {
+            c
+            for g in graphs.values()
+            for op in g.body.block.ops
+            if of_class(op, _CALLERS)
+            for c in _called(op)
+        }
         check_memory(graphs, [n for n in graphs if n not in called], device_memory)
 
 
