@@ -427,6 +427,8 @@ def materialise(
     if data_clusters:
         local.update(zip(nodes.args, graphs[0].body.block.args, strict=True))
     counter = [peer]
+    members: list[list[Operation]] = [[] for _ in graphs]
+    """The nodes of each subgraph in block order, without its End/PlaceHolder/NetOutput."""
 
     def cut(value: SSAValue, producer: int, consumer: int) -> SSAValue:
         """GE `AddPlaceHolderEndInSrcDstGraph` for one edge; returns the PlaceHolder."""
@@ -469,7 +471,7 @@ def materialise(
         )
         split.placeholders[dst_r].append(pld)
         split.deps[dst_r].add(src_r)
-        return pld.y
+        return pld.results[0]  # not the IRDL accessor `y`: it searches the op's definition
 
     accesses = analysis.accesses
     linked: set[tuple[int, int]] = set()
@@ -494,6 +496,7 @@ def materialise(
                         copy = _variable_copy(value, variable, f"{nodes.names[node]}_{variable}")
                         copy.attributes[REF_PEER_INDEX] = i64_value(counter[0] - 1)
                         graphs[r].body.block.add_op(copy)
+                        members[r].append(copy)
                         changes[j] = copy.y
             elif p < n_args:
                 changes[j] = local[operands[j]]
@@ -505,6 +508,7 @@ def materialise(
             continue
         op.detach()
         graphs[r].body.block.add_op(op)
+        members[r].append(op)
     if accesses is not None:
         # GE's control edges between subgraphs: one End/PlaceHolder pair per subgraph pair
         # that no data edge joins yet (the PlaceHolder has no user: it only orders the calls).
@@ -538,18 +542,10 @@ def materialise(
     for r, sub in enumerate(graphs):
         args = list(root_block.args) if data_clusters and r == 0 else []
         call = PartitionedCallOp(sub.sym_name.data, args, list(sub.function_type.outputs.data))
-        attr_names.to_call(
-            (
-                o
-                for o in sub.body.block.ops
-                if not isinstance(o, EndOp | PlaceHolderOp | NetOutputOp)
-            ),
-            call,
-            sub,
-        )
+        attr_names.to_call(members[r], call, sub)
         calls.append((call, r))
         if r == out_rank:
-            out_values = list(call.res)
+            out_values = list(call.results)
     # Ranks follow first appearance; a subgraph's producers can rank after it, so the calls
     # are ordered by the subgraph graph (End -> PlaceHolder), ranks breaking ties.
     deps = split.deps
@@ -726,9 +722,22 @@ class PartitionEnginePass(ModulePass):
             times += 1
 
 
+_VARIABLE_NODE: dict[type[Operation], bool] = {}
+"""Per op class: whether it is a var-like node, a writer or a VariableRef (the ABC
+`isinstance` of the three made once per class, not per node)."""
+
+
 def holds_variables(graph: GraphOp) -> bool:
     """Whether the graph has var-like nodes, writers or VariableRefs."""
-    return any(isinstance(o, VarLikeOp | RefWriterOp | VariableRefOp) for o in graph.body.block.ops)
+    known = _VARIABLE_NODE
+    for o in graph.body.block.ops:
+        cls = type(o)
+        found = known.get(cls)
+        if found is None:
+            found = known[cls] = issubclass(cls, VarLikeOp | RefWriterOp | VariableRefOp)
+        if found:
+            return True
+    return False
 
 
 __all__ = [
