@@ -9,7 +9,7 @@ import math
 import re
 import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import ClassVar, TypeGuard, TypeVar, overload
+from typing import Any, ClassVar, TypeGuard, TypeVar, overload
 
 from xdsl.dialects.builtin import (
     I64,
@@ -34,7 +34,16 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Operation,
+    OpResult,
+    Region,
+    SSAValue,
+    SSAValues,
+    Use,
+)
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
@@ -645,6 +654,75 @@ def new_i64(value: int) -> IntegerAttr:
     object.__setattr__(attr, "value", data)
     object.__setattr__(attr, "type", i64)
     return attr
+
+
+_NO_VALUES: SSAValues[Any] = SSAValues()
+OpT = TypeVar("OpT", bound=Operation)
+
+
+def init_op(
+    op: Operation,
+    operands: Sequence[SSAValue] = (),
+    result_types: Sequence[Attribute] = (),
+    properties: dict[str, Attribute] | None = None,
+    attributes: dict[str, Attribute] | None = None,
+    location: Attribute | None = None,
+    successors: Sequence[Block] = (),
+    regions: Sequence[Region] = (),
+) -> None:
+    """`Operation.__init__(op, ...)` taking the caller's fresh dicts as they are: what it
+    does, less its generic paths (the operand and successor setters unlink old uses, the
+    results come from a generator, the dicts are copied, the default location is imported
+    anew), which were half of building an op; the class's `__post_init__` (IRDL's defaults)
+    runs as there. The binary loader builds every op so, the partitioners every End,
+    PlaceHolder, call and subgraph (tests/test_partition_builders.py checks the builders
+    against the generic build)."""
+    if operands:
+        uses = tuple([Use(op, i) for i in range(len(operands))])
+        for value, use in zip(operands, uses, strict=True):
+            value.add_use(use)
+        op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
+        op._operand_uses = uses  # pyright: ignore[reportPrivateUsage]
+    else:
+        op._operands = _NO_VALUES  # pyright: ignore[reportPrivateUsage]
+        op._operand_uses = ()  # pyright: ignore[reportPrivateUsage]
+    op.results = (
+        SSAValues([OpResult(t, op, i) for i, t in enumerate(result_types)])
+        if result_types
+        else _NO_VALUES
+    )
+    op.properties = {} if properties is None else properties
+    op.attributes = {} if attributes is None else attributes
+    op.location = location or UNKNOWN_LOC  # pyright: ignore[reportAttributeAccessIssue]
+    if successors:
+        uses = tuple([Use(op, i) for i in range(len(successors))])
+        for block, use in zip(successors, uses, strict=True):
+            block.add_use(use)
+        op._successors = tuple(successors)  # pyright: ignore[reportPrivateUsage]
+        op._successor_uses = uses  # pyright: ignore[reportPrivateUsage]
+    else:
+        op._successors = ()  # pyright: ignore[reportPrivateUsage]
+        op._successor_uses = ()  # pyright: ignore[reportPrivateUsage]
+    op.regions = ()
+    for region in regions:
+        op.add_region(region)
+    op.__post_init__()
+
+
+def new_op(
+    cls: type[OpT],
+    operands: Sequence[SSAValue] = (),
+    result_types: Sequence[Attribute] = (),
+    properties: dict[str, Attribute] | None = None,
+    attributes: dict[str, Attribute] | None = None,
+    location: Attribute | None = None,
+    successors: Sequence[Block] = (),
+    regions: Sequence[Region] = (),
+) -> OpT:
+    """`cls.create(...)` by `init_op` (the caller's fresh dicts taken as they are)."""
+    op = cls.__new__(cls)
+    init_op(op, operands, result_types, properties, attributes, location, successors, regions)
+    return op
 
 
 def _i64_attr(value: int) -> IntegerAttr:

@@ -31,21 +31,19 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from xdsl.dialects.builtin import UNKNOWN_LOC, UnknownLoc
+from xdsl.dialects.builtin import UnknownLoc
 from xdsl.ir import (
     Attribute,
     Block,
     Data,
     Operation,
-    OpResult,
     ParametrizedAttribute,
     Region,
     SSAValue,
-    SSAValues,
-    Use,
 )
 
 from gedialects import budget
+from gedialects.base import new_op
 from gedialects.nesting import MAX_NESTING
 
 if TYPE_CHECKING:
@@ -827,7 +825,7 @@ class _Loader:
             if b >= len(self.blocks):
                 self.fail(f"op '{cls.name}': successor block {b} out of range")
             successors.append(self.blocks[b])
-        op = _new_op(cls, operands, result_types, properties, attributes, location, successors)
+        op = new_op(cls, operands, result_types, properties, attributes, location, successors)
         if hints:
             n = self.nvalues
             if n + len(hints) > self.value_count:
@@ -878,54 +876,6 @@ class _Loader:
 
 
 _BUILTIN: dict[tuple[str, bool], type[Attribute]] = {}
-
-
-def _new_op(
-    cls: type[Operation],
-    operands: Sequence[SSAValue],
-    result_types: Sequence[Attribute],
-    properties: dict[str, Attribute],
-    attributes: dict[str, Attribute],
-    location: Attribute | None,
-    successors: Sequence[Block],
-) -> Operation:
-    """`cls.create(...)` with fresh dicts of the caller's and no region: what
-    `Operation.__init__` does, less its generic paths (the operand and successor setters
-    unlink old uses, the results come from a generator, the dicts are copied), which were
-    half of building an op; the class's `__post_init__` (IRDL's defaults) runs as there."""
-    op = cls.__new__(cls)
-    if operands:
-        uses = tuple([Use(op, i) for i in range(len(operands))])
-        for value, use in zip(operands, uses, strict=True):
-            value.add_use(use)
-        op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
-        op._operand_uses = uses  # pyright: ignore[reportPrivateUsage]
-    else:
-        op._operands = _NO_VALUES  # pyright: ignore[reportPrivateUsage]
-        op._operand_uses = ()  # pyright: ignore[reportPrivateUsage]
-    op.results = (
-        SSAValues([OpResult(t, op, i) for i, t in enumerate(result_types)])
-        if result_types
-        else _NO_VALUES
-    )
-    op.properties = properties
-    op.attributes = attributes
-    op.location = location or UNKNOWN_LOC  # pyright: ignore[reportAttributeAccessIssue]
-    if successors:
-        uses = tuple([Use(op, i) for i in range(len(successors))])
-        for block, use in zip(successors, uses, strict=True):
-            block.add_use(use)
-        op._successors = tuple(successors)  # pyright: ignore[reportPrivateUsage]
-        op._successor_uses = uses  # pyright: ignore[reportPrivateUsage]
-    else:
-        op._successors = ()  # pyright: ignore[reportPrivateUsage]
-        op._successor_uses = ()  # pyright: ignore[reportPrivateUsage]
-    op.regions = ()
-    op.__post_init__()
-    return op
-
-
-_NO_VALUES: SSAValues[Any] = SSAValues()
 
 
 def _data_constructor(cls: type[Data[Any]]) -> Callable[[Any], Attribute]:

@@ -48,7 +48,7 @@ from xdsl.traits import SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import fast_verify
-from gedialects.base import GEOp, NodeSyntax, const_reads, new_i64, new_string
+from gedialects.base import GEOp, NodeSyntax, const_reads, init_op, new_i64, new_string
 from gedialects.graph import GraphOp
 from gedialects.graph.control import GE_TENSOR, check_signature, lookup_graph
 from gedialects.graph.structure import module_rule, ssa_values
@@ -124,12 +124,7 @@ class PartitionedCallOp(GEOp):
         # `irdl_op_init` without its generic argument lists (one variadic operand and result,
         # no segments): one call per engine subgraph; tests/test_partition_builders.py checks
         # it against the generic build.
-        Operation.__init__(
-            self,
-            operands=ssa_values(args),
-            result_types=tuple(result_types),
-            properties={"callee": ref},
-        )
+        init_op(self, ssa_values(args), tuple(result_types), {"callee": ref})
 
     def called_graphs(self) -> list[str]:
         """For the call-cycle module rule of `gedialects.graph.structure`."""
@@ -176,9 +171,9 @@ class EndOp(NodeSyntax, GEOp):
         parent_op_type: str = "",
         end_rear_node_engine_name: str = "",
     ) -> None:
-        Operation.__init__(
+        init_op(
             self,
-            operands=ssa_values([x]),
+            ssa_values([x]),
             properties={
                 "peerIndex": _i64(peer_index),
                 "parentOpType": new_string(parent_op_type),
@@ -227,7 +222,7 @@ class PlaceHolderOp(NodeSyntax, GEOp):
         pld_front_node_engine_name: str = "",
         peer_node_name: str = "",
     ) -> None:
-        Operation.__init__(
+        init_op(
             self,
             result_types=(result_type,),
             properties={

@@ -210,3 +210,28 @@ def test_called_symbol_counts_equal_called_symbols() -> None:
     for op in module.walk():
         want.update(called_symbols(op))
     assert called_symbol_counts(module) == want == Counter({"b0": 2, "b1": 2})
+
+
+def test_new_op_equals_create() -> None:
+    """`new_op` (the binary loader's and the partitioners' builder) builds what
+    `Operation.create` builds: uses linked, IRDL's default properties filled, the default
+    location, regions attached."""
+    from gedialects.base import new_op
+
+    graph = GraphOp("main", [T], [])
+    x = graph.body.block.args[0]
+    fast = new_op(EndOp, [x], properties={"peerIndex": IntegerAttr(2, i64)})
+    generic = EndOp.create(operands=[x], properties={"peerIndex": IntegerAttr(2, i64)})
+    _same(fast, generic)
+    assert fast.parentOpType == StringAttr("")  # IRDL's default, as `create` fills it in
+    assert [u.operation for u in x.uses] == [generic, fast]
+    fast.drop_all_references()
+    generic.drop_all_references()
+    pld = new_op(PlaceHolderOp, result_types=[T], properties={"peerIndex": IntegerAttr(0, i64)})
+    _same(pld, PlaceHolderOp.create(result_types=[T], properties={"peerIndex": IntegerAttr(0, i64)}))
+    assert pld.y.owner is pld and pld.y.index == 0
+    body = Region(Block(arg_types=[T]))
+    props = {"sym_name": StringAttr("g"), "function_type": FunctionType.from_lists([T], [])}
+    built = new_op(GraphOp, properties=dict(props), regions=[body])
+    assert body.parent is built
+    _same(built, GraphOp.create(properties=props, regions=[Region(Block(arg_types=[T]))]))

@@ -41,7 +41,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import exact_text, fast_text, fast_verify
-from gedialects.base import NODE_NAME, GEOp, new_array, new_string
+from gedialects.base import NODE_NAME, GEOp, init_op, new_array, new_string
 from gedialects.formats import verify_tensor_format
 from gedialects.strings import StringsAttr
 
@@ -138,7 +138,7 @@ class GraphOp(GEOp):
         # What `irdl_op_init` ends in, without its generic argument lists (a single region,
         # no segments): the engine partitioner builds one graph per subgraph (2.6k at 10k
         # nodes); tests/test_partition_builders.py checks it against the generic build.
-        Operation.__init__(self, regions=(body,), properties=props)
+        init_op(self, properties=props, regions=(body,))
 
     @classmethod
     def parse(cls, parser: Parser) -> GraphOp:
@@ -339,7 +339,7 @@ class NetOutputOp(GEOp):
         # `irdl_op_init` without its generic argument lists (one variadic operand, no
         # segments): two per engine subgraph; checked against the generic build in
         # tests/test_partition_builders.py.
-        Operation.__init__(self, operands=ssa_values(outputs))
+        init_op(self, ssa_values(outputs))
 
     def verify_(self) -> None:
         graph = self.parent_op()

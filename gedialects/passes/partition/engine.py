@@ -58,7 +58,6 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
-    UNKNOWN_LOC,
     ArrayAttr,
     ModuleOp,
     StringAttr,
@@ -69,7 +68,15 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue, SSAValues
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from gedialects.base import ENGINE_NAME, GE_LOCAL_ENGINE, NODE_NAME, STREAM_LABEL, new_string
+from gedialects.base import (
+    ENGINE_NAME,
+    GE_LOCAL_ENGINE,
+    NODE_NAME,
+    STREAM_LABEL,
+    new_i64,
+    new_op,
+    new_string,
+)
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.graph.variables import (
     RefDataOp,
@@ -371,6 +378,8 @@ class _Split:
     graphs: list[GraphOp]
     placeholders: list[list[Operation]]
     ends: list[list[Operation]]
+    deps: list[set[int]]
+    """The subgraphs whose End feeds a PlaceHolder of each subgraph (by rank)."""
 
 
 def materialise(
@@ -412,12 +421,14 @@ def materialise(
         if rank_label[r]:
             sub.attributes[STREAM_LABEL] = new_string(rank_label[r])
         graphs.append(sub)
-    split = _Split(graphs, [[] for _ in graphs], [[] for _ in graphs])
+    split = _Split(graphs, [[] for _ in graphs], [[] for _ in graphs], [set() for _ in graphs])
     # Values as seen inside their own subgraph (root Data nodes are inputNodeGraph's args).
     local: dict[SSAValue, SSAValue] = {}
     if data_clusters:
         local.update(zip(nodes.args, graphs[0].body.block.args, strict=True))
     counter = [peer]
+    members: list[list[Operation]] = [[] for _ in graphs]
+    """The nodes of each subgraph in block order, without its End/PlaceHolder/NetOutput."""
 
     def cut(value: SSAValue, producer: int, consumer: int) -> SSAValue:
         """GE `AddPlaceHolderEndInSrcDstGraph` for one edge; returns the PlaceHolder."""
@@ -427,21 +438,23 @@ def materialise(
         k = counter[0]
         counter[0] += 1
         end_name = f"{src_name}_End{k}"
-        peer_attr = i64_value(k)
-        end = EndOp.create(
-            operands=[local.get(value, value)],
+        peer_attr = new_i64(k)  # unique: no cache
+        # `new_op`: xDSL's generic `create` was two thirds of a cut (11k pairs at 10k nodes).
+        end = new_op(
+            EndOp,
+            [local.get(value, value)],
             properties={
                 "peerIndex": peer_attr,
                 "parentOpType": string_value(nodes.node_type(consumer)),
                 "end_rear_node_engine_name": string_value(analysis.engines[consumer]),
             },
             attributes={NODE_NAME: new_string(end_name)},
-            location=UNKNOWN_LOC,  # given: xDSL's default imports it anew for every op
         )
         split.ends[src_r].append(end)
         indexed = isinstance(value, OpResult | BlockArgument)  # every SSAValue is one of the two
         anchor = value.index if producer >= n_args and indexed else 0
-        pld = PlaceHolderOp.create(
+        pld = new_op(
+            PlaceHolderOp,
             result_types=[value.type],
             properties={
                 "peerIndex": peer_attr,
@@ -455,10 +468,10 @@ def materialise(
                 NODE_NAME: new_string(f"{dst_name}_PlaceHolder{k}"),
                 PARENT_ID: new_string(f"{src_name}:{producer}"),
             },
-            location=UNKNOWN_LOC,
         )
         split.placeholders[dst_r].append(pld)
-        return pld.y
+        split.deps[dst_r].add(src_r)
+        return pld.results[0]  # not the IRDL accessor `y`: it searches the op's definition
 
     accesses = analysis.accesses
     linked: set[tuple[int, int]] = set()
@@ -483,6 +496,7 @@ def materialise(
                         copy = _variable_copy(value, variable, f"{nodes.names[node]}_{variable}")
                         copy.attributes[REF_PEER_INDEX] = i64_value(counter[0] - 1)
                         graphs[r].body.block.add_op(copy)
+                        members[r].append(copy)
                         changes[j] = copy.y
             elif p < n_args:
                 changes[j] = local[operands[j]]
@@ -494,6 +508,7 @@ def materialise(
             continue
         op.detach()
         graphs[r].body.block.add_op(op)
+        members[r].append(op)
     if accesses is not None:
         # GE's control edges between subgraphs: one End/PlaceHolder pair per subgraph pair
         # that no data edge joins yet (the PlaceHolder has no user: it only orders the calls).
@@ -527,21 +542,13 @@ def materialise(
     for r, sub in enumerate(graphs):
         args = list(root_block.args) if data_clusters and r == 0 else []
         call = PartitionedCallOp(sub.sym_name.data, args, list(sub.function_type.outputs.data))
-        attr_names.to_call(
-            (
-                o
-                for o in sub.body.block.ops
-                if not isinstance(o, EndOp | PlaceHolderOp | NetOutputOp)
-            ),
-            call,
-            sub,
-        )
+        attr_names.to_call(members[r], call, sub)
         calls.append((call, r))
         if r == out_rank:
-            out_values = list(call.res)
+            out_values = list(call.results)
     # Ranks follow first appearance; a subgraph's producers can rank after it, so the calls
     # are ordered by the subgraph graph (End -> PlaceHolder), ranks breaking ties.
-    deps = _rank_dependencies(split, len(graphs))
+    deps = split.deps
     for src, dst in unlinked:
         deps[dst].add(src)
     root_block.add_ops(call for call, _ in _order_calls(calls, deps))
@@ -615,20 +622,6 @@ def _variable_copy(value: SSAValue, variable: str, node_name: str) -> VarLikeOp:
         copy = RefDataOp(variable, value.type)
     copy.attributes[NODE_NAME] = StringAttr(node_name)
     return copy
-
-
-def _rank_dependencies(split: _Split, count: int) -> list[set[int]]:
-    producer_of: dict[int, int] = {}
-    for r, ends in enumerate(split.ends):
-        for end in ends:
-            if isinstance(end, EndOp):
-                producer_of[end.peerIndex.value.data] = r
-    deps: list[set[int]] = [set() for _ in range(count)]
-    for r, plds in enumerate(split.placeholders):
-        for pld in plds:
-            assert isinstance(pld, PlaceHolderOp)
-            deps[r].add(producer_of[pld.peerIndex.value.data])
-    return deps
 
 
 def _order_calls(
@@ -729,9 +722,22 @@ class PartitionEnginePass(ModulePass):
             times += 1
 
 
+_VARIABLE_NODE: dict[type[Operation], bool] = {}
+"""Per op class: whether it is a var-like node, a writer or a VariableRef (the ABC
+`isinstance` of the three made once per class, not per node)."""
+
+
 def holds_variables(graph: GraphOp) -> bool:
     """Whether the graph has var-like nodes, writers or VariableRefs."""
-    return any(isinstance(o, VarLikeOp | RefWriterOp | VariableRefOp) for o in graph.body.block.ops)
+    known = _VARIABLE_NODE
+    for o in graph.body.block.ops:
+        cls = type(o)
+        found = known.get(cls)
+        if found is None:
+            found = known[cls] = issubclass(cls, VarLikeOp | RefWriterOp | VariableRefOp)
+        if found:
+            return True
+    return False
 
 
 __all__ = [
