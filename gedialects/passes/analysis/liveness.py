@@ -103,6 +103,7 @@ def in_place_pairs(
     pairs: list[tuple[Tensor, Tensor]] = []
     used: set[int] = set()
     loops = graph.has_loops
+    multi = graph.multi_stream  # a count over the streams: once, not per candidate
     for pos, effects in enumerate(graph.effects):
         kernel = effects.kernel
         if kernel is None or effects.hybrid or len(effects.outs) != 1 or not effects.writes:
@@ -130,7 +131,7 @@ def in_place_pairs(
                 continue
             if loops and any(graph.in_loop(p) is not None for p in source.positions):
                 continue
-            if graph.multi_stream and not all(
+            if multi and not all(
                 p == pos or graph.happens_before(p, pos) for p in source.positions
             ):
                 continue
@@ -443,9 +444,9 @@ def crossing_pairs(xs: Intervals, ys: Intervals) -> Pairs:
 
 
 def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Conflicts:
-    """The conflict graph (see the module docstring), as arrays of pairs: the conflict graph
-    of a multi-stream model has hundreds of pairs per block, and sets of them were most of
-    `ge-plan-memory`."""
+    """The conflict graph (see the module docstring), as arrays of pairs, each pair once with
+    the smaller block first: the conflict graph of a multi-stream model has hundreds of pairs
+    per block, and sets of them were most of `ge-plan-memory`."""
     n = len(blocks)
     live: list[list[tuple[int, int]]] = []
     by_stream: dict[int, list[tuple[int, int, int]]] = {}
@@ -491,8 +492,14 @@ def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Co
             )
     a = np.concatenate([p.a for p in found] or [np.zeros(0, np.int64)])
     b = np.concatenate([p.b for p in found] or [np.zeros(0, np.int64)])
-    apart = a != b
-    return Conflicts(None, live, Pairs(a[apart], b[apart]))
+    # each pair once, smaller block first: the families find most pairs several times (a
+    # pair meets on several streams), and one sort here spares the planner and the check
+    # passes over the repeats
+    keys = np.minimum(a, b) * n + np.maximum(a, b)
+    keys = np.sort(keys[a != b])
+    if len(keys):
+        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    return Conflicts(None, live, Pairs(keys // n, keys % n))
 
 
 def _branch_conflicts(
