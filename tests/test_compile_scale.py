@@ -1,6 +1,6 @@
 """ge-compile's speed work (issue 14 part 5) keeps its output: byte-identical text, checked
-against digests recorded with the code before it, and the set-based conflict graph equal to
-the pair-by-pair sweep it replaced."""
+against digests recorded with the code before it, and the array-based conflict pairs equal to
+the pair-by-pair sweep they replaced."""
 
 from __future__ import annotations
 
@@ -19,10 +19,12 @@ from gedialects import make_context
 from gedialects.frontend.onnx import import_model
 from gedialects.passes.analysis.liveness import (
     crossing,
-    link_crossing,
-    link_overlapping,
+    crossing_pairs,
+    intervals,
     overlapping,
+    overlapping_pairs,
 )
+from gedialects.passes.analysis.memory_plan import Pairs
 from gedialects.passes.pipelines import CompilePipelinePass
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,21 +74,29 @@ def _segments(rng: random.Random, blocks: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def test_link_overlapping_adds_the_pairs_the_sweep_yields() -> None:
+def _pair_sets(n: int, pairs: Pairs) -> list[set[int]]:
+    got: list[set[int]] = [set() for _ in range(n)]
+    for a, b in zip(pairs.a.tolist(), pairs.b.tolist(), strict=True):
+        got[a].add(b)
+        got[b].add(a)
+    return got
+
+
+def test_overlapping_pairs_are_the_pairs_the_sweep_yields() -> None:
     rng = random.Random(14)
     for _ in range(500):
         n = rng.randint(1, 40)
-        intervals = _segments(rng, n)
+        family = _segments(rng, n)
         want: list[set[int]] = [set() for _ in range(n)]
-        for a, b in overlapping(intervals):
+        for a, b in overlapping(family):
             want[a].add(b)
             want[b].add(a)
-        got: list[set[int]] = [set() for _ in range(n)]
-        link_overlapping(intervals, got)
-        assert got == want, intervals
+        pairs = overlapping_pairs(intervals(family))
+        assert _pair_sets(n, pairs) == want, family
+        assert len(pairs.a) == sum(1 for _ in overlapping(family)), "each pair once"
 
 
-def test_link_crossing_adds_the_pairs_the_sweep_yields() -> None:
+def test_crossing_pairs_are_the_pairs_the_sweep_yields() -> None:
     rng = random.Random(15)
     for _ in range(500):
         n = rng.randint(1, 40)
@@ -100,9 +110,10 @@ def test_link_crossing_adds_the_pairs_the_sweep_yields() -> None:
         for a, b in crossing(xs, ys):
             want[a].add(b)
             want[b].add(a)
-        got: list[set[int]] = [set() for _ in range(n)]
-        link_crossing(xs, ys, got)
-        assert got == want, (xs, ys)
+        pairs = crossing_pairs(intervals(xs), intervals(ys))
+        assert _pair_sets(n, pairs) == want, (xs, ys)
+        found = zip(pairs.a.tolist(), pairs.b.tolist(), strict=True)
+        assert sorted(found) == sorted(crossing(xs, ys))
 
 
 def test_task_and_declaration_builders_make_the_ops_irdl_init_makes() -> None:

@@ -19,7 +19,7 @@ from gedialects import make_context
 from gedialects.ascend import BufferAttr, KernelOp, ModelOp
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
 from gedialects.interpreters.run import find_entry, random_inputs, run, signature
-from gedialects.passes.analysis.memory_plan import ge_lifetime, greedy_by_size, size_classes
+from gedialects.passes.analysis.memory_plan import Pairs, ge_lifetime, greedy_by_size, size_classes
 from gedialects.passes.analysis.task_graph import TaskGraph
 from gedialects.passes.assign_streams import assign_model
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
@@ -270,9 +270,36 @@ def test_greedy_by_size_equals_the_plain_best_fit_loop() -> None:
             if rng.random() < 0.3:
                 neighbours[a].add(b)
                 neighbours[b].add(a)
-        assert greedy_by_size(sizes, firsts, neighbours) == _best_fit_reference(
-            sizes, firsts, neighbours
+        want = _best_fit_reference(sizes, firsts, neighbours)
+        assert greedy_by_size(sizes, firsts, neighbours) == want
+        # the same graph as pairs, each twice and some both ways (as conflicts may give them)
+        edges = [(a, b) for a in range(n) for b in neighbours[a] if a < b]
+        edges += [(b, a) for a, b in edges] + edges[::2]
+        pairs = Pairs(
+            np.array([a for a, _ in edges], np.int64), np.array([b for _, b in edges], np.int64)
         )
+        assert greedy_by_size(sizes, firsts, pairs) == want
+
+
+def test_greedy_by_size_with_empty_blocks_equals_the_plain_best_fit_loop() -> None:
+    """Zero sizes (a range of no bytes placed twice is not the same as once) as pairs."""
+    rng = np.random.default_rng(15)
+    for _ in range(300):
+        n = int(rng.integers(1, 30))
+        sizes = [int(s) * 512 for s in rng.integers(0, 4, n)]
+        firsts = [int(f) for f in rng.integers(0, 10, n)]
+        neighbours: list[set[int]] = [set() for _ in range(n)]
+        for a, b in itertools.combinations(range(n), 2):
+            if rng.random() < 0.4:
+                neighbours[a].add(b)
+                neighbours[b].add(a)
+        edges = [(a, b) for a in range(n) for b in neighbours[a] if a < b] * 2
+        pairs = Pairs(
+            np.array([a for a, _ in edges], np.int64), np.array([b for _, b in edges], np.int64)
+        )
+        want = _best_fit_reference(sizes, firsts, neighbours)
+        assert greedy_by_size(sizes, firsts, neighbours) == want
+        assert greedy_by_size(sizes, firsts, pairs) == want
 
 
 def test_size_classes_halve_from_the_largest() -> None:

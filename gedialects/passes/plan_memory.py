@@ -227,9 +227,9 @@ def _plan_model(
         bound = lower_bound(sizes, found.live)
         if reuse:
             if strategy == "ge-lifetime":
-                offsets, feature_size = ge_lifetime(sizes, firsts, found.neighbours, alignment)
+                offsets, feature_size = ge_lifetime(sizes, firsts, found.edges, alignment)
             else:
-                offsets, feature_size = greedy_by_size(sizes, firsts, found.neighbours)
+                offsets, feature_size = greedy_by_size(sizes, firsts, found.edges)
         else:
             offsets, feature_size = without_reuse(sizes, firsts)
     except AnalysisError as e:
@@ -238,7 +238,7 @@ def _plan_model(
         sizes,
         offsets,
         feature_size,
-        found.neighbours,
+        found.edges,
         alignment,
         strategy if reuse else "no-reuse",
     )

@@ -34,15 +34,14 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import TYPE_CHECKING
+
+import numpy as np
 
 from gedialects.ascend import BufferAttr
 from gedialects.formats import memory_size
 from gedialects.passes.analysis import PlanError
+from gedialects.passes.analysis.memory_plan import Neighbours, Pairs, pair_sets
 from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
-
-if TYPE_CHECKING:
-    import numpy as np
 
 ELEMENTWISE_IN_PLACE = frozenset(
     {
@@ -104,6 +103,7 @@ def in_place_pairs(
     pairs: list[tuple[Tensor, Tensor]] = []
     used: set[int] = set()
     loops = graph.has_loops
+    multi = graph.multi_stream  # a count over the streams: once, not per candidate
     for pos, effects in enumerate(graph.effects):
         kernel = effects.kernel
         if kernel is None or effects.hybrid or len(effects.outs) != 1 or not effects.writes:
@@ -131,7 +131,7 @@ def in_place_pairs(
                 continue
             if loops and any(graph.in_loop(p) is not None for p in source.positions):
                 continue
-            if graph.multi_stream and not all(
+            if multi and not all(
                 p == pos or graph.happens_before(p, pos) for p in source.positions
             ):
                 continue
@@ -303,24 +303,76 @@ def crossing(
         heapq.heappush(expiry, (hi, family, ident))
 
 
-@dataclass
 class Conflicts:
-    """The conflict graph of blocks and the segments the lower bound is computed from."""
+    """The conflict graph of blocks and the segments the lower bound is computed from.
 
-    neighbours: list[set[int]]
-    live: list[list[tuple[int, int]]]
-    """Per block, the program-order ranges it occupies (for the lower bound)."""
+    `conflicts` builds it as `pairs` (arrays, `memory_plan.Pairs`); `neighbours` (a set per
+    block) is made from them when asked for, or given (a test's hand-made graph)."""
+
+    def __init__(
+        self,
+        neighbours: list[set[int]] | None,
+        live: list[list[tuple[int, int]]],
+        pairs: Pairs | None = None,
+    ) -> None:
+        assert neighbours is not None or pairs is not None, "a conflict graph needs one form"
+        self._neighbours = neighbours
+        self.live = live
+        """Per block, the program-order ranges it occupies (for the lower bound)."""
+        self.pairs = pairs
+
+    @property
+    def neighbours(self) -> list[set[int]]:
+        """Per block, the blocks it may not share bytes with."""
+        if self._neighbours is None:
+            assert self.pairs is not None
+            self._neighbours = pair_sets(self.pairs, len(self.live))
+        return self._neighbours
+
+    @property
+    def edges(self) -> Neighbours:
+        """What the planners take: the pairs as built, else the given sets."""
+        return (
+            self.pairs if self._neighbours is None and self.pairs is not None else self.neighbours
+        )
 
     def verify(self) -> None:
         """Raises PlanError naming the first inconsistency: a conflict that is not mutual or
         that pairs a block with itself, a block with no live range, ranges out of order."""
-        if len(self.live) != len(self.neighbours):
+        if self._neighbours is None:
+            assert self.pairs is not None
+            self._verify_pairs(self.pairs.a, self.pairs.b)
+        else:
+            self._verify_sets(self._neighbours)
+        for a, segs in enumerate(self.live):
+            if not segs:
+                raise PlanError(f"conflicts: block {a} is live nowhere")
+            previous = -1
+            for lo, hi in segs:
+                if lo <= previous or hi < lo:
+                    raise PlanError(
+                        f"conflicts: block {a}'s live ranges {segs} are not disjoint and sorted"
+                    )
+                previous = hi
+
+    def _verify_pairs(self, a: np.ndarray, b: np.ndarray) -> None:
+        """Pairs are mutual by their form: only a self pair or a block out of range is wrong."""
+        n = len(self.live)
+        wrong = (a == b) | (a < 0) | (a >= n) | (b < 0) | (b >= n)
+        if wrong.any():
+            k = int(np.flatnonzero(wrong)[0])
+            x, y = int(a[k]), int(b[k])
+            if not 0 <= x < n:
+                x, y = y, x
+            raise PlanError(f"conflicts: block {x} conflicts with block {y}")
+
+    def _verify_sets(self, neighbours: list[set[int]]) -> None:
+        if len(self.live) != len(neighbours):
             raise PlanError(
                 f"conflicts: live ranges of {len(self.live)} blocks, neighbours of "
-                f"{len(self.neighbours)}"
+                f"{len(neighbours)}"
             )
-        n = len(self.neighbours)
-        neighbours = self.neighbours
+        n = len(neighbours)
         for a, adjacent in enumerate(neighbours):
             # whole-set tests first, in C; the pair at fault is looked for only on a failure
             if not adjacent:
@@ -333,16 +385,6 @@ class Conflicts:
                 raise PlanError(
                     f"conflicts: block {a} conflicts with block {b} but not {b} with {a}"
                 )
-        for a, segs in enumerate(self.live):
-            if not segs:
-                raise PlanError(f"conflicts: block {a} is live nowhere")
-            previous = -1
-            for lo, hi in segs:
-                if lo <= previous or hi < lo:
-                    raise PlanError(
-                        f"conflicts: block {a}'s live ranges {segs} are not disjoint and sorted"
-                    )
-                previous = hi
 
     def dump(self) -> str:
         """One line per block: its live ranges and the blocks it may not share bytes with."""
@@ -353,60 +395,59 @@ class Conflicts:
         return "\n".join(lines)
 
 
-def link_overlapping(intervals: list[tuple[int, int, int]], into: list[set[int]]) -> None:
-    """Adds both ends of every pair `overlapping(intervals)` yields to `into` (self pairs
-    included), as whole-set updates instead of one call per pair: an interval's partners are
-    the ones open when it starts (the sweep's active set) and the ones starting inside it (a
-    slice of the intervals sorted by start). The conflict graph has hundreds of pairs per
-    block on a multi-stream model, so per-pair Python was most of `ge-plan-memory`."""
-    ordered = sorted(intervals)
-    los = [lo for lo, _, _ in ordered]
-    ids = [ident for _, _, ident in ordered]
-    active: dict[int, int] = {}
-    expiry: list[tuple[int, int]] = []
-    for k, (lo, hi, ident) in enumerate(ordered):
-        while expiry and expiry[0][0] < lo:
-            _, gone = heapq.heappop(expiry)
-            active.pop(gone, None)
-        mine = into[ident]
-        mine.update(active)
-        mine.update(ids[k + 1 : bisect_right(los, hi, k + 1)])
-        active[ident] = hi
-        heapq.heappush(expiry, (hi, ident))
+Intervals = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""Closed intervals `(lo, hi, id)` as three int arrays."""
 
 
-def link_crossing(
-    xs: list[tuple[int, int, int]], ys: list[tuple[int, int, int]], into: list[set[int]]
-) -> None:
-    """Adds both ends of every pair `crossing(xs, ys)` yields to `into` (self pairs included),
-    with whole-set updates as `link_overlapping` does."""
-    events = sorted([(lo, 0, hi, i) for lo, hi, i in xs] + [(lo, 1, hi, i) for lo, hi, i in ys])
-    starts: tuple[list[int], list[int]] = ([], [])
-    members: tuple[list[int], list[int]] = ([], [])
-    for lo, family, _, ident in events:
-        starts[family].append(lo)
-        members[family].append(ident)
-    active: tuple[dict[int, int], dict[int, int]] = ({}, {})
-    expiry: list[tuple[int, int, int]] = []
-    for lo, family, hi, ident in events:
-        while expiry and expiry[0][0] < lo:
-            _, fam, gone = heapq.heappop(expiry)
-            active[fam].pop(gone, None)
-        other = 1 - family
-        mine = into[ident]
-        mine.update(active[other])
-        # the other family's intervals starting later in the sweep's order and inside this
-        # one: at the same start, family 1 sorts after family 0
-        los = starts[other]
-        first = bisect_left(los, lo) if family == 0 else bisect_right(los, lo)
-        mine.update(members[other][first : bisect_right(los, hi, first)])
-        active[family][ident] = hi
-        heapq.heappush(expiry, (hi, family, ident))
+def intervals(triples: Iterable[tuple[int, int, int]]) -> Intervals:
+    """`(lo, hi, id)` triples as `Intervals`."""
+    table = np.array(list(triples), np.int64).reshape(-1, 3)
+    return table[:, 0], table[:, 1], table[:, 2]
+
+
+def _runs(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The ranges `[starts[k], starts[k] + counts[k])` one after another."""
+    before = np.cumsum(counts) - counts
+    return np.arange(int(counts.sum()), dtype=np.int64) + np.repeat(starts - before, counts)
+
+
+def overlapping_pairs(family: Intervals) -> Pairs:
+    """The pairs `overlapping` yields, as arrays, each once (a block's own segments pair
+    too): sorted by start, an interval meets the ones after it that start inside it, a
+    contiguous run (a search), so no sweep is walked in Python."""
+    lo, hi, ident = family
+    order = np.argsort(lo, kind="stable")
+    los, ids = lo[order], ident[order]
+    after = np.arange(1, len(los) + 1, dtype=np.int64)
+    counts = np.maximum(np.searchsorted(los, hi[order], side="right") - after, 0)
+    return Pairs(np.repeat(ids, counts), ids[_runs(after, counts)])
+
+
+def crossing_pairs(xs: Intervals, ys: Intervals) -> Pairs:
+    """The pairs (x id, y id) `crossing` yields, as arrays, each once: the ys starting inside
+    an x (at or after its start), and the xs starting inside a y after its start."""
+    xlo, xhi, xid = xs
+    ylo, yhi, yid = ys
+    y_order = np.argsort(ylo, kind="stable")
+    ylos, yids = ylo[y_order], yid[y_order]
+    first = np.searchsorted(ylos, xlo, side="left")
+    counts = np.maximum(np.searchsorted(ylos, xhi, side="right") - first, 0)
+    x_of_y, y_of_x = np.repeat(xid, counts), yids[_runs(first, counts)]
+    x_order = np.argsort(xlo, kind="stable")
+    xlos, xids = xlo[x_order], xid[x_order]
+    first = np.searchsorted(xlos, ylo, side="right")
+    counts = np.maximum(np.searchsorted(xlos, yhi, side="right") - first, 0)
+    return Pairs(
+        np.concatenate((x_of_y, xids[_runs(first, counts)])),
+        np.concatenate((y_of_x, np.repeat(yid, counts))),
+    )
 
 
 def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Conflicts:
+    """The conflict graph (see the module docstring), as arrays of pairs, each pair once with
+    the smaller block first: the conflict graph of a multi-stream model has hundreds of pairs
+    per block, and sets of them were most of `ge-plan-memory`."""
     n = len(blocks)
-    neighbours: list[set[int]] = [set() for _ in range(n)]
     live: list[list[tuple[int, int]]] = []
     by_stream: dict[int, list[tuple[int, int, int]]] = {}
     starts: dict[int, list[int]] = {}
@@ -423,29 +464,42 @@ def conflicts(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> Co
         else:
             home.append(None)
     # Blocks of one (home) stream conflict by their live segments, exactly; every other
-    # pair by the coarser tests below, from which pairs of one home stream are then removed.
-    for group in by_stream.values():
-        link_overlapping(group, neighbours)
+    # pair by the coarser tests below, but for the pairs of one home stream.
+    found: list[Pairs] = [overlapping_pairs(intervals(group)) for group in by_stream.values()]
     if graph.multi_stream:
-        coarse: list[set[int]] = [set() for _ in range(n)]
-        link_overlapping([(b.first, b.last, i) for i, b in enumerate(blocks)], coarse)
-        for xs, ys in _stream_families(graph, blocks, graph.stream_ids):
-            link_crossing(xs, ys, coarse)
-        at_home: dict[int, set[int]] = {}
-        for i, sid in enumerate(home):
-            if sid is not None:
-                at_home.setdefault(sid, set()).add(i)
-        for i, sid in enumerate(home):
-            neighbours[i] |= coarse[i] if sid is None else coarse[i] - at_home[sid]
-        del coarse
+        firsts = np.fromiter((b.first for b in blocks), np.int64, n)
+        lasts = np.fromiter((b.last for b in blocks), np.int64, n)
+        coarse = [overlapping_pairs((firsts, lasts, np.arange(n, dtype=np.int64)))]
+        for xs, ys in _stream_family_arrays(graph, blocks, graph.stream_ids):
+            coarse.append(crossing_pairs(xs, ys))
+        a = np.concatenate([p.a for p in coarse])
+        b = np.concatenate([p.b for p in coarse])
+        homeless = min(graph.stream_ids, default=0) - 1
+        at = np.fromiter((homeless if h is None else h for h in home), np.int64, n)
+        keep = (at[a] == homeless) | (at[a] != at[b])
+        found.append(Pairs(a[keep], b[keep]))
         if graph.activated_at:
-            for a, b in _branch_conflicts(graph, blocks, home):
-                if home[a] is not None and home[a] == home[b]:
-                    neighbours[a].add(b)
-                    neighbours[b].add(a)
-    for i, adjacent in enumerate(neighbours):
-        adjacent.discard(i)
-    return Conflicts(neighbours, live)
+            same = [
+                (a, b)
+                for a, b in _branch_conflicts(graph, blocks, home)
+                if home[a] is not None and home[a] == home[b]
+            ]
+            found.append(
+                Pairs(
+                    np.fromiter((p[0] for p in same), np.int64, len(same)),
+                    np.fromiter((p[1] for p in same), np.int64, len(same)),
+                )
+            )
+    a = np.concatenate([p.a for p in found] or [np.zeros(0, np.int64)])
+    b = np.concatenate([p.b for p in found] or [np.zeros(0, np.int64)])
+    # each pair once, smaller block first: the families find most pairs several times (a
+    # pair meets on several streams), and one sort here spares the planner and the check
+    # passes over the repeats
+    keys = np.minimum(a, b) * n + np.maximum(a, b)
+    keys = np.sort(keys[a != b])
+    if len(keys):
+        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    return Conflicts(None, live, Pairs(keys // n, keys % n))
 
 
 def _branch_conflicts(
@@ -498,6 +552,17 @@ def _branch_conflicts(
 def _stream_families(
     graph: TaskGraph, blocks: list[Block], sids: Iterable[int]
 ) -> Iterator[tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]]:
+    """`_stream_family_arrays` as lists of `(lo, hi, id)` triples (for the sweeps)."""
+    for xs, ys in _stream_family_arrays(graph, blocks, sids):
+        yield (
+            list(zip(*(column.tolist() for column in xs), strict=True)),
+            list(zip(*(column.tolist() for column in ys), strict=True)),
+        )
+
+
+def _stream_family_arrays(
+    graph: TaskGraph, blocks: list[Block], sids: Iterable[int]
+) -> Iterator[tuple[Intervals, Intervals]]:
     """For each stream `sid` of `sids`, in its index space: per block, the tasks neither before
     nor after all of it (xs), and its own accesses on the stream (ys).
 
@@ -506,15 +571,14 @@ def _stream_families(
     What a block is (least clocks, first and last access per stream) is read once for all the
     streams, as arrays: per stream and block in Python it was a third of the load-time memory
     check of a 10k-node model (8 streams)."""
-    import numpy as np
-
     reach = _reach_array(graph)
     ids = graph.stream_ids
     width = len(ids)
     lengths = [len(b.positions) for b in blocks]
     if not blocks:
+        empty = np.zeros(0, np.int64)
         for _ in sids:
-            yield [], []
+            yield (empty, empty, empty), (empty, empty, empty)
         return
     flat = np.fromiter(
         itertools.chain.from_iterable(b.positions for b in blocks), np.int64, sum(lengths)
@@ -546,19 +610,16 @@ def _stream_families(
             seen = last[:, o]
             hi = np.maximum(hi, np.where(seen >= 0, table[np.maximum(seen, 0)], 0))
         xs_at = np.flatnonzero(lo[:, c] < hi)
-        xs = list(zip(lo[xs_at, c].tolist(), (hi[xs_at] - 1).tolist(), xs_at.tolist(), strict=True))
         ys_at = np.flatnonzero(last[:, c] >= 0)
-        ys = list(
-            zip(first[ys_at, c].tolist(), last[ys_at, c].tolist(), ys_at.tolist(), strict=True)
+        yield (
+            (lo[xs_at, c], hi[xs_at] - 1, xs_at.astype(np.int64)),
+            (first[ys_at, c], last[ys_at, c], ys_at.astype(np.int64)),
         )
-        yield xs, ys
 
 
 def _reach_array(graph: TaskGraph) -> np.ndarray:
     """`graph.reach()` as a (tasks x streams) int array, kept while the graph keeps its
     clocks (a loop analysis that recomputes them makes a new list)."""
-    import numpy as np
-
     reach = graph.reach()
     cached = _REACH.get(id(graph))
     if cached is None or cached[0] is not reach:
@@ -571,8 +632,6 @@ def _reach_array(graph: TaskGraph) -> np.ndarray:
 
 def _column_array(graph: TaskGraph) -> np.ndarray:
     """Per task, its stream's column in `stream_ids` order."""
-    import numpy as np
-
     col = {s: i for i, s in enumerate(graph.stream_ids)}
     return np.fromiter((col[s] for s in graph.stream), np.int64, len(graph.stream))
 
