@@ -45,6 +45,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from gedialects import budget, progress
 from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, shapes_compatible
+from gedialects.bytecode import paused_gc
 from gedialects.frontend.onnx.registry import (
     ImportState,
     NodeContext,
@@ -1041,7 +1042,8 @@ def import_proto(
         name = graph_name if graph_name is not None else symbol_name(proto.graph.name)
         importer = _Importer(proto, opset, name, constants)
         importer.bar = bar
-        module = importer.build()
+        with paused_gc():  # what it builds stays alive: collections would only walk it
+            module = importer.build()
     logger.info("imported %s (opset %d): %d nodes in %.2f s", label, opset, nodes, _since(start))
     return module
 
