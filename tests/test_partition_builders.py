@@ -227,8 +227,9 @@ def test_new_op_equals_create() -> None:
     assert [u.operation for u in x.uses] == [generic, fast]
     fast.drop_all_references()
     generic.drop_all_references()
-    pld = new_op(PlaceHolderOp, result_types=[T], properties={"peerIndex": IntegerAttr(0, i64)})
-    _same(pld, PlaceHolderOp.create(result_types=[T], properties={"peerIndex": IntegerAttr(0, i64)}))
+    peer = {"peerIndex": IntegerAttr(0, i64)}
+    pld = new_op(PlaceHolderOp, result_types=[T], properties=peer)
+    _same(pld, PlaceHolderOp.create(result_types=[T], properties=peer))
     assert pld.y.owner is pld and pld.y.index == 0
     body = Region(Block(arg_types=[T]))
     props = {"sym_name": StringAttr("g"), "function_type": FunctionType.from_lists([T], [])}
