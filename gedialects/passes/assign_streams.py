@@ -40,7 +40,7 @@ from gedialects.ascend import (
     TaskEffects,
     TaskOp,
 )
-from gedialects.base import AICORE_ENGINE, STREAM_LABEL
+from gedialects.base import AICORE_ENGINE, STREAM_LABEL, set_block_ops
 from gedialects.passes.analysis.stream_plan import (
     EventPlan,
     Node,
@@ -560,9 +560,7 @@ class _Emitter:
         ops += [EventOp(e) for e in range(self.events)]
         ops += kept
         ops += self.tasks
-        for op in list(block.ops):
-            block.detach_op(op)
-        block.add_ops(ops)
+        set_block_ops(block, ops)
 
     def _task(self, pos: int, stream: int) -> None:
         task = self.graph.tasks[pos]
