@@ -1,13 +1,17 @@
-"""The shared helpers of issue 15 part 4: one `element_count`, graph helpers in graph/common.py."""
+"""The shared helpers of issue 15 part 4: one `element_count`, graph helpers in graph/common.py;
+`set_block_ops`."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+import pytest
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, UnrankedTensorType, f32, i8
+from xdsl.dialects.test import TestOp as Op
+from xdsl.ir import Block, Operation
 
-from gedialects.base import element_count, static_element_count, tensor_nbytes
+from gedialects.base import element_count, set_block_ops, static_element_count, tensor_nbytes
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "gedialects"
@@ -93,3 +97,42 @@ def test_category_modules_import_shared_helpers_from_graph_common_only() -> None
     import gedialects.graph.common as common
 
     assert all(hasattr(common, name) for name in shared)
+
+
+def _chain(block: Block) -> list[Operation]:
+    """The block's ops read both ways (next and prev links must agree)."""
+    forward = list(block.ops)
+    backward: list[Operation] = []
+    op = block.last_op
+    while op is not None:
+        backward.append(op)
+        op = op.prev_op
+    assert backward[::-1] == forward
+    assert all(op.parent is block for op in forward)
+    return forward
+
+
+def test_set_block_ops_is_detach_all_then_add_ops() -> None:
+    a, b, c, d = (Op() for _ in range(4))
+    block = Block([a, b, c])
+    new = Op()
+    set_block_ops(block, [c, new, a])
+    assert _chain(block) == [c, new, a]
+    assert b.parent is None and b.next_op is None and b.prev_op is None  # dropped: detached
+    reference = Block([d])
+    for op in list(reference.ops):
+        reference.detach_op(op)
+    reference.add_ops([b])
+    assert _chain(reference) == [b]
+    set_block_ops(block, [])
+    assert _chain(block) == [] and block.first_op is None and block.last_op is None
+    assert all(op.parent is None for op in (a, c, new))
+
+
+def test_set_block_ops_refuses_ops_of_another_block_and_repeats() -> None:
+    a, b = Op(), Op()
+    Block([b])
+    with pytest.raises(ValueError, match="already attached"):
+        set_block_ops(Block([a]), [a, b])
+    with pytest.raises(ValueError, match="already attached"):
+        set_block_ops(Block(), [a, a])

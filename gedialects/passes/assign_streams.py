@@ -40,7 +40,7 @@ from gedialects.ascend import (
     TaskEffects,
     TaskOp,
 )
-from gedialects.base import AICORE_ENGINE, STREAM_LABEL
+from gedialects.base import AICORE_ENGINE, STREAM_LABEL, set_block_ops
 from gedialects.passes.analysis.stream_plan import (
     EventPlan,
     Node,
@@ -554,15 +554,22 @@ class _Emitter:
         if has_end:
             self.tasks.append(EndGraphOp(stream_of[-1] if nodes else 0))
         block = self.model.body.block
-        # the declarations and tasks are replaced: one walk, not a set of three walks' ops
-        kept = [op for op in block.ops if not isinstance(op, TaskOp | StreamOp | EventOp)]
+        # the declarations and tasks are replaced: one walk, not a set of three walks' ops,
+        # each op's class tested once per class (an ABC isinstance that fails costs a
+        # microsecond: 0.12 s of 180k ops at 100k bench nodes)
+        replaced: dict[type[Operation], bool] = {}
+        kept: list[Operation] = []
+        for op in block.ops:
+            drop = replaced.get(type(op))
+            if drop is None:
+                drop = replaced[type(op)] = issubclass(type(op), TaskOp | StreamOp | EventOp)
+            if not drop:
+                kept.append(op)
         ops: list[Operation] = [StreamOp(s, engine) for s, engine in enumerate(self.engines)]
         ops += [EventOp(e) for e in range(self.events)]
         ops += kept
         ops += self.tasks
-        for op in list(block.ops):
-            block.detach_op(op)
-        block.add_ops(ops)
+        set_block_ops(block, ops)
 
     def _task(self, pos: int, stream: int) -> None:
         task = self.graph.tasks[pos]

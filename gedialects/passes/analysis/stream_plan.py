@@ -24,6 +24,7 @@ record time, whichever `simulate` finds faster.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -218,10 +219,10 @@ def assign_streams(
                     node.engine or default_engine, node.label
                 )
             candidates = [stream]
-        elif node.engine is not None:
-            candidates = list(unlabelled_of.get(node.engine, ()))
+        elif node.engine is not None:  # not copied: no stream opens before their last use
+            candidates = unlabelled_of.get(node.engine, [])
         else:
-            candidates = list(unlabelled)
+            candidates = unlabelled
 
         # The latest producer per stream, once per node rather than per candidate stream:
         # from another stream it arrives record_us after it ends (max(f) + r is the max of
@@ -231,10 +232,12 @@ def assign_streams(
             sp, f = stream_of[p], finish[p]
             if f > latest.get(sp, -1.0):
                 latest[sp] = f
-        arrivals = sorted(latest.items(), key=itemgetter(1))
+        arrivals = sorted(latest.items(), key=itemgetter(1)) if len(latest) > 1 else latest.items()
 
         def estimate(
-            s: int, latest: dict[int, float] = latest, arrivals: list[tuple[int, float]] = arrivals
+            s: int,
+            latest: dict[int, float] = latest,
+            arrivals: Iterable[tuple[int, float]] = arrivals,
         ) -> float:
             """When n could start on stream s (len(engines): a new one): its waits run first."""
             clock = avail[s] if s < len(avail) else 0.0
@@ -255,7 +258,15 @@ def assign_streams(
         if reserved and (can_open or len(reserved) < len(candidates)):
             candidates = [s for s in candidates if s not in reserved]
         for s in candidates:
-            key = (estimate(s), 0 if tail[s] in ps else 1, s)
+            # estimate(s) inline (the scheduler's innermost loop; max as comparisons, which
+            # pick the same float)
+            clock = avail[s]
+            for sp, f in arrivals:
+                if sp != s:
+                    f += record_us
+                    clock = (f if f > clock else clock) + wait_us
+            own = latest.get(s, 0.0)
+            key = (own if own > clock else clock, 0 if tail[s] in ps else 1, s)
             if best is None or key < best:
                 best = key
         if can_open:
@@ -468,13 +479,16 @@ def _timeline(
             else:
                 clock[x.stream] = max(clock[x.stream], recorded[x.event]) + wait_us
 
+    before, after = sync.before, sync.after
     for n, node in enumerate(nodes):
         s = stream_of[n]
         reach[n] = clock[s]
-        run(sync.before[n])
+        if before[n]:  # most nodes sync with nothing: no call for them
+            run(before[n])
         clock[s] += node.duration
         finish[n] = clock[s]
-        run(sync.after[n])
+        if after[n]:
+            run(after[n])
     return max(clock, default=0.0), recorded, reach, finish
 
 
@@ -501,38 +515,56 @@ def plan_syncs(stream_of: list[int], events: list[tuple[int, int]], relay: bool)
     order than the relayed one (events come in consumer order), so program order stays a
     schedule and the relayed wait orders the same dependency, with an event id of its own."""
     before: list[list[Sync]] = [[] for _ in stream_of]
-    relays: list[list[Sync]] = [[] for _ in stream_of]
     after: list[list[Sync]] = [[] for _ in stream_of]
-    consumers: list[list[int]] = [[] for _ in stream_of]
+    consumers: dict[int, list[int]] = {}  # only the producers that have events
     for producer, consumer in events:
-        consumers[producer].append(consumer)
+        consumers.setdefault(producer, []).append(consumer)
+    relays: dict[int, list[Sync]] = {}
     count = 0
-    for p, cs in enumerate(consumers):
+    for p in sorted(consumers):
         previous = -1
-        for c in cs:
+        for c in consumers[p]:
             event = count
             count += 1
             before[c].append(Sync(False, event, stream_of[c]))
             if relay and previous >= 0:
-                relays[previous].append(Sync(True, event, stream_of[previous]))
+                relays.setdefault(previous, []).append(Sync(True, event, stream_of[previous]))
             else:
                 after[p].append(Sync(True, event, stream_of[p]))
             previous = c
-    return SyncPlan([b + r for b, r in zip(before, relays, strict=True)], after, count).renumbered()
+    for n, records in relays.items():  # a node's relay records follow its waits
+        before[n] += records
+    plan = SyncPlan(before, after, count)
+    # Without relays every record is in `after`, numbered by producer: already block order.
+    return plan.renumbered() if relays else plan
 
 
 def sort_waits(sync: SyncPlan, recorded: list[float]) -> SyncPlan:
     """Each run of waits on one stream ordered by record time: a run then ends no later (with
     equal wait costs, earliest release first is optimal), so nothing later starts later."""
+    return _sort_waits(sync, recorded)[0]
+
+
+def _sort_waits(sync: SyncPlan, recorded: list[float]) -> tuple[SyncPlan, bool]:
+    """`sort_waits`, and whether it moved any wait (if not, the plan simulates the same).
+    A list with fewer than two syncs is kept as it is (the plans share unchanged lists:
+    none is changed in place once built)."""
+    moved = False
 
     def ordered(syncs: list[Sync]) -> list[Sync]:
+        nonlocal moved
         out: list[Sync] = []
         run: list[Sync] = []
         for x in [*syncs, None]:
             if x is not None and not x.record and (not run or run[0].stream == x.stream):
                 run.append(x)
                 continue
-            out += sorted(run, key=lambda w: recorded[w.event])
+            if len(run) > 1:
+                now = sorted(run, key=lambda w: recorded[w.event])
+                moved = moved or now != run
+                out += now
+            else:
+                out += run
             run = []
             if x is not None:
                 if x.record:
@@ -541,7 +573,8 @@ def sort_waits(sync: SyncPlan, recorded: list[float]) -> SyncPlan:
                     run = [x]
         return out
 
-    return SyncPlan([ordered(b) for b in sync.before], sync.after, sync.events)
+    before = [ordered(b) if len(b) > 1 else b for b in sync.before]
+    return SyncPlan(before, sync.after, sync.events), moved
 
 
 HOIST_ROUNDS = 3
@@ -659,7 +692,9 @@ def _sorted_if_faster(
     """`sync` or the same with its waits sorted (`sort_waits`), whichever the simulation
     finds faster, with its makespan."""
     span, recorded, _, _ = _timeline(nodes, stream_of, streams, sync, record_us, wait_us)
-    ordered = sort_waits(sync, recorded)
+    ordered, moved = _sort_waits(sync, recorded)
+    if not moved:
+        return span, sync
     faster = _timeline(nodes, stream_of, streams, ordered, record_us, wait_us)[0]
     return (faster, ordered) if faster < span else (span, sync)
 
