@@ -9,7 +9,7 @@ import math
 import re
 import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, TypeGuard, TypeVar, overload
+from typing import Any, ClassVar, Generic, TypeGuard, TypeVar, overload
 
 from xdsl.dialects.builtin import (
     I64,
@@ -121,24 +121,39 @@ SMALL_CONSTANT_LIMIT = 4096
 """Largest constant (elements) whose values shape inference reads (shape-like operands)."""
 
 
-_FORMATTED: dict[int, tuple[Attribute, bool]] = {}
-_FORMATTED_LIMIT = 1 << 16
-"""Entries before the cache starts over (a long session's types would stay alive)."""
+_V = TypeVar("_V")
 
 
-def _formatted(t: Attribute) -> bool:
-    """A tensor type in a storage format, memoised by the type object: `GEOp.verify` asks
-    it of every operand and result, and the two ABC isinstance tests per type were a tenth
-    of verifying an op."""
-    found = _FORMATTED.get(id(t))
-    if found is None or found[0] is not t:
-        if len(_FORMATTED) >= _FORMATTED_LIMIT:
-            _FORMATTED.clear()
-        found = _FORMATTED[id(t)] = (
-            t,
-            isinstance(t, TensorType) and isinstance(t.encoding, FormatAttr),
-        )
-    return found[1]
+class IdentityMemo(Generic[_V]):
+    """`fn(obj)` kept per object, by identity: a graph has few distinct type objects, so a
+    question asked of every value's type (a size, an element kind: ABC `isinstance` tests and
+    shape walks) is answered once per type. The table holds each object, so its id cannot be
+    reused while its entry lives, and starts over at `limit` entries (a long session's types
+    would otherwise stay alive)."""
+
+    __slots__ = ("fn", "limit", "table")
+
+    def __init__(self, fn: Callable[[Any], _V], limit: int = 1 << 16) -> None:
+        self.fn = fn
+        self.limit = limit
+        self.table: dict[int, tuple[object, _V]] = {}
+
+    def __call__(self, obj: object) -> _V:
+        found = self.table.get(id(obj))
+        if found is None or found[0] is not obj:
+            if len(self.table) >= self.limit:
+                self.table.clear()
+            found = self.table[id(obj)] = (obj, self.fn(obj))
+        return found[1]
+
+
+def _in_format(t: Attribute) -> bool:
+    return isinstance(t, TensorType) and isinstance(t.encoding, FormatAttr)
+
+
+_formatted = IdentityMemo(_in_format)
+"""A tensor type in a storage format, by type object: `GEOp.verify` asks it of every operand
+and result, and the two ABC isinstance tests per type were a tenth of verifying an op."""
 
 
 class GEOp(IRDLOperation):

@@ -11,7 +11,13 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, UnrankedTensorType,
 from xdsl.dialects.test import TestOp as Op
 from xdsl.ir import Block, Operation
 
-from gedialects.base import element_count, set_block_ops, static_element_count, tensor_nbytes
+from gedialects.base import (
+    IdentityMemo,
+    element_count,
+    set_block_ops,
+    static_element_count,
+    tensor_nbytes,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "gedialects"
@@ -136,3 +142,21 @@ def test_set_block_ops_refuses_ops_of_another_block_and_repeats() -> None:
         set_block_ops(Block([a]), [a, b])
     with pytest.raises(ValueError, match="already attached"):
         set_block_ops(Block(), [a, a])
+
+
+def test_identity_memo_answers_per_object_and_starts_over_at_its_limit() -> None:
+    """Kept by identity, not equality (two equal lists are two entries), each object held so
+    its id stays its own; the table clears at its limit and answers anew."""
+    calls: list[object] = []
+
+    def length(obj: object) -> int:
+        calls.append(obj)
+        return len(obj)  # type: ignore[arg-type]
+
+    memo = IdentityMemo(length, limit=2)
+    a, b, c = [1], [1], [1, 2]
+    assert memo(a) == 1 and memo(a) == 1 and calls == [a]
+    assert memo(b) == 1 and len(calls) == 2 and calls[1] is b
+    assert memo.table[id(a)][0] is a  # held alive: its id is not reused while kept
+    assert memo(c) == 2 and len(memo.table) == 1  # the limit reached: started over
+    assert memo(a) == 1 and len(calls) == 4

@@ -85,6 +85,7 @@ from gedialects.base import (
     SPECIFIED_ENGINE_NAME,
     STAGE_LEVEL,
     GEOp,
+    IdentityMemo,
     int_array_values,
     is_static,
     tensor_nbytes,
@@ -1246,14 +1247,10 @@ def _refuse_strings(module: ModuleOp) -> None:
                     f"{_NAME}: @{graph.sym_name.data} input #{arg.index} is a string tensor "
                     f"({arg.type}); strings have no fixed byte size and run at graph level only"
                 )
-        strings: dict[int, tuple[Attribute, bool]] = {}  # by type object: few distinct ones
+        string_typed = IdentityMemo(is_string_tensor)  # by type object: few distinct ones
         for node in graph.body.block.ops:
             for result in node.results:
-                t = result.type
-                found = strings.get(id(t))
-                if found is None or found[0] is not t:
-                    found = strings[id(t)] = (t, is_string_tensor(t))
-                if found[1]:
+                if string_typed(result.type):
                     name = _node_name(node) or node.name
                     raise PassFailedException(
                         f"{_NAME}: @{graph.sym_name.data} node '{name}' ({node.name}) makes a "

@@ -58,6 +58,7 @@ from gedialects.base import (
     NODE_NAME,
     SMALL_CONSTANT_LIMIT,
     GEOp,
+    IdentityMemo,
     ascii_int,
     const_values,
     of_class,
@@ -590,20 +591,13 @@ def _const_like(op: Operation) -> bool:
     return op.has_trait(ConstantLike)
 
 
-def _is_index_like(t: Attribute) -> bool:
-    """A tensor of integers or indices, memoised by the type object (asked of every result;
-    two ABC isinstance tests each)."""
-    found = _INDEX_LIKE.get(id(t))
-    if found is None or found[0] is not t:
-        if len(_INDEX_LIKE) >= _INDEX_LIKE_LIMIT:
-            _INDEX_LIKE.clear()
-        like = isinstance(t, TensorType) and isinstance(t.element_type, IntegerType | IndexType)
-        found = _INDEX_LIKE[id(t)] = (t, like)
-    return found[1]
+def _index_like(t: Attribute) -> bool:
+    return isinstance(t, TensorType) and isinstance(t.element_type, IntegerType | IndexType)
 
 
-_INDEX_LIKE: dict[int, tuple[Attribute, bool]] = {}
-_INDEX_LIKE_LIMIT = 1 << 16
+_is_index_like = IdentityMemo(_index_like)
+"""A tensor of integers or indices, by type object (asked of every result; two ABC
+isinstance tests each)."""
 """Entries before the cache starts over (a long session's types would stay alive)."""
 
 

@@ -34,7 +34,14 @@ from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from gedialects.base import NODE_NAME, GEOp, element_nbytes, of_class, static_element_count
+from gedialects.base import (
+    NODE_NAME,
+    GEOp,
+    IdentityMemo,
+    element_nbytes,
+    of_class,
+    static_element_count,
+)
 from gedialects.fingerprint import still_verified
 from gedialects.graph import GraphOp, NetOutputOp, VariableRefOp, VarLikeOp
 from gedialects.graph.control import ControlFlowOp, ForOp, IfOp, WhileOp
@@ -249,19 +256,11 @@ class MemoryModel:
     def __init__(self, graphs: dict[str, GraphOp]) -> None:
         self.graphs = graphs
         self.memo: dict[str, MemoryEstimate] = {}
-        self.sizes: dict[int, tuple[Attribute, int | None]] = {}
-        """id of a type -> (the type, kept alive; its `nbytes`): a graph has few distinct
-        type objects, and `nbytes` walked the shape and the element type's ABC checks for
-        every value."""
+        self.nbytes = IdentityMemo(nbytes)
+        """`nbytes` by type object: a graph has few distinct type objects, and `nbytes` walked
+        the shape and the element type's ABC checks for every value."""
         self.constant_like: dict[type[Operation], bool] = {}
         """Op class -> whether it is ConstantLike (a trait lookup per op otherwise)."""
-
-    def nbytes(self, t: Attribute) -> int | None:
-        """`nbytes(t)`, memoised by the type object."""
-        found = self.sizes.get(id(t))
-        if found is None or found[0] is not t:
-            found = self.sizes[id(t)] = (t, nbytes(t))
-        return found[1]
 
     def estimate(self, name: str) -> MemoryEstimate:
         if name not in self.memo:

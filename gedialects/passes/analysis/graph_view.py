@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
-from gedialects.base import NODE_NAME, GEOp, new_i64
+from gedialects.base import NODE_NAME, GEOp, new_i64, of_class
 from gedialects.graph import GraphOp
 
 DATA_TYPE = "Data"
@@ -46,18 +46,10 @@ def string_value(value: str) -> StringAttr:
     return StringAttr(value)
 
 
-_IS_GE_OP: dict[type[Operation], bool] = {}
-"""Whether an op class is a `GEOp`, by class: `isinstance` against xDSL's ABCMeta classes
-runs a Python-level `__instancecheck__` for every op that is not of the exact class."""
-
-
 def ge_type(op: Operation) -> str:
-    """The GE node type of an op (`GE_TYPE`), or its IR name for foreign ops."""
-    cls = type(op)
-    is_ge = _IS_GE_OP.get(cls)
-    if is_ge is None:
-        is_ge = _IS_GE_OP[cls] = issubclass(cls, GEOp)
-    return op.GE_TYPE if is_ge else op.name  # pyright: ignore[reportAttributeAccessIssue]
+    """The GE node type of an op (`GE_TYPE`), or its IR name for foreign ops (the class test
+    by `of_class`: every pass asks it of every node)."""
+    return op.GE_TYPE if of_class(op, GEOp) else op.name
 
 
 # The attribute readers test for a missing attribute first: `isinstance(None, StringAttr)`

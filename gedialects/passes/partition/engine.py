@@ -76,6 +76,7 @@ from gedialects.base import (
     new_i64,
     new_op,
     new_string,
+    of_class,
 )
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.graph.variables import (
@@ -722,22 +723,12 @@ class PartitionEnginePass(ModulePass):
             times += 1
 
 
-_VARIABLE_NODE: dict[type[Operation], bool] = {}
-"""Per op class: whether it is a var-like node, a writer or a VariableRef (the ABC
-`isinstance` of the three made once per class, not per node)."""
+_VARIABLE_NODES = (VarLikeOp, RefWriterOp, VariableRefOp)
 
 
 def holds_variables(graph: GraphOp) -> bool:
     """Whether the graph has var-like nodes, writers or VariableRefs."""
-    known = _VARIABLE_NODE
-    for o in graph.body.block.ops:
-        cls = type(o)
-        found = known.get(cls)
-        if found is None:
-            found = known[cls] = issubclass(cls, VarLikeOp | RefWriterOp | VariableRefOp)
-        if found:
-            return True
-    return False
+    return any(of_class(o, _VARIABLE_NODES) for o in graph.body.block.ops)
 
 
 __all__ = [
