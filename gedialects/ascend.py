@@ -130,6 +130,7 @@ from gedialects.base import (
     new_i64,
     new_int,
     new_string,
+    of_class,
 )
 from gedialects.dense_hex import parse_large_hex_dense, print_dense
 
@@ -960,6 +961,13 @@ class _ModelVerifier:
         """(offset, end, op) of each input/output in a planned buffer, sorted once the
         declarations are read (`check_io`)."""
         self.io_starts: list[int] = []
+        self.io_span = (0, 0)
+        """The first byte of any input or output and one past the last: a buffer outside it
+        touches none (most of them; `io_view`'s search is skipped for those)."""
+        self.inputs: list[InputOp] = []
+        self.outputs: list[OutputOp] = []
+        """The model's inputs and outputs in order, as the declarations are read (the checks
+        of the I/O and the gears need them; `ModelOp.inputs()` walks the whole body)."""
         self.variables: dict[int, VariableOp] = {}
         """Offset -> the variable declared there (tasks use a variable whole)."""
         self.variable_names: dict[str, VariableOp] = {}
@@ -977,12 +985,12 @@ class _ModelVerifier:
             )
         first_task: TaskOp | None = None
         for op in self.model.body.block.ops:
-            if isinstance(op, TaskOp):
+            if of_class(op, TaskOp):
                 if first_task is None:
                     first_task = op
                     self.check_io()
                 self.task(op)
-            elif isinstance(op, DeclarationOp):
+            elif of_class(op, DeclarationOp):
                 if first_task is not None:
                     self.fail(
                         f"{op.describe()} follows the task {first_task.describe()}; "
@@ -1039,15 +1047,17 @@ class _ModelVerifier:
             self.fail(f"{op.describe()} writes {buffer}, already written by {writer.describe()}")
 
     def in_arena(self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr) -> None:
-        if buffer.is_variable:
+        start = buffer.offset.data
+        if start >= VAR_BASE:  # `is_variable`
             self.in_variable(op, what, buffer)
             return
-        if buffer.end > self.arena_size:
+        end = start + buffer.nbytes
+        if end > self.arena_size:
             self.fail(
-                f"{op.describe()} {what} {buffer} ends at {buffer.end}, outside the arena "
+                f"{op.describe()} {what} {buffer} ends at {end}, outside the arena "
                 f"[0, {self.arena_size})"
             )
-        if isinstance(op, TaskOp):
+        if start < self.io_span[1] and self.io_span[0] < end and of_class(op, TaskOp):
             self.io_view(op, what, buffer)
 
     def in_variable(self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr) -> None:
@@ -1073,7 +1083,7 @@ class _ModelVerifier:
         it does not own. Exactly the same range bound twice is one buffer: an output that is
         its input's buffer is a state the model updates in place (a loop counter)."""
         io: list[tuple[int, int, InputOp | OutputOp]] = []
-        for op in (*self.model.inputs(), *self.model.outputs()):
+        for op in (*self.inputs, *self.outputs):
             if isinstance(op.buffer, BufferAttr) and op.buffer.nbytes:
                 io.append((op.buffer.offset_value, op.buffer.end, op))
         io.sort(key=lambda e: (e[0], e[1]))
@@ -1086,6 +1096,8 @@ class _ModelVerifier:
                 )
         self.io = io
         self.io_starts = [start for start, _, _ in io]
+        if io:
+            self.io_span = (io[0][0], max(end for _, end, _ in io))
 
     def io_view(self, op: TaskOp, what: str, buffer: BufferAttr) -> None:
         """A task buffer that touches an input's or output's bytes is a view of it: it starts
@@ -1108,23 +1120,23 @@ class _ModelVerifier:
 
     def writable(self, op: DeclarationOp | TaskOp, what: str, buffer: BufferAttr) -> None:
         self.in_arena(op, what, buffer)
-        if buffer.offset_value < self.weight_size:
+        if buffer.offset.data < self.weight_size:
             self.fail(
                 f"{op.describe()} {what} {buffer} lies in the weight region [0, {self.weight_size})"
             )
 
     def declaration(self, op: DeclarationOp) -> None:
-        if isinstance(op, StreamOp):
+        if of_class(op, StreamOp):
             if op.id.value.data in self.streams:
                 self.fail(f"{op.describe()} is declared twice")
             self.streams.add(op.id.value.data)
-        elif isinstance(op, EventOp):
+        elif of_class(op, EventOp):
             if op.id.value.data in self.events:
                 self.fail(f"{op.describe()} is declared twice")
             self.events.add(op.id.value.data)
-        elif isinstance(op, WeightOp):
+        elif of_class(op, WeightOp):
             self.weights.append(op)
-        elif isinstance(op, VariableOp):
+        elif of_class(op, VariableOp):
             self.variable(op)
         elif isinstance(op, InputOp | OutputOp):
             kind = "input" if isinstance(op, InputOp) else "output"
@@ -1133,8 +1145,11 @@ class _ModelVerifier:
                 self.fail(f"{op.describe()} is declared twice")
             self.names[kind].add(name)
             if isinstance(op, InputOp):
+                self.inputs.append(op)
                 self.write(op, "buffer", op.buffer)
-            elif isinstance(op.buffer, BufferAttr):
+                return
+            self.outputs.append(op)
+            if isinstance(op.buffer, BufferAttr):
                 self.writable(op, "buffer", op.buffer)
             else:
                 self.read(op, "buffer", op.buffer)
@@ -1170,7 +1185,7 @@ class _ModelVerifier:
         name an output and fit its buffer (the runtime returns that prefix)."""
         from gedialects.multibatch import DYNAMIC_OUTPUT_DIMS, MAX_INPUT_DIMS
 
-        for op in self.model.inputs():
+        for op in self.inputs:
             dims = op.attributes.get(MAX_INPUT_DIMS)
             t = op.buffer.type
             shape = tuple(t.get_shape()) if isinstance(t, TensorType) else None
@@ -1183,7 +1198,7 @@ class _ModelVerifier:
         if entries is None:
             self.check_symbolic_shapes(here)
             return
-        outputs = self.model.outputs()
+        outputs = self.outputs
         if not isinstance(entries, ArrayAttr) or not all(
             isinstance(e, StringAttr) for e in entries.data
         ):
@@ -1258,10 +1273,10 @@ class _ModelVerifier:
                 self.fail(f"{here}: {SYMBOLIC_OUTPUT_SHAPE} needs {PRED_VALUE_PREFIX}{g}")
             gears.append(int_array_values(value))
         entries = parse_output_dims(attrs.get(DYNAMIC_OUTPUT_DIMS))
-        if len(exprs) > len(self.model.outputs()):
+        if len(exprs) > len(self.outputs):
             self.fail(
                 f"{here}: {SYMBOLIC_OUTPUT_SHAPE} has {len(exprs)} outputs, the model "
-                f"{len(self.model.outputs())}"
+                f"{len(self.outputs)}"
             )
         for o, dims in enumerate(exprs):
             for d, expr in enumerate(dims):
@@ -1291,16 +1306,23 @@ class _ModelVerifier:
             self.fail(f"{op.describe()} runs on undeclared stream {stream}")
         effects = op.effects()
         for buffer, role in zip(effects.ins, effects.in_roles, strict=True):
-            self.read(op, role, buffer)
+            if type(buffer) is BufferAttr:  # most buffers: `read`'s planned case, no ABC test
+                self.in_arena(op, role, buffer)
+            else:
+                self.read(op, role, buffer)
         for buffer, role in zip(effects.outs, effects.out_roles, strict=True):
-            self.write(op, role, buffer)
+            if type(buffer) is BufferAttr:  # `write`'s planned case
+                self.writable(op, role, buffer)
+            else:
+                self.write(op, role, buffer)
         op.verify_in_model()
-        for verb, events in (("records", effects.records), ("waits on", effects.waits)):
-            for event in events:
-                if event not in self.events:
-                    self.fail(f"{op.describe()} {verb} undeclared event {event}")
-        self.recorded.update(effects.records)
-        self.waits.extend((op, event) for event in effects.waits)
+        if effects.records or effects.waits:
+            for verb, events in (("records", effects.records), ("waits on", effects.waits)):
+                for event in events:
+                    if event not in self.events:
+                        self.fail(f"{op.describe()} {verb} undeclared event {event}")
+            self.recorded.update(effects.records)
+            self.waits.extend((op, event) for event in effects.waits)
         for label in effects.labels:
             labels = self.labels.setdefault(stream, set())
             if label in labels:
