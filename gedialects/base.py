@@ -324,8 +324,21 @@ def _parse_i64_item(parser: Parser) -> int:
 
 
 def int_array(values: Iterable[int]) -> DenseArrayBase[I64]:
-    """An `array<i64: ...>` property from Python ints."""
-    return DenseArrayBase.from_list(i64, tuple(values))
+    """An `array<i64: ...>` property from Python ints, interned when short: the verifier's
+    and the rules' tables key an op by the ids of its properties, so a fresh `perm` per
+    Transpose missed them all (attributes are immutable: sharing one changes nothing else)."""
+    items = tuple(values)
+    if len(items) > _INT_ARRAY_MAX or any(type(v) is not int for v in items):
+        return DenseArrayBase.from_list(i64, items)
+    found = _INT_ARRAYS.get(items)
+    if found is None:
+        found = fast_text.remember(_INT_ARRAYS, items, DenseArrayBase.from_list(i64, items))
+    return found
+
+
+_INT_ARRAY_MAX = 16
+_INT_ARRAYS: dict[tuple[int, ...], DenseArrayBase[I64]] = {}
+"""Short `int_array`s by their values (`fast_text.remember` bounds it)."""
 
 
 UNKNOWN_DIM = -1
@@ -740,8 +753,12 @@ def new_op(
     return op
 
 
-def _i64_attr(value: int) -> IntegerAttr:
-    """`IntegerAttr(value, i64)`, interned (its verification costs as much as a node's scan)."""
+def i64_interned(value: int) -> IntegerAttr:
+    """`IntegerAttr(value, i64)`, interned (its verification costs as much as a node's scan;
+    and the verifier's and the rules' tables key an op by the ids of its properties, so a
+    fresh one per node misses them all: 60 of the 70 us of a Concat's verification)."""
+    if type(value) is not int:  # a bool or an int subclass: not the same key's attribute
+        return IntegerAttr(value, i64)
     attr = _I64_ATTRS.get(value)
     if attr is None:
         attr = fast_text.remember(_I64_ATTRS, value, new_i64(value))
@@ -820,7 +837,7 @@ def _scan_node(
                 number = int(n)
                 if not I64_MIN <= number <= I64_MAX:
                     return None
-                value = _i64_attr(number)
+                value = i64_interned(number)
             elif (b := p.group("bool")) is not None:
                 value = BoolAttr.from_bool(b == "true")
             else:

@@ -53,6 +53,7 @@ from gedialects.base import (
 from gedialects.formats import format_of, origin_type, verify_tensor_format
 from gedialects.graph.common import (
     FALSE,
+    TRUE,
     AnyTensor,
     Shape,
     build_result_types,
@@ -140,7 +141,7 @@ class ReshapeOp(GEOp, NodeSyntax):
         result_type: Attribute | None = None,
     ) -> None:
         """Infers the result type from a `graph.const` shape; `?` dims for other shapes."""
-        props: dict[str, Attribute] = {"allowzero": BoolAttr.from_bool(allowzero)}
+        props: dict[str, Attribute] = {"allowzero": TRUE if allowzero else FALSE}
         init_node(self, [x, shape], result_type, props)
 
     @classmethod

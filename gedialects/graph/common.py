@@ -41,6 +41,7 @@ from gedialects.base import (
     const_values,
     element_count,
     element_type,
+    i64_interned,
     infer_kept,
     shapes_compatible,
     tensor_shape,
@@ -449,7 +450,7 @@ Shape = tuple[int, ...]
 
 
 def i64_attr(value: int) -> IntegerAttr:
-    return IntegerAttr(value, i64)
+    return i64_interned(value)
 
 
 def is_index_type(t: Attribute) -> bool:

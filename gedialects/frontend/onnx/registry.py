@@ -28,6 +28,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from gedialects.base import NODE_NAME, GEOp
 from gedialects.budget import MemoryBudgetError
+from gedialects.fast_text import remember
 from gedialects.frontend.errors import OnnxImportError
 from gedialects.graph import ConstOp, GraphOp
 from gedialects.interpreters.kernels import KernelError, get_kernel, run_kernel
@@ -238,7 +239,7 @@ class NodeContext:
     def const(self, array: np.ndarray, suffix: str = "const") -> SSAValue:
         """A `graph.const` holding `array` (its bytes; no Python lists; strings as
         `#graph.strings`)."""
-        op = ConstOp(const_from_numpy(np.asarray(array)))
+        op = ConstOp(_const_value(np.asarray(array)))
         self.state.known_values[op.y] = np.asarray(array)
         return self.emit(op, suffix).results[0]
 
@@ -249,6 +250,27 @@ class NodeContext:
         tensors, and small ops over known values (Shape -> Gather -> Concat -> Reshape chains).
         """
         return known_value(self.state, value)
+
+
+SMALL_CONST_BYTES = 64
+"""Helper constants up to this size share their value attribute (`_const_value`)."""
+
+_CONSTS: dict[tuple[str, tuple[int, ...], bytes], Attribute] = {}
+
+
+def _const_value(array: np.ndarray) -> Attribute:
+    """The value of a helper constant (a Split's sizes and axis, a scalar's shape), one
+    attribute object per distinct small value: the verifier keys an op that reads constants
+    by the ids of their values, so a fresh one per node missed its table for every Split
+    (attributes are immutable: sharing one changes nothing else). Bounded by
+    `fast_text.remember`."""
+    if array.dtype.kind not in "biuf" or array.nbytes > SMALL_CONST_BYTES:
+        return const_from_numpy(array)
+    key = (array.dtype.str, array.shape, array.tobytes())
+    found = _CONSTS.get(key)
+    if found is None:
+        found = remember(_CONSTS, key, const_from_numpy(array))
+    return found
 
 
 def known_value(state: ImportState, value: SSAValue | None) -> np.ndarray | None:
