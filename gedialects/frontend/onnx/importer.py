@@ -902,15 +902,20 @@ def check_strings(graph: onnx.GraphProto, label: str, where: str = "") -> None:
         for i, v in enumerate(values):
             check(v.name, f"{kind} {i} name")
     for n, node in enumerate(graph.node):
-        check(node.name, f"node {n} name")
-        for field in ("op_type", "domain"):
-            check(getattr(node, field), f"node {n} {field}")
-        for i, name in enumerate(node.input):
-            check(name, f"node {n} input {i}")
-        for i, name in enumerate(node.output):
-            check(name, f"node {n} output {i}")
+        if not _plain_names(node):  # else name each field, for the message
+            check(node.name, f"node {n} name")
+            for field in ("op_type", "domain"):
+                check(getattr(node, field), f"node {n} {field}")
+            for i, name in enumerate(node.input):
+                check(name, f"node {n} input {i}")
+            for i, name in enumerate(node.output):
+                check(name, f"node {n} output {i}")
         for a in node.attribute:
-            check(a.name, f"node {n} attribute name")
+            if type(a.name) is not str:
+                check(a.name, f"node {n} attribute name")
+            strings = a.type == onnx.AttributeProto.STRING or a.strings
+            if not (strings or a.HasField("g") or a.graphs):
+                continue  # a number, tensor or list of them: no text
             what = f"node {n} attribute '{a.name}'"
             if a.type == onnx.AttributeProto.STRING:
                 _check_utf8(a.s, what, label, where)
@@ -920,6 +925,19 @@ def check_strings(graph: onnx.GraphProto, label: str, where: str = "") -> None:
                 check_strings(a.g, label, f"{where}{what}: ")
             for g in a.graphs:
                 check_strings(g, label, f"{where}{what}: ")
+
+
+def _plain_names(node: onnx.NodeProto) -> bool:
+    """Whether the node's name, op type, domain, inputs and outputs are all `str`: checked
+    without building the per-field messages `check_strings` names a bad one with (a
+    quarter of its time at 100k nodes)."""
+    return (
+        type(node.name) is str
+        and type(node.op_type) is str
+        and type(node.domain) is str
+        and all(type(s) is str for s in node.input)
+        and all(type(s) is str for s in node.output)
+    )
 
 
 def _check_utf8(value: bytes, what: str, label: str, where: str) -> None:
