@@ -60,6 +60,7 @@ from gedialects.base import (
     GEOp,
     IdentityMemo,
     ascii_int,
+    block_ops,
     const_values,
     of_class,
     static_element_count,
@@ -295,16 +296,40 @@ Widening = dict[tuple[int, int], Attribute]
 carried index) -> the type its cond/body inputs start from."""
 
 
+def find_loops(root: Operation) -> list[ControlFlowOp]:
+    """The loop ops (While, For) `root.walk()` yields, in its order: one visit per op, and
+    only ops with regions entered (the walk's nested generators cost a frame per op and
+    level, and inference asked for them twice)."""
+    found: list[ControlFlowOp] = []
+
+    def enter(op: Operation) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block_ops(block):
+                    if of_class(inner, ControlFlowOp) and inner.IS_LOOP:
+                        found.append(inner)
+                    if inner.regions:
+                        enter(inner)
+
+    if of_class(root, ControlFlowOp) and root.IS_LOOP:
+        found.append(root)
+    enter(root)
+    return found
+
+
 class ShapeInference:
     """One run of the fixed point over a module; `run()` raises ValueError naming the op."""
 
-    def __init__(self, module: ModuleOp, widening: Widening | None = None) -> None:
+    def __init__(
+        self,
+        module: ModuleOp,
+        widening: Widening | None = None,
+        loops: Sequence[Operation] | None = None,
+    ) -> None:
+        """`loops`: `find_loops(module)` when the caller has it already."""
         self.widening: Widening = {} if widening is None else widening
         self.loops: dict[Operation, int] = {
-            op: k
-            for k, op in enumerate(
-                o for o in module.walk() if of_class(o, ControlFlowOp) and o.IS_LOOP
-            )
+            op: k for k, op in enumerate(find_loops(module) if loops is None else loops)
         }
         self.graphs: dict[str, GraphOp] = {
             g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)
@@ -313,7 +338,7 @@ class ShapeInference:
         self.callees: dict[str, list[str]] = {}  # in op order, for `order` (one scan)
         for name, graph in self.graphs.items():
             callees = self.callees[name] = []
-            for op in graph.body.block.ops:
+            for op in block_ops(graph.body.block):
                 for callee in _callees(op):
                     if callee in self.callers:
                         self.callers[callee].append(op)
@@ -351,7 +376,7 @@ class ShapeInference:
 
     def run(self) -> None:
         for graph in self.order():
-            for op in graph.body.block.ops:
+            for op in block_ops(graph.body.block):
                 self.push(op)
         while self.worklist:
             op = self.worklist.popleft()
@@ -601,7 +626,11 @@ isinstance tests each)."""
 """Entries before the cache starts over (a long session's types would stay alive)."""
 
 
-def loop_fixed_point(module: ModuleOp, shapes: dict[str, tuple[int, ...]]) -> Widening:
+def loop_fixed_point(
+    module: ModuleOp,
+    shapes: dict[str, tuple[int, ...]],
+    loops: Sequence[ControlFlowOp] | None = None,
+) -> Widening:
     """GE's While fixed point (WhileInferImpl, re-queued by GRAPH_NODE_NEED_REPASS): runs the
     inference on copies of `module`, each loop's cond and body starting from its operand
     types, and widens each carried value whose body output differs (a dim that changes
@@ -609,11 +638,11 @@ def loop_fixed_point(module: ModuleOp, shapes: dict[str, tuple[int, ...]]) -> Wi
     only refines, so a widened start needs a fresh copy; each attempt widens at least one dim
     or rank, which bounds the attempts. Modules without loops take no attempt."""
     widening: Widening = {}
-    if not any(of_class(o, ControlFlowOp) and o.IS_LOOP for o in module.walk()):
+    if loops is None:
+        loops = find_loops(module)
+    if not loops:
         return widening
-    carried = sum(
-        len(o.carried()) for o in module.walk() if of_class(o, ControlFlowOp) and o.IS_LOOP
-    )
+    carried = sum(len(o.carried()) for o in loops)
     declared: Widening | None = None
     for _ in range(3 * carried + 3):  # each carried value widens dims, then rank, at most
         trial = module.clone()
@@ -689,8 +718,9 @@ class InferShapesPass(ModulePass):
         with paused_gc():
             try:
                 shapes = parse_input_shape(self.input_shape) if self.input_shape.strip() else {}
-                widening = loop_fixed_point(op, shapes)
-                inference = ShapeInference(op, widening)
+                loops = find_loops(op)  # the trials run on copies: `op` keeps these
+                widening = loop_fixed_point(op, shapes, loops)
+                inference = ShapeInference(op, widening, loops)
                 if shapes:
                     pin_input_shapes(inference.roots, shapes)
                 inference.run()
