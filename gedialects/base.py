@@ -761,6 +761,25 @@ def block_ops(block: Block) -> list[Operation]:
     return out
 
 
+def walk_ops(root: Operation) -> list[Operation]:
+    """`list(root.walk())`: the same ops in the same order (`root`, then pre-order), listed
+    with `block_ops` and entering only ops that have regions (the walk's nested generators
+    cost a frame per op and nesting level: most of a pass that only looks for a few op
+    kinds)."""
+    out: list[Operation] = [root]
+
+    def enter(op: Operation) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block_ops(block):
+                    out.append(inner)
+                    if inner.regions:
+                        enter(inner)
+
+    enter(root)
+    return out
+
+
 def set_block_ops(block: Block, ops: Iterable[Operation]) -> None:
     """Makes `ops` the block's ops, in this order: what detaching every op of the block and
     then `block.add_ops(ops)` leaves, without xDSL's per-op list surgery and ancestry walk

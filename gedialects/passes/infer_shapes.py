@@ -64,6 +64,7 @@ from gedialects.base import (
     const_values,
     of_class,
     static_element_count,
+    walk_ops,
 )
 from gedialects.formats import format_of, origin_type
 from gedialects.graph import GraphOp, NetOutputOp
@@ -297,24 +298,9 @@ carried index) -> the type its cond/body inputs start from."""
 
 
 def find_loops(root: Operation) -> list[ControlFlowOp]:
-    """The loop ops (While, For) `root.walk()` yields, in its order: one visit per op, and
-    only ops with regions entered (the walk's nested generators cost a frame per op and
-    level, and inference asked for them twice)."""
-    found: list[ControlFlowOp] = []
-
-    def enter(op: Operation) -> None:
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block_ops(block):
-                    if of_class(inner, ControlFlowOp) and inner.IS_LOOP:
-                        found.append(inner)
-                    if inner.regions:
-                        enter(inner)
-
-    if of_class(root, ControlFlowOp) and root.IS_LOOP:
-        found.append(root)
-    enter(root)
-    return found
+    """The loop ops (While, For) `root.walk()` yields, in its order (`walk_ops`: inference
+    asked the walk for them twice)."""
+    return [o for o in walk_ops(root) if of_class(o, ControlFlowOp) and o.IS_LOOP]
 
 
 class ShapeInference:
@@ -681,8 +667,7 @@ def declared_widening(module: ModuleOp) -> Widening:
     point: ONNX import widens a scan accumulator to `?` on its growing dims)."""
     graphs = {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
     found: Widening = {}
-    loops = (o for o in module.walk() if of_class(o, ControlFlowOp) and o.IS_LOOP)
-    for k, op in enumerate(loops):
+    for k, op in enumerate(find_loops(module)):
         names = _callees(op)
         body = graphs.get(names[-1]) if names else None
         if body is None:
