@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -303,6 +304,21 @@ def find_loops(root: Operation) -> list[ControlFlowOp]:
     return [o for o in walk_ops(root) if of_class(o, ControlFlowOp) and o.IS_LOOP]
 
 
+_NONE, _NET_OUTPUT, _LOOP, _CALL, _NODE = range(5)
+_VISITOR: dict[type[Operation], int] = {}
+"""Op class -> the visitor `ShapeInference.visit` gives its ops (`_visitor`)."""
+
+
+def _visitor(op: Operation) -> int:
+    if isinstance(op, NetOutputOp):
+        return _NET_OUTPUT
+    if isinstance(op, ControlFlowOp) and op.IS_LOOP:
+        return _LOOP
+    if isinstance(op, _CALLERS):
+        return _CALL
+    return _NODE if isinstance(op, GEOp) else _NONE
+
+
 class ShapeInference:
     """One run of the fixed point over a module; `run()` raises ValueError naming the op."""
 
@@ -412,16 +428,21 @@ class ShapeInference:
     # ---- visiting ops
 
     def visit(self, op: Operation) -> None:
-        # the class tests are cached per class (each ABC isinstance test costs microseconds)
-        if of_class(op, NetOutputOp):
-            self.visit_net_output(op)
-        elif of_class(op, ControlFlowOp) and op.IS_LOOP:
-            self.visit_loop(op)
-        elif of_class(op, _CALLERS):
+        # which visitor, decided once per class (each ABC isinstance test costs microseconds,
+        # and the chain of tests ran for every node)
+        kind = op.__class__
+        how = _VISITOR.get(kind)
+        if how is None:
+            how = _VISITOR[kind] = _visitor(op)
+        if how == _NODE:  # casts, not asserts: an ABC isinstance test per node again
+            self.visit_node(cast(GEOp, op))
+        elif how == _NET_OUTPUT:
+            self.visit_net_output(cast(NetOutputOp, op))
+        elif how == _LOOP:
+            self.visit_loop(cast(ControlFlowOp, op))
+        elif how == _CALL:
             assert isinstance(op, PartitionedCallOp | CaseOp | ControlFlowOp)
             self.visit_call(op)
-        elif of_class(op, GEOp):
-            self.visit_node(op)
 
     def visit_net_output(self, op: NetOutputOp) -> None:
         graph = op.parent_op()
