@@ -278,7 +278,7 @@ class MemoryModel:
 
     def _estimate(self, graph: GraphOp) -> MemoryEstimate:
         block: Block = graph.body.block
-        ops = list(block.ops)
+        ops = block_ops(block)
         # A value's last use: the last op of the block reading it (ops in block order, so
         # the last write is the latest position); uses outside the block do not extend it.
         # One write per operand, instead of a walk of every value's use list.
