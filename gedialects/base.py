@@ -765,18 +765,45 @@ def i64_interned(value: int) -> IntegerAttr:
     return attr
 
 
+def block_ops(block: Block) -> list[Operation]:
+    """The block's ops in order, as a list: one walk along the ops' links. `list(block.ops)`
+    walks the block twice (the list asks `BlockOps.__len__`, itself a walk, for its size),
+    each step a Python `__next__` and a `next_op` property call."""
+    out: list[Operation] = []
+    add = out.append
+    op = block._first_op  # pyright: ignore[reportPrivateUsage]
+    while op is not None:
+        add(op)
+        op = op._next_op  # pyright: ignore[reportPrivateUsage]
+    return out
+
+
+def walk_ops(root: Operation) -> list[Operation]:
+    """`list(root.walk())`: the same ops in the same order (`root`, then pre-order), listed
+    with `block_ops` and entering only ops that have regions (the walk's nested generators
+    cost a frame per op and nesting level: most of a pass that only looks for a few op
+    kinds)."""
+    out: list[Operation] = [root]
+
+    def enter(op: Operation) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block_ops(block):
+                    out.append(inner)
+                    if inner.regions:
+                        enter(inner)
+
+    enter(root)
+    return out
+
+
 def set_block_ops(block: Block, ops: Iterable[Operation]) -> None:
     """Makes `ops` the block's ops, in this order: what detaching every op of the block and
     then `block.add_ops(ops)` leaves, without xDSL's per-op list surgery and ancestry walk
     (ge-assign-streams rewrites a model's whole task list: 18k ops at 10k bench nodes, a
     tenth of the pass). Each op is one of the block's own or attached nowhere, and comes once;
     xDSL's two errors are kept (an op with regions is checked for holding the block)."""
-    old: list[Operation] = []
-    op = block.first_op
-    while op is not None:
-        old.append(op)
-        op = op.next_op
-    for op in old:
+    for op in block_ops(block):
         op.parent = None
         op._prev_op = op._next_op = None  # pyright: ignore[reportPrivateUsage]
     prev: Operation | None = None

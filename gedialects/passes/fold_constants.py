@@ -47,7 +47,7 @@ from xdsl.transforms.dead_code_elimination import LiveSet, would_be_trivially_de
 from xdsl.utils.hints import isa
 
 from gedialects import budget
-from gedialects.base import NODE_NAME, GEOp, static_element_count
+from gedialects.base import NODE_NAME, GEOp, block_ops, static_element_count
 from gedialects.formats import kernel_attrs
 from gedialects.graph import ConstOp, GraphOp, IdentityOp
 from gedialects.interpreters.kernels import KernelError, kernel_types, run_kernel
@@ -184,9 +184,31 @@ def _pure_and_const(op: Operation) -> tuple[bool, bool]:
     return _TRAITS[cls]
 
 
+_CONSTANT_OWNER: dict[type, bool] = {}
+"""Class of a value's owner (op or block) -> whether it is a ConstantLike op."""
+
+
 def _is_const(value: SSAValue) -> bool:
     owner = value.owner
-    return isinstance(owner, Operation) and _pure_and_const(owner)[1]
+    kind = owner.__class__
+    found = _CONSTANT_OWNER.get(kind)
+    if found is None:
+        found = _CONSTANT_OWNER[kind] = isinstance(owner, Operation) and (_pure_and_const(owner)[1])
+    return found
+
+
+_FOLD_KIND: dict[type[Operation], int] = {}
+"""Op class -> 0: not a GE op, 1: a GE op, 2: a shape-only GE op (`SHAPE_ONLY_TYPES`); an
+ABC isinstance and a set test per op otherwise."""
+
+
+def _fold_kind(op: Operation) -> int:
+    kind = op.__class__
+    found = _FOLD_KIND.get(kind)
+    if found is None:
+        ge = isinstance(op, GEOp)
+        found = _FOLD_KIND[kind] = 0 if not ge else 2 if op.GE_TYPE in SHAPE_ONLY_TYPES else 1
+    return found
 
 
 def foldable(op: Operation, max_size: int) -> bool:
@@ -224,10 +246,9 @@ def _result_nbytes(op: Operation) -> int:
 def fold_block(block: Block, max_size: int) -> int:
     """Replaces every foldable op of `block` whose inputs are constants; returns the count."""
     folded = 0
-    for op in list(block.ops):
-        if not isinstance(op, GEOp) or (
-            op.GE_TYPE not in SHAPE_ONLY_TYPES and not all(_is_const(v) for v in op.operands)
-        ):
+    for op in block_ops(block):
+        kind = _fold_kind(op)
+        if not kind or (kind == 1 and not all(map(_is_const, op._operands))):  # pyright: ignore[reportPrivateUsage]
             continue  # the cheap test first: most nodes read a run-time value
         if not foldable(op, max_size):
             continue
@@ -279,14 +300,29 @@ def _cse_key(op: Operation) -> tuple[object, ...]:
 
 
 def eliminate_common_subexpressions(block: Block) -> int:
-    """Merges identical pure ops of `block` into the first one; returns how many went."""
-    seen: dict[tuple[object, ...], Operation] = {}
+    """Merges identical pure ops of `block` into the first one; returns how many went.
+
+    Two ops can only be equal if they have the same name and the same operands: the full key
+    (`_cse_key`: result types, properties and attributes, each hashed and compared through
+    Python calls) is built only for ops that share those with an earlier op. Most GE nodes
+    read values no other node of the same type reads, and hashing every op's types and
+    properties (a constant's dense value) was most of this step. The ops are kept alive by
+    the list walked, so the ids of their results in the short key stay theirs."""
+    first_of: dict[tuple[object, ...], Operation] = {}  # short key -> its first op
+    seen: dict[tuple[object, ...], Operation] = {}  # full key -> its first op
+    keyed: set[tuple[object, ...]] = set()  # short keys whose first op has its full key in seen
     merged = 0
-    for op in list(block.ops):
+    for op in block_ops(block):
         if op.regions or not op.results or not _pure_and_const(op)[0]:
             continue
-        key = _cse_key(op)
-        first = seen.setdefault(key, op)
+        short = (op.name, *map(id, op._operands))  # pyright: ignore[reportPrivateUsage]
+        head = first_of.setdefault(short, op)
+        if head is op:
+            continue
+        if short not in keyed:
+            keyed.add(short)
+            seen[_cse_key(head)] = head
+        first = seen.setdefault(_cse_key(op), op)
         if first is op:
             continue
         for old, new in zip(op.results, first.results, strict=True):
@@ -341,11 +377,48 @@ def _graph_dce(region: Region) -> None:
     live.delete_dead(region, None)
 
 
+def _sweep_dead(block: Block) -> list[Operation] | None:
+    """The ops of a graph body `region_dce` would find dead, in reverse block order, from one
+    sweep; None when one sweep cannot decide (an op with regions, or a use before its
+    definition). In a body without nested regions and in topological order every user of an
+    op comes after it, so walking backwards settles each op once: its fixed point's second
+    round (and its liveness set of ops hashed by a Python `__hash__`) only confirmed."""
+    ops = block_ops(block)
+    state: dict[int, bool] = {}  # id(op) -> live, for the ops already swept (kept alive by ops)
+    dead: list[Operation] = []
+    for op in reversed(ops):
+        if op.regions:
+            return None
+        live = not _dead_if_unused(op)
+        if not live:
+            for result in op.results:
+                for use in result.uses:
+                    user = use.operation
+                    verdict = state.get(id(user))
+                    if verdict is None and user.parent is block:
+                        return None  # used before it is defined: the fixed point decides
+                    if verdict:
+                        live = True
+                        break
+                if live:
+                    break
+        state[id(op)] = live
+        if not live:
+            dead.append(op)
+    return dead
+
+
 def eliminate_dead_nodes(graph: GraphOp) -> int:
     """Region DCE on the graph body; returns how many ops went."""
-    before = len(graph.body.block.ops)
-    _graph_dce(graph.body)
-    return before - len(graph.body.block.ops)
+    block = graph.body.block
+    dead = _sweep_dead(block)
+    if dead is None:
+        before = len(block.ops)
+        _graph_dce(graph.body)
+        return before - len(block.ops)
+    for op in dead:  # region_dce's order: the last op first
+        block.erase_op(op, safe_erase=False)
+    return len(dead)
 
 
 def fold_constant_ifs(graph: GraphOp, branches: set[str]) -> int:
@@ -358,7 +431,7 @@ def fold_constant_ifs(graph: GraphOp, branches: set[str]) -> int:
     from gedialects.partition import PartitionedCallOp
 
     count = 0
-    for op in list(graph.body.block.ops):
+    for op in block_ops(graph.body.block):
         if not isinstance(op, IfOp):
             continue
         cond = _const_array(op.cond)

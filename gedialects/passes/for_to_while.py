@@ -35,7 +35,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, of_class
+from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, of_class, walk_ops
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
 from gedialects.graph.array import IdentityOp
 from gedialects.graph.control import ControlFlowOp, ForOp, WhileOp
@@ -146,7 +146,7 @@ def rewrite_for(module: ModuleOp, op: ForOp, graphs: dict[str, GraphOp]) -> Whil
 def called_symbols(module: ModuleOp) -> set[str]:
     """The graphs some op of `module` calls (a call, a Case branch, a control-flow subgraph)."""
     named: set[str] = set()
-    for node in module.walk():
+    for node in walk_ops(module):
         if not of_class(node, _CALLERS):  # most ops: one cached test, not three ABC ones
             continue
         if isinstance(node, PartitionedCallOp):
@@ -165,7 +165,7 @@ _CALLERS = (PartitionedCallOp, CaseOp, ControlFlowOp)
 def convert_for_to_while(module: ModuleOp) -> list[WhileOp]:
     """Rewrites every `graph.for` of `module`; erases bodies nothing names any more."""
     graphs = {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
-    fors = [op for op in module.walk() if of_class(op, ForOp)]
+    fors = [op for op in walk_ops(module) if of_class(op, ForOp)]
     if not fors:
         return []
     loops = [rewrite_for(module, op, graphs) for op in fors]

@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -60,9 +61,11 @@ from gedialects.base import (
     GEOp,
     IdentityMemo,
     ascii_int,
+    block_ops,
     const_values,
     of_class,
     static_element_count,
+    walk_ops,
 )
 from gedialects.formats import format_of, origin_type
 from gedialects.graph import GraphOp, NetOutputOp
@@ -295,16 +298,40 @@ Widening = dict[tuple[int, int], Attribute]
 carried index) -> the type its cond/body inputs start from."""
 
 
+def find_loops(root: Operation) -> list[ControlFlowOp]:
+    """The loop ops (While, For) `root.walk()` yields, in its order (`walk_ops`: inference
+    asked the walk for them twice)."""
+    return [o for o in walk_ops(root) if of_class(o, ControlFlowOp) and o.IS_LOOP]
+
+
+_NONE, _NET_OUTPUT, _LOOP, _CALL, _NODE = range(5)
+_VISITOR: dict[type[Operation], int] = {}
+"""Op class -> the visitor `ShapeInference.visit` gives its ops (`_visitor`)."""
+
+
+def _visitor(op: Operation) -> int:
+    if isinstance(op, NetOutputOp):
+        return _NET_OUTPUT
+    if isinstance(op, ControlFlowOp) and op.IS_LOOP:
+        return _LOOP
+    if isinstance(op, _CALLERS):
+        return _CALL
+    return _NODE if isinstance(op, GEOp) else _NONE
+
+
 class ShapeInference:
     """One run of the fixed point over a module; `run()` raises ValueError naming the op."""
 
-    def __init__(self, module: ModuleOp, widening: Widening | None = None) -> None:
+    def __init__(
+        self,
+        module: ModuleOp,
+        widening: Widening | None = None,
+        loops: Sequence[Operation] | None = None,
+    ) -> None:
+        """`loops`: `find_loops(module)` when the caller has it already."""
         self.widening: Widening = {} if widening is None else widening
         self.loops: dict[Operation, int] = {
-            op: k
-            for k, op in enumerate(
-                o for o in module.walk() if of_class(o, ControlFlowOp) and o.IS_LOOP
-            )
+            op: k for k, op in enumerate(find_loops(module) if loops is None else loops)
         }
         self.graphs: dict[str, GraphOp] = {
             g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)
@@ -313,7 +340,7 @@ class ShapeInference:
         self.callees: dict[str, list[str]] = {}  # in op order, for `order` (one scan)
         for name, graph in self.graphs.items():
             callees = self.callees[name] = []
-            for op in graph.body.block.ops:
+            for op in block_ops(graph.body.block):
                 for callee in _callees(op):
                     if callee in self.callers:
                         self.callers[callee].append(op)
@@ -351,7 +378,7 @@ class ShapeInference:
 
     def run(self) -> None:
         for graph in self.order():
-            for op in graph.body.block.ops:
+            for op in block_ops(graph.body.block):
                 self.push(op)
         while self.worklist:
             op = self.worklist.popleft()
@@ -401,16 +428,21 @@ class ShapeInference:
     # ---- visiting ops
 
     def visit(self, op: Operation) -> None:
-        # the class tests are cached per class (each ABC isinstance test costs microseconds)
-        if of_class(op, NetOutputOp):
-            self.visit_net_output(op)
-        elif of_class(op, ControlFlowOp) and op.IS_LOOP:
-            self.visit_loop(op)
-        elif of_class(op, _CALLERS):
+        # which visitor, decided once per class (each ABC isinstance test costs microseconds,
+        # and the chain of tests ran for every node)
+        kind = op.__class__
+        how = _VISITOR.get(kind)
+        if how is None:
+            how = _VISITOR[kind] = _visitor(op)
+        if how == _NODE:  # casts, not asserts: an ABC isinstance test per node again
+            self.visit_node(cast(GEOp, op))
+        elif how == _NET_OUTPUT:
+            self.visit_net_output(cast(NetOutputOp, op))
+        elif how == _LOOP:
+            self.visit_loop(cast(ControlFlowOp, op))
+        elif how == _CALL:
             assert isinstance(op, PartitionedCallOp | CaseOp | ControlFlowOp)
             self.visit_call(op)
-        elif of_class(op, GEOp):
-            self.visit_node(op)
 
     def visit_net_output(self, op: NetOutputOp) -> None:
         graph = op.parent_op()
@@ -601,7 +633,11 @@ isinstance tests each)."""
 """Entries before the cache starts over (a long session's types would stay alive)."""
 
 
-def loop_fixed_point(module: ModuleOp, shapes: dict[str, tuple[int, ...]]) -> Widening:
+def loop_fixed_point(
+    module: ModuleOp,
+    shapes: dict[str, tuple[int, ...]],
+    loops: Sequence[ControlFlowOp] | None = None,
+) -> Widening:
     """GE's While fixed point (WhileInferImpl, re-queued by GRAPH_NODE_NEED_REPASS): runs the
     inference on copies of `module`, each loop's cond and body starting from its operand
     types, and widens each carried value whose body output differs (a dim that changes
@@ -609,11 +645,11 @@ def loop_fixed_point(module: ModuleOp, shapes: dict[str, tuple[int, ...]]) -> Wi
     only refines, so a widened start needs a fresh copy; each attempt widens at least one dim
     or rank, which bounds the attempts. Modules without loops take no attempt."""
     widening: Widening = {}
-    if not any(of_class(o, ControlFlowOp) and o.IS_LOOP for o in module.walk()):
+    if loops is None:
+        loops = find_loops(module)
+    if not loops:
         return widening
-    carried = sum(
-        len(o.carried()) for o in module.walk() if of_class(o, ControlFlowOp) and o.IS_LOOP
-    )
+    carried = sum(len(o.carried()) for o in loops)
     declared: Widening | None = None
     for _ in range(3 * carried + 3):  # each carried value widens dims, then rank, at most
         trial = module.clone()
@@ -652,8 +688,7 @@ def declared_widening(module: ModuleOp) -> Widening:
     point: ONNX import widens a scan accumulator to `?` on its growing dims)."""
     graphs = {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
     found: Widening = {}
-    loops = (o for o in module.walk() if of_class(o, ControlFlowOp) and o.IS_LOOP)
-    for k, op in enumerate(loops):
+    for k, op in enumerate(find_loops(module)):
         names = _callees(op)
         body = graphs.get(names[-1]) if names else None
         if body is None:
@@ -689,8 +724,9 @@ class InferShapesPass(ModulePass):
         with paused_gc():
             try:
                 shapes = parse_input_shape(self.input_shape) if self.input_shape.strip() else {}
-                widening = loop_fixed_point(op, shapes)
-                inference = ShapeInference(op, widening)
+                loops = find_loops(op)  # the trials run on copies: `op` keeps these
+                widening = loop_fixed_point(op, shapes, loops)
+                inference = ShapeInference(op, widening, loops)
                 if shapes:
                     pin_input_shapes(inference.roots, shapes)
                 inference.run()

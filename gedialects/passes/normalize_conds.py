@@ -34,7 +34,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gedialects.base import NODE_NAME, of_class
+from gedialects.base import NODE_NAME, block_ops, of_class, walk_ops
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
 from gedialects.graph.array import SizeOp
 from gedialects.graph.control import IfOp, WhileOp
@@ -108,7 +108,7 @@ class NormalizeCondsPass(ModulePass):
         # callers expect it): GE's CondPass rewrites cond graphs only.
         done: set[str] = set()
         calling: dict[type, bool] = {}  # per class: a failed getattr per node is slow
-        for node in op.walk():
+        for node in walk_ops(op):
             kind = type(node)
             has = calling.get(kind)
             if has is None:
@@ -121,7 +121,7 @@ class NormalizeCondsPass(ModulePass):
                 names.remove(node.cond.root_reference.data)
             done.update(names)
         for graph in list(graphs.values()):
-            for node in list(graph.body.block.ops):
+            for node in block_ops(graph.body.block):
                 if of_class(node, IfOp):  # cached per class: no ABC test per node
                     normalize_if(node)
                 elif of_class(node, WhileOp):

@@ -36,7 +36,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gedialects.base import IS_UNKNOWN_SHAPE, NODE_NAME, of_class
+from gedialects.base import IS_UNKNOWN_SHAPE, NODE_NAME, block_ops, of_class
 from gedialects.graph import GraphOp, NetOutputOp, VarLikeOp, WhileOp, ref_root, ref_source
 from gedialects.graph.control import ControlFlowOp, ForOp
 from gedialects.multibatch import CaseOp
@@ -111,8 +111,11 @@ class SplitVariablesIntoSubgraphsPass(ModulePass):
         # What every caller passes at each subgraph input: a variable, or None for anything else.
         passed: dict[_Site, VarLikeOp | None] = {}
         conflicted: set[_Site] = set()
+        whiles: list[WhileOp] = []  # in graph and block order (the copies made are no loops)
         for graph in graphs.values():
-            for node in graph.body.block.ops:
+            for node in block_ops(graph.body.block):
+                if not of_class(node, _WITH_SUBGRAPHS):
+                    continue  # most nodes: one cached class test
                 for name, args in _subgraph_inputs(node) or ():
                     for d, value in enumerate(args):
                         owner = value.owner
@@ -130,16 +133,15 @@ class SplitVariablesIntoSubgraphsPass(ModulePass):
                         passed[site] = var
                 if of_class(node, WhileOp):
                     conflicted.update(_carried_changes(node, graphs))
+                    whiles.append(node)
         done: set[_Site] = set()
         for site, var in passed.items():
             if var is None or site in conflicted or site[0] not in graphs:
                 continue
             self._copy_into(graphs[site[0]], site[1], var)
             done.add(site)
-        for graph in graphs.values():
-            for node in list(graph.body.block.ops):
-                if of_class(node, WhileOp):
-                    self._rewire_while_outputs(node, graphs, done)
+        for node in whiles:
+            self._rewire_while_outputs(node, graphs, done)
 
     @staticmethod
     def _copy_into(subgraph: GraphOp, index: int, var: VarLikeOp) -> None:

@@ -38,6 +38,7 @@ from gedialects.base import (
     NODE_NAME,
     GEOp,
     IdentityMemo,
+    block_ops,
     element_nbytes,
     of_class,
     static_element_count,
@@ -92,14 +93,19 @@ def _called(op: Operation) -> list[str]:
 
 def in_order(block: Block) -> bool:
     """Whether every operand an op of `block` takes from an op of `block` comes from an earlier
-    one: then the body has no cycle and is sorted (one pass, no graph built)."""
-    seen: set[Operation] = set()
-    for op in block.ops:
+    one: then the body has no cycle and is sorted (one pass, no graph built). The values
+    defined so far are kept by id (the IR holds them alive): an operand among them is in order
+    with one set lookup, and only the others (none in a sorted body but values from outside)
+    have their owner looked at."""
+    defined: set[int] = set(map(id, block.args))
+    add = defined.update
+    for op in block_ops(block):
         for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
-            owner = operand.owner
-            if isinstance(owner, Operation) and owner.parent is block and owner not in seen:
-                return False
-        seen.add(op)
+            if id(operand) not in defined:
+                owner = operand.owner
+                if isinstance(owner, Operation) and owner.parent is block:
+                    return False
+        add(map(id, op.results))
     return True
 
 
@@ -171,14 +177,16 @@ def check_ops(
     kernels: frozenset[str],
     verify: bool = True,
     implemented: dict[type[Operation], bool] | None = None,
+    called: set[str] | None = None,
 ) -> None:
-    """Every op is a GE node type with an implementation and (`verify`) passes its verifier.
+    """Every op is a GE node type with an implementation and (`verify`) passes its verifier;
+    the graphs the ops call go into `called` (the memory check's roots are the others).
 
     Whether an op is implemented depends only on its class: `implemented` keeps the answer
     per class (shared by the graphs of a module)."""
     name = graph.sym_name.data
     known = {} if implemented is None else implemented
-    for op in graph.body.block.ops:
+    for op in block_ops(graph.body.block):
         kind = type(op)
         ok = known.get(kind)
         if ok is None:
@@ -191,12 +199,13 @@ def check_ops(
             if not isinstance(op, GEOp):
                 raise GraphError(f"@{name}: {describe(op)} is not a GE node type (unsupported op)")
             raise GraphError(f"@{name}: {describe(op)}: no kernel implements GE type {op.GE_TYPE}")
-        if not verify:
-            continue
-        try:
-            op.verify()
-        except VerifyException as e:
-            raise GraphError(f"@{name}: {describe(op)}: {_one_line(e)}") from None
+        if verify:
+            try:
+                op.verify()
+            except VerifyException as e:
+                raise GraphError(f"@{name}: {describe(op)}: {_one_line(e)}") from None
+        if called is not None and of_class(op, _CALLERS):  # a verified op's callees
+            called.update(_called(op))
     if not verify:
         return
     try:
@@ -269,7 +278,7 @@ class MemoryModel:
 
     def _estimate(self, graph: GraphOp) -> MemoryEstimate:
         block: Block = graph.body.block
-        ops = list(block.ops)
+        ops = block_ops(block)
         # A value's last use: the last op of the block reading it (ops in block order, so
         # the last write is the latest position); uses outside the block do not extend it.
         # One write per operand, instead of a walk of every value's use list.
@@ -372,8 +381,9 @@ def verify_module(module: ModuleOp, device_memory: int = 0) -> None:
         check_call_graph(graphs)
     kernels = frozenset(kernel_types())
     implemented: dict[type[Operation], bool] = {}
+    called: set[str] = set()  # the graphs some op calls (the ops are walked once, here)
     for graph in graphs.values():
-        check_ops(graph, kernels, verify, implemented)
+        check_ops(graph, kernels, verify, implemented, called)
     for op in module.ops:
         if verify and not isinstance(op, GraphOp):
             try:
@@ -381,13 +391,6 @@ def verify_module(module: ModuleOp, device_memory: int = 0) -> None:
             except VerifyException as e:
                 raise GraphError(_one_line(e)) from None
     if device_memory > 0:
-        called = {
-            c
-            for g in graphs.values()
-            for op in g.body.block.ops
-            if of_class(op, _CALLERS)
-            for c in _called(op)
-        }
         check_memory(graphs, [n for n in graphs if n not in called], device_memory)
 
 

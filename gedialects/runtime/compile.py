@@ -90,7 +90,7 @@ def run_stages(
     from xdsl.utils.exceptions import DiagnosticException
 
     from gedialects import make_context, progress
-    from gedialects.fingerprint import fingerprint
+    from gedialects.fingerprint import fingerprint, mark_verified
     from gedialects.passes.pipelines import StageProgress, expand_pipelines, skips
 
     ctx = make_context()
@@ -109,6 +109,7 @@ def run_stages(
                 if now != verified:
                     module.verify()
                     verified = now
+                    mark_verified(module, now)  # ge-verify-graph need not verify it again
             except DiagnosticException as e:
                 message = first_line(e)
                 code = message.split(":", 2)[1].strip() if message.count(":") >= 2 else ""

@@ -77,6 +77,7 @@ from gedialects.base import (
     new_op,
     new_string,
     of_class,
+    walk_ops,
 )
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.graph.variables import (
@@ -349,7 +350,7 @@ def called_symbol_counts(module: ModuleOp) -> Counter[str]:
     every op, with the class tests made once per attribute class instead of an ABC
     `isinstance` per property (40k ops with 3 to 4 properties each at 10k nodes)."""
     uses: Counter[str] = Counter()
-    for o in module.walk():
+    for o in walk_ops(module):
         for value in o.properties.values():
             kind = _symbol_kind(type(value))
             if kind == 1:

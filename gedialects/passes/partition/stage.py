@@ -23,7 +23,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from gedialects.base import FORCE_UNKNOWN_SHAPE, STAGE_LEVEL
+from gedialects.base import FORCE_UNKNOWN_SHAPE, STAGE_LEVEL, block_ops
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.passes.analysis.graph_view import GraphNodes, bool_value, i64_value
 from gedialects.passes.partition.engine import called_symbol_counts
@@ -82,7 +82,7 @@ def _marked_levels(nodes: GraphNodes) -> list[int | None]:
 
 def analyse(graph: GraphOp) -> StageAnalysis | None:
     """GE `SplitStageLevel` + `SplitTailStage`; None when no node has a level (no change)."""
-    if not any(STAGE_LEVEL in op.attributes for op in graph.body.block.ops):
+    if not any(STAGE_LEVEL in op.attributes for op in block_ops(graph.body.block)):
         return None  # GE's StagePartitioner returns at once (no GraphNodes to build)
     nodes = GraphNodes.of(graph)
     levels = _marked_levels(nodes)
@@ -240,7 +240,7 @@ class PartitionStagePass(ModulePass):
         return not any(
             STAGE_LEVEL in op.attributes
             for graph in root_graphs(module)
-            for op in graph.body.block.ops
+            for op in block_ops(graph.body.block)
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
