@@ -280,12 +280,19 @@ def greedy_by_size(
     rank[order] = np.arange(n, dtype=np.int64)
     if isinstance(neighbours, Pairs):  # each pair once, from the later block to the earlier
         a, b = neighbours.a, neighbours.b
-        later = rank[a] > rank[b]
-        src, dst = np.where(later, a, b), np.where(later, b, a)
+        if (a == b).any():  # self pairs: never placed before themselves
+            a, b = a[a != b], b[a != b]
+        ranks_a, ranks_b = rank[a], rank[b]
+        ranks_b *= n  # (later rank) * n + earlier block, without gathering src and dst apart
+        ranks_a *= n
+        keys = np.where(ranks_a > ranks_b, ranks_a + b, ranks_b + a)
     else:
         src, dst = directed_edges(neighbours)
-    keep = rank[dst] < rank[src]  # placed before: self edges and later blocks drop out
-    keys = np.sort(rank[src[keep]] * n + dst[keep])
+        keep = rank[dst] < rank[src]  # placed before: self edges and later blocks drop out
+        keys = rank[src[keep]] * n + dst[keep]
+    # a stable sort: conflict pairs come sorted by their smaller block, and ranks follow first
+    # use for blocks of one size, so the keys are long sorted runs that timsort merges
+    keys = np.sort(keys, kind="stable")
     if len(keys):
         keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
     earlier = (keys % n).tolist() if n else []
