@@ -43,9 +43,9 @@ def _cancels(first: Operation, second: Operation) -> bool:
 def eliminate_symmetry(graph: GraphOp) -> int:
     """Removes every trans op pair that cancels in `graph`; returns the ops removed."""
     removed = 0
-    for second in list(graph.body.ops):
-        if not of_class(second, _PAIRED):
-            continue
+    # The candidates first (a comprehension: `list(ops)` would walk the block twice, once
+    # for its length); a pair erases only ops before `second` and Consts.
+    for second in [o for o in graph.body.ops if of_class(o, _PAIRED)]:
         first = second.operands[0].owner
         if not isinstance(first, Operation) or not _cancels(first, second):
             continue

@@ -22,9 +22,9 @@ def fold_trans_data(graph: GraphOp) -> int:
     """Folds every TransData of a Const in `graph`, and the Cast / TransposeD / Reshape of a
     Const on its way to one (a weight's trans-node chain); returns the count."""
     folded = 0
-    for op in list(graph.body.ops):
-        if not of_class(op, _FOLDABLE):
-            continue
+    # The candidates first (a comprehension: `list(ops)` would walk the block twice, once
+    # for its length); an op's class does not change, and the folds only erase Consts.
+    for op in [o for o in graph.body.ops if of_class(o, _FOLDABLE)]:
         if not all(isinstance(v.owner, ConstOp) for v in op.operands) or not op.operands:
             continue
         if isinstance(op, TransDataOp) or (

@@ -25,7 +25,7 @@ def merge_breadth(graph: GraphOp) -> int:
     group and is skipped before its readers' keys are made."""
     removed = 0
     block = graph.body.block
-    ops = list(block.ops)
+    ops = [o for o in block.ops]  # not `list(ops)`: that walks the block twice (its length)
     order: dict[Operation, int] = {}
     values = chain(block.args, (r for o in ops for r in o.results))
     for value in values:

@@ -77,8 +77,10 @@ def _same_storage(a: Attribute, b: Attribute) -> bool:
 def merge_depth(graph: GraphOp) -> int:
     """Collapses TransData/Cast chains in `graph`; returns the ops removed."""
     removed = 0
-    for start in list(graph.body.ops):
-        if not of_class(start, _CHAIN_OPS) or start.parent is None:
+    # The candidates first (a comprehension: `list(ops)` would walk the block twice, once
+    # for its length); one a rewrite erased has no parent.
+    for start in [o for o in graph.body.ops if of_class(o, _CHAIN_OPS)]:
+        if start.parent is None:
             continue
         head = start.operands[0].owner
         if isinstance(head, Operation) and _chain_op(head):

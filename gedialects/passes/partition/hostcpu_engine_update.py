@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from gedialects.base import (
@@ -34,6 +34,7 @@ from gedialects.base import (
     HOST_CPU_ENGINE,
     GEOp,
     element_count,
+    of_class,
 )
 from gedialects.graph import ConstOp, GraphOp
 from gedialects.passes.analysis.graph_view import bool_value, ge_type, str_attr, string_value
@@ -73,28 +74,40 @@ def _sizes_ok(op: Operation) -> bool:
 
 def update_graph(graph: GraphOp) -> list[Operation]:
     """The walk on one graph; returns the nodes moved to host CPU."""
-    host: set[SSAValue] = set()
+    # Host-executed values by `id` (xDSL's values hash by a Python-level `__hash__`); the
+    # graph keeps them alive while the walk runs.
+    host: set[int] = set()
     block = graph.body.block
     attrs = graph.arg_attrs.data if graph.arg_attrs is not None else ()
     for arg, entry in zip(block.args, attrs, strict=False):
         value = entry.data.get(HOST_TENSOR)
         if value is not None and _true(value):
-            host.add(arg)
+            host.add(id(arg))
     host_kernels = ENGINE_BY_NAME[HOST_CPU_ENGINE].host_kernels
     moved: list[Operation] = []
     for op in block.ops:
-        if not isinstance(op, GEOp):
+        if not of_class(op, GEOp):
+            continue
+        operands = op.operands
+        if not operands or not all(id(v) in host for v in operands):
+            # Only an anchor passes the host status on from here.
+            if of_class(op, ConstOp):
+                host.update(map(id, op.results))
+                continue
+            engine = str_attr(op, ENGINE_NAME)
+            if engine == HOST_CPU_ENGINE or (
+                engine == GE_LOCAL_ENGINE and ge_type(op) in SHAPE_ANCHORS
+            ):
+                host.update(map(id, op.results))
             continue
         engine = str_attr(op, ENGINE_NAME)
         op_type = ge_type(op)
         anchor = (
-            isinstance(op, ConstOp)
+            of_class(op, ConstOp)
             or engine == HOST_CPU_ENGINE
             or (engine == GE_LOCAL_ENGINE and op_type in SHAPE_ANCHORS)
         )
         if not anchor:
-            if not op.operands or not all(v in host for v in op.operands):
-                continue
             if not _sizes_ok(op):
                 continue
             if engine in MOVABLE_FROM:
@@ -105,7 +118,7 @@ def update_graph(graph: GraphOp) -> list[Operation]:
                 moved.append(op)
             elif engine != GE_LOCAL_ENGINE:
                 continue
-        host.update(op.results)
+        host.update(map(id, op.results))
     return moved
 
 

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from gedialects.base import ENGINE_NAME, NODE_NAME, SPECIFIED_ENGINE_NAME, GEOp
+from gedialects.base import ENGINE_NAME, NODE_NAME, SPECIFIED_ENGINE_NAME, GEOp, of_class
 from gedialects.graph import GraphOp
 from gedialects.passes.analysis.graph_view import ge_type, str_attr, string_value
 from gedialects.target.engines import ENGINE_BY_NAME, ENGINE_SPECS
@@ -31,18 +31,26 @@ def check_engine_name(engine: str, where: str) -> None:
         raise PassFailedException(f"{_NAME}: unknown engine '{engine}' {where} (known: {known})")
 
 
-def select_engine(op: Operation, excluded: frozenset[str]) -> str:
+EngineMemo = dict[tuple[object, ...], tuple[list[Attribute], str]]
+"""(op type, ids of the operand and result types) -> (those types, kept alive, and the
+engine chosen for them): what `EngineSpec.check` reads, so nodes alike are placed once."""
+
+
+def select_engine(op: Operation, excluded: frozenset[str], memo: EngineMemo | None = None) -> str:
     """GE `EnginePlacer::SelectEngine` + `DNNEngineManager::GetDNNEngineName` for one node.
 
     A placed engine (`_engine_name`) is kept; a user-specified one (`_specified_engine_name`)
     wins next; otherwise engines are tried in cost order, skipping excluded ones, and the first
     whose support check passes is taken. No engine: GE's EZ3003, with the reason of each.
+    `memo` (one pass's, for one `excluded`) keeps the choice per op type and types: the checks
+    read nothing else, and a graph has few distinct such signatures (100k nodes, a dozen).
     """
     for key, where in ((ENGINE_NAME, "placed"), (SPECIFIED_ENGINE_NAME, "specified")):
         engine = str_attr(op, key)
         if engine is None:
             continue
-        check_engine_name(engine, f"in {key} of {describe(op)}")
+        if engine not in ENGINE_BY_NAME:  # the error's text (`describe`) only when it fails
+            check_engine_name(engine, f"in {key} of {describe(op)}")
         if key == SPECIFIED_ENGINE_NAME and engine in excluded:
             raise PassFailedException(
                 f"{_NAME}: {describe(op)} is {where} on {engine}, which exclude-engines excludes"
@@ -50,6 +58,11 @@ def select_engine(op: Operation, excluded: frozenset[str]) -> str:
         return engine
     op_type = ge_type(op)
     types = [*op.operand_types, *op.result_types]
+    signature = (op_type, *map(id, types)) if memo is not None else ()
+    if memo is not None:
+        found = memo.get(signature)
+        if found is not None:
+            return found[1]
     reasons = []
     for spec in ENGINE_SPECS:
         if spec.name in excluded:
@@ -57,6 +70,8 @@ def select_engine(op: Operation, excluded: frozenset[str]) -> str:
             continue
         reason = spec.check(op_type, types)
         if reason is None:
+            if memo is not None:
+                memo[signature] = (types, spec.name)
             return spec.name
         reasons.append(f"{spec.name}: {reason}")
     raise PassFailedException(
@@ -71,9 +86,15 @@ def walk_graphs(op: Operation) -> Iterator[GraphOp]:
         yield op
     for region in op.regions:
         for block in region.blocks:
-            for inner in block.ops:
+            # The block's links, read as `block.ops` reads them (the next op before the
+            # current one is handed out), without its iterator's calls: four hooks of
+            # ge-optimize-whole-graph each walk 100k nodes of a merged root graph.
+            inner = block.first_op
+            while inner is not None:
+                following = inner._next_op  # pyright: ignore[reportPrivateUsage]
                 if inner.regions:
                     yield from walk_graphs(inner)
+                inner = following
 
 
 @dataclass(frozen=True)
@@ -97,8 +118,9 @@ class PlaceEnginesPass(ModulePass):
         for engine in self.exclude_engines:
             check_engine_name(engine, "in exclude-engines")
         excluded = frozenset(self.exclude_engines)
+        memo: EngineMemo = {}
         for graph in walk_graphs(op):
             for node in graph.body.block.ops:
-                if isinstance(node, GEOp):
-                    engine = select_engine(node, excluded)
+                if of_class(node, GEOp):
+                    engine = select_engine(node, excluded, memo)
                     node.attributes[ENGINE_NAME] = string_value(engine)
