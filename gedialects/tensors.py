@@ -131,7 +131,22 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
         )
     ttype = tensor_type_of(array)
     data = np.ascontiguousarray(array, dtype=numpy_dtype(ttype.element_type)).tobytes()
-    return DenseIntOrFPElementsAttr(ttype, BytesAttr(data))
+    if array.ndim == 0:
+        return DenseIntOrFPElementsAttr(ttype, BytesAttr(data))  # xDSL's rank-0 check
+    return _dense_attr(ttype, data)
+
+
+def _dense_attr(ttype: TensorType[IntegerType | AnyFloat], data: bytes) -> DenseIntOrFPElementsAttr:
+    """`DenseIntOrFPElementsAttr(ttype, BytesAttr(data))` without xDSL's generic verification,
+    which checks what holds here by construction (a ranked tensor of an int or float element
+    type, bytes) and that a rank-0 tensor holds one value (the caller's case): two thirds of
+    the cost of a constant the fusions and the folding make per node."""
+    payload = BytesAttr.__new__(BytesAttr)
+    object.__setattr__(payload, "data", data)
+    attr = DenseIntOrFPElementsAttr.__new__(DenseIntOrFPElementsAttr)
+    object.__setattr__(attr, "type", ttype)
+    object.__setattr__(attr, "data", payload)
+    return attr
 
 
 def strings_from_numpy(array: np.ndarray) -> StringsAttr:
@@ -167,7 +182,6 @@ def numpy_from_dense(attr: DenseIntOrFPElementsAttr | StringsAttr) -> np.ndarray
     dtype = numpy_dtype(ttype.element_type)
     shape = tuple(ttype.get_shape())
     flat = np.frombuffer(attr.data.data, dtype=dtype)
-    count = int(np.prod(shape, dtype=np.int64))
-    if flat.size == 1 and count != 1:
+    if flat.size == 1 and math.prod(shape) != 1:
         return np.broadcast_to(flat.reshape(()), shape)
     return flat.reshape(shape)

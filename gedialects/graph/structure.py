@@ -382,8 +382,9 @@ class ConstOp(GEOp):
 
     def __init__(self, value: DenseIntOrFPElementsAttr | StringsAttr) -> None:
         # what irdl_op_init ends in for one property and one result (its argument lists
-        # would change nothing; the importer builds one per initializer and helper constant)
-        Operation.__init__(self, properties={"value": value}, result_types=(value.type,))
+        # would change nothing; the importer builds one per initializer and helper constant),
+        # by `init_op` (Operation.__init__ less its generic paths)
+        init_op(self, result_types=(value.type,), properties={"value": value})
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstOp:

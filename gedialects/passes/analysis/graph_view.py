@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrankedTensorType,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation
 
 from gedialects.base import NODE_NAME, GEOp, new_i64, of_class
 from gedialects.graph import GraphOp
@@ -89,8 +89,8 @@ def called_symbols(op: Operation) -> list[str]:
     """Graphs an op calls (PartitionedCall's callee, Case's branches): any symbol property."""
     names: list[str] = []
     for value in op.properties.values():
-        items = value.data if isinstance(value, ArrayAttr) else (value,)
-        names.extend(a.root_reference.data for a in items if isinstance(a, SymbolRefAttr))
+        items = value.data if of_class(value, ArrayAttr) else (value,)
+        names.extend(a.root_reference.data for a in items if of_class(a, SymbolRefAttr))
     return names
 
 
@@ -108,16 +108,18 @@ class GraphNodes:
     def of(cls, graph: GraphOp) -> GraphNodes:
         block = graph.body.block
         args = list(block.args)
-        ops = list(block.ops)
-        index: dict[SSAValue, int] = {a: i for i, a in enumerate(args)}
+        ops = [op for op in block.ops]  # not `list(ops)`: that walks the block twice
+        # Keyed by `id` (xDSL's values hash by a Python-level `__hash__`); the graph keeps
+        # the values alive.
+        index: dict[int, int] = {id(a): i for i, a in enumerate(args)}
         preds: list[list[int]] = [[] for _ in args]
         names = list(graph.input_names)
         counts: dict[str, int] = {}
         base = len(args)
         for k, op in enumerate(ops):
-            preds.append([index[v] for v in op.operands])
+            preds.append([index[id(v)] for v in op.operands])
             for r in op.results:
-                index[r] = base + k
+                index[id(r)] = base + k
             name = str_attr(op, NODE_NAME)
             if name is None:
                 kind = ge_type(op)

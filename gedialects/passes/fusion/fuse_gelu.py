@@ -94,6 +94,8 @@ def match_gelu_outer(
 ) -> tuple[SSAValue, Operation, list[Operation]] | None:
     """`0.5 * x * (1 + f(...))` at `root`: returns x, the `f` op and the ops matched so far."""
     product = flatten_product(root.y)
+    if len(product.factors) != 3:
+        return None  # not three factors (the structure first: the constant test decodes)
     rest = split_constant(product.factors, 0.5)
     if rest is None or len(rest) != 2:
         return None

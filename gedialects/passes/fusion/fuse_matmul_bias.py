@@ -11,10 +11,9 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from gedialects.base import element_type, tensor_shape
+from gedialects.base import element_type, new_op, tensor_shape
 from gedialects.graph import AddOp, BatchMatMulV2Op, MatMulOp
 from gedialects.passes.fusion.matching import (
-    carry_attributes,
     channel_vector,
     const_array,
     new_const,
@@ -59,12 +58,16 @@ class FuseMatMulBiasAdd(RewritePattern):
                 bias = c
             else:
                 return  # a run-time addend that is not already a bias vector
-            fused = type(product).build(
-                operands=[product.operands[0], product.operands[1], [bias]],
-                result_types=[op.y.type],
+            # `build`'s result without its generic argument lists (`base.new_op`): the
+            # bias is the one optional operand, so the operands are simply flat.
+            fused = new_op(
+                type(product),
+                [product.operands[0], product.operands[1], bias],
+                [op.y.type],
                 properties=dict(product.properties),
+                attributes=dict(product.attributes),
             )
-            new_ops.append(carry_attributes(fused, product))
+            new_ops.append(fused)
             replace_group(rewriter, op, new_ops, fused.results[0], [product])
             return
 

@@ -9,11 +9,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from gedialects.base import element_type
+from gedialects.base import element_type, new_op
 from gedialects.graph import AddOp, FusedMulAddOp, MulOp
 from gedialects.graph.elementwise import element_has_kind
 from gedialects.passes.fusion.matching import (
-    carry_attributes,
     replace_group,
     rewrite_with,
     single_user_producer,
@@ -31,8 +30,15 @@ class FuseMulAdd(RewritePattern):
             mul = single_user_producer(product, MulOp)
             if not isinstance(mul, MulOp) or c is product:
                 continue  # not a Mul used only here
-            fused = FusedMulAddOp(mul.x1, mul.x2, c, result_type=op.y.type)
-            replace_group(rewriter, op, [carry_attributes(fused, op)], fused.y, [mul])
+            # The constructor's op without IRDL's generic argument lists (`base.new_op`),
+            # with the Add's attributes as `carry_attributes` gives them.
+            fused = new_op(
+                FusedMulAddOp,
+                [mul.x1, mul.x2, c],
+                [op.y.type],
+                attributes=dict(op.attributes),
+            )
+            replace_group(rewriter, op, [fused], fused.y, [mul])
             return
 
 

@@ -28,6 +28,7 @@ from gedialects.base import (
     NODE_NAME,
     SPECIFIED_ENGINE_NAME,
     STAGE_LEVEL,
+    of_class,
 )
 from gedialects.graph import REF_VAR_SRC_VAR_NAME, ConstOp, GraphOp, NetOutputOp, VariableRefOp
 from gedialects.graph.array import IdentityOp
@@ -120,8 +121,12 @@ class ShapeClassifier:
             return "rule 1: _is_unknown_shape / _force_unknown_shape"
         if op_engine(op) == HOST_CPU_ENGINE:
             return "rule 2: host CPU engine"
-        if any(self.unknown_type(t) for t in (*op.operand_types, *op.result_types)):
-            return "rule 3: unknown dim or rank"
+        known = self._type_unknown
+        for value in (*op.operands, *op.results):  # `unknown_type`, inlined: 100k nodes
+            t = value.type
+            hit = known.get(id(t))
+            if hit[1] if hit is not None else self.unknown_type(t):
+                return "rule 3: unknown dim or rank"
         if any(self.graph_unknown(name) for name in called_symbols(op)):
             return "rule 4: unknown node in a called subgraph"
         if tiling_depends_on_data(op):
@@ -257,7 +262,7 @@ def is_ref_variable(clusters: ClusterGraph, nodes: GraphNodes, cluster: int) -> 
     if len(members) != 1:
         return False
     op = nodes.op(members[0])
-    return isinstance(op, VariableRefOp) and REF_VAR_SRC_VAR_NAME in op.properties
+    return of_class(op, VariableRefOp) and REF_VAR_SRC_VAR_NAME in op.properties
 
 
 def _try_merge_inputs(

@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator
 
-from gedialects.base import NODE_NAME, PARENT_NODE_INDEX
+from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, set_block_ops
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import PartitionedCallOp
 from gedialects.passes.analysis.graph_view import i64_value
@@ -77,7 +77,6 @@ def outline_cluster(
     # such as the parent's NetOutput. The use lists change in xDSL's order all the same.
     for op in ops:
         op.detach()
-        block.add_op(op)
         changes: dict[int, SSAValue] = {}
         for k, v in enumerate(op.operands):
             index = input_index.get(id(v))
@@ -86,7 +85,9 @@ def outline_cluster(
         replace_operands(op, changes)
     net_output = NetOutputOp(outputs)
     net_output.attributes[NODE_NAME] = StringAttr(f"{subgraph}_Node_Output")
-    block.add_op(net_output)
+    # The detached ops in order, as `add_op` one by one would link them (without its checks
+    # per op; the new block is empty).
+    set_block_ops(block, [*ops, net_output])
     call = PartitionedCallOp(subgraph, inputs, [r.type for r in outputs])
     call.attributes[NODE_NAME] = StringAttr(call_name)
     attr_names.to_call(ops, call)
