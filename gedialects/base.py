@@ -453,14 +453,23 @@ def shapes_compatible(a: Sequence[int] | None, b: Sequence[int] | None) -> bool:
     return all(dims_agree(x, y) for x, y in zip(a, b, strict=True))
 
 
-def tensor_shape(t: Attribute) -> tuple[int, ...] | None:
-    """Dims of a ranked tensor type (negative for `?`), None when unranked; of a tensor in a
-    storage format (`#graph.format`), its origin shape: what the op means, not its bytes."""
+def _tensor_shape(t: Attribute) -> tuple[int, ...] | None:
     if isinstance(t, TensorType):
         if isinstance(t.encoding, FormatAttr):
             return t.encoding.shape
         return tuple(t.get_shape())
     return None
+
+
+_shapes = IdentityMemo(_tensor_shape)
+
+
+def tensor_shape(t: Attribute) -> tuple[int, ...] | None:
+    """Dims of a ranked tensor type (negative for `?`), None when unranked; of a tensor in a
+    storage format (`#graph.format`), its origin shape: what the op means, not its bytes.
+    Kept per type object (`IdentityMemo`): the inference rules ask it of every operand, and
+    the ABC tests and the walk over the shape's dims were a tenth of ge-infer-shapes."""
+    return _shapes(t)
 
 
 def types_compatible(a: Attribute, b: Attribute) -> bool:

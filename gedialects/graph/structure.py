@@ -41,7 +41,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import exact_text, fast_text, fast_verify
-from gedialects.base import NODE_NAME, GEOp, init_op, new_array, new_string
+from gedialects.base import NODE_NAME, GEOp, block_ops, init_op, new_array, new_string
 from gedialects.formats import verify_tensor_format
 from gedialects.strings import StringsAttr
 
@@ -234,7 +234,7 @@ def _verify_module_rules(graph: GraphOp) -> None:
     graphs = [op for op in module.body.block.ops if isinstance(op, GraphOp)]
     if graphs[0] is not graph:
         return
-    kinds = {type(op) for g in graphs for op in g.body.block.ops}
+    kinds = {type(op) for g in graphs for op in block_ops(g.body.block)}
     for rule, needs in MODULE_RULES:
         if any(needs(kind) for kind in kinds):
             rule(module)
@@ -246,11 +246,16 @@ def find_call_cycle(graphs: Mapping[str, GraphOp]) -> tuple[Operation, str, list
     holding that op and the cycle's names (`[a, b, a]`); None without one. Shared by the module
     verifier and `ge-verify-graph`."""
     calls: dict[str, list[tuple[Operation, str]]] = {}
+    calling: dict[type[Operation], bool] = {}  # per class: a failed getattr per op is slow
     for name, graph in graphs.items():
         found = calls[name] = []
-        for op in graph.body.block.ops:
-            callees = getattr(op, "called_graphs", None)
-            if callees is not None:
+        for op in block_ops(graph.body.block):
+            kind = type(op)
+            has = calling.get(kind)
+            if has is None:
+                has = calling[kind] = getattr(kind, "called_graphs", None) is not None
+            if has:
+                callees = op.called_graphs  # pyright: ignore[reportAttributeAccessIssue]
                 found.extend((op, c) for c in callees() if c in graphs)
     state: dict[str, int] = {}  # 1 = on the DFS stack, 2 = finished
     for root in graphs:
@@ -304,7 +309,7 @@ def _verify_topological(graph: GraphOp) -> None:
     The values are kept by object identity: the IR holds them alive, and `SSAValue.__hash__`
     is a Python call per operand and per result (a third of this check)."""
     defined: set[int] = set(map(id, graph.body.block.args))
-    for op in graph.body.block.ops:
+    for op in block_ops(graph.body.block):
         for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
             if id(operand) not in defined:
                 raise VerifyException(

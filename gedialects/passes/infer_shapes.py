@@ -347,7 +347,9 @@ class ShapeInference:
                         callees.append(callee)
         self.known: dict[SSAValue, tuple[int | float, ...]] = {}
         self.worklist: deque[Operation] = deque()
-        self.queued: set[Operation] = set()
+        self.queued: set[int] = set()
+        """Ids of the ops in `worklist` (which holds them alive): `Operation.__hash__` is a
+        Python call, twice per visit."""
         self.dirty_inputs: set[GraphOp] = set()
 
     @property
@@ -382,14 +384,15 @@ class ShapeInference:
                 self.push(op)
         while self.worklist:
             op = self.worklist.popleft()
-            self.queued.discard(op)
+            self.queued.discard(id(op))
             self.visit(op)
         for graph in self.dirty_inputs:
             _sync_inputs(graph)
 
     def push(self, op: Operation) -> None:
-        if op not in self.queued:
-            self.queued.add(op)
+        key = id(op)
+        if key not in self.queued:
+            self.queued.add(key)
             self.worklist.append(op)
 
     def push_users(self, value: SSAValue) -> None:
@@ -574,7 +577,9 @@ class ShapeInference:
     def visit_node(self, op: GEOp) -> None:
         try:
             inferred = type(op).infer_result_types(
-                tuple(op.operand_types), op.properties, lambda i: self.values(op.operands[i])
+                tuple([v.type for v in op._operands]),  # pyright: ignore[reportPrivateUsage]
+                op.properties,
+                lambda i: self.values(op.operands[i]),
             )
         except ValueError as e:
             raise ValueError(f"{self.where(op)}: cannot infer its result types: {e}") from None
