@@ -54,17 +54,19 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
     TensorType,
 )
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue, SSAValues
+from xdsl.irdl import IRDLOperation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
@@ -77,6 +79,7 @@ from gedialects.base import (
     new_op,
     new_string,
     of_class,
+    set_block_ops,
     walk_ops,
 )
 from gedialects.graph import GraphOp, NetOutputOp
@@ -308,9 +311,15 @@ def mark_clusters(clusters: ClusterGraph, labels: list[str]) -> None:
                 merged = small
 
 
+_PAIR_HALVES = (EndOp, PlaceHolderOp)
+_INDEXED = (OpResult, BlockArgument)
+
+
 def _next_peer_index(module: ModuleOp) -> int:
     peers = [
-        op.peerIndex.value.data for op in module.walk() if isinstance(op, EndOp | PlaceHolderOp)
+        cast(IntegerAttr, op.properties["peerIndex"]).value.data
+        for op in walk_ops(module)
+        if of_class(op, _PAIR_HALVES)
     ]
     return max(peers, default=-1) + 1
 
@@ -345,14 +354,45 @@ def _symbol_kind(cls: type) -> int:
     return kind
 
 
+_SYMBOL_FREE: dict[type[Operation], bool] = {}
+"""Per op class: whether none of its properties can be a symbol (`_symbol_free`)."""
+
+
+def _symbol_free(cls: type[Operation]) -> bool:
+    """Whether every property IRDL declares for `cls` has a constraint whose bases are neither
+    a `SymbolRefAttr` nor an `ArrayAttr` nor one of their bases: an End or a PlaceHolder
+    (two thirds of the ops after ge-partition-engine) names no graph. A verified op has no
+    property its definition does not declare."""
+    if not issubclass(cls, IRDLOperation):
+        return False
+    for prop in cls.get_irdl_definition().properties.values():
+        bases = prop.constr.get_bases()
+        if bases is None:
+            return False
+        for base in bases:
+            for symbolic in (SymbolRefAttr, ArrayAttr):
+                if issubclass(base, symbolic) or issubclass(symbolic, base):
+                    return False
+    return True
+
+
 def called_symbol_counts(module: ModuleOp) -> Counter[str]:
     """How many times each graph is called in `module`: the symbols of `called_symbols`, for
     every op, with the class tests made once per attribute class instead of an ABC
     `isinstance` per property (40k ops with 3 to 4 properties each at 10k nodes)."""
     uses: Counter[str] = Counter()
+    kinds = _SYMBOL_TYPES
+    free = _SYMBOL_FREE
     for o in walk_ops(module):
+        skip = free.get(type(o))
+        if skip is None:
+            skip = free[type(o)] = _symbol_free(type(o))
+        if skip:
+            continue
         for value in o.properties.values():
-            kind = _symbol_kind(type(value))
+            kind = kinds.get(type(value))
+            if kind is None:
+                kind = _symbol_kind(type(value))
             if kind == 1:
                 assert isinstance(value, SymbolRefAttr)
                 uses[value.root_reference.data] += 1
@@ -429,46 +469,73 @@ def materialise(
     if data_clusters:
         local.update(zip(nodes.args, graphs[0].body.block.args, strict=True))
     counter = [peer]
+    ranks, subgraph_names = analysis.ranks, analysis.subgraph_names
     members: list[list[Operation]] = [[] for _ in graphs]
     """The nodes of each subgraph in block order, without its End/PlaceHolder/NetOutput."""
+
+    described: dict[int, tuple[StringAttr, StringAttr]] = {}
+    """Per node: its type and engine as attributes (an End names its consumer's, a
+    PlaceHolder its producer's; shared, as attributes are immutable)."""
+    as_producer: dict[int, tuple[StringAttr, StringAttr]] = {}
+    """Per producer: its name and PlaceHolder `parentId` as attributes."""
+    anchors: dict[int, IntegerAttr] = {}
+
+    def describe(node: int) -> tuple[StringAttr, StringAttr]:
+        found = described[node] = (
+            string_value(nodes.node_type(node)),
+            string_value(analysis.engines[node]),
+        )
+        return found
 
     def cut(value: SSAValue, producer: int, consumer: int) -> SSAValue:
         """GE `AddPlaceHolderEndInSrcDstGraph` for one edge; returns the PlaceHolder."""
         src_c, dst_c = cluster_of[producer], cluster_of[consumer]
-        src_r, dst_r = analysis.ranks[src_c], analysis.ranks[dst_c]
-        src_name, dst_name = analysis.subgraph_names[src_c], analysis.subgraph_names[dst_c]
+        src_r, dst_r = ranks[src_c], ranks[dst_c]
+        src_name = subgraph_names[src_c]
         k = counter[0]
         counter[0] += 1
-        end_name = f"{src_name}_End{k}"
+        end_name = new_string(f"{src_name}_End{k}")  # the End's name and the PlaceHolder's peer
         peer_attr = new_i64(k)  # unique: no cache
+        consumer_type, consumer_engine = described.get(consumer) or describe(consumer)
         # `new_op`: xDSL's generic `create` was two thirds of a cut (11k pairs at 10k nodes).
         end = new_op(
             EndOp,
             [local.get(value, value)],
             properties={
                 "peerIndex": peer_attr,
-                "parentOpType": string_value(nodes.node_type(consumer)),
-                "end_rear_node_engine_name": string_value(analysis.engines[consumer]),
+                "parentOpType": consumer_type,
+                "end_rear_node_engine_name": consumer_engine,
             },
-            attributes={NODE_NAME: new_string(end_name)},
+            attributes={NODE_NAME: end_name},
         )
         split.ends[src_r].append(end)
-        indexed = isinstance(value, OpResult | BlockArgument)  # every SSAValue is one of the two
-        anchor = value.index if producer >= n_args and indexed else 0
+        # every SSAValue is an OpResult or a BlockArgument
+        indexed = producer >= n_args and of_class(value, _INDEXED)
+        anchor = cast("OpResult | BlockArgument", value).index if indexed else 0
+        anchor_attr = anchors.get(anchor)
+        if anchor_attr is None:
+            anchor_attr = anchors[anchor] = i64_value(anchor)
+        producer_type, producer_engine = described.get(producer) or describe(producer)
+        named = as_producer.get(producer)
+        if named is None:
+            named = as_producer[producer] = (
+                new_string(nodes.names[producer]),
+                new_string(f"{src_name}:{producer}"),
+            )
         pld = new_op(
             PlaceHolderOp,
             result_types=[value.type],
             properties={
                 "peerIndex": peer_attr,
-                "parentOpType": string_value(nodes.node_type(producer)),
-                "_parentNodeName": new_string(nodes.names[producer]),
-                "anchorIndex": i64_value(anchor),
-                "pld_front_node_engine_name": string_value(analysis.engines[producer]),
-                "_peerNodeName": new_string(end_name),
+                "parentOpType": producer_type,
+                "_parentNodeName": named[0],
+                "anchorIndex": anchor_attr,
+                "pld_front_node_engine_name": producer_engine,
+                "_peerNodeName": end_name,
             },
             attributes={
-                NODE_NAME: new_string(f"{dst_name}_PlaceHolder{k}"),
-                PARENT_ID: new_string(f"{src_name}:{producer}"),
+                NODE_NAME: new_string(f"{subgraph_names[dst_c]}_PlaceHolder{k}"),
+                PARENT_ID: named[1],
             },
         )
         split.placeholders[dst_r].append(pld)
@@ -497,7 +564,6 @@ def materialise(
                     if takes_ref(op, j, accesses):
                         copy = _variable_copy(value, variable, f"{nodes.names[node]}_{variable}")
                         copy.attributes[REF_PEER_INDEX] = i64_value(counter[0] - 1)
-                        graphs[r].body.block.add_op(copy)
                         members[r].append(copy)
                         changes[j] = copy.y
             elif p < n_args:
@@ -505,12 +571,14 @@ def materialise(
         replace_operands(op, changes)
         if op is terminator:
             split.ends[r].append(NetOutputOp(list(op.operands)))
-            op.detach()
-            op.erase()
             continue
-        op.detach()
-        graphs[r].body.block.add_op(op)
         members[r].append(op)
+    # Every node moves: the parent's block is emptied at once and each subgraph's block is
+    # set once (xDSL's detach + add_op per node, with its ancestry walk, was a fifth of the
+    # pass: 100k nodes at 100k bench nodes).
+    root_block = graph.body.block
+    set_block_ops(root_block, ())
+    terminator.erase()
     if accesses is not None:
         # GE's control edges between subgraphs: one End/PlaceHolder pair per subgraph pair
         # that no data edge joins yet (the PlaceHolder has no user: it only orders the calls).
@@ -527,18 +595,11 @@ def materialise(
                     continue
                 cut(producer.results[0], p, node)
     for r, sub in enumerate(graphs):
-        block = sub.body.block
-        first = block.first_op
-        if first is None:
-            block.add_ops(split.placeholders[r])
-        else:
-            block.insert_ops_before(split.placeholders[r], first)
         tail = split.ends[r]
         if not tail or not isinstance(tail[-1], NetOutputOp):
             tail.append(NetOutputOp([]))
-        block.add_ops(tail)
+        set_block_ops(sub.body.block, split.placeholders[r] + members[r] + tail)
     # The parent: one call per subgraph, in a topological order of the subgraphs.
-    root_block = graph.body.block
     out_values: list[SSAValue] = []
     calls: list[tuple[Operation, int]] = []
     for r, sub in enumerate(graphs):

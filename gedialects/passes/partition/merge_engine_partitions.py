@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from gedialects.base import ENGINE_NAME, STREAM_LABEL, new_string
+from gedialects.base import ENGINE_NAME, STREAM_LABEL, new_string, of_class, set_block_ops
 from gedialects.graph import GraphOp, NetOutputOp, VarLikeOp
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.analysis.graph_view import str_attr
@@ -109,7 +109,12 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
     if not subs:
         return False
     channel: dict[int, SSAValue] = {}
+    roles = _ROLES
     pending = PendingOperands()
+    moved: dict[PartitionedCallOp, list[Operation]] = {}
+    """The nodes each call's subgraph gives the parent, in block order (they take the call's
+    place at the end, the parent's block set once: xDSL's detach + insert_op_before per node
+    was a fifth of the pass)."""
     for call, sub in subs:
         pending.flush(call)  # its args may be results of an earlier call
         sub_block = sub.body.block
@@ -118,15 +123,25 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
         label_attr = new_string(label) if label else None  # one shared (immutable) attribute
         inherited = attr_names.carried(call, sub)
         get = mapping.get
+        nodes = moved.setdefault(call, [])
+        kept: list[Operation] = []
         op = sub_block.first_op
         while op is not None:  # no `list(block.ops)`: its `len` walks the block once more
-            nxt = op.next_op
-            kind = _role(type(op))
+            nxt = op._next_op  # pyright: ignore[reportPrivateUsage]
+            kind = roles.get(type(op))
+            if kind is None:
+                kind = _role(type(op))
+            if kind != _OTHER and (kind != _VAR_LIKE or REF_PEER_INDEX in op.attributes):
+                kept.append(op)
+            # The operands, results and properties as stored, not by the IRDL accessors
+            # (`x`, `y`, `peerIndex`: each searches the op's definition).
             if kind == _END:
-                value = op.operands[0]  # not the IRDL accessors (`x`, `y`, `res`): they search
-                channel[cast(EndOp, op).peerIndex.value.data] = get(value, value)
+                value = op.operands[0]
+                channel[cast(IntegerAttr, op.properties["peerIndex"]).value.data] = get(
+                    value, value
+                )
             elif kind == _PLACE_HOLDER:
-                peer = cast(PlaceHolderOp, op).peerIndex.value.data
+                peer = cast(IntegerAttr, op.properties["peerIndex"]).value.data
                 if peer not in channel:
                     raise PassFailedException(
                         f"ge-merge-engine-partitions: @{sub.sym_name.data}: PlaceHolder "
@@ -153,13 +168,22 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
                 attrs = op.attributes
                 if label_attr is not None and STREAM_LABEL not in attrs:
                     attrs[STREAM_LABEL] = label_attr
-                attr_names.to_nodes(inherited, op)
-                op.detach()
-                block.insert_op_before(op, call)
+                if inherited:
+                    attr_names.to_nodes(inherited, op)
+                nodes.append(op)
             op = nxt
+        set_block_ops(sub_block, kept)
     pending.flush()
+    order: list[Operation] = []
+    for op in block.ops:
+        nodes = moved.get(op) if of_class(op, PartitionedCallOp) else None
+        if nodes is None:
+            order.append(op)
+        else:
+            order.extend(nodes)
+    set_block_ops(block, order)
     for call, sub in subs:
-        Rewriter.erase_op(call)
+        call.erase()  # detached by `set_block_ops`
         name = sub.sym_name.data
         uses[name] -= 1
         if uses[name] == 0:
