@@ -27,6 +27,7 @@ from gedialects.passes.analysis.stream_plan import (
     Sync,
     SyncPlan,
     assign_streams,
+    assign_streams_each,
     best_assignment,
     best_sync,
     dependencies,
@@ -469,3 +470,46 @@ def test_skipping_repeated_assignments_keeps_the_full_searchs_choice() -> None:
             want_sync.after,
             want_sync.events,
         )
+
+
+def test_strategies_in_lockstep_schedule_as_each_alone() -> None:
+    """`assign_streams_each` runs the strategies together, sharing a state until they choose
+    differently: each strategy's assignment and finish times must equal its own run, on
+    random DAGs with labels, pinned nodes, attached nodes and stream limits that force the
+    shared-stream fallback."""
+    import random
+
+    rng = random.Random(20261204)
+    engines = [AICORE_ENGINE, "AIcpuEngine", None]
+    splits = 0
+    for _ in range(80):
+        n = rng.randint(1, 50)
+        nodes = [
+            Node(
+                [i],
+                rng.choice(engines),
+                rng.choice([None, None, None, "a", "b"]),
+                rng.choice([0.5, 1.0, 3.0, 10.0]),
+            )
+            for i in range(n)
+        ]
+        for node in nodes:
+            if rng.random() < 0.05:
+                node.label, node.pinned = None, 0
+        preds = [{p for p in range(i) if rng.random() < 3 / (i + 1)} for i in range(n)]
+        cost = {
+            "max_streams": rng.choice([1, 2, 3, 8]),
+            "default_engine": AICORE_ENGINE,
+            "record_us": rng.choice([0.2, 0.5, 2.0]),
+            "wait_us": rng.choice([0.2, 0.5, 2.0]),
+            "initial_engines": rng.choice([(), (AICORE_ENGINE,)]),
+        }
+        if not cost["initial_engines"]:
+            for node in nodes:
+                node.pinned = None
+        together = assign_streams_each(nodes, preds, STRATEGIES, **cost)
+        alone = [assign_streams_each(nodes, preds, (s,), **cost)[0] for s in STRATEGIES]
+        got = [(p.stream_of, p.engines, p.finish) for p in together]
+        assert got == [(p.stream_of, p.engines, p.finish) for p in alone]
+        splits += len({tuple(p.stream_of) for p in together}) > 1
+    assert splits > 10  # the groups did split

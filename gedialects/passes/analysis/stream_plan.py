@@ -24,7 +24,7 @@ record time, whichever `simulate` finds faster.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -180,115 +180,210 @@ def assign_streams(
     streams `0..len(initial_engines)-1` exist from the start, for those engines. `critical`:
     `_critical_successors` for the strategy's `crossing_us`, when the caller has it."""
     strategy = strategy or STRATEGIES[0]
-    if critical is None:
-        critical = _critical_successors(nodes, preds, strategy.crossing_us)
-    stream_of = [0] * len(nodes)
-    engines: list[str] = []
-    labels: list[str | None] = []
-    avail: list[float] = []
-    tail: list[int] = []
-    finish = [0.0] * len(nodes)
-    label_stream: dict[str, int] = {}
-    unlabelled: list[int] = []
-    """The streams of no label in id order, and per engine (kept as streams open, instead of
-    filtered per node)."""
-    unlabelled_of: dict[str, list[int]] = {}
+    return assign_streams_each(
+        nodes,
+        preds,
+        (strategy,),
+        critical=None if critical is None else {strategy.crossing_us: critical},
+        max_streams=max_streams,
+        default_engine=default_engine,
+        record_us=record_us,
+        wait_us=wait_us,
+        initial_engines=initial_engines,
+    )[0]
 
-    def open_stream(engine: str, label: str | None) -> int:
-        engines.append(engine)
-        labels.append(label)
-        avail.append(0.0)
-        tail.append(-1)
-        s = len(engines) - 1
+
+class _Streams:
+    """The list scheduler's state: the streams opened so far and the nodes placed on them."""
+
+    def __init__(self, count: int) -> None:
+        self.stream_of = [0] * count
+        self.finish = [0.0] * count
+        self.engines: list[str] = []
+        self.avail: list[float] = []
+        self.tail: list[int] = []
+        self.label_stream: dict[str, int] = {}
+        self.unlabelled: list[int] = []
+        """The streams of no label in id order, and per engine (kept as streams open,
+        instead of filtered per node)."""
+        self.unlabelled_of: dict[str, list[int]] = {}
+
+    def copy(self) -> _Streams:
+        """An independent state equal to this one (a group of strategies splits)."""
+        other = _Streams(0)
+        other.stream_of, other.finish = self.stream_of[:], self.finish[:]
+        other.engines, other.avail, other.tail = self.engines[:], self.avail[:], self.tail[:]
+        other.label_stream = dict(self.label_stream)
+        other.unlabelled = self.unlabelled[:]
+        other.unlabelled_of = {e: s[:] for e, s in self.unlabelled_of.items()}
+        return other
+
+    def open(self, engine: str, label: str | None) -> int:
+        self.engines.append(engine)
+        self.avail.append(0.0)
+        self.tail.append(-1)
+        s = len(self.engines) - 1
         if label is None:
-            unlabelled.append(s)
-            unlabelled_of.setdefault(engine, []).append(s)
+            self.unlabelled.append(s)
+            self.unlabelled_of.setdefault(engine, []).append(s)
         return s
 
+
+def assign_streams_each(
+    nodes: list[Node],
+    preds: list[set[int]],
+    strategies: Sequence[Strategy],
+    *,
+    max_streams: int,
+    default_engine: str,
+    record_us: float,
+    wait_us: float,
+    initial_engines: tuple[str, ...] = (),
+    critical: dict[float, list[int]] | None = None,
+) -> list[StreamAssignment]:
+    """`assign_streams` for each strategy, in one pass: the strategies that have placed
+    every node alike so far share one state and, per node, the work that does not depend on
+    the strategy (the producers' arrivals, every candidate stream's start); a group splits
+    where its strategies choose differently (on the bench graphs the four strategies are two
+    groups from node 372 on). `critical`: `_critical_successors` per crossing cost, as far
+    as the caller has them."""
+    critical = dict(critical or {})  # strategies of one crossing cost share it
+    for strategy in strategies:
+        if strategy.reserve and strategy.crossing_us not in critical:
+            critical[strategy.crossing_us] = _critical_successors(
+                nodes, preds, strategy.crossing_us
+            )
+    first = _Streams(len(nodes))
     for engine in initial_engines:
-        open_stream(engine, None)
+        first.open(engine, None)
+    specs = [(s.reserve, critical.get(s.crossing_us, []), s.open_us) for s in strategies]
+    groups: list[tuple[_Streams, list[int]]] = [(first, list(range(len(strategies))))]
     for n, node in enumerate(nodes):
         ps = preds[n]
-        best: tuple[float, int, int] | None = None
-        if node.pinned is not None:
-            candidates = [node.pinned]
-        elif node.label is not None:
-            stream = label_stream.get(node.label)
-            if stream is None:
-                stream = label_stream[node.label] = open_stream(
-                    node.engine or default_engine, node.label
-                )
-            candidates = [stream]
-        elif node.engine is not None:  # not copied: no stream opens before their last use
-            candidates = unlabelled_of.get(node.engine, [])
-        else:
-            candidates = unlabelled
+        engine, label, pinned = node.engine, node.label, node.pinned
+        split: list[tuple[_Streams, list[int]]] = []
+        for state, members in groups:
+            stream_of, finish, avail, tail = state.stream_of, state.finish, state.avail, state.tail
+            if pinned is not None:
+                candidates = [pinned]
+            elif label is not None:
+                stream = state.label_stream.get(label)
+                if stream is None:
+                    stream = state.label_stream[label] = state.open(engine or default_engine, label)
+                candidates = [stream]
+            elif engine is not None:  # not copied: no stream opens before their last use
+                candidates = state.unlabelled_of.get(engine, [])
+            else:
+                candidates = state.unlabelled
 
-        # The latest producer per stream, once per node rather than per candidate stream:
-        # from another stream it arrives record_us after it ends (max(f) + r is the max of
-        # f + r: float addition is monotonic), in order of arrival.
-        latest: dict[int, float] = {}
-        for p in ps:
-            sp, f = stream_of[p], finish[p]
-            if f > latest.get(sp, -1.0):
-                latest[sp] = f
-        arrivals = sorted(latest.items(), key=itemgetter(1)) if len(latest) > 1 else latest.items()
-
-        def estimate(
-            s: int,
-            latest: dict[int, float] = latest,
-            arrivals: Iterable[tuple[int, float]] = arrivals,
-        ) -> float:
-            """When n could start on stream s (len(engines): a new one): its waits run first."""
-            clock = avail[s] if s < len(avail) else 0.0
-            for sp, f in arrivals:
-                if sp != s:
-                    clock = max(clock, f + record_us) + wait_us
-            return max(clock, latest.get(s, 0.0))
-
-        reserved = (
-            [s for s in candidates if tail[s] >= 0 and critical[tail[s]] > n]
-            if strategy.reserve
-            else []
-        )  # streams whose last node's critical successor is still to come (HEFT-like)
-        opens = node.engine is not None or not engines
-        can_open = (
-            len(engines) < max_streams and node.label is None and node.pinned is None and opens
-        )
-        if reserved and (can_open or len(reserved) < len(candidates)):
-            candidates = [s for s in candidates if s not in reserved]
-        for s in candidates:
-            # estimate(s) inline (the scheduler's innermost loop; max as comparisons, which
-            # pick the same float)
-            clock = avail[s]
-            for sp, f in arrivals:
-                if sp != s:
+            # The latest producer per stream, once per node rather than per candidate
+            # stream: from another stream it arrives record_us after it ends (max(f) + r is
+            # the max of f + r: float addition is monotonic), in order of arrival.
+            latest: dict[int, float] = {}
+            for p in ps:
+                sp, f = stream_of[p], finish[p]
+                if f > latest.get(sp, -1.0):
+                    latest[sp] = f
+            arrivals = (
+                sorted(latest.items(), key=itemgetter(1)) if len(latest) > 1 else latest.items()
+            )
+            # When n could start on each candidate stream: its waits run first (max as
+            # comparisons, which pick the same float; the scheduler's innermost loop).
+            keys: list[tuple[float, int, int]] = []
+            for s in candidates:
+                clock = avail[s]
+                for sp, f in arrivals:
+                    if sp != s:
+                        f += record_us
+                        clock = (f if f > clock else clock) + wait_us
+                own = latest.get(s, 0.0)
+                keys.append((own if own > clock else clock, 0 if tail[s] in ps else 1, s))
+            opened = len(state.engines)
+            can_open = (
+                opened < max_streams
+                and label is None
+                and pinned is None
+                and (engine is not None or not opened)
+            )
+            start_new = 0.0
+            if can_open:  # on a new stream: nothing ran there
+                clock = 0.0
+                for _, f in arrivals:
                     f += record_us
                     clock = (f if f > clock else clock) + wait_us
-            own = latest.get(s, 0.0)
-            key = (own if own > clock else clock, 0 if tail[s] in ps else 1, s)
-            if best is None or key < best:
-                best = key
-        if can_open:
-            start = estimate(len(engines))
-            if best is None or (start + strategy.open_us, 2) < best[:2]:
-                best = (start, 2, open_stream(node.engine or default_engine, None))
-        if best is None:
-            # At the stream limit with no stream of this engine: share the least busy one.
-            shared = list(unlabelled) or list(range(len(engines)))
-            if not shared:
-                shared = [open_stream(node.engine or default_engine, None)]
-            s = min(shared, key=lambda s: (avail[s], s))
-            best = (estimate(s), 1, s)
-        start, _, s = best
-        stream_of[n] = s
-        finish[n] = start + node.duration
-        avail[s] = finish[n]
-        tail[s] = n
-        for p in ps:
-            if stream_of[p] != s:
-                avail[stream_of[p]] += record_us  # its record follows the producer
-    return StreamAssignment(stream_of, engines, finish)
+                start_new = max(clock, 0.0)
+            least = min(keys) if keys else None
+
+            choices: list[tuple[float, int]] = []
+            """Per member: its start and stream (-1: a new stream, -2: a shared one)."""
+            for i in members:
+                reserve, successor, open_us = specs[i]
+                best = least
+                if reserve:
+                    # streams whose last node's critical successor is still to come (HEFT)
+                    free = [k for k in keys if not (tail[k[2]] >= 0 and successor[tail[k[2]]] > n)]
+                    if len(free) < len(keys) and (can_open or free):
+                        best = min(free) if free else None
+                if can_open and (best is None or (start_new + open_us, 2) < best[:2]):
+                    choices.append((start_new, -1))
+                elif best is None:
+                    choices.append((0.0, -2))  # at the stream limit, no stream of this engine
+                else:
+                    choices.append((best[0], best[2]))
+            if len(choices) == 1 or choices.count(choices[0]) == len(choices):
+                outcomes = [(state, members, choices[0])]
+            else:
+                by_choice: dict[tuple[float, int], list[int]] = {}
+                for i, choice in zip(members, choices, strict=True):
+                    by_choice.setdefault(choice, []).append(i)
+                states = [state, *(state.copy() for _ in range(len(by_choice) - 1))]
+                outcomes = [
+                    (placed, agreeing, choice)
+                    for placed, (choice, agreeing) in zip(states, by_choice.items(), strict=True)
+                ]
+            for placed, agreeing, (start, s) in outcomes:
+                split.append((placed, agreeing))
+                if s == -1:
+                    s = placed.open(engine or default_engine, None)
+                elif s == -2:
+                    # At the stream limit with no stream of this engine: share the least busy.
+                    shared = list(placed.unlabelled) or list(range(len(placed.engines)))
+                    if not shared:
+                        shared = [placed.open(engine or default_engine, None)]
+                    s = min(shared, key=lambda s, avail=placed.avail: (avail[s], s))
+                    start = _estimate(s, placed.avail, latest, arrivals, record_us, wait_us)
+                p_stream_of, p_avail = placed.stream_of, placed.avail
+                p_stream_of[n] = s
+                placed.finish[n] = p_avail[s] = start + node.duration
+                placed.tail[s] = n
+                for p in ps:
+                    if p_stream_of[p] != s:
+                        p_avail[p_stream_of[p]] += record_us  # its record follows the producer
+        groups = split
+    result: list[StreamAssignment | None] = [None] * len(strategies)
+    for state, members in groups:
+        for k, i in enumerate(members):  # each its own lists
+            if k == 0:
+                result[i] = StreamAssignment(state.stream_of, state.engines, state.finish)
+            else:
+                result[i] = StreamAssignment(state.stream_of[:], state.engines[:], state.finish[:])
+    return [r for r in result if r is not None]
+
+
+def _estimate(
+    s: int,
+    avail: list[float],
+    latest: dict[int, float],
+    arrivals: Iterable[tuple[int, float]],
+    record_us: float,
+    wait_us: float,
+) -> float:
+    """When a node could start on stream s (len(avail): a new one): its waits run first."""
+    clock = avail[s] if s < len(avail) else 0.0
+    for sp, f in arrivals:
+        if sp != s:
+            clock = max(clock, f + record_us) + wait_us
+    return max(clock, latest.get(s, 0.0))
 
 
 def _critical_successors(
@@ -719,22 +814,17 @@ def best_assignment(
     several memory assigners and keeps the smallest)."""
     best: tuple[float, StreamAssignment, EventPlan, SyncPlan] | None = None
     tried: set[tuple[tuple[int, ...], tuple[str, ...]]] = set()
-    critical: dict[float, list[int]] = {}  # strategies of one crossing cost share it
-    for strategy in strategies:
-        crossing = strategy.crossing_us
-        if crossing not in critical:
-            critical[crossing] = _critical_successors(nodes, preds, crossing)
-        plan = assign_streams(
-            nodes,
-            preds,
-            max_streams=max_streams,
-            default_engine=default_engine,
-            record_us=record_us,
-            wait_us=wait_us,
-            strategy=strategy,
-            initial_engines=initial_engines,
-            critical=critical[crossing],
-        )
+    plans = assign_streams_each(
+        nodes,
+        preds,
+        strategies,
+        max_streams=max_streams,
+        default_engine=default_engine,
+        record_us=record_us,
+        wait_us=wait_us,
+        initial_engines=initial_engines,
+    )
+    for plan in plans:
         # Strategies often agree (the 10k-node bench graph: two of four); the events and
         # syncs depend only on the assignment, so a repeat gets the same makespan and,
         # ties going to the earlier strategy, never wins: its simulations are skipped.
