@@ -11,6 +11,7 @@ import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Literal, TypeGuard, TypeVar, overload
 
+from immutabledict import immutabledict
 from xdsl.dialects.builtin import (
     I64,
     UNKNOWN_LOC,
@@ -19,6 +20,7 @@ from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -677,6 +679,18 @@ def new_array(items: Iterable[Attribute]) -> ArrayAttr[Attribute]:
     array = ArrayAttr.__new__(ArrayAttr)
     object.__setattr__(array, "data", tuple(items))
     return array
+
+
+def new_dict(entries: Mapping[str, Attribute]) -> DictionaryAttr:
+    """`DictionaryAttr(entries)` of str keys and attribute values, checked here (one class
+    test per value class) instead of by xDSL's generic verification, which costs seven
+    `new_string`s: the lowering makes one per kernel with parameters. Anything else takes
+    xDSL's constructor, which raises as before."""
+    if not all(type(k) is str and of_class(v, Attribute) for k, v in entries.items()):
+        return DictionaryAttr(entries)
+    attr = DictionaryAttr.__new__(DictionaryAttr)
+    object.__setattr__(attr, "data", immutabledict(entries))
+    return attr
 
 
 def new_i64(value: int) -> IntegerAttr:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DictionaryAttr,
     FunctionType,
     IntegerAttr,
     ModuleOp,
@@ -17,11 +18,11 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.irdl import IRDLOperation
 from xdsl.utils.exceptions import VerifyException
 
-from gedialects.base import new_string
+from gedialects.base import new_dict, new_string
 from gedialects.graph import GraphOp, NetOutputOp, ReluOp
 from gedialects.graph.structure import function_type
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp, symbol_ref
@@ -60,6 +61,23 @@ def test_new_string_of_a_str_subclass_takes_xdsls_path() -> None:
         pass
 
     assert new_string(Text("x")) == StringAttr(Text("x"))  # a subclass takes xDSL's path
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [{}, {"perm": IntegerAttr(1, i64)}, {"b": StringAttr("x"), "a": ArrayAttr([T]), "c": T}],
+)
+def test_new_dict_equals_dictionary_attr(entries: dict[str, Attribute]) -> None:
+    fast = new_dict(entries)
+    assert fast == DictionaryAttr(entries) and hash(fast) == hash(DictionaryAttr(entries))
+    assert str(fast) == str(DictionaryAttr(entries))
+    assert list(fast.data) == list(entries)  # the order kept
+
+
+def test_new_dict_of_a_non_attribute_takes_xdsls_path() -> None:
+    entries = {"a": 1}
+    fast = new_dict(entries)  # pyright: ignore[reportArgumentType]
+    assert fast == DictionaryAttr(entries)  # pyright: ignore[reportArgumentType]
 
 
 @pytest.mark.parametrize(

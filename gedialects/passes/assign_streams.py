@@ -146,7 +146,7 @@ def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Nod
             node.tasks.append(pos)
             if node.engine is None:
                 node.engine = effects.engine
-            node.duration += costs.duration(task)
+            node.duration += costs.duration_of(task, effects)
         else:
             nodes.append(_task_node(graph, pos, costs))
     return nodes, has_end
@@ -155,13 +155,13 @@ def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Nod
 def _task_node(graph: TaskGraph, pos: int, costs: CostModel) -> Node:
     """A kernel or memcpy task as a node: its engine (None: attached) and stream label."""
     task = graph.tasks[pos]
-    engine = graph.effects[pos].engine
-    label = task.attributes.get(STREAM_LABEL)
+    effects = graph.effects[pos]
+    label = task.attributes.get(STREAM_LABEL)  # mostly None: no failing ABC isinstance
     return Node(
         [pos],
-        engine,
-        label.data if isinstance(label, StringAttr) else None,
-        costs.duration(task),
+        effects.engine,
+        label.data if label is not None and isinstance(label, StringAttr) else None,
+        costs.duration_of(task, effects),
     )
 
 
@@ -641,7 +641,7 @@ class AssignStreamsPass(ModulePass):
             raise PassFailedException(
                 f"{_NAME}: max-streams must be positive, got {self.max_streams}"
             )
-        for model in [m for m in op.walk() if isinstance(m, ModelOp)]:
+        for model in [m for m in op.walk() if of_class(m, ModelOp)]:
             stats = assign_model(
                 model, max_streams=self.max_streams, single_stream=self.single_stream
             )

@@ -88,6 +88,7 @@ from gedialects.base import (
     IdentityMemo,
     int_array_values,
     is_static,
+    of_class,
     tensor_nbytes,
 )
 from gedialects.formats import kernel_attrs
@@ -103,7 +104,7 @@ from gedialects.graph import (
     VarLikeOp,
     reads_variable,
 )
-from gedialects.graph.control import ControlFlowOp, IfOp, WhileOp
+from gedialects.graph.control import ControlFlowOp, ForOp, IfOp, WhileOp
 from gedialects.graph.dataflow import (
     DATA_FLOW_TYPES,
     HANDLE_TYPE,
@@ -1113,6 +1114,22 @@ def _materialise(
     for name, slot in zip(graph.output_names, outputs, strict=True):
         ops.append(OutputOp(name, buf(slot)))
     for task in lowering.tasks:
+        if task.kind is KernelOp:  # most tasks: buffer lists known, no test per argument
+            a = task.args
+            ops.append(
+                KernelOp(
+                    cast(str, a["kernel"]),
+                    cast(str, a["node_name"]),
+                    cast(str, a["engine"]),
+                    0,
+                    [buf(v) for v in cast(list[Value], a["inputs"])],
+                    [buf(v) for v in cast(list[Value], a["outputs"])],
+                    cast(dict[str, Attribute], a["attrs"]),
+                )
+            )
+            if task.attributes:
+                ops[-1].attributes |= task.attributes
+            continue
         args = {
             k: (
                 buf(cast(Value, v))
@@ -1155,15 +1172,16 @@ class ConvertGraphToAscendPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.alignment <= 0:
             raise PassFailedException(f"{_NAME}: alignment must be positive, got {self.alignment}")
-        _refuse_strings(op)
-        # GE has no label maker for For: its ForPass makes it a While first (and CondPass
-        # makes that While's cond an int32, as ge-normalize-conds does).
-        for loop in convert_for_to_while(op):
-            cond = SymbolTable.lookup_symbol(op, loop.cond)
-            if isinstance(cond, GraphOp):
-                normalize_cond_graph(cond, _node_name(loop))
+        has_for, called = _scan(op)
+        if has_for:
+            # GE has no label maker for For: its ForPass makes it a While first (and
+            # CondPass makes that While's cond an int32, as ge-normalize-conds does).
+            for loop in convert_for_to_while(op):
+                cond = SymbolTable.lookup_symbol(op, loop.cond)
+                if isinstance(cond, GraphOp):
+                    normalize_cond_graph(cond, _node_name(loop))
+            called = called_symbols(op)
         graphs = [g for g in op.ops if isinstance(g, GraphOp)]
-        called = called_symbols(op)
         roots = [g for g in graphs if g.sym_name.data not in called]
         if graphs and not roots:
             raise PassFailedException(f"{_NAME}: every graph is called by another; no root")
@@ -1234,29 +1252,67 @@ def called_symbols_of(op: Operation) -> bool:
     return isinstance(op, CaseOp | ControlFlowOp | PartitionedCallOp)
 
 
-def _refuse_strings(module: ModuleOp) -> None:
-    """A string tensor (GE DT_STRING) has no fixed byte size, and every tensor of an
+def _scan(module: ModuleOp) -> tuple[bool, set[str]]:
+    """Whether `module` has a `graph.for`, and the graphs its ops call (`called_symbols`),
+    in the walk that refuses string tensors (`_refuse_strings`): one walk of the module
+    where there were three (the pass's first tenth at 100k bench nodes).
+
+    A string tensor (GE DT_STRING) has no fixed byte size, and every tensor of an
     `ascend.model` is a static offset in one arena: string graphs stay at graph level (the
     interpreter runs them), refused here naming the first string value (docs/onnx.md)."""
+    has_for = False
+    called: set[str] = set()
+    string_typed = IdentityMemo(is_string_tensor)  # by type object: few distinct ones
+
+    def visit(node: Operation) -> None:
+        nonlocal has_for
+        if of_class(node, _CALLERS):  # most ops: one cached test, not three ABC ones
+            if of_class(node, ForOp):
+                has_for = True
+            if isinstance(node, PartitionedCallOp):
+                called.add(node.callee.root_reference.data)
+            elif isinstance(node, CaseOp):
+                called.update(ref.root_reference.data for ref in node.branches.data)
+            elif isinstance(node, ControlFlowOp):
+                called.update(node.called_graphs())
+
     for graph in module.ops:
         if not isinstance(graph, GraphOp):
+            for node in graph.walk():
+                visit(node)
             continue
-        for arg in graph.body.block.args:
-            if is_string_tensor(arg.type):
-                raise PassFailedException(
-                    f"{_NAME}: @{graph.sym_name.data} input #{arg.index} is a string tensor "
-                    f"({arg.type}); strings have no fixed byte size and run at graph level only"
-                )
-        string_typed = IdentityMemo(is_string_tensor)  # by type object: few distinct ones
+        _refuse_string_inputs(graph)
         for node in graph.body.block.ops:
             for result in node.results:
                 if string_typed(result.type):
-                    name = _node_name(node) or node.name
-                    raise PassFailedException(
-                        f"{_NAME}: @{graph.sym_name.data} node '{name}' ({node.name}) makes a "
-                        f"string tensor ({result.type}); strings have no fixed byte size and "
-                        "run at graph level only"
-                    )
+                    _refuse_string_node(graph, node, result.type)
+            if node.regions:
+                for inner in node.walk():
+                    visit(inner)
+            else:
+                visit(node)
+    return has_for, called
+
+
+_CALLERS = (PartitionedCallOp, CaseOp, ControlFlowOp)
+"""The op classes that name graphs (`called_symbols`); `graph.for` is one of them."""
+
+
+def _refuse_string_inputs(graph: GraphOp) -> None:
+    for arg in graph.body.block.args:
+        if is_string_tensor(arg.type):
+            raise PassFailedException(
+                f"{_NAME}: @{graph.sym_name.data} input #{arg.index} is a string tensor "
+                f"({arg.type}); strings have no fixed byte size and run at graph level only"
+            )
+
+
+def _refuse_string_node(graph: GraphOp, node: Operation, t: Attribute) -> None:
+    name = _node_name(node) or node.name
+    raise PassFailedException(
+        f"{_NAME}: @{graph.sym_name.data} node '{name}' ({node.name}) makes a "
+        f"string tensor ({t}); strings have no fixed byte size and run at graph level only"
+    )
 
 
 def _node_name(op: Operation) -> str | None:
