@@ -21,7 +21,14 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from gedialects.base import ENGINE_NAME, STREAM_LABEL, new_string, of_class, set_block_ops
+from gedialects.base import (
+    ENGINE_NAME,
+    STREAM_LABEL,
+    block_ops,
+    new_string,
+    of_class,
+    set_block_ops,
+)
 from gedialects.graph import GraphOp, NetOutputOp, VarLikeOp
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
 from gedialects.passes.analysis.graph_view import str_attr
@@ -125,9 +132,7 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
         get = mapping.get
         nodes = moved.setdefault(call, [])
         kept: list[Operation] = []
-        op = sub_block.first_op
-        while op is not None:  # no `list(block.ops)`: its `len` walks the block once more
-            nxt = op._next_op  # pyright: ignore[reportPrivateUsage]
+        for op in block_ops(sub_block):
             kind = roles.get(type(op))
             if kind is None:
                 kind = _role(type(op))
@@ -171,7 +176,6 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
                 if inherited:
                     attr_names.to_nodes(inherited, op)
                 nodes.append(op)
-            op = nxt
         set_block_ops(sub_block, kept)
     pending.flush()
     order: list[Operation] = []

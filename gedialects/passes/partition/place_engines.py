@@ -11,7 +11,14 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from gedialects.base import ENGINE_NAME, NODE_NAME, SPECIFIED_ENGINE_NAME, GEOp, of_class
+from gedialects.base import (
+    ENGINE_NAME,
+    NODE_NAME,
+    SPECIFIED_ENGINE_NAME,
+    GEOp,
+    block_ops,
+    of_class,
+)
 from gedialects.graph import GraphOp
 from gedialects.passes.analysis.graph_view import ge_type, str_attr, string_value
 from gedialects.target.engines import ENGINE_BY_NAME, ENGINE_SPECS
@@ -86,15 +93,11 @@ def walk_graphs(op: Operation) -> Iterator[GraphOp]:
         yield op
     for region in op.regions:
         for block in region.blocks:
-            # The block's links, read as `block.ops` reads them (the next op before the
-            # current one is handed out), without its iterator's calls: four hooks of
-            # ge-optimize-whole-graph each walk 100k nodes of a merged root graph.
-            inner = block.first_op
-            while inner is not None:
-                following = inner._next_op  # pyright: ignore[reportPrivateUsage]
+            # block_ops, not block.ops' iterator: four hooks of ge-optimize-whole-graph
+            # each walk 100k nodes of a merged root graph.
+            for inner in block_ops(block):
                 if inner.regions:
                     yield from walk_graphs(inner)
-                inner = following
 
 
 @dataclass(frozen=True)
