@@ -334,7 +334,7 @@ def int_array(values: Iterable[int]) -> DenseArrayBase[I64]:
         return DenseArrayBase.from_list(i64, items)
     found = _INT_ARRAYS.get(items)
     if found is None:
-        found = fast_text.remember(_INT_ARRAYS, items, DenseArrayBase.from_list(i64, items))
+        found = fast_text.remember(_INT_ARRAYS, items, DenseArrayBase[I64].from_list(i64, items))
     return found
 
 
@@ -628,9 +628,6 @@ def _print_prop_value(printer: Printer, value: Attribute) -> None:
         printer.print_attribute(value)
 
 
-_INT_ARRAYS: dict[tuple[int, ...], DenseArrayBase] = {}
-
-
 _I64_TEXT = r"-?(?:0|[1-9][0-9]{0,18})"
 _KEY_TEXT = r"[a-zA-Z_][a-zA-Z0-9_$.]*"
 _NODE = re.compile(
@@ -914,13 +911,11 @@ def _scan_node(
             value: Attribute
             if (items_text := p.group("list")) is not None:
                 items = tuple(int(s) for s in items_text.split(", ")) if items_text else ()
-                cached = _INT_ARRAYS.get(items)
+                cached = _INT_ARRAYS.get(items)  # int_array's table: one lookup when known
                 if cached is None:
                     if not all(I64_MIN <= v <= I64_MAX for v in items):
                         return None  # the ordinary path reports it at its line and column
-                    if len(_INT_ARRAYS) >= fast_text.CACHE_LIMIT:
-                        _INT_ARRAYS.clear()
-                    cached = _INT_ARRAYS[items] = int_array(items)
+                    cached = int_array(items)
                 value = cached
             elif (n := p.group("int")) is not None:
                 number = int(n)

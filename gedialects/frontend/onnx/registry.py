@@ -23,7 +23,7 @@ from typing import Any, NoReturn, Protocol
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
-from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from gedialects.base import NODE_NAME, GEOp
@@ -32,6 +32,7 @@ from gedialects.fast_text import remember
 from gedialects.frontend.errors import OnnxImportError
 from gedialects.graph import ConstOp, GraphOp
 from gedialects.interpreters.kernels import KernelError, get_kernel, run_kernel
+from gedialects.strings import StringsAttr
 from gedialects.tensors import const_from_numpy, numpy_from_dense
 
 Outputs = Sequence[SSAValue | None]
@@ -255,10 +256,10 @@ class NodeContext:
 SMALL_CONST_BYTES = 64
 """Helper constants up to this size share their value attribute (`_const_value`)."""
 
-_CONSTS: dict[tuple[str, tuple[int, ...], bytes], Attribute] = {}
+_CONSTS: dict[tuple[str, tuple[int, ...], bytes], DenseIntOrFPElementsAttr | StringsAttr] = {}
 
 
-def _const_value(array: np.ndarray) -> Attribute:
+def _const_value(array: np.ndarray) -> DenseIntOrFPElementsAttr | StringsAttr:
     """The value of a helper constant (a Split's sizes and axis, a scalar's shape), one
     attribute object per distinct small value: the verifier keys an op that reads constants
     by the ids of their values, so a fresh one per node missed its table for every Split
