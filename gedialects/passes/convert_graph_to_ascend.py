@@ -146,7 +146,12 @@ from gedialects.passes.analysis.memory_plan import (
 )
 from gedialects.passes.analysis.task_graph import paused_gc
 from gedialects.passes.failure import OpPassFailed
-from gedialects.passes.for_to_while import called_symbols, convert_for_to_while
+from gedialects.passes.for_to_while import (
+    GRAPH_CALLERS,
+    called_symbols,
+    convert_for_to_while,
+    graphs_called_by,
+)
 from gedialects.passes.normalize_conds import normalize_cond_graph
 from gedialects.passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
 from gedialects.passes.partition.stage import stage_level
@@ -1266,15 +1271,10 @@ def _scan(module: ModuleOp) -> tuple[bool, set[str]]:
 
     def visit(node: Operation) -> None:
         nonlocal has_for
-        if of_class(node, _CALLERS):  # most ops: one cached test, not three ABC ones
+        if of_class(node, GRAPH_CALLERS):  # most ops: one cached test, not three ABC ones
             if of_class(node, ForOp):
                 has_for = True
-            if isinstance(node, PartitionedCallOp):
-                called.add(node.callee.root_reference.data)
-            elif isinstance(node, CaseOp):
-                called.update(ref.root_reference.data for ref in node.branches.data)
-            elif isinstance(node, ControlFlowOp):
-                called.update(node.called_graphs())
+            called.update(graphs_called_by(node))
 
     for graph in module.ops:
         if not isinstance(graph, GraphOp):
@@ -1292,10 +1292,6 @@ def _scan(module: ModuleOp) -> tuple[bool, set[str]]:
             else:
                 visit(node)
     return has_for, called
-
-
-_CALLERS = (PartitionedCallOp, CaseOp, ControlFlowOp)
-"""The op classes that name graphs (`called_symbols`); `graph.for` is one of them."""
 
 
 def _refuse_string_inputs(graph: GraphOp) -> None:

@@ -17,6 +17,7 @@ is erased when nothing else names it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -147,18 +148,24 @@ def called_symbols(module: ModuleOp) -> set[str]:
     """The graphs some op of `module` calls (a call, a Case branch, a control-flow subgraph)."""
     named: set[str] = set()
     for node in walk_ops(module):
-        if not of_class(node, _CALLERS):  # most ops: one cached test, not three ABC ones
-            continue
-        if isinstance(node, PartitionedCallOp):
-            named.add(node.callee.root_reference.data)
-        elif isinstance(node, CaseOp):
-            named.update(ref.root_reference.data for ref in node.branches.data)
-        elif isinstance(node, ControlFlowOp):
-            named.update(node.called_graphs())
+        if of_class(node, GRAPH_CALLERS):  # most ops: one cached test, not three ABC ones
+            named.update(graphs_called_by(node))
     return named
 
 
-_CALLERS = (PartitionedCallOp, CaseOp, ControlFlowOp)
+def graphs_called_by(node: Operation) -> Iterable[str]:
+    """The graphs a caller (one of `GRAPH_CALLERS`) names: a call's callee, a Case's branches, a
+    control-flow op's subgraphs."""
+    if isinstance(node, PartitionedCallOp):
+        return (node.callee.root_reference.data,)
+    if isinstance(node, CaseOp):
+        return [ref.root_reference.data for ref in node.branches.data]
+    if isinstance(node, ControlFlowOp):
+        return node.called_graphs()
+    return ()
+
+
+GRAPH_CALLERS = (PartitionedCallOp, CaseOp, ControlFlowOp)
 """The op classes that name graphs `called_symbols` collects."""
 
 
