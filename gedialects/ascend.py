@@ -123,12 +123,12 @@ from gedialects.base import (
     element_count,
     element_nbytes,
     element_type,
+    i64_interned,
     infer_kept,
     int_array,
     int_array_values,
     new_array,
     new_dict,
-    new_i64,
     new_int,
     new_string,
     of_class,
@@ -437,18 +437,8 @@ class WeightValue(CustomDirective):
 # Fast syntax: the declarative formats, read and written without the declarative machinery
 # --------------------------------------------------------------------------------------------
 
-_I64S: dict[int, IntegerAttr] = {}
 _PRESENT = StringAttr("")
 """The value a matched keyword step yields (anything but None)."""
-
-
-def _i64_interned(value: int) -> IntegerAttr:
-    attr = _I64S.get(value)
-    if attr is None:
-        if len(_I64S) >= fast_text.CACHE_LIMIT:
-            _I64S.clear()
-        attr = _I64S[value] = new_i64(value)
-    return attr
 
 
 def _make_buffer(kind: str, number: int, type: Attribute) -> BufferAttr | DynBufferAttr:
@@ -566,7 +556,7 @@ class _Syntax:
                 value = scan.string_attr()
             elif kind == "int":
                 n = scan.integer()
-                value = None if n is None else _i64_interned(n)
+                value = None if n is None else i64_interned(n)
             elif kind == "buf":
                 value = scan.buffer(_make_buffer)
             elif kind == "bufs":
@@ -775,7 +765,7 @@ def _count(t: TensorType) -> int:
 def _i64(value: int) -> IntegerAttr:
     """Interned: the builders make one per stream, event and id of every task, and a fresh
     IntegerAttr verifies its value each time (most of `ge-assign-streams`' op building)."""
-    return _i64_interned(value)
+    return i64_interned(value)
 
 
 # --------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 import struct
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Literal, TypeGuard, TypeVar, overload
 
 from immutabledict import immutabledict
@@ -854,6 +854,22 @@ def walk_ops(root: Operation) -> list[Operation]:
 
     enter(root)
     return out
+
+
+_OpT = TypeVar("_OpT", bound=Operation)
+
+
+def walk_holders(root: Operation, cls: type[_OpT]) -> Iterator[_OpT]:
+    """The ops of class `cls` (one that holds regions: graphs, models) that `root.walk()`
+    yields, in its order, entering only ops that have regions: a graph's nodes or a model's
+    tasks are not visited one by one (100k of them in a merged root graph)."""
+    if isinstance(root, cls):
+        yield root
+    for region in root.regions:
+        for block in region.blocks:
+            for inner in block_ops(block):
+                if inner.regions:
+                    yield from walk_holders(inner, cls)
 
 
 def set_block_ops(block: Block, ops: Iterable[Operation]) -> None:

@@ -247,16 +247,20 @@ def _scan_dense_from(scan: fast_text.Scan) -> DenseIntOrFPElementsAttr | None:
                 return None  # the ordinary path raises it as a located DenseBudgetError
             data *= count
     scan.commit()
-    return _checked_dense(type, BytesAttr(data))
+    return checked_dense(type, data)
 
 
-def _checked_dense(type: TensorType, data: BytesAttr) -> DenseIntOrFPElementsAttr:
-    """`DenseIntOrFPElementsAttr(type, data)` without its IRDL verification (about 45 µs,
-    mostly the `RankedStructure[...]` constraint), for values `scan_dense` has checked: a
-    `TensorType` of an integer or float element and `data` of exactly its element count."""
+def checked_dense(type: TensorType, data: bytes) -> DenseIntOrFPElementsAttr:
+    """`DenseIntOrFPElementsAttr(type, BytesAttr(data))` without their IRDL verification
+    (about 45 µs, mostly the `RankedStructure[...]` constraint), for values the caller has
+    checked: a ranked `TensorType` of an integer or float element and `data` of exactly its
+    element count (`scan_dense`; `tensors.dense_from_numpy`, the constants the fusions and
+    the folding make per node)."""
+    payload = BytesAttr.__new__(BytesAttr)
+    object.__setattr__(payload, "data", data if isinstance(data, bytes) else bytes(data))
     attr = DenseIntOrFPElementsAttr.__new__(DenseIntOrFPElementsAttr)
     object.__setattr__(attr, "type", type)
-    object.__setattr__(attr, "data", data)
+    object.__setattr__(attr, "data", payload)
     return attr
 
 

@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from gedialects.exact_text import checked_dense
 from gedialects.strings import STRING, StringsAttr, StringType
 
 _UI8 = IntegerType(8, Signedness.UNSIGNED)
@@ -133,20 +134,7 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     data = np.ascontiguousarray(array, dtype=numpy_dtype(ttype.element_type)).tobytes()
     if array.ndim == 0:
         return DenseIntOrFPElementsAttr(ttype, BytesAttr(data))  # xDSL's rank-0 check
-    return _dense_attr(ttype, data)
-
-
-def _dense_attr(ttype: TensorType[IntegerType | AnyFloat], data: bytes) -> DenseIntOrFPElementsAttr:
-    """`DenseIntOrFPElementsAttr(ttype, BytesAttr(data))` without xDSL's generic verification,
-    which checks what holds here by construction (a ranked tensor of an int or float element
-    type, bytes) and that a rank-0 tensor holds one value (the caller's case): two thirds of
-    the cost of a constant the fusions and the folding make per node."""
-    payload = BytesAttr.__new__(BytesAttr)
-    object.__setattr__(payload, "data", data)
-    attr = DenseIntOrFPElementsAttr.__new__(DenseIntOrFPElementsAttr)
-    object.__setattr__(attr, "type", ttype)
-    object.__setattr__(attr, "data", payload)
-    return attr
+    return checked_dense(ttype, data)
 
 
 def strings_from_numpy(array: np.ndarray) -> StringsAttr:

@@ -40,7 +40,7 @@ from gedialects.ascend import (
     TaskEffects,
     TaskOp,
 )
-from gedialects.base import AICORE_ENGINE, STREAM_LABEL, of_class, set_block_ops
+from gedialects.base import AICORE_ENGINE, STREAM_LABEL, of_class, set_block_ops, walk_holders
 from gedialects.passes.analysis.stream_plan import (
     EventPlan,
     Node,
@@ -641,7 +641,7 @@ class AssignStreamsPass(ModulePass):
             raise PassFailedException(
                 f"{_NAME}: max-streams must be positive, got {self.max_streams}"
             )
-        for model in [m for m in op.walk() if of_class(m, ModelOp)]:
+        for model in list(walk_holders(op, ModelOp)):
             stats = assign_model(
                 model, max_streams=self.max_streams, single_stream=self.single_stream
             )

@@ -134,7 +134,7 @@ from gedialects.multibatch import (
     symbolic_output_shape,
 )
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
-from gedialects.passes.analysis.graph_view import bool_attr
+from gedialects.passes.analysis.graph_view import GRAPH_CALLERS, bool_attr, graphs_called_by
 from gedialects.passes.analysis.memory_plan import (
     GE_ALIGNMENT,
     MemoryPlan,
@@ -146,12 +146,7 @@ from gedialects.passes.analysis.memory_plan import (
 )
 from gedialects.passes.analysis.task_graph import paused_gc
 from gedialects.passes.failure import OpPassFailed
-from gedialects.passes.for_to_while import (
-    GRAPH_CALLERS,
-    called_symbols,
-    convert_for_to_while,
-    graphs_called_by,
-)
+from gedialects.passes.for_to_while import called_symbols, convert_for_to_while
 from gedialects.passes.normalize_conds import normalize_cond_graph
 from gedialects.passes.partition.dynamic_shape import DYNAMIC_SHAPE_PARTITIONED
 from gedialects.passes.partition.stage import stage_level

@@ -17,7 +17,6 @@ is erased when nothing else names it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -39,11 +38,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, of_class, walk_ops
 from gedialects.graph import ConstOp, GraphOp, NetOutputOp
 from gedialects.graph.array import IdentityOp
-from gedialects.graph.control import ControlFlowOp, ForOp, WhileOp
+from gedialects.graph.control import ForOp, WhileOp
 from gedialects.graph.elementwise import AbsOp, AddOp, MulOp, SubOp
 from gedialects.graph.logical import LessOp
-from gedialects.multibatch import CaseOp
-from gedialects.partition import PartitionedCallOp
+from gedialects.passes.analysis.graph_view import graphs_called_by
 
 _SCALAR = TensorType(i32, [])
 
@@ -148,25 +146,8 @@ def called_symbols(module: ModuleOp) -> set[str]:
     """The graphs some op of `module` calls (a call, a Case branch, a control-flow subgraph)."""
     named: set[str] = set()
     for node in walk_ops(module):
-        if of_class(node, GRAPH_CALLERS):  # most ops: one cached test, not three ABC ones
-            named.update(graphs_called_by(node))
+        named.update(graphs_called_by(node))
     return named
-
-
-def graphs_called_by(node: Operation) -> Iterable[str]:
-    """The graphs a caller (one of `GRAPH_CALLERS`) names: a call's callee, a Case's branches, a
-    control-flow op's subgraphs."""
-    if isinstance(node, PartitionedCallOp):
-        return (node.callee.root_reference.data,)
-    if isinstance(node, CaseOp):
-        return [ref.root_reference.data for ref in node.branches.data]
-    if isinstance(node, ControlFlowOp):
-        return node.called_graphs()
-    return ()
-
-
-GRAPH_CALLERS = (PartitionedCallOp, CaseOp, ControlFlowOp)
-"""The op classes that name graphs `called_symbols` collects."""
 
 
 def convert_for_to_while(module: ModuleOp) -> list[WhileOp]:

@@ -73,6 +73,7 @@ from gedialects.graph.common import tensor_of
 from gedialects.graph.control import ControlFlowOp, ForOp
 from gedialects.multibatch import CaseOp
 from gedialects.partition import PartitionedCallOp
+from gedialects.passes.analysis.graph_view import GRAPH_CALLERS
 
 _NAME = "ge-infer-shapes"
 
@@ -264,12 +265,8 @@ def describe(op: Operation) -> str:
     return f"'{op.name}' %{hints[0]}" if hints else f"'{op.name}'"
 
 
-_CALLERS = (PartitionedCallOp, CaseOp, ControlFlowOp)
-"""The op classes that name graphs (`_callees`)."""
-
-
 def _callees(op: Operation) -> list[str]:
-    if not of_class(op, _CALLERS):  # most ops: one cached test, not three ABC ones
+    if not of_class(op, GRAPH_CALLERS):  # most ops: one cached test, not three ABC ones
         return []
     if isinstance(op, PartitionedCallOp):
         return [op.callee.root_reference.data]
@@ -314,7 +311,7 @@ def _visitor(op: Operation) -> int:
         return _NET_OUTPUT
     if isinstance(op, ControlFlowOp) and op.IS_LOOP:
         return _LOOP
-    if isinstance(op, _CALLERS):
+    if isinstance(op, GRAPH_CALLERS):
         return _CALL
     return _NODE if isinstance(op, GEOp) else _NONE
 

@@ -11,13 +11,11 @@ happens otherwise), feature maps are placed by the chosen strategy over the live
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar, cast, overload
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
@@ -29,7 +27,7 @@ from gedialects.ascend import (
     ModelOp,
     OutputOp,
 )
-from gedialects.base import new_array, of_class
+from gedialects.base import new_array, of_class, walk_holders
 from gedialects.passes.analysis.liveness import (
     Tensor,
     conflicts,
@@ -348,18 +346,6 @@ def largest_tensors(model: ModelOp, count: int = 3) -> list[str]:
     return [f"{text} ({nbytes} B)" for nbytes, text in ranked]
 
 
-def _models(op: Operation) -> Iterator[ModelOp]:
-    """The models `op.walk()` yields, in its order, entering only ops that have regions (a
-    model's tasks are not walked one by one: a quarter second at 100k bench nodes)."""
-    if isinstance(op, ModelOp):
-        yield op
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.ops:
-                if inner.regions:
-                    yield from _models(inner)
-
-
 @dataclass(frozen=True)
 class PlanMemoryPass(ModulePass):
     """Plans each `ascend.model`'s arena with memory reuse (GE's BlockMemAssigner, TFLite's
@@ -395,7 +381,7 @@ class PlanMemoryPass(ModulePass):
             )
         if self.alignment <= 0:
             raise PassFailedException(f"{_NAME}: alignment must be positive, got {self.alignment}")
-        for model in list(_models(op)):
+        for model in list(walk_holders(op, ModelOp)):
             stats = plan_model(
                 model,
                 reuse=self.reuse,

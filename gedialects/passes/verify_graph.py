@@ -40,15 +40,15 @@ from gedialects.base import (
     IdentityMemo,
     block_ops,
     element_nbytes,
-    of_class,
     static_element_count,
 )
 from gedialects.fingerprint import still_verified
 from gedialects.graph import GraphOp, NetOutputOp, VariableRefOp, VarLikeOp
-from gedialects.graph.control import ControlFlowOp, ForOp, IfOp, WhileOp
+from gedialects.graph.control import ForOp, IfOp, WhileOp
 from gedialects.graph.structure import find_call_cycle
 from gedialects.multibatch import CaseOp
 from gedialects.partition import EndOp, PartitionedCallOp, PlaceHolderOp
+from gedialects.passes.analysis.graph_view import graphs_called_by
 from gedialects.passes.infer_shapes import describe
 
 _NAME = "ge-verify-graph"
@@ -75,20 +75,6 @@ class GraphError(ValueError):
 # --------------------------------------------------------------------------------------------
 # 1. Topology
 # --------------------------------------------------------------------------------------------
-
-
-_CALLERS = (PartitionedCallOp, CaseOp, ControlFlowOp)
-"""The op classes `_called` names graphs of."""
-
-
-def _called(op: Operation) -> list[str]:
-    if isinstance(op, PartitionedCallOp):
-        return [op.callee.root_reference.data]
-    if isinstance(op, CaseOp):
-        return [b.root_reference.data for b in op.branches.data]
-    if isinstance(op, ControlFlowOp):
-        return op.called_graphs()
-    return []
 
 
 def in_order(block: Block) -> bool:
@@ -204,8 +190,8 @@ def check_ops(
                 op.verify()
             except VerifyException as e:
                 raise GraphError(f"@{name}: {describe(op)}: {_one_line(e)}") from None
-        if called is not None and of_class(op, _CALLERS):  # a verified op's callees
-            called.update(_called(op))
+        if called is not None:  # a verified op's callees
+            called.update(graphs_called_by(op))
     if not verify:
         return
     try:
@@ -315,9 +301,7 @@ class MemoryModel:
                 continue
             for r in op.results:
                 add(r, i)
-            if not of_class(op, _CALLERS):
-                continue
-            for callee in _called(op):
+            for callee in graphs_called_by(op):
                 if callee in self.graphs:
                     sub = self.estimate(callee)
                     weights.update(sub.weights)

@@ -24,6 +24,9 @@ from xdsl.ir import Attribute, BlockArgument, Operation
 
 from gedialects.base import NODE_NAME, GEOp, new_i64, of_class
 from gedialects.graph import GraphOp
+from gedialects.graph.control import ControlFlowOp
+from gedialects.multibatch import CaseOp
+from gedialects.partition import PartitionedCallOp
 
 DATA_TYPE = "Data"
 TRUE = BoolAttr.from_bool(True)
@@ -83,6 +86,19 @@ def is_unknown_type(t: Attribute) -> bool:
     if isinstance(t, UnrankedTensorType):
         return True
     return isinstance(t, TensorType) and any(d < 0 for d in t.get_shape())
+
+
+GRAPH_CALLERS = (PartitionedCallOp, CaseOp, ControlFlowOp)
+"""The op classes that name graphs, each through its `called_graphs()`: a call's callee, a
+Case's branches, a control-flow op's subgraphs."""
+
+
+def graphs_called_by(op: Operation) -> list[str]:
+    """The graphs `op` names (none for an op of no `GRAPH_CALLERS` class: one cached class
+    test, where most ops paid three ABC ones)."""
+    if of_class(op, GRAPH_CALLERS):
+        return op.called_graphs()  # pyright: ignore[reportAttributeAccessIssue]
+    return []
 
 
 def called_symbols(op: Operation) -> list[str]:

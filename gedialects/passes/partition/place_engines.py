@@ -16,8 +16,8 @@ from gedialects.base import (
     NODE_NAME,
     SPECIFIED_ENGINE_NAME,
     GEOp,
-    block_ops,
     of_class,
+    walk_holders,
 )
 from gedialects.graph import GraphOp
 from gedialects.passes.analysis.graph_view import ge_type, str_attr, string_value
@@ -87,17 +87,9 @@ def select_engine(op: Operation, excluded: frozenset[str], memo: EngineMemo | No
 
 
 def walk_graphs(op: Operation) -> Iterator[GraphOp]:
-    """The graphs `op.walk()` yields, in its order, entering only ops that have regions (a
-    graph's nodes are not visited one by one: the passes that place engines loop over them)."""
-    if isinstance(op, GraphOp):
-        yield op
-    for region in op.regions:
-        for block in region.blocks:
-            # block_ops, not block.ops' iterator: four hooks of ge-optimize-whole-graph
-            # each walk 100k nodes of a merged root graph.
-            for inner in block_ops(block):
-                if inner.regions:
-                    yield from walk_graphs(inner)
+    """The graphs `op.walk()` yields, in its order (`walk_holders`: a graph's nodes are not
+    visited one by one; the passes that place engines loop over them)."""
+    return walk_holders(op, GraphOp)
 
 
 @dataclass(frozen=True)
