@@ -19,11 +19,26 @@ from gedialects import make_context
 from gedialects.ascend import BufferAttr, KernelOp, ModelOp
 from gedialects.interpreters.ascend import AscendRuntimeError, execute_model
 from gedialects.interpreters.run import find_entry, random_inputs, run, signature
-from gedialects.passes.analysis.memory_plan import Pairs, ge_lifetime, greedy_by_size, size_classes
+from gedialects.passes import plan_memory
+from gedialects.passes.analysis import PlanError
+from gedialects.passes.analysis.liveness import block_order, conflicts, in_place_pairs, merge_blocks
+from gedialects.passes.analysis.memory_plan import (
+    BlockOrder,
+    BlockPlan,
+    Pairs,
+    ge_lifetime,
+    greedy_by_size,
+    greedy_in_order,
+    size_classes,
+)
 from gedialects.passes.analysis.task_graph import TaskGraph
 from gedialects.passes.assign_streams import assign_model
 from gedialects.passes.convert_graph_to_ascend import ConvertGraphToAscendPass
-from gedialects.passes.plan_memory import PlanMemoryPass, plan_model
+from gedialects.passes.plan_memory import (
+    PlanMemoryPass,
+    _classify,  # pyright: ignore[reportPrivateUsage]
+    plan_model,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -300,6 +315,126 @@ def test_greedy_by_size_with_empty_blocks_equals_the_plain_best_fit_loop() -> No
         want = _best_fit_reference(sizes, firsts, neighbours)
         assert greedy_by_size(sizes, firsts, neighbours) == want
         assert greedy_by_size(sizes, firsts, pairs) == want
+
+
+def _random_order(rng: np.random.Generator, n: int, streams: int) -> BlockOrder:
+    """Blocks as intervals of program order and of each stream's index: one is before
+    another when each of its intervals ends before the other's starts (a transitive order,
+    as the vector clocks' is)."""
+    lows = rng.integers(0, 12, (n, streams + 1))
+    highs = lows + rng.integers(0, 4, (n, streams + 1))
+    return BlockOrder(lows[:, 0], highs[:, 0], highs[:, 1:], lows[:, 1:])
+
+
+def _order_sets(order: BlockOrder) -> list[set[int]]:
+    """The conflicts of `order`, by testing every pair."""
+    n = len(order.firsts)
+    sets: list[set[int]] = [set() for _ in range(n)]
+    for a, b in itertools.permutations(range(n), 2):
+        if (
+            not order.before(np.array([a]), np.array([b]))[0]
+            and not order.before(np.array([b]), np.array([a]))[0]
+        ):
+            sets[a].add(b)
+    return sets
+
+
+def test_greedy_in_order_equals_the_plain_best_fit_loop() -> None:
+    """Best fit by chain tests places every block where the plain loop over the conflict
+    sets does (sizes and first uses with many ties)."""
+    rng = np.random.default_rng(16)
+    for _ in range(300):
+        n = int(rng.integers(1, 40))
+        order = _random_order(rng, n, int(rng.integers(0, 3)))
+        sizes = [int(s) * 512 for s in rng.integers(1, 5, n)]
+        firsts = order.firsts.tolist()
+        neighbours = _order_sets(order)
+        want = _best_fit_reference(sizes, firsts, neighbours)
+        assert greedy_in_order(sizes, firsts, order) == want
+        assert greedy_by_size(sizes, firsts, neighbours) == want
+        offsets, size = want
+        BlockPlan(sizes, offsets, size, order, 512, "greedy-by-size").verify()
+
+
+def test_greedy_in_order_gives_up_past_its_ranges() -> None:
+    order = BlockOrder(
+        *(np.zeros(3, np.int64) for _ in range(2)), *(np.zeros((3, 0), np.int64),) * 2
+    )
+    assert greedy_in_order([512, 512, 512], [0, 0, 0], order, max_ranges=2) is None
+    assert greedy_in_order([512, 512, 512], [0, 0, 0], order) == ([0, 512, 1024], 1536)
+    with pytest.raises(ValueError, match="positive"):
+        greedy_in_order(
+            [0], [0], BlockOrder(*(np.zeros(1, np.int64),) * 2, *(np.zeros((1, 0), np.int64),) * 2)
+        )
+
+
+def test_a_plan_against_the_order_is_checked() -> None:
+    """Two blocks that are not ordered may not share a range, even with a chain between."""
+    order = BlockOrder(
+        np.array([0, 2, 4]),
+        np.array([1, 3, 5]),
+        np.zeros((3, 0), np.int64),
+        np.zeros((3, 0), np.int64),
+    )
+    BlockPlan([512] * 3, [0, 0, 0], 512, order, 512, "greedy-by-size").verify()
+    order = BlockOrder(
+        np.array([0, 2, 3]),
+        np.array([1, 3, 5]),
+        np.zeros((3, 0), np.int64),
+        np.zeros((3, 0), np.int64),
+    )
+    with pytest.raises(PlanError, match="blocks 1 \\[0, 512\\) and 2"):
+        BlockPlan([512] * 3, [0, 0, 0], 512, order, 512, "greedy-by-size").verify()
+    # distinct ranges that overlap: block 1 [0, 1024) holds block 2 [512, 1024)
+    BlockPlan([512, 1024, 512], [0, 0, 1024], 1536, order, 512, "g").verify()
+    with pytest.raises(PlanError, match="blocks 1 \\[0, 1024\\) and 2"):
+        BlockPlan([512, 1024, 512], [0, 0, 512], 1024, order, 512, "g").verify()
+
+
+def _blocks_of(model: ModelOp) -> tuple[TaskGraph, list]:
+    """The task graph and the feature blocks `plan_model` places."""
+    graph = TaskGraph.of(model)
+    info = _classify(model, graph)
+    tensors = sorted(info.tensors.values(), key=lambda t: t.positions[0])
+    pairs = in_place_pairs(graph, info.tensors, info.sizes)
+    return graph, merge_blocks(tensors, pairs, graph)
+
+
+def test_block_order_is_the_conflict_graph() -> None:
+    """Where `block_order` answers, its order's conflicts are those of `conflicts`: on one
+    stream and on several (assign-streams, with events), every pair tested."""
+    checked = 0
+    for seed in range(4):
+        for streams in (False, True):
+            _, model = lower(BENCH.branchy_graph(seed, blocks=3, case=False))
+            if streams:
+                assign_model(model)
+            graph, blocks = _blocks_of(model)
+            order = block_order(graph, blocks)
+            assert order is not None
+            assert graph.multi_stream == streams or not streams
+            checked += graph.multi_stream
+            assert _order_sets(order) == conflicts(graph, blocks).neighbours
+    assert checked, "no multi-stream model was checked"
+    _, model = lower(BENCH.branchy_graph(0, blocks=3))  # a case: the overlay is no order
+    graph, blocks = _blocks_of(model)
+    assert graph.cases and block_order(graph, blocks) is None
+    assert block_order(graph, blocks, overlay=False) is not None
+
+
+def test_plans_by_the_order_equal_the_plans_by_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pass places every buffer where the conflict pairs would (one and several streams)."""
+    texts: list[str] = []
+    for use_order in (True, False):
+        if not use_order:
+            monkeypatch.setattr(plan_memory, "block_order", lambda *_: None)
+        for seed in range(3):
+            _, model = lower(BENCH.branchy_graph(seed, blocks=4, case=False))
+            if seed:
+                assign_model(model)
+            plan_model(model)
+            texts.append(str(model))
+    assert texts[:3] == texts[3:]
 
 
 def test_size_classes_halve_from_the_largest() -> None:

@@ -30,6 +30,7 @@ from gedialects.ascend import (
 from gedialects.base import new_array, of_class, walk_holders
 from gedialects.passes.analysis.liveness import (
     Tensor,
+    block_order,
     conflicts,
     in_place_pairs,
     lower_bound,
@@ -37,10 +38,13 @@ from gedialects.passes.analysis.liveness import (
 )
 from gedialects.passes.analysis.memory_plan import (
     GE_ALIGNMENT,
+    BlockOrder,
     BlockPlan,
+    Neighbours,
     align,
     ge_lifetime,
     greedy_by_size,
+    greedy_in_order,
     without_reuse,
 )
 from gedialects.passes.analysis.task_graph import AnalysisError, TaskGraph, TypeSizes, paused_gc
@@ -226,23 +230,32 @@ def _plan_model(
         blocks = merge_blocks(tensors, pairs, graph)
         sizes = [align(max(b.nbytes, 1), alignment) for b in blocks]
         firsts = [b.first for b in blocks]
-        found = conflicts(graph, blocks, overlay=overlay)
-        found.verify()
-        bound = lower_bound(sizes, found.live)
-        if reuse:
-            if strategy == "ge-lifetime":
-                offsets, feature_size = ge_lifetime(sizes, firsts, found.edges, alignment)
-            else:
-                offsets, feature_size = greedy_by_size(sizes, firsts, found.edges)
+        # best fit by the order of the blocks where it is the conflict graph: no pairs
+        order = block_order(graph, blocks, overlay) if reuse and strategy != "ge-lifetime" else None
+        placed = None if order is None else greedy_in_order(sizes, firsts, order)
+        edges: Neighbours | BlockOrder
+        if order is not None and placed is not None:
+            offsets, feature_size = placed
+            edges = order
+            bound = lower_bound(sizes, [[(b.first, b.last)] for b in blocks])
         else:
-            offsets, feature_size = without_reuse(sizes, firsts)
+            found = conflicts(graph, blocks, overlay=overlay)
+            found.verify()
+            edges = found.edges
+            bound = lower_bound(sizes, found.live)
+            if not reuse:
+                offsets, feature_size = without_reuse(sizes, firsts)
+            elif strategy == "ge-lifetime":
+                offsets, feature_size = ge_lifetime(sizes, firsts, edges, alignment)
+            else:
+                offsets, feature_size = greedy_by_size(sizes, firsts, edges)
     except AnalysisError as e:
         raise _fail(model, str(e)) from None
     plan = BlockPlan(
         sizes,
         offsets,
         feature_size,
-        found.edges,
+        edges,
         alignment,
         strategy if reuse else "no-reuse",
     )

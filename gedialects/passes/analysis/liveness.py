@@ -40,7 +40,7 @@ import numpy as np
 from gedialects.ascend import BufferAttr
 from gedialects.formats import memory_size
 from gedialects.passes.analysis import PlanError
-from gedialects.passes.analysis.memory_plan import Neighbours, Pairs, pair_sets
+from gedialects.passes.analysis.memory_plan import BlockOrder, Neighbours, Pairs, pair_sets
 from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
 
 ELEMENTWISE_IN_PLACE = frozenset(
@@ -598,27 +598,13 @@ def _stream_family_arrays(
     streams, as arrays: per stream and block in Python it was a third of the load-time memory
     check of a 10k-node model (8 streams)."""
     reach = _reach_array(graph)
-    ids = graph.stream_ids
-    width = len(ids)
-    lengths = [len(b.positions) for b in blocks]
     if not blocks:
         empty = np.zeros(0, np.int64)
         for _ in sids:
             yield (empty, empty, empty), (empty, empty, empty)
         return
-    flat = np.fromiter(
-        itertools.chain.from_iterable(b.positions for b in blocks), np.int64, sum(lengths)
-    )
-    offsets = np.zeros(len(blocks), np.int64)
-    np.cumsum(lengths[:-1], out=offsets[1:])
-    lo = np.minimum.reduceat(reach[flat], offsets, axis=0)  # per block and stream
-    owner = np.repeat(np.arange(len(blocks)), lengths)
-    column = _column_array(graph)[flat]
-    index = np.asarray(graph.index, np.int64)[flat]
-    last = np.full((len(blocks), width), -1, np.int64)
-    np.maximum.at(last, (owner, column), index)
-    first = np.full((len(blocks), width), len(graph.tasks), np.int64)
-    np.minimum.at(first, (owner, column), index)
+    ids = graph.stream_ids
+    lo, first, last = _clock_bounds(graph, blocks)
     counts = [len(graph.stream_tasks[s]) for s in ids]
     for sid in sids:
         c = ids.index(sid)
@@ -641,6 +627,52 @@ def _stream_family_arrays(
             (lo[xs_at, c], hi[xs_at] - 1, xs_at.astype(np.int64)),
             (first[ys_at, c], last[ys_at, c], ys_at.astype(np.int64)),
         )
+
+
+def _clock_bounds(graph: TaskGraph, blocks: list[Block]) -> tuple[np.ndarray, ...]:
+    """Per block and stream (blocks x streams, `stream_ids` order): the least vector clock
+    entry over its accesses, and the index of its first and last access on the stream (the
+    stream's task count and -1 for none). Blocks must not be empty."""
+    reach = _reach_array(graph)
+    width = len(graph.stream_ids)
+    lengths = [len(b.positions) for b in blocks]
+    flat = np.fromiter(
+        itertools.chain.from_iterable(b.positions for b in blocks), np.int64, sum(lengths)
+    )
+    offsets = np.zeros(len(blocks), np.int64)
+    np.cumsum(lengths[:-1], out=offsets[1:])
+    lo = np.minimum.reduceat(reach[flat], offsets, axis=0)
+    owner = np.repeat(np.arange(len(blocks)), lengths)
+    column = _column_array(graph)[flat]
+    index = np.asarray(graph.index, np.int64)[flat]
+    last = np.full((len(blocks), width), -1, np.int64)
+    np.maximum.at(last, (owner, column), index)
+    first = np.full((len(blocks), width), len(graph.tasks), np.int64)
+    np.minimum.at(first, (owner, column), index)
+    return lo, first, last
+
+
+def block_order(graph: TaskGraph, blocks: list[Block], overlay: bool = True) -> BlockOrder | None:
+    """The conflicts of `conflicts(graph, blocks, overlay)` as a `BlockOrder`, when they are
+    exactly "neither block is entirely before the other", else None.
+
+    They are when no stream is activated (a branch's own streams are compared apart, inside
+    the branch) and no case splits the live segments (`overlay`: branches are exclusive, not
+    ordered): the exact segments of one stream are then its program order, and the coarse
+    tests of the other pairs are the vector clocks' (see the module docstring)."""
+    if graph.activated_at or (overlay and graph.cases) or not blocks:
+        return None
+    n = len(blocks)
+    if graph.multi_stream:
+        lo, _, last = _clock_bounds(graph, blocks)
+    else:  # program order is all there is (and no clocks are needed, as for `conflicts`)
+        lo = last = np.zeros((n, 0), np.int64)
+    return BlockOrder(
+        np.fromiter((b.first for b in blocks), np.int64, n),
+        np.fromiter((b.last for b in blocks), np.int64, n),
+        last,
+        lo,
+    )
 
 
 def _reach_array(graph: TaskGraph) -> np.ndarray:

@@ -5,12 +5,14 @@ planners can be swapped and tested alone. `plan_without_reuse` is the lowering's
 (`MemoryPlan`): every slot its own range, weights first in the read-only weight region, then
 graph inputs and outputs, then feature maps, each aligned to GE's 512 bytes. The reuse
 strategies below (`greedy_by_size`, `ge_lifetime`, `without_reuse`; a `BlockPlan`) are what
-`ge-plan-memory` places the feature blocks with, over the conflicts of `analysis.liveness`.
+`ge-plan-memory` places the feature blocks with, over the conflicts of `analysis.liveness`
+(`greedy_in_order` is `greedy_by_size` where those are an order, a `BlockOrder`).
 """
 
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left
 from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 from enum import Enum
@@ -226,6 +228,54 @@ class Pairs:
     b: np.ndarray
 
 
+@dataclass(frozen=True)
+class BlockOrder:
+    """Conflicts as an order: two blocks conflict unless one is entirely before the other.
+
+    Block a is before block b when a's last task precedes b's first in program order and, per
+    stream s, a's last access on s (its index in s, -1 for none) is below `known[b, s]`, the
+    number of tasks of s that every access of b knows complete (the vector clocks of
+    `TaskGraph`): every access of a happens before every access of b. The relation is
+    transitive, so the blocks placed in one range (which never conflict) form a chain ordered
+    by first task, and a block conflicts with one of them iff it conflicts with its neighbour
+    in that chain: `greedy_in_order` places blocks by these tests, with no list of conflicting
+    pairs (6.7M pairs at 100k bench nodes). `liveness.block_order` gives it when it is what
+    `liveness.conflicts` computes."""
+
+    firsts: np.ndarray
+    """Per block, its first task's position."""
+    lasts: np.ndarray
+    """Per block, its last task's position."""
+    ends: np.ndarray
+    """(blocks x streams): the index of the block's last access on each stream, -1 for none."""
+    known: np.ndarray
+    """(blocks x streams): per stream, the tasks known complete by all of the block's accesses."""
+
+    def before(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Per k, whether block `a[k]` is entirely before block `b[k]`."""
+        return (self.lasts[a] < self.firsts[b]) & (self.ends[a] < self.known[b]).all(axis=1)
+
+    def packed(self) -> tuple[list[int], list[int], int]:
+        """`before` as one subtraction of Python ints: (need, allow, guard) with a before b iff
+        `(allow[b] - need[a]) & guard == guard`.
+
+        Each test is a vector comparison (program order, then each stream); a field of 32 bits
+        per component holds `need = last + 1` in one and `allow = bound + 2**31` in the other,
+        so that a field of `allow - need` never borrows from the next and keeps its top bit
+        (a bit of `guard`) iff `bound >= last + 1`."""
+        top = 1 << 31
+        need = np.column_stack((self.lasts + 1, self.ends + 1)).astype("<u4")
+        allow = np.column_stack((self.firsts, self.known)).astype(np.int64) + top
+        width = 4 * need.shape[1]
+        need_bytes, allow_bytes = need.tobytes(), allow.astype("<u4").tobytes()
+        ints = int.from_bytes
+        return (
+            [ints(need_bytes[k : k + width], "little") for k in range(0, len(need_bytes), width)],
+            [ints(allow_bytes[k : k + width], "little") for k in range(0, len(allow_bytes), width)],
+            ints(np.full(need.shape[1], top, "<u4").tobytes(), "little"),
+        )
+
+
 Neighbours = Sequence[Set[int]] | Pairs
 """Per block the blocks it conflicts with (`neighbours[i]` for block i), or `Pairs`."""
 
@@ -337,6 +387,70 @@ def greedy_by_size(
     return offsets, top
 
 
+MAX_CHAIN_RANGES = 64
+"""`greedy_in_order` gives up past this many distinct ranges: it tests each block against
+every range, and the conflict pairs are then the cheaper way."""
+
+
+def greedy_in_order(
+    sizes: list[int], firsts: list[int], order: BlockOrder, max_ranges: int = MAX_CHAIN_RANGES
+) -> tuple[list[int], int] | None:
+    """`greedy_by_size` over the conflicts of `order`, with the same offsets, or None past
+    `max_ranges` distinct ranges.
+
+    `greedy_by_size` looks at the distinct ranges of a block's placed neighbours; here each
+    range keeps its blocks as a chain sorted by first task (see `BlockOrder`), and a range is
+    taken by a neighbour iff the block is not after its predecessor in the chain or not before
+    its successor: two tests per range instead of the pairs. Sizes must be positive."""
+    n = len(sizes)
+    if min(sizes, default=1) <= 0:
+        raise ValueError("greedy_in_order: sizes must be positive")
+    need, allow, guard = order.packed()
+    starts = order.firsts.tolist()
+    ranges: list[tuple[int, int]] = []
+    chains: list[tuple[list[int], list[int]]] = []
+    """Per range, the first tasks of its blocks (sorted) and the blocks in that order."""
+    numbered: dict[tuple[int, int], int] = {}
+    offsets = [-1] * n
+    top = 0
+    for i in sorted(range(n), key=lambda i: (-sizes[i], firsts[i])):
+        size, first, need_i, allow_i = sizes[i], starts[i], need[i], allow[i]
+        placed: list[tuple[int, int]] = []
+        for span, (keys, chain) in zip(ranges, chains, strict=True):
+            k = bisect_left(keys, first)
+            if (k and (allow_i - need[chain[k - 1]]) & guard != guard) or (
+                k < len(chain) and (allow[chain[k]] - need_i) & guard != guard
+            ):
+                placed.append(span)
+        placed.sort()
+        best, best_gap, cursor = -1, -1, 0
+        for start, end in placed:
+            gap = start - cursor
+            if gap >= size and (best < 0 or gap < best_gap):
+                best, best_gap = cursor, gap
+                if gap == size:
+                    break
+            if end > cursor:
+                cursor = end
+        offset = best if best >= 0 else cursor
+        offsets[i] = offset
+        span = (offset, offset + size)
+        slot = numbered.get(span)
+        if slot is None:
+            if len(ranges) == max_ranges:
+                return None
+            slot = numbered[span] = len(ranges)
+            ranges.append(span)
+            chains.append(([], []))
+        keys, chain = chains[slot]
+        k = bisect_left(keys, first)
+        keys.insert(k, first)
+        chain.insert(k, i)
+        if offset + size > top:
+            top = offset + size
+    return offsets, top
+
+
 def size_classes(sizes: list[int], alignment: int) -> list[int]:
     """GE's `BinaryBlockMemAssigner::GetMemoryRanges`: ceil(log2(max/min)) classes halving from
     the largest size; returns the class ceilings, smallest first."""
@@ -408,15 +522,21 @@ class BlockPlan:
     offsets: list[int]
     size: int
     """Bytes of the feature region."""
-    neighbours: Neighbours
-    """Blocks that may be live at once (`liveness.Conflicts`): they must not share bytes."""
+    neighbours: Neighbours | BlockOrder
+    """Blocks that may be live at once (`liveness.Conflicts`, or unless ordered by a
+    `BlockOrder`): they must not share bytes."""
     alignment: int
     strategy: str
 
     def verify(self) -> None:
         """Raises PlanError naming the first inconsistency: a block unplaced, misaligned or past
         the region, or two conflicting blocks sharing bytes."""
-        lists = len(self.sizes) if isinstance(self.neighbours, Pairs) else len(self.neighbours)
+        if isinstance(self.neighbours, Pairs):
+            lists = len(self.sizes)
+        elif isinstance(self.neighbours, BlockOrder):
+            lists = len(self.neighbours.firsts)
+        else:
+            lists = len(self.neighbours)
         if not len(self.sizes) == len(self.offsets) == lists:
             raise PlanError(
                 f"block plan: {len(self.offsets)} offsets for {len(self.sizes)} blocks and "
@@ -433,7 +553,10 @@ class BlockPlan:
                     f"block plan ({self.strategy}): block {i} [{offset}, {offset + size}) ends "
                     f"past the feature region ({self.size} B)"
                 )
-        clash = check_no_conflict(self.offsets, self.sizes, self.neighbours)
+        if isinstance(self.neighbours, BlockOrder):
+            clash = check_chains(self.offsets, self.sizes, self.neighbours)
+        else:
+            clash = check_no_conflict(self.offsets, self.sizes, self.neighbours)
         if clash is not None:
             a, b = clash
             raise PlanError(
@@ -445,6 +568,10 @@ class BlockPlan:
     def dump(self) -> str:
         """One line per block in offset order, with the blocks it conflicts with."""
         lines = [f"block plan ({self.strategy}): {len(self.sizes)} blocks in {self.size} B"]
+        if isinstance(self.neighbours, BlockOrder):  # no pair list to show
+            for i in sorted(range(len(self.sizes)), key=lambda i: (self.offsets[i], i)):
+                lines.append(f"  block {i}: [{self.offsets[i]}, {self.offsets[i] + self.sizes[i]})")
+            return "\n".join(lines)
         neighbours = neighbour_sets(self.neighbours, len(self.sizes))
         for i in sorted(range(len(self.sizes)), key=lambda i: (self.offsets[i], i)):
             lo, hi = self.offsets[i], self.offsets[i] + self.sizes[i]
@@ -469,3 +596,32 @@ def check_no_conflict(
     src, dst = src[clash], dst[clash]
     i = int(src.min())
     return i, int(dst[src == i].min())
+
+
+def check_chains(offsets: list[int], sizes: list[int], order: BlockOrder) -> tuple[int, int] | None:
+    """A pair of blocks sharing bytes that `order` does not order, or None: the plan's
+    invariant over a `BlockOrder`, without its pairs. The blocks of one range, and those of
+    two distinct ranges that overlap, must be a chain: sorted by first task, each entirely
+    before the next (the order is transitive, so then every two are ordered)."""
+    by_range: dict[tuple[int, int], list[int]] = {}
+    for i, (offset, size) in enumerate(zip(offsets, sizes, strict=True)):
+        by_range.setdefault((offset, offset + size), []).append(i)
+    spans = sorted(by_range)
+    groups = [by_range[span] for span in spans]
+    for r, span in enumerate(spans):  # the distinct ranges after it that share its bytes
+        for q in range(r + 1, len(spans)):
+            later = spans[q]
+            if later[0] >= span[1]:
+                break
+            if later[1] > later[0]:
+                groups.append(by_range[span] + by_range[later])
+    firsts = order.firsts
+    for group in groups:
+        chain = np.asarray(group, np.int64)
+        chain = chain[np.argsort(firsts[chain], kind="stable")]
+        ordered = order.before(chain[:-1], chain[1:])
+        if not ordered.all():
+            k = int(np.flatnonzero(~ordered)[0])
+            a, b = int(chain[k]), int(chain[k + 1])
+            return (a, b) if a < b else (b, a)
+    return None
