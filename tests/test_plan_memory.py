@@ -197,6 +197,24 @@ def _move(model: ModelOp, kernel: KernelOp, offset: int) -> None:
             task.outputs = type(task.outputs)([new if b == old else b for b in task.outputs.data])
 
 
+def test_the_task_graph_sees_a_task_changed_after_assign_streams() -> None:
+    """ge-assign-streams reads every task's effects (cached per task); a task rewritten
+    between it and ge-plan-memory is read again, not taken from that cache."""
+    _, model = lower(BENCH.branchy_graph(1, blocks=3, case=False))
+    assign_model(model)
+    kernel = next(t for t in model.tasks() if isinstance(t, KernelOp))
+    top = max(b.end for t in model.tasks() for b in t.effects().outs if isinstance(b, BufferAttr))
+    _move(model, kernel, top)
+    graph = TaskGraph.of(model)
+    assert graph.writes[graph.tasks.index(kernel)][0].offset_value == top
+    readers = [
+        p for p, reads in enumerate(graph.reads) if any(b.offset_value == top for b in reads)
+    ]
+    assert readers, "the readers of the moved output read it at its new offset"
+    plan_model(model)
+    assert kernel.outputs.data[0].offset_value != top  # planned like every feature buffer
+
+
 def _broken(shift: int) -> tuple[ModelOp, dict, dict]:
     """The example without reuse, with relu1's output moved over conv1's, which "skip" reads
     after relu1 ran: a plan that lets two live tensors share bytes."""
