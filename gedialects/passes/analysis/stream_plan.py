@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from math import inf
 from operator import itemgetter
 
 import numpy as np
@@ -35,9 +34,10 @@ from gedialects.passes.analysis import PlanError
 from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
-    """Tasks (global positions) run as one unit on one stream."""
+    """Tasks (global positions) run as one unit on one stream (slots: a model of 100k bench
+    nodes has as many, read field by field by every stage of the plan)."""
 
     tasks: list[int]
     engine: str | None
@@ -311,27 +311,15 @@ def assign_streams_each(
                 sorted(latest.items(), key=itemgetter(1)) if len(latest) > 1 else latest.items()
             )
             # When n could start on each candidate stream: its waits run first (max as
-            # comparisons, which pick the same float; the scheduler's innermost loop). Waits
-            # are max-plus and rounding is monotonic (max(a, b) + w == max(a + w, b + w) in
-            # floats), so on a stream without a producer of n they end at the later of the
-            # stream's clock plus a wait per arrival and `waited`, all waits run from nothing.
-            waited = -inf
-            for _, f in arrivals:
-                f += record_us
-                waited = (f if f > waited else waited) + wait_us
+            # comparisons, which pick the same float; the scheduler's innermost loop).
             keys: list[tuple[float, int, int]] = []
             for s in candidates:
                 clock = avail[s]
-                if s not in latest:
-                    for _ in arrivals:
-                        clock += wait_us
-                    keys.append((waited if waited > clock else clock, 1, s))
-                    continue
                 for sp, f in arrivals:
                     if sp != s:
                         f += record_us
                         clock = (f if f > clock else clock) + wait_us
-                own = latest[s]
+                own = latest.get(s, 0.0)
                 keys.append((own if own > clock else clock, 0 if tail[s] in ps else 1, s))
             opened = len(state.engines)
             can_open = (
