@@ -273,9 +273,11 @@ def assign_streams_each(
     critical = dict(critical or {})  # strategies of one crossing cost share it
     for strategy in strategies:
         if strategy.reserve and strategy.crossing_us not in critical:
-            critical[strategy.crossing_us] = _critical_successors(
-                nodes, preds, strategy.crossing_us
-            )
+            found = _critical_successors(nodes, preds, strategy.crossing_us)
+            # one list for equal ones (the bench graphs': crossings rarely decide), so that
+            # the strategies of a group share its free streams per node
+            same = next((c for c in critical.values() if c == found), None)
+            critical[strategy.crossing_us] = found if same is None else same
     first = _Streams(len(nodes))
     for engine in initial_engines:
         first.open(engine, None)
@@ -339,12 +341,18 @@ def assign_streams_each(
 
             choices: list[tuple[float, int]] = []
             """Per member: its start and stream (-1: a new stream, -2: a shared one)."""
+            free_of: list[int] | None = None
+            free: list[tuple[float, int, int]] = []
             for i in members:
                 reserve, successor, open_us = specs[i]
                 best = least
                 if reserve:
                     # streams whose last node's critical successor is still to come (HEFT)
-                    free = [k for k in keys if not (tail[k[2]] >= 0 and successor[tail[k[2]]] > n)]
+                    if successor is not free_of:
+                        free_of = successor
+                        free = [
+                            k for k in keys if not (tail[k[2]] >= 0 and successor[tail[k[2]]] > n)
+                        ]
                     if len(free) < len(keys) and (can_open or free):
                         best = min(free) if free else None
                 if can_open and (best is None or (start_new + open_us, 2) < best[:2]):
