@@ -40,7 +40,14 @@ from gedialects.ascend import (
     TaskEffects,
     TaskOp,
 )
-from gedialects.base import AICORE_ENGINE, STREAM_LABEL, of_class, set_block_ops, walk_holders
+from gedialects.base import (
+    AICORE_ENGINE,
+    STREAM_LABEL,
+    block_ops,
+    of_class,
+    set_block_ops,
+    walk_holders,
+)
 from gedialects.passes.analysis.stream_plan import (
     EventPlan,
     Node,
@@ -148,14 +155,21 @@ def _nodes(model: ModelOp, graph: TaskGraph, costs: CostModel) -> tuple[list[Nod
                 node.engine = effects.engine
             node.duration += costs.duration_of(task, effects)
         else:
-            nodes.append(_task_node(graph, pos, costs))
+            nodes.append(_task_node(graph, pos, costs, task, effects))
     return nodes, has_end
 
 
-def _task_node(graph: TaskGraph, pos: int, costs: CostModel) -> Node:
-    """A kernel or memcpy task as a node: its engine (None: attached) and stream label."""
-    task = graph.tasks[pos]
-    effects = graph.effects[pos]
+def _task_node(
+    graph: TaskGraph,
+    pos: int,
+    costs: CostModel,
+    task: TaskOp | None = None,
+    effects: TaskEffects | None = None,
+) -> Node:
+    """A kernel or memcpy task as a node: its engine (None: attached) and stream label;
+    `task` and `effects`: the graph's, when the caller holds them."""
+    task = graph.tasks[pos] if task is None else task
+    effects = graph.effects[pos] if effects is None else effects
     label = task.attributes.get(STREAM_LABEL)  # mostly None: no failing ABC isinstance
     return Node(
         [pos],
@@ -543,23 +557,26 @@ class _Emitter:
         layouts: dict[int, CaseLayout],
         has_end: bool,
     ) -> None:
+        before, after = sync.before, sync.after
         for n, node in enumerate(nodes):
             s = stream_of[n]
-            self._syncs(sync, sync.before[n])
+            if before[n]:  # most nodes sync with nothing: no call for them
+                self._syncs(sync, before[n])
             layout = layouts.get(n)
             if layout is None:
                 for pos in node.tasks:
                     self._task(pos, s)
             else:
                 self._case(layout, s)
-            self._syncs(sync, sync.after[n])
+            if after[n]:
+                self._syncs(sync, after[n])
         if has_end:
             self.tasks.append(EndGraphOp(stream_of[-1] if nodes else 0))
         block = self.model.body.block
         # the declarations and tasks are replaced: one walk, not a set of three walks' ops,
         # each op's class tested once per class (an ABC isinstance that fails costs a
         # microsecond: 0.12 s of 180k ops at 100k bench nodes)
-        kept = [op for op in block.ops if not of_class(op, _DECLARED)]
+        kept = [op for op in block_ops(block) if not of_class(op, _DECLARED)]
         ops: list[Operation] = [StreamOp(s, engine) for s, engine in enumerate(self.engines)]
         ops += [EventOp(e) for e in range(self.events)]
         ops += kept

@@ -89,6 +89,7 @@ from gedialects.base import (
     int_array_values,
     is_static,
     of_class,
+    set_block_ops,
     tensor_nbytes,
 )
 from gedialects.formats import kernel_attrs
@@ -571,7 +572,8 @@ class _Lowering:
 
     def lower_kernel(self, op: GEOp, env: dict[SSAValue, Value]) -> None:
         """A node of a known partition: a kernel task on planned slots."""
-        inputs = [env[v] for v in op.operands]
+        operands = op.operands
+        inputs = [env[v] for v in operands]
         if any(type(v) is DynValue for v in inputs):
             raise _fail(
                 op,
@@ -593,7 +595,7 @@ class _Lowering:
             engine=self.engine(op),
             inputs=inputs,
             outputs=outs,
-            attrs=_kernel_attrs(op),
+            attrs=_kernel_attrs(op, [v.type for v in operands]),
         )
         env.update(zip(op.results, outs, strict=True))
 
@@ -928,8 +930,9 @@ class _Lowering:
         return slot
 
 
-def _kernel_attrs(op: GEOp) -> dict[str, Attribute]:
-    """The op's properties that differ from their defaults (kernels default the rest)."""
+def _kernel_attrs(op: GEOp, types: Sequence[Attribute] | None = None) -> dict[str, Attribute]:
+    """The op's properties that differ from their defaults (kernels default the rest);
+    `types`: the op's operand types, when the caller has read its operands."""
     defaults = _DEFAULTS.get(type(op))
     if defaults is None:
         defs = op.get_irdl_definition().properties
@@ -939,7 +942,8 @@ def _kernel_attrs(op: GEOp) -> dict[str, Attribute]:
         for k, v in op.properties.items()
         if k not in defaults or v != defaults[k]  # a missing default (None) differs
     }
-    types = op.operand_types
+    if types is None:
+        types = op.operand_types
     if not any(type_facts(t).formatted for t in types):
         return attrs  # what kernel_attrs returns without a storage format
     return dict(kernel_attrs(types, attrs))
@@ -1144,7 +1148,9 @@ def _materialise(
         if task.attributes:
             ops[-1].attributes |= task.attributes
     ops.append(EndGraphOp(stream=0))
-    return ModelOp(graph.sym_name.data, plan.arena_size, plan.weight_size, ops)
+    model = ModelOp(graph.sym_name.data, plan.arena_size, plan.weight_size)
+    set_block_ops(model.body.block, ops)  # new ops: linked, not inserted one by one
+    return model
 
 
 @dataclass(frozen=True)

@@ -28,13 +28,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
+import numpy as np
+
 from gedialects.passes.analysis import PlanError
 from gedialects.passes.analysis.task_graph import TaskGraph, TypeSizes
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
-    """Tasks (global positions) run as one unit on one stream."""
+    """Tasks (global positions) run as one unit on one stream (slots: a model of 100k bench
+    nodes has as many, read field by field by every stage of the plan)."""
 
     tasks: list[int]
     engine: str | None
@@ -51,61 +54,81 @@ def dependencies(
     """Per node, the earlier nodes it must follow because of the bytes they touch.
 
     The arena is cut into atoms at every buffer boundary, so overlapping buffers of a reused
-    plan are compared byte-exactly; linear in the number of (access, atom) pairs. A dynamic
-    slot is one atom of its own, past the arena.
+    plan are compared byte-exactly. A dynamic slot is one atom of its own, past the arena.
+    Per atom, in node order (a node's reads before its writes): a read follows the last
+    earlier write, a write the last earlier write and the reads since; found for every
+    access at once by sorting the (atom, node) pairs, O(P log P) in the pairs.
     """
-    by_id = sizes.by_id  # `sizes.nbytes` without its two calls per buffer
+    owner, lo, hi, write = _accesses(graph, nodes, weight_size, sizes)
+    preds: list[set[int]] = [set() for _ in nodes]
+    if not owner:
+        return preds
+    # the atoms: offsets come mostly in order, where a stable sort (timsort) is fastest
+    cuts = np.sort(np.array(lo + hi, np.int64), kind="stable")
+    cuts = cuts[np.r_[True, cuts[1:] != cuts[:-1]]]
+    first = np.searchsorted(cuts, np.array(lo, np.int64))
+    width = np.searchsorted(cuts, np.array(hi, np.int64)) - first
+    # one row per (access, atom): most buffers are one atom (no plan reuses memory yet)
+    rows = np.repeat(np.arange(len(owner)), width)
+    atom = first[rows] + np.arange(len(rows)) - np.repeat(np.cumsum(width) - width, width)
+    node = np.array(owner, np.int64)[rows]
+    is_write = np.array(write, bool)[rows]
+    order = np.lexsort((is_write, node, atom))
+    atom, node, is_write = atom[order], node[order], is_write[order]
+    # each row's atom as the rows [group_start, group_end)
+    starts = np.flatnonzero(np.r_[True, atom[1:] != atom[:-1]])
+    counts = np.diff(np.r_[starts, len(atom)])
+    group_start = np.repeat(starts, counts)
+    group_end = group_start + np.repeat(counts, counts)
+    # the last write before each row, and the first write after each read, in its atom
+    at = np.arange(len(atom))
+    before = np.r_[-1, np.maximum.accumulate(np.where(is_write, at, -1))[:-1]]
+    has_before = before >= group_start
+    after = np.minimum.accumulate(np.where(is_write, at, len(atom))[::-1])[::-1]
+    has_after = ~is_write & (after < group_end)
+    src = np.concatenate((node[before[has_before]], node[has_after]))
+    dst = np.concatenate((node[has_before], node[after[has_after]]))
+    keep = src != dst
+    for d, p in zip(dst[keep].tolist(), src[keep].tolist(), strict=True):
+        preds[d].add(p)
+    return preds
 
-    accesses: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]] = []
-    bounds: set[int] = set()
-    for node in nodes:
-        reads: list[tuple[int, int]] = []
-        writes: list[tuple[int, int]] = []
+
+def _accesses(
+    graph: TaskGraph, nodes: list[Node], weight_size: int, sizes: TypeSizes
+) -> tuple[list[int], list[int], list[int], list[bool]]:
+    """Per access of a node's tasks (weights aside): its node, byte range and whether it
+    writes; a dynamic slot k is the range [-2k-2, -2k-1)."""
+    by_id = sizes.by_id  # `sizes.nbytes` without its two calls per buffer
+    dynamic = graph.dyn_reads.keys() | graph.dyn_writes.keys()
+    owner: list[int] = []
+    lo: list[int] = []
+    hi: list[int] = []
+    write: list[bool] = []
+    for n, node in enumerate(nodes):
         for pos in node.tasks:
-            for target, buffers in ((reads, graph.reads[pos]), (writes, graph.writes[pos])):
+            for writes, buffers in ((False, graph.reads[pos]), (True, graph.writes[pos])):
                 for b in buffers:
-                    lo = b.offset.data
-                    if lo < weight_size:
+                    start = b.offset.data
+                    if start < weight_size:
                         continue
                     t = b.type
                     info = by_id.get(id(t))
-                    hi = lo + (sizes(t) if info is None else info)[3]
-                    if hi > lo:
-                        target.append((lo, hi))
-                        bounds.add(lo)
-                        bounds.add(hi)
-            for target, slots in ((reads, graph.dyn_reads), (writes, graph.dyn_writes)):
+                    end = start + (sizes(t) if info is None else info)[3]
+                    if end > start:
+                        owner.append(n)
+                        lo.append(start)
+                        hi.append(end)
+                        write.append(writes)
+            if pos not in dynamic:
+                continue
+            for writes, slots in ((False, graph.dyn_reads), (True, graph.dyn_writes)):
                 for slot in slots.get(pos, ()):
-                    target.append((-2 * slot - 2, -2 * slot - 1))
-                    bounds.add(-2 * slot - 2)
-                    bounds.add(-2 * slot - 1)
-        accesses.append((reads, writes))
-    cuts = sorted(bounds)
-    atom = {b: i for i, b in enumerate(cuts)}
-    last_writer: dict[int, int] = {}
-    readers: dict[int, list[int]] = {}
-    preds: list[set[int]] = []
-    for n, (reads, writes) in enumerate(accesses):
-        found: set[int] = set()
-        read_atoms = [a for lo, hi in reads for a in range(atom[lo], atom[hi])]
-        write_atoms = [a for lo, hi in writes for a in range(atom[lo], atom[hi])]
-        for a in read_atoms:
-            w = last_writer.get(a)
-            if w is not None:
-                found.add(w)
-        for a in write_atoms:
-            w = last_writer.get(a)
-            if w is not None:
-                found.add(w)
-            found.update(readers.get(a, ()))
-        for a in read_atoms:
-            readers.setdefault(a, []).append(n)
-        for a in write_atoms:
-            last_writer[a] = n
-            readers[a] = []
-        found.discard(n)
-        preds.append(found)
-    return preds
+                    owner.append(n)
+                    lo.append(-2 * slot - 2)
+                    hi.append(-2 * slot - 1)
+                    write.append(writes)
+    return owner, lo, hi, write
 
 
 @dataclass(frozen=True)
@@ -250,9 +273,11 @@ def assign_streams_each(
     critical = dict(critical or {})  # strategies of one crossing cost share it
     for strategy in strategies:
         if strategy.reserve and strategy.crossing_us not in critical:
-            critical[strategy.crossing_us] = _critical_successors(
-                nodes, preds, strategy.crossing_us
-            )
+            found = _critical_successors(nodes, preds, strategy.crossing_us)
+            # one list for equal ones (the bench graphs': crossings rarely decide), so that
+            # the strategies of a group share its free streams per node
+            same = next((c for c in critical.values() if c == found), None)
+            critical[strategy.crossing_us] = found if same is None else same
     first = _Streams(len(nodes))
     for engine in initial_engines:
         first.open(engine, None)
@@ -316,12 +341,18 @@ def assign_streams_each(
 
             choices: list[tuple[float, int]] = []
             """Per member: its start and stream (-1: a new stream, -2: a shared one)."""
+            free_of: list[int] | None = None
+            free: list[tuple[float, int, int]] = []
             for i in members:
                 reserve, successor, open_us = specs[i]
                 best = least
                 if reserve:
                     # streams whose last node's critical successor is still to come (HEFT)
-                    free = [k for k in keys if not (tail[k[2]] >= 0 and successor[tail[k[2]]] > n)]
+                    if successor is not free_of:
+                        free_of = successor
+                        free = [
+                            k for k in keys if not (tail[k[2]] >= 0 and successor[tail[k[2]]] > n)
+                        ]
                     if len(free) < len(keys) and (can_open or free):
                         best = min(free) if free else None
                 if can_open and (best is None or (start_new + open_us, 2) < best[:2]):
@@ -425,12 +456,14 @@ def plan_events(preds: list[set[int]], stream_of: list[int], streams: int) -> Ev
     count = [0] * streams
     index = [0] * len(preds)
     known: list[list[int]] = [[0] * streams for _ in range(streams)]
-    after: list[list[int]] = [[] for _ in preds]
+    """Per stream, how many tasks of each other stream it knows complete (its own entry is
+    stale: `count` has it); a list is never changed once a node shares it."""
+    seen: list[list[int]] = [[] for _ in preds]
+    """Per node, its stream's `known` when it ended (with itself: `index` + 1)."""
     events: list[tuple[int, int]] = []
     cross = 0
     for n, ps in enumerate(preds):
         s = stream_of[n]
-        clock = known[s]
         latest: dict[int, int] = {}
         for p in ps:
             sp = stream_of[p]
@@ -438,23 +471,27 @@ def plan_events(preds: list[set[int]], stream_of: list[int], streams: int) -> Ev
                 cross += 1
                 if p > latest.get(sp, -1):
                     latest[sp] = p
-        for p in sorted(latest.values(), reverse=True):
-            if clock[stream_of[p]] > index[p]:
-                continue  # implied by an earlier wait of this stream
-            events.append((p, n))
-            clock = [max(a, b) for a, b in zip(clock, after[p], strict=True)]
+        if latest:
+            clock = known[s]
+            for p in sorted(latest.values(), reverse=True):
+                sp = stream_of[p]
+                if clock[sp] > index[p]:
+                    continue  # implied by an earlier wait of this stream
+                events.append((p, n))
+                clock = [max(a, b) for a, b in zip(clock, seen[p], strict=True)]
+                clock[sp] = index[p] + 1
+            known[s] = clock
         index[n] = count[s]
         count[s] += 1
-        clock = clock[:]
-        clock[s] = count[s]
-        after[n] = clock
-        known[s] = clock
+        seen[n] = known[s]
     return EventPlan(events, cross)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Sync:
-    """An `event_record` (record=True) or `event_wait` of `event` on `stream`."""
+    """An `event_record` (record=True) or `event_wait` of `event` on `stream`; never changed
+    once built (plans share them; not frozen: a frozen dataclass builds three times slower,
+    and a plan of 100k bench nodes builds some 400k)."""
 
     record: bool
     event: int
@@ -546,7 +583,8 @@ class SyncPlan:
                         new[sync.event] = len(new)
 
         def move(syncs: list[Sync]) -> list[Sync]:
-            return [Sync(x.record, new[x.event], x.stream) for x in syncs]
+            """The syncs renumbered; most nodes have none: their (empty) list is shared."""
+            return [Sync(x.record, new[x.event], x.stream) for x in syncs] if syncs else syncs
 
         return SyncPlan([move(b) for b in self.before], [move(a) for a in self.after], len(new))
 
@@ -699,10 +737,12 @@ def hoist_waits(
             for x in syncs:
                 if x.record:
                     recorder[x.event] = n
-    before = [list(b) for b in sync.before]
+    before = list(sync.before)  # a node's list copied where it changes (most do not)
     stalls: list[list[list[float]]] = [[] for _ in range(streams)]
     """Per stream: [node, when its hoisted waits end, when its first late record lands]."""
     for m, syncs in enumerate(sync.before):
+        if not syncs:
+            continue
         s = stream_of[m]
         kept: list[Sync] = []
         for x in syncs:
@@ -717,12 +757,13 @@ def hoist_waits(
                     break  # the record comes later in program order
                 if max(free, arrival) + wait_us <= late:
                     stall[1] = max(free, arrival) + wait_us
-                    before[n].insert(0, x)
+                    before[n] = [x, *before[n]]
                     moved = True
                     break
             if not moved:
                 kept.append(x)
-        before[m] = kept
+        if len(kept) < len(syncs):
+            before[m] = kept
         late = [recorded[x.event] for x in syncs if not x.record and recorded[x.event] > reach[m]]
         if late:
             stalls[s].append([m, reach[m], min(late)])
