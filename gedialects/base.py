@@ -902,6 +902,27 @@ def walk_holders(root: Operation, cls: type[_OpT]) -> Iterator[_OpT]:
                     yield from walk_holders(inner, cls)
 
 
+def detach_ops(ops: Iterable[Operation]) -> None:
+    """`op.detach()` for each of `ops`, by direct edits of the links (xDSL's `detach_op`
+    reads the neighbours through properties and checks the block per op: the dynamic-shape
+    partitioner moves every node of a graph into a subgraph, 100k at 100k bench nodes)."""
+    for op in ops:
+        block = op.parent
+        if block is None:
+            raise ValueError("Cannot detach a toplevel operation.")
+        prev, after = op._prev_op, op._next_op  # pyright: ignore[reportPrivateUsage]
+        if prev is None:
+            block._first_op = after  # pyright: ignore[reportPrivateUsage]
+        else:
+            prev._next_op = after  # pyright: ignore[reportPrivateUsage]
+        if after is None:
+            block._last_op = prev  # pyright: ignore[reportPrivateUsage]
+        else:
+            after._prev_op = prev  # pyright: ignore[reportPrivateUsage]
+        op.parent = None
+        op._prev_op = op._next_op = None  # pyright: ignore[reportPrivateUsage]
+
+
 def set_block_ops(block: Block, ops: Iterable[Operation]) -> None:
     """Makes `ops` the block's ops, in this order: what detaching every op of the block and
     then `block.add_ops(ops)` leaves, without xDSL's per-op list surgery and ancestry walk
