@@ -55,8 +55,9 @@ def outline_cluster(
     inputs: list[SSAValue] = []
     input_index: dict[int, int] = {}
     outputs: list[SSAValue] = []
+    # Operands read from each op's tuple (`operands` is a view iterated by index).
     for op in ops:
-        for v in op.operands:
+        for v in op._operands:  # pyright: ignore[reportPrivateUsage]
             if id(v) not in input_index and id(v.owner) not in members:
                 input_index[id(v)] = len(inputs)
                 inputs.append(v)
@@ -91,7 +92,7 @@ def outline_cluster(
     detach_ops(ops)
     for op in ops:
         changes: dict[int, SSAValue] = {}
-        for k, v in enumerate(op.operands):
+        for k, v in enumerate(op._operands):  # pyright: ignore[reportPrivateUsage]
             index = input_index.get(id(v))
             if index is not None:  # an input: produced outside the cluster
                 changes[k] = args[index]
