@@ -123,6 +123,7 @@ from gedialects.base import (
     element_count,
     element_nbytes,
     element_type,
+    fast_single_accessors,
     i64_interned,
     infer_kept,
     int_array,
@@ -2574,4 +2575,5 @@ Ascend = Dialect(
     ],
     [BufferAttr, DynBufferAttr],
 )
+fast_single_accessors(Ascend.operations)
 fast_verify.install(Ascend, const_reads)  # compiled IRDL checks, kept verdicts

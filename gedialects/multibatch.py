@@ -58,6 +58,7 @@ from gedialects.base import (
     GEOp,
     NodeSyntax,
     const_reads,
+    fast_single_accessors,
     ge_dims,
     ge_dims_array,
     int_array,
@@ -620,4 +621,5 @@ Multibatch = Dialect(
     ],
     [],
 )
+fast_single_accessors(Multibatch.operations)
 fast_verify.install(Multibatch, const_reads)  # compiled IRDL checks, kept verdicts

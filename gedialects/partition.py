@@ -48,7 +48,15 @@ from xdsl.traits import SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import fast_verify
-from gedialects.base import GEOp, NodeSyntax, const_reads, init_op, new_i64, new_string
+from gedialects.base import (
+    GEOp,
+    NodeSyntax,
+    const_reads,
+    fast_single_accessors,
+    init_op,
+    new_i64,
+    new_string,
+)
 from gedialects.graph import GraphOp
 from gedialects.graph.control import GE_TENSOR, check_signature, lookup_graph
 from gedialects.graph.structure import module_rule, ssa_values
@@ -275,4 +283,5 @@ Partition = Dialect(
     ],
     [],
 )
+fast_single_accessors(Partition.operations)
 fast_verify.install(Partition, const_reads)  # compiled IRDL checks, kept verdicts

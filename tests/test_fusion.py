@@ -37,7 +37,7 @@ from xdsl.utils.exceptions import PassFailedException
 from gedialects import make_context
 from gedialects.base import is_static
 from gedialects.frontend.onnx import import_model
-from gedialects.graph import GraphOp
+from gedialects.graph import GraphOp, ReluOp, TanhOp
 from gedialects.graph.elementwise import AddOp, MulOp
 from gedialects.interpreters.run import run
 from gedialects.passes import get_all_passes
@@ -438,3 +438,43 @@ def test_rewrite_with_offers_patterns_only_the_ops_they_root_at() -> None:
     assert kept == ["graph.add", "graph.mul"]
     rewrite_with(module, [pattern])
     assert seen == ["graph.add", "graph.mul"]
+
+
+def test_anchored_pattern_sits_out_until_a_rewrite_makes_its_anchor() -> None:
+    """A pattern with `ANCHORS` is not tried on a module without one of them (`ByOpType`),
+    and is tried again as soon as another pattern's rewrite makes one: the walk still ends
+    at a fixed point of all the patterns."""
+    tried: list[str] = []
+
+    class ReluToTanh(RewritePattern):
+        @op_type_rewrite_pattern
+        def match_and_rewrite(self, op: ReluOp, rewriter: PatternRewriter) -> None:
+            rewriter.replace_matched_op(TanhOp(op.x))
+
+    class MulOfTanhToAdd(RewritePattern):
+        ANCHORS = (TanhOp,)
+
+        @op_type_rewrite_pattern
+        def match_and_rewrite(self, op: MulOp, rewriter: PatternRewriter) -> None:
+            tried.append(op.name)
+            if isinstance(op.x1.owner, TanhOp):
+                rewriter.replace_matched_op(AddOp(op.x1, op.x2))
+
+    def module(activation: str) -> ModuleOp:
+        return parse(
+            "builtin.module {\n"
+            "graph.graph @g(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+            f"  %r = graph.{activation} %x : (tensor<2xf32>) -> tensor<2xf32>\n"
+            "  %m = graph.mul %r, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+            "  graph.net_output %m : tensor<2xf32>\n"
+            "}\n}"
+        )
+
+    still = module("sigmoid")
+    rewrite_with(still, [ReluToTanh(), MulOfTanhToAdd()])
+    assert tried == [] and op_counts(still)["graph.mul"] == 1  # no Tanh: never tried
+    woken = module("relu")
+    rewrite_with(woken, [ReluToTanh(), MulOfTanhToAdd()])
+    counts = op_counts(woken)
+    assert tried and counts["graph.tanh"] == 1 and counts["graph.add"] == 1, counts
+    assert counts["graph.mul"] == 0 and counts["graph.relu"] == 0, counts

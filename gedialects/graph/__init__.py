@@ -30,7 +30,7 @@ gear attributes optional, so the gear Case is the general Case.
 from xdsl.ir import Dialect
 
 from gedialects import fast_verify
-from gedialects.base import const_reads
+from gedialects.base import const_reads, fast_single_accessors
 from gedialects.formats import FormatAttr
 from gedialects.graph import (
     activation,
@@ -143,6 +143,7 @@ Graph = Dialect(
     ],
     [FormatAttr, StringType, StringsAttr],
 )
+fast_single_accessors(Graph.operations)
 fast_verify.install(Graph, const_reads)  # compiled IRDL checks, kept verdicts
 
 __all__ = [

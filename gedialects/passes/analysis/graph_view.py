@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation
 
-from gedialects.base import NODE_NAME, GEOp, new_i64, of_class
+from gedialects.base import NODE_NAME, GEOp, block_ops, new_i64, of_class
 from gedialects.graph import GraphOp
 from gedialects.graph.control import ControlFlowOp
 from gedialects.multibatch import CaseOp
@@ -56,27 +56,28 @@ def ge_type(op: Operation) -> str:
 
 
 # The attribute readers test for a missing attribute first: `isinstance(None, StringAttr)`
-# is a Python-level ABCMeta `__instancecheck__` (about 1 us), and most lookups miss.
+# is a Python-level ABCMeta `__instancecheck__` (about 1 us), and most lookups miss; a hit's
+# class test is `of_class`'s, once per attribute class (the node name of every node).
 
 
 def str_attr(op: Operation, name: str) -> str | None:
     value = op.attributes.get(name)
     if value is None:
         return None
-    return value.data if isinstance(value, StringAttr) else None
+    return value.data if of_class(value, StringAttr) else None
 
 
 def bool_attr(op: Operation, name: str) -> bool | None:
     """A GE bool attribute: `true`/`false` (i1) or any integer attribute."""
     value = op.attributes.get(name)
-    if value is not None and isinstance(value, IntegerAttr):
+    if value is not None and of_class(value, IntegerAttr):
         return bool(value.value.data)
     return None
 
 
 def int_attr(op: Operation, name: str) -> int | None:
     value = op.attributes.get(name)
-    if value is not None and isinstance(value, IntegerAttr):
+    if value is not None and of_class(value, IntegerAttr):
         return int(value.value.data)
     return None
 
@@ -102,12 +103,23 @@ def graphs_called_by(op: Operation) -> list[str]:
 
 
 def called_symbols(op: Operation) -> list[str]:
-    """Graphs an op calls (PartitionedCall's callee, Case's branches): any symbol property."""
+    """Graphs an op calls (PartitionedCall's callee, Case's branches): any symbol property.
+    A property of a class that is neither a symbol nor an array is passed over by one
+    lookup of its class: the partitioners ask this of every node."""
     names: list[str] = []
     for value in op.properties.values():
+        holds = _MAY_HOLD_SYMBOLS.get(value.__class__)
+        if holds is None:
+            holds = _MAY_HOLD_SYMBOLS[value.__class__] = of_class(value, (ArrayAttr, SymbolRefAttr))
+        if not holds:
+            continue
         items = value.data if of_class(value, ArrayAttr) else (value,)
         names.extend(a.root_reference.data for a in items if of_class(a, SymbolRefAttr))
     return names
+
+
+_MAY_HOLD_SYMBOLS: dict[type, bool] = {}
+"""Property class -> whether a value of it is a symbol or an array (`called_symbols`)."""
 
 
 @dataclass
@@ -124,7 +136,7 @@ class GraphNodes:
     def of(cls, graph: GraphOp) -> GraphNodes:
         block = graph.body.block
         args = list(block.args)
-        ops = [op for op in block.ops]  # not `list(ops)`: that walks the block twice
+        ops = block_ops(block)
         # Keyed by `id` (xDSL's values hash by a Python-level `__hash__`); the graph keeps
         # the values alive.
         index: dict[int, int] = {id(a): i for i, a in enumerate(args)}
@@ -133,7 +145,8 @@ class GraphNodes:
         counts: dict[str, int] = {}
         base = len(args)
         for k, op in enumerate(ops):
-            preds.append([index[id(v)] for v in op.operands])
+            # the operand tuple itself: `operands` is a view, iterated by index
+            preds.append([index[id(v)] for v in op._operands])  # pyright: ignore[reportPrivateUsage]
             for r in op.results:
                 index[id(r)] = base + k
             name = str_attr(op, NODE_NAME)

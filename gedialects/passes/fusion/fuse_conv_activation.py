@@ -32,6 +32,9 @@ class FuseConv2DActivation(RewritePattern):
     ROOTS: ClassVar[tuple[type[Operation], ...]] = ACTIVATION_TYPES
     """What `match_activation` accepts (`matching.root_type`)."""
 
+    ANCHORS: ClassVar[tuple[type[Operation], ...]] = (Conv2DOp,)
+    """Every match holds the Conv2D (`matching.ByOpType`)."""
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         activation = match_activation(op)
         if activation is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from xdsl.context import Context
@@ -30,6 +31,9 @@ class FuseConv2DBiasAdd(RewritePattern):
     A run-time c is taken as the bias only when it already is one: a 1-D [C] tensor added
     to an NHWC convolution without bias.
     """
+
+    ANCHORS: ClassVar[tuple[type[Operation], ...]] = (Conv2DOp,)
+    """Every match holds the Conv2D (`matching.ByOpType`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AddOp, rewriter: PatternRewriter) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from xdsl.context import Context
@@ -181,6 +182,9 @@ def _fuse(
 class FuseErfGelu(RewritePattern):
     """`0.5 * x * (1 + erf(x / sqrt(2)))` -> `gelu(x)`."""
 
+    ANCHORS: ClassVar[tuple[type[Operation], ...]] = (ErfOp,)
+    """Every match holds an Erf (`matching.ByOpType`)."""
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MulOp, rewriter: PatternRewriter) -> None:
         outer = match_gelu_outer(op, ErfOp)
@@ -203,6 +207,9 @@ class FuseErfGelu(RewritePattern):
 
 class FuseTanhGelu(RewritePattern):
     """`0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))` -> `gelu(x, "tanh")`."""
+
+    ANCHORS: ClassVar[tuple[type[Operation], ...]] = (TanhOp,)
+    """Every match holds a Tanh (`matching.ByOpType`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MulOp, rewriter: PatternRewriter) -> None:

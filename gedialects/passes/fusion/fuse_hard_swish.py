@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -21,6 +23,9 @@ from gedialects.passes.fusion.matching import (
 
 class FuseHardSigmoidMul(RewritePattern):
     """`x * hard_sigmoid(x, alpha = 1/6, beta = 0.5)` (either order) -> `hard_swish(x)`."""
+
+    ANCHORS: ClassVar[tuple[type[Operation], ...]] = (HardSigmoidOp,)
+    """Every match holds a HardSigmoid (`matching.ByOpType`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MulOp, rewriter: PatternRewriter) -> None:

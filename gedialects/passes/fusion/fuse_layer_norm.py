@@ -181,6 +181,9 @@ class FuseDecomposedLayerNorm(RewritePattern):
     ROOTS: ClassVar[tuple[type[Operation], ...]] = (DivOp, MulOp, AddOp)
     """The types its first check accepts (`matching.root_type`)."""
 
+    ANCHORS: ClassVar[tuple[type[Operation], ...]] = (ReduceMeanOp,)
+    """Every match holds the mean's and the variance's ReduceMean (`matching.ByOpType`)."""
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, DivOp | MulOp | AddOp):
             return  # a layer norm ends in one of these

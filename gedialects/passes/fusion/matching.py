@@ -237,7 +237,9 @@ def rewrite_with(module: ModuleOp, patterns: Sequence[RewritePattern]) -> None:
 
     xDSL's dead-code elimination is off: a fusion pass erases what it fused and nothing else.
     The walker's worklist only takes ops some pattern can root at (`RootWorklist`): the
-    others would be popped and offered to no pattern, so the rewrites are the same.
+    others would be popped and offered to no pattern, so the rewrites are the same. A
+    pattern with `ANCHORS` sits out a round over a module that holds none of them
+    (`ByOpType.see`).
     """
     by_type = ByOpType(list(patterns))
     walker = RootWalker(by_type)
@@ -250,10 +252,15 @@ class RootWalker(PatternRewriteWalker):
     """xDSL's walker, whose worklist is filled with the ops `region.walk(reverse=True,
     region_first=True)` yields, in that order, by one loop over each block's links: the
     walk's nested generators per op were a fifth of ge-fuse on a 10k-node graph (seven
-    fills of 13k ops)."""
+    fills of 13k ops). Before the fill, its `ByOpType` learns the op classes the region
+    holds (`ByOpType.present`)."""
 
     def _populate_worklist(self, op: Operation | Region | Block) -> None:
-        push = self._worklist.push
+        if not isinstance(op, Region):
+            super()._populate_worklist(op)
+            return
+        ops: list[Operation] = []
+        add = ops.append
 
         def visit_region(region: Region) -> None:
             for block in reversed(region.blocks):
@@ -262,13 +269,15 @@ class RootWalker(PatternRewriteWalker):
                     if inner.regions:
                         for nested in reversed(inner.regions):
                             visit_region(nested)
-                    push(inner)
+                    add(inner)
                     inner = inner.prev_op
 
-        if isinstance(op, Region):
-            visit_region(op)
-        else:
-            super()._populate_worklist(op)
+        visit_region(op)
+        if isinstance(self.pattern, ByOpType):
+            self.pattern.present({type(inner) for inner in ops})
+        push = self._worklist.push
+        for inner in ops:
+            push(inner)
 
 
 class RootWorklist(Worklist[Operation]):
@@ -278,7 +287,7 @@ class RootWorklist(Worklist[Operation]):
     def __init__(self, patterns: ByOpType) -> None:
         super().__init__()
         self.patterns = patterns
-        self.takes: dict[type, bool] = {}
+        self.takes = patterns.takes
 
     def push(self, item: Operation) -> None:
         cls = type(item)
@@ -319,21 +328,59 @@ class ByOpType(RewritePattern):
     """`GreedyRewritePatternApplier(patterns, dce_enabled=False)` (no folding either: its
     defaults) that tries on an op only the patterns whose root type it is, in their order:
     the others' wrappers would return at their isinstance check. Every stage's walk offered
-    each of the 13k ops of a 10k-node graph to every pattern of the stage (216k calls)."""
+    each of the 13k ops of a 10k-node graph to every pattern of the stage (216k calls).
+
+    A pattern may also name `ANCHORS`: op classes one of which is in every group it fuses
+    (GELU's Erf, layer norm's ReduceMean). While the module holds none of them the pattern
+    is left out; an op of a class not seen before (one a rewrite made) brings it back at
+    once, and the walker's next round (there is one after every rewrite) offers every op
+    again, so what the walk ends with is still a fixed point of all the patterns. The
+    100k-node bench graph has none of the multi-op patterns' anchors: their 44k tries found
+    nothing, a fifth of ge-fuse."""
 
     def __init__(self, patterns: list[RewritePattern]) -> None:
         self.patterns = patterns
         self.roots = [root_type(p) for p in patterns]
+        self.anchors: list[tuple[type, ...] | None] = [
+            getattr(p, "ANCHORS", None) for p in patterns
+        ]
+        self.live = [True] * len(patterns)
+        self.seen: set[type] | None = None
+        """The op classes of the module (None: not known, every pattern is live)."""
         self.by_type: dict[type, list[RewritePattern]] = {}
+        self.takes: dict[type, bool] = {}
+        """Class -> whether a pattern can root at it (`RootWorklist`'s memo)."""
+
+    def present(self, classes: set[type]) -> None:
+        """Starts a round over a module whose ops are of `classes`."""
+        self.seen = set(classes)
+        self.live = self._live()
+        self.by_type.clear()
+        self.takes.clear()
+
+    def _live(self) -> list[bool]:
+        """Per pattern: no anchors, or an op of one of them is in the module."""
+        seen = self.seen
+        return [
+            anchors is None or seen is None or any(issubclass(c, anchors) for c in seen)
+            for anchors in self.anchors
+        ]
 
     def candidates(self, cls: type) -> list[RewritePattern]:
-        """The patterns that can root at an op of class `cls`, in their order (memoised)."""
+        """The live patterns that can root at an op of class `cls`, in their order (memoised)."""
         todo = self.by_type.get(cls)
         if todo is None:
+            if self.seen is not None and cls not in self.seen:
+                self.seen.add(cls)  # a class a rewrite made: it may wake a pattern
+                live = self._live()
+                if live != self.live:
+                    self.live = live
+                    self.by_type.clear()
+                    self.takes.clear()
             todo = self.by_type[cls] = [
                 p
-                for p, root in zip(self.patterns, self.roots, strict=True)
-                if root is None or issubclass(cls, root)
+                for p, root, live in zip(self.patterns, self.roots, self.live, strict=True)
+                if live and (root is None or issubclass(cls, root))
             ]
         return todo
 

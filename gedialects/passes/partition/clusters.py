@@ -233,10 +233,17 @@ class ClusterGraph:
 
     def clusters(self) -> list[int]:
         """Live clusters in the order of their first node (GE's `GetUniqueClusters`)."""
+        # `cluster_of` inlined (one call per node, four scans per partitioning): each node
+        # is pointed at its root, as `_find`'s compression leaves it.
+        parent, label = self._parent, self._label
         seen: set[int] = set()
         result = []
         for node in range(self.n):
-            c = self.cluster_of(node)
+            root = parent[node]
+            if parent[root] != root:
+                root = self._find(root)
+                parent[node] = root
+            c = label[root]
             if c not in seen:
                 seen.add(c)
                 result.append(c)

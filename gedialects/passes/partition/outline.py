@@ -20,15 +20,24 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator
 
-from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, set_block_ops
+from gedialects.base import (
+    NODE_NAME,
+    PARENT_NODE_INDEX,
+    detach_ops,
+    i64_interned,
+    new_array,
+    new_dict,
+    new_string,
+    set_block_ops,
+)
 from gedialects.graph import GraphOp, NetOutputOp
 from gedialects.partition import PartitionedCallOp
-from gedialects.passes.analysis.graph_view import i64_value
 from gedialects.passes.partition import attr_names
 from gedialects.passes.partition.engine import replace_operands
 from gedialects.passes.partition.merge_engine_partitions import PendingOperands
@@ -46,39 +55,44 @@ def outline_cluster(
     inputs: list[SSAValue] = []
     input_index: dict[int, int] = {}
     outputs: list[SSAValue] = []
+    # Operands read from each op's tuple (`operands` is a view iterated by index).
     for op in ops:
-        for v in op.operands:
+        for v in op._operands:  # pyright: ignore[reportPrivateUsage]
             if id(v) not in input_index and id(v.owner) not in members:
                 input_index[id(v)] = len(inputs)
                 inputs.append(v)
         for r in op.results:
-            if any(id(use.operation) not in members for use in r.uses):
-                outputs.append(r)
+            for use in r.uses:
+                if id(use.operation) not in members:
+                    outputs.append(r)
+                    break
     in_types = [v.type for v in inputs]
     graph = GraphOp(subgraph, in_types, [r.type for r in outputs])
-    graph.arg_attrs = ArrayAttr(
+    # The attributes built without xDSL's generic verification (`base.new_dict`): an input
+    # cluster of every Const has thousands of outputs.
+    graph.arg_attrs = _dict_array(
         [
-            DictionaryAttr(
+            new_dict(
                 {
-                    NODE_NAME: StringAttr(f"{subgraph}_Data_{i}"),
-                    PARENT_NODE_INDEX: i64_value(i),
+                    NODE_NAME: new_string(f"{subgraph}_Data_{i}"),
+                    PARENT_NODE_INDEX: i64_interned(i),
                 }
             )
             for i in range(len(inputs))
         ]
     )
-    graph.res_attrs = ArrayAttr(
-        [DictionaryAttr({PARENT_NODE_INDEX: i64_value(i)}) for i in range(len(outputs))]
+    graph.res_attrs = _dict_array(
+        [new_dict({PARENT_NODE_INDEX: i64_interned(i)}) for i in range(len(outputs))]
     )
     block = graph.body.block
     args = block.args
     # Operand tuples are written once per op (`replace_operands`, `PendingOperands`): xDSL's
     # `operands[k] = v` copies the whole tuple per write, quadratic in the arity of a user
     # such as the parent's NetOutput. The use lists change in xDSL's order all the same.
+    detach_ops(ops)
     for op in ops:
-        op.detach()
         changes: dict[int, SSAValue] = {}
-        for k, v in enumerate(op.operands):
+        for k, v in enumerate(op._operands):  # pyright: ignore[reportPrivateUsage]
             index = input_index.get(id(v))
             if index is not None:  # an input: produced outside the cluster
                 changes[k] = args[index]
@@ -101,6 +115,10 @@ def outline_cluster(
         new.name_hint = r.name_hint
     pending.flush()
     return graph, call
+
+
+def _dict_array(items: list[DictionaryAttr]) -> ArrayAttr[DictionaryAttr]:
+    return cast(ArrayAttr[DictionaryAttr], new_array(items))
 
 
 def reorder_graph(
