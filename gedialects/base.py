@@ -1174,17 +1174,19 @@ def tensor_nbytes(t: TensorType) -> int:
 
 
 @contextmanager
-def paused_gc_promoting() -> Iterator[None]:
+def paused_gc() -> Iterator[None]:
     """The cyclic garbage collector paused, and what the body allocated handed to the oldest
-    generation when it resumes. Merely re-enabling it leaves the body's objects (a million
-    at 100k bench nodes in ge-partition-engine) young: the next allocation collects them
-    all, a later one again in the middle generation, and their move to the oldest triggers
-    a full collection of the whole heap (at 100k bench nodes: 0.9 s when
-    ge-partition-engine resumed it, 4.8 s more in the full collection that followed).
-    `gc.freeze()` + `gc.unfreeze()` moves every tracked object to the oldest generation
-    without visiting one; cycles among them are collected by the next full collection, as
-    any old object's. Skipped when someone else froze objects (`gc.unfreeze` would release
-    theirs)."""
+    generation when it resumes. Building or rewriting 100k ops allocates millions of objects
+    that stay alive, and the collections their count triggers walk the whole growing heap
+    again and again (68 us/op when loading 100k ops, 3.7 of the ONNX import's 34 s). Merely
+    re-enabling it leaves the body's objects (a million at 100k bench nodes in
+    ge-partition-engine) young: the next allocation collects them all, a later one again in
+    the middle generation, and their move to the oldest triggers a full collection of the
+    whole heap (at 100k bench nodes: 0.9 s when ge-partition-engine resumed it, 4.8 s more in
+    the full collection that followed). `gc.freeze()` + `gc.unfreeze()` moves every tracked
+    object to the oldest generation without visiting one; cycles among them are collected by
+    the next full collection, as any old object's, and reference counting frees the rest as
+    ever. Skipped when someone else froze objects (`gc.unfreeze` would release theirs)."""
     enabled = gc.isenabled()
     gc.disable()
     try:

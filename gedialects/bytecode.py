@@ -25,8 +25,7 @@ from __future__ import annotations
 import dataclasses
 import struct
 import zlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -43,7 +42,7 @@ from xdsl.ir import (
 )
 
 from gedialects import budget
-from gedialects.base import new_op
+from gedialects.base import new_op, paused_gc
 from gedialects.nesting import MAX_NESTING
 
 if TYPE_CHECKING:
@@ -952,23 +951,6 @@ def load(data: bytes, ctx: Context, path: str = "<binary>") -> ModuleOp:
     """The `builtin.module` in `data`; unverified (callers verify as after a text parse)."""
     with paused_gc():
         return _load(data, ctx, path)
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused: building 100k ops allocates millions of objects
-    that all stay alive, and its full collections, triggered by the count of allocations,
-    walk the whole growing heap again and again (68 us/op at 100k ops, 45 at 10k). Also the
-    ONNX import's, which builds a module the same way (3.7 of its 34 s at 100k nodes)."""
-    import gc
-
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _load(data: bytes, ctx: Context, path: str) -> ModuleOp:

@@ -45,6 +45,7 @@ from gedialects.base import (
     STREAM_LABEL,
     block_ops,
     of_class,
+    paused_gc,
     set_block_ops,
     walk_holders,
 )
@@ -62,7 +63,6 @@ from gedialects.passes.analysis.task_graph import (
     Case,
     TaskGraph,
     TypeSizes,
-    paused_gc,
 )
 from gedialects.passes.failure import OpPassFailed
 from gedialects.target.cost_model import (

@@ -89,6 +89,7 @@ from gedialects.base import (
     int_array_values,
     is_static,
     of_class,
+    paused_gc,
     set_block_ops,
     tensor_nbytes,
 )
@@ -145,7 +146,6 @@ from gedialects.passes.analysis.memory_plan import (
     type_facts,
     variable_layout,
 )
-from gedialects.passes.analysis.task_graph import paused_gc
 from gedialects.passes.failure import OpPassFailed
 from gedialects.passes.for_to_while import called_symbols, convert_for_to_while
 from gedialects.passes.normalize_conds import normalize_cond_graph

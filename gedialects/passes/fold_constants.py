@@ -527,7 +527,7 @@ class FoldConstantsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xdsl.utils.exceptions import PassFailedException
 
-        from gedialects.passes.analysis.task_graph import paused_gc
+        from gedialects.base import paused_gc
 
         if self.max_size < 0:
             raise PassFailedException(

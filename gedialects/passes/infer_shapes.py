@@ -721,7 +721,7 @@ class InferShapesPass(ModulePass):
     input_shape: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from gedialects.passes.analysis.task_graph import paused_gc
+        from gedialects.base import paused_gc
 
         with paused_gc():
             try:

@@ -27,7 +27,7 @@ from gedialects.ascend import (
     ModelOp,
     OutputOp,
 )
-from gedialects.base import new_array, of_class, walk_holders
+from gedialects.base import new_array, of_class, paused_gc, walk_holders
 from gedialects.passes.analysis.liveness import (
     Tensor,
     block_order,
@@ -47,7 +47,7 @@ from gedialects.passes.analysis.memory_plan import (
     greedy_in_order,
     without_reuse,
 )
-from gedialects.passes.analysis.task_graph import AnalysisError, TaskGraph, TypeSizes, paused_gc
+from gedialects.passes.analysis.task_graph import AnalysisError, TaskGraph, TypeSizes
 from gedialects.passes.failure import OpPassFailed
 
 _NAME = "ge-plan-memory"

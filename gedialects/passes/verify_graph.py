@@ -390,7 +390,7 @@ class VerifyGraphPass(ModulePass):
     device_memory: int = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from gedialects.passes.analysis.task_graph import paused_gc
+        from gedialects.base import paused_gc
 
         if self.device_memory < 0:
             raise PassFailedException(

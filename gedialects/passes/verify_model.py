@@ -55,13 +55,13 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from gedialects.ascend import VAR_BASE, BufferAttr, ModelOp, TaskOp, WeightOp
+from gedialects.base import paused_gc
 from gedialects.passes.analysis.liveness import Block, Tensor, merge_blocks, sharing_conflicts
 from gedialects.passes.analysis.task_graph import (
     AnalysisError,
     Span,
     TaskGraph,
     TypeSizes,
-    paused_gc,
 )
 
 _NAME = "ge-verify-model"

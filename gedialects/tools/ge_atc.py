@@ -264,8 +264,8 @@ def run_cli(argv: Sequence[str] | None) -> int:
             "gedialects interpreter",
             file=sys.stderr,
         )
+    from gedialects.base import paused_gc
     from gedialects.budget import max_memory_set
-    from gedialects.bytecode import paused_gc
 
     # No cyclic collection from the import to the written outputs: the module lives until
     # the end, and the collections found next to nothing to free in it (the same peak memory

@@ -44,8 +44,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import budget, progress
-from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, shapes_compatible
-from gedialects.bytecode import paused_gc
+from gedialects.base import NODE_NAME, PARENT_NODE_INDEX, paused_gc, shapes_compatible
 from gedialects.frontend.onnx.registry import (
     ImportState,
     NodeContext,

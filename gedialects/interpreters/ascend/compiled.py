@@ -24,11 +24,9 @@ stream may be waiting for (the lowest runnable stream then runs next, as each st
 
 from __future__ import annotations
 
-import gc
 import random
 from array import array as code_array
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar, cast
 
@@ -110,21 +108,6 @@ def binds(op_type: type[T]) -> Callable[[Callable[[T, BindContext], Decoded]], A
         return fn
 
     return register
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Python's cyclic collector off while the executor builds or runs a program: they make
-    many small objects (closures, views, kernel temporaries) next to a module of millions of
-    IR objects, and each full collection walks all of those (a third of the binding time at 10k
-    nodes); reference counting still frees everything the steps drop."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _own_impl(interpreter: Interpreter, task: TaskOp) -> tuple[Any, Any] | None:

@@ -37,7 +37,7 @@ from gedialects.ascend import (
     StageOp,
     StreamActiveOp,
 )
-from gedialects.base import int_array_values
+from gedialects.base import int_array_values, paused_gc
 from gedialects.interpreters import kernels
 from gedialects.interpreters.ascend.compiled import (
     ACTIVATE,
@@ -54,7 +54,6 @@ from gedialects.interpreters.ascend.compiled import (
     Decoded,
     Program,
     binds,
-    gc_paused,
     overlaps,
     slot_range,
     view,
@@ -125,7 +124,7 @@ class AscendFunctions(InterpreterFunctions):
         options = interpreter.get_data(AscendFunctions, OPTIONS, Options)
         if not gc.isenabled():  # a subgraph model run by a control task: already paused
             return self._call_model(interpreter, op, args, options)
-        with gc_paused():
+        with paused_gc():
             return self._call_model(interpreter, op, args, options)
 
     def _call_model(

@@ -24,10 +24,7 @@ All of it is linear in the number of tasks (times the number of streams for the 
 
 from __future__ import annotations
 
-import gc
 import itertools
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import TensorType
@@ -39,19 +36,6 @@ from gedialects.passes.analysis import PlanError
 
 class AnalysisError(Exception):
     """The model cannot be analysed (a deadlock, a malformed label structure)."""
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """No cyclic garbage collection while a pass builds its many small tables (the IR holds
-    millions of objects; each collection walks them all)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class TypeSizes:

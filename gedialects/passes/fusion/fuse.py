@@ -83,7 +83,7 @@ class FusePass(ModulePass):
     disable: tuple[str, ...] = ()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from gedialects.passes.analysis.task_graph import paused_gc
+        from gedialects.base import paused_gc
 
         with paused_gc():  # the IR's millions of objects: each collection would walk them all
             self._apply(ctx, op)

@@ -734,7 +734,7 @@ class MultibatchExpandPass(ModulePass):
         if len(roots) != 1:
             names = ", ".join("@" + g.sym_name.data for g in roots) or "none"
             raise _fail(f"expands exactly one root graph, found {names}; choose with entry=")
-        from gedialects.passes.analysis.task_graph import paused_gc
+        from gedialects.base import paused_gc
 
         root = roots[0]
         from gedialects.passes import getnext

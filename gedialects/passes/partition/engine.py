@@ -79,7 +79,7 @@ from gedialects.base import (
     new_op,
     new_string,
     of_class,
-    paused_gc_promoting,
+    paused_gc,
     set_block_ops,
     walk_ops,
 )
@@ -741,7 +741,7 @@ class PartitionEnginePass(ModulePass):
     skip_partitioned: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        with paused_gc_promoting():  # the IR's millions of objects: a collection walks them all
+        with paused_gc():  # the IR's millions of objects: a collection walks them all
             self._apply(op)
 
     def _apply(self, op: ModuleOp) -> None:

@@ -26,7 +26,7 @@ from gedialects.base import (
     block_ops,
     new_string,
     of_class,
-    paused_gc_promoting,
+    paused_gc,
     set_block_ops,
 )
 from gedialects.graph import GraphOp, NetOutputOp, VarLikeOp
@@ -225,7 +225,7 @@ class MergeEnginePartitionsPass(ModulePass):
     name = "ge-merge-engine-partitions"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        with paused_gc_promoting():  # the IR's millions of objects: a collection walks them all
+        with paused_gc():  # the IR's millions of objects: a collection walks them all
             self._apply(op)
 
     def _apply(self, op: ModuleOp) -> None:

@@ -9,7 +9,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from gedialects.base import paused_gc_promoting
+from gedialects.base import paused_gc
 from gedialects.passes import engine_optimizers as registry
 from gedialects.passes.partition.optimize import HookSettings, optimize_subgraphs
 
@@ -47,5 +47,5 @@ class OptimizeSubgraphsPass(ModulePass):
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        with paused_gc_promoting():  # the IR's millions of objects: a collection walks them all
+        with paused_gc():  # the IR's millions of objects: a collection walks them all
             optimize_subgraphs(ctx, op, registry.SUBGRAPH_HOOKS, self.settings(), self.name)

@@ -8,7 +8,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from gedialects.base import paused_gc_promoting
+from gedialects.base import paused_gc
 from gedialects.passes import engine_optimizers as registry
 from gedialects.passes.partition.optimize import HookSettings, run_hooks, runs_anything
 
@@ -35,5 +35,5 @@ class OptimizeWholeGraphPass(ModulePass):
         return runs_anything(registry.WHOLE_GRAPH_HOOKS, self.settings(), self.name)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        with paused_gc_promoting():  # the IR's millions of objects: a collection walks them all
+        with paused_gc():  # the IR's millions of objects: a collection walks them all
             run_hooks(ctx, op, registry.WHOLE_GRAPH_HOOKS, self.settings(), self.name)
