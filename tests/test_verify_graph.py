@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType, f32
-from xdsl.ir import Block, Region
+from xdsl.ir import Block, ErasedSSAValue, Operation, Region
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from gedialects import make_context
-from gedialects.graph import AddOp, GraphOp, NetOutputOp, ReluOp
+from gedialects.base import GEOp
+from gedialects.graph import AddOp, ExpOp, GraphOp, NetOutputOp, ReluOp
 from gedialects.passes.translation_validation import check_pass_keeps_numbers
 from gedialects.passes.verify_graph import MemoryModel, VerifyGraphPass
 from tests.conftest import EXAMPLES, parse
@@ -208,3 +209,68 @@ def test_verification_keeps_the_numbers() -> None:
     module = parse((EXAMPLES / "conv_block.mlir").read_text())
     check_pass_keeps_numbers(module, VerifyGraphPass(device_memory=1 << 20), rtol=0, atol=0)
     check_pass_keeps_numbers(_memory_module(), VerifyGraphPass(device_memory=1 << 20))
+
+
+def _outcomes(op: Operation, monkeypatch: pytest.MonkeyPatch) -> tuple[str | None, str | None]:
+    """What `op.verify()` raises (type and message, None when it passes): with GEOp's shortcut
+    for inner ops, then with xDSL's own `Operation.verify` in its place."""
+
+    def outcome() -> str | None:
+        try:
+            op.verify()
+        except (VerifyException, ValueError) as e:
+            return f"{type(e).__name__}: {e}"
+        return None
+
+    fast = outcome()
+    with monkeypatch.context() as patch:
+        patch.setattr(GEOp, "_verify_inner_op", Operation.verify)
+        return fast, outcome()
+
+
+def _relu_graph() -> tuple[Block, ReluOp]:
+    """The body of `@g(x) { relu(x) -> net_output }` and its relu."""
+    t = TensorType(f32, [4])
+    block = Block(arg_types=[t])
+    relu = ReluOp(block.args[0])
+    block.add_ops([relu, NetOutputOp([relu.y])])
+    GraphOp("g", [t], [t], Region(block))
+    return block, relu
+
+
+def test_an_inner_op_still_rejects_an_erased_operand(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, relu = _relu_graph()
+    exp = ExpOp(relu.y)
+    relu.y.erase(safe_erase=False)  # exp now uses an ErasedSSAValue
+    assert isinstance(exp.x, ErasedSSAValue)
+    fast, xdsl = _outcomes(exp, monkeypatch)
+    assert fast == xdsl == "ValueError: Erased SSA value is used by the operation"
+
+
+def test_an_inner_op_still_runs_its_own_verifier(monkeypatch: pytest.MonkeyPatch) -> None:
+    block, relu = _relu_graph()
+    bad = AddOp(relu.y, relu.y, result_type=TensorType(f32, [3]))
+    block.insert_op_after(bad, relu)
+    fast, xdsl = _outcomes(bad, monkeypatch)
+    assert fast == xdsl
+    assert fast is not None and fast.startswith("VerifyException: 'graph.add' ")
+
+
+def test_an_op_ending_a_graph_must_still_be_a_terminator(monkeypatch: pytest.MonkeyPatch) -> None:
+    block, relu = _relu_graph()
+    last = block.last_op
+    assert last is not None
+    last.detach()
+    fast, xdsl = _outcomes(relu, monkeypatch)
+    assert fast == xdsl
+    assert fast == (
+        "VerifyException: Operation graph.relu terminates block in single-block region "
+        "but is not a terminator"
+    )
+
+
+def test_valid_and_detached_inner_ops_pass_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, relu = _relu_graph()
+    assert _outcomes(relu, monkeypatch) == (None, None)
+    relu.detach()
+    assert _outcomes(relu, monkeypatch) == (None, None)
