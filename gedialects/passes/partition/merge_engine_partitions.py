@@ -197,7 +197,13 @@ def merge_partitions(graph: GraphOp, graphs: dict[str, GraphOp], uses: Counter[s
     for call, sub in subs:
         # `call.erase()` of a call detached by `set_block_ops` whose results the NetOutput's
         # values replaced: erasing an unused result only builds an `ErasedSSAValue` to
-        # replace it in no use (19k results at 100k bench nodes).
+        # replace it in no use (19k results at 100k bench nodes). A use left behind would be
+        # a dangling value: refused as erase's safe mode refuses it.
+        if any(r.first_use is not None for r in call.results):
+            raise PassFailedException(
+                f"ge-merge-engine-partitions: internal: a result of the call to "
+                f"{call.callee} is still used after the merge"
+            )
         call.drop_all_references()
         name = sub.sym_name.data
         uses[name] -= 1
