@@ -11,7 +11,7 @@ import re
 import struct
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, ClassVar, Generic, Literal, TypeGuard, TypeVar, overload
+from typing import Any, ClassVar, Generic, Literal, TypeGuard, TypeVar, cast, overload
 
 from immutabledict import immutabledict
 from xdsl.dialects.builtin import (
@@ -696,10 +696,13 @@ def new_string(text: str) -> StringAttr:
     return attr
 
 
-def new_array(items: Iterable[Attribute]) -> ArrayAttr[Attribute]:
+_AttrT = TypeVar("_AttrT", bound=Attribute)
+
+
+def new_array(items: Iterable[_AttrT]) -> ArrayAttr[_AttrT]:
     """`ArrayAttr(items)` of attributes (an ArrayAttr of attributes has nothing else to
     check): ge-plan-memory's rewrite makes two per task, the partitioners two per graph."""
-    array = ArrayAttr.__new__(ArrayAttr)
+    array = cast("ArrayAttr[_AttrT]", ArrayAttr.__new__(ArrayAttr))
     object.__setattr__(array, "data", tuple(items))
     return array
 

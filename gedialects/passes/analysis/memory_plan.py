@@ -307,6 +307,22 @@ def neighbour_sets(neighbours: Neighbours, n: int) -> Sequence[Set[int]]:
     return pair_sets(neighbours, n) if isinstance(neighbours, Pairs) else neighbours
 
 
+def best_fit(placed: list[tuple[int, int]], size: int) -> int:
+    """The offset TFLite's ArenaPlanner gives a block of `size` bytes beside the sorted
+    `placed` ranges of its conflicting neighbours: the smallest gap that fits (the first of
+    those, an exact fit at once), else past the last of them."""
+    best, best_gap, cursor = -1, -1, 0
+    for start, end in placed:
+        gap = start - cursor
+        if gap >= size and (best < 0 or gap < best_gap):
+            best, best_gap = cursor, gap
+            if gap == size:
+                break
+        if end > cursor:
+            cursor = end
+    return best if best >= 0 else cursor
+
+
 def greedy_by_size(
     sizes: list[int], firsts: list[int], neighbours: Neighbours
 ) -> tuple[list[int], int]:
@@ -364,16 +380,7 @@ def greedy_by_size(
             placed = sorted(
                 zip(map(offsets.__getitem__, near), map(ends.__getitem__, near), strict=True)
             )
-        best, best_gap, cursor = -1, -1, 0
-        for start, end in placed:
-            gap = start - cursor
-            if gap >= size and (best < 0 or gap < best_gap):
-                best, best_gap = cursor, gap
-                if gap == size:
-                    break
-            if end > cursor:
-                cursor = end
-        offset = best if best >= 0 else cursor
+        offset = best_fit(placed, size)
         offsets[i] = offset
         ends[i] = offset + size
         span = (offset, offset + size)
@@ -423,16 +430,7 @@ def greedy_in_order(
             ):
                 placed.append(span)
         placed.sort()
-        best, best_gap, cursor = -1, -1, 0
-        for start, end in placed:
-            gap = start - cursor
-            if gap >= size and (best < 0 or gap < best_gap):
-                best, best_gap = cursor, gap
-                if gap == size:
-                    break
-            if end > cursor:
-                cursor = end
-        offset = best if best >= 0 else cursor
+        offset = best_fit(placed, size)
         offsets[i] = offset
         span = (offset, offset + size)
         slot = numbered.get(span)

@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping, Sequence
-from typing import cast
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator
 
@@ -70,7 +69,7 @@ def outline_cluster(
     graph = GraphOp(subgraph, in_types, [r.type for r in outputs])
     # The attributes built without xDSL's generic verification (`base.new_dict`): an input
     # cluster of every Const has thousands of outputs.
-    graph.arg_attrs = _dict_array(
+    graph.arg_attrs = new_array(
         [
             new_dict(
                 {
@@ -81,7 +80,7 @@ def outline_cluster(
             for i in range(len(inputs))
         ]
     )
-    graph.res_attrs = _dict_array(
+    graph.res_attrs = new_array(
         [new_dict({PARENT_NODE_INDEX: i64_interned(i)}) for i in range(len(outputs))]
     )
     block = graph.body.block
@@ -115,10 +114,6 @@ def outline_cluster(
         new.name_hint = r.name_hint
     pending.flush()
     return graph, call
-
-
-def _dict_array(items: list[DictionaryAttr]) -> ArrayAttr[DictionaryAttr]:
-    return cast(ArrayAttr[DictionaryAttr], new_array(items))
 
 
 def reorder_graph(
