@@ -126,6 +126,67 @@ def test_dim_param_missing_dims_and_no_shape() -> None:
     np.testing.assert_array_equal(out["v"], np.arange(4))
 
 
+def reshape_to_input_shape(declared: list | None, elem: int = TensorProto.FLOAT) -> onnx.ModelProto:
+    """y = Reshape(x, s), `s` a graph input: inference knows y's rank only."""
+    return model(
+        [helper.make_node("Reshape", ["x", "s"], ["y"])],
+        [vi("x", TensorProto.FLOAT, [2, 6]), vi("s", TensorProto.INT64, [2])],
+        [vi("y", elem, declared)],
+    )
+
+
+def test_declared_output_dims_refine_the_inferred_ones() -> None:
+    """onnxruntime's MergeShapeInfo: a graph output gets the declared dims where inference
+    left `?` (the detector's `boxes`, `[?, 4]`), and runs to the same numbers."""
+    module = import_model(reshape_to_input_shape(["n", 3]))
+    module.verify()
+    g = graph_of(module)
+    assert str(g.function_type.outputs.data[0]) == "tensor<?x3xf32>"
+    assert "-> tensor<?x3xf32>" in str(module)  # the reshape's own result, not only the graph's
+    x = np.arange(12, dtype=np.float32).reshape(2, 6)
+    out = run(module, {"x": x, "s": np.array([4, 3])})
+    np.testing.assert_array_equal(out["y"], x.reshape(4, 3))
+    # a declaration that knows nothing more changes nothing
+    for declared in (["a", "b"], None):
+        g = graph_of(import_model(reshape_to_input_shape(declared)))
+        assert str(g.function_type.outputs.data[0]) == "tensor<?x?xf32>"
+
+
+def test_declared_dim_the_data_decides_stays_unknown() -> None:
+    """NonZero's count is the data's: a declared `[2, 3]` (true of one input, as in ONNX's
+    node tests) would not verify, so the output stays `[2, ?]` and compiles."""
+    m = model(
+        [helper.make_node("NonZero", ["x"], ["y"])],
+        [vi("x", TensorProto.BOOL, [2, 2])],
+        [vi("y", TensorProto.INT64, [2, 3])],
+    )
+    module = import_model(m)
+    module.verify()
+    assert str(graph_of(module).function_type.outputs.data[0]) == "tensor<2x?xi64>"
+    out = run(module, {"x": np.array([[True, False], [True, True]])})
+    np.testing.assert_array_equal(out["y"], [[0, 1, 1], [0, 0, 1]])
+
+
+def test_declared_output_that_contradicts_inference_is_ignored_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A Shape chain our inference evaluates (onnx's checker does not): the declared `[3, 4]`
+    contradicts the inferred `[2, 6]`, which is kept, as onnxruntime keeps it."""
+    m = model(
+        [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Reshape", ["x", "s"], ["y"])],
+        [vi("x", TensorProto.FLOAT, [2, 6])],
+        [vi("y", TensorProto.FLOAT, [3, 4])],
+    )
+    with caplog.at_level("WARNING", logger="gedialects"):
+        g = graph_of(import_model(m))
+    assert str(g.function_type.outputs.data[0]) == "tensor<2x6xf32>"
+    (record,) = [r for r in caplog.records if "declared" in r.getMessage()]
+    assert record.getMessage() == (
+        "graph output 'y' is declared tensor<3x4xf32> but inferred tensor<2x6xf32>: kept "
+        "the inferred type"
+    )
+
+
 @pytest.mark.parametrize(
     ("elem", "text"),
     [

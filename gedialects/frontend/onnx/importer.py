@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    NoneAttr,
     Signedness,
     StringAttr,
     TensorType,
@@ -40,7 +41,8 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from gedialects import budget, progress
@@ -126,6 +128,46 @@ def tensor_type(type_proto: onnx.TypeProto, what: str) -> TensorType | UnrankedT
         for d in tt.shape.dim
     ]
     return TensorType(elem, dims)
+
+
+def refine_by_declaration(value: SSAValue, declared: Attribute, what: str) -> SSAValue:
+    """`value` with the dims the model declares for it where inference left `?` (or no rank),
+    as onnxruntime merges a graph output's declared shape into the inferred one
+    (`MergeShapeInfo`): the detector's `boxes`, a Reshape to a Concat over the Shape of the
+    kept boxes, is `[?, 4]` as declared, not `[?, ?]`. A declaration that contradicts the
+    inferred type (element type, rank or a static dim) is ignored with a warning, as
+    onnxruntime does; one the op's verifier refuses (a dim the data decides must stay `?`) is
+    ignored; a graph input passed through keeps its input type."""
+    ours = value.type
+    if (
+        not isinstance(value, OpResult)
+        or not isinstance(declared, TensorType)
+        or not isinstance(ours, TensorType | UnrankedTensorType)
+        or (isinstance(ours, TensorType) and ours.encoding != NoneAttr())
+    ):
+        return value
+    theirs = declared.get_shape()
+    mine = theirs if isinstance(ours, UnrankedTensorType) else ours.get_shape()
+    if ours.element_type != declared.element_type or not (
+        len(mine) == len(theirs) and shapes_compatible(mine, theirs)
+    ):
+        logger.warning(
+            "%s is declared %s but inferred %s: kept the inferred type", what, declared, ours
+        )
+        return value
+    dims = [m if m >= 0 else t for m, t in zip(mine, theirs, strict=True)]
+    if isinstance(ours, TensorType) and dims == list(mine):
+        return value
+    op = value.owner
+    new = Rewriter.replace_value_with_new_type(value, TensorType(ours.element_type, dims))
+    try:
+        op.verify(verify_nested_ops=False)
+    except VerifyException:
+        # a dim the op's data decides (NonZero's count, NonMaxSuppression's selected boxes,
+        # an ImageDecoder's height and width) stays `?`: the declaration holds for one input
+        logger.debug("%s: the declared %s does not fit its op: kept %s", what, declared, ours)
+        return Rewriter.replace_value_with_new_type(new, ours)
+    return new
 
 
 # --------------------------------------------------------------------------------------------
@@ -724,10 +766,20 @@ class _Importer:
 
         outputs: list[SSAValue] = []
         output_names: list[str] = []
+        refined: dict[SSAValue, SSAValue] = {}
         for value_info in graph.output:
-            if value_info.type.WhichOneof("value") not in (None, "tensor_type"):
-                tensor_type(value_info.type, f"graph output '{value_info.name}'")
-            outputs.append(self.lookup(value_info.name, None))
+            kind = value_info.type.WhichOneof("value")
+            what = f"graph output '{value_info.name}'"
+            if kind not in (None, "tensor_type"):
+                tensor_type(value_info.type, what)
+            value = self.lookup(value_info.name, None)
+            value = refined.get(value, value)
+            if kind == "tensor_type":
+                new = refine_by_declaration(value, tensor_type(value_info.type, what), what)
+                if new is not value:
+                    refined[value] = new
+                    self.values[value_info.name] = value = new
+            outputs.append(value)
             output_names.append(value_info.name)
         block.add_op(NetOutputOp(outputs))
         op = GraphOp(

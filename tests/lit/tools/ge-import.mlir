@@ -31,3 +31,20 @@
 
 // RUN: not ge-import %t/missing.onnx 2>&1 | filecheck %s --check-prefix=MISSING
 // MISSING: error: cannot read '{{.*}}missing.onnx': No such file or directory
+
+// A graph output takes the dims its declaration knows where inference left `?` (onnxruntime's
+// MergeShapeInfo): Reshape to a shape that is a graph input gives `[?, ?]`, declared `[n, 3]`.
+// A declaration that contradicts the inferred type is ignored with a warning (a Shape chain
+// our inference evaluates, which onnx's checker does not).
+// RUN: %python -c "import onnx; from onnx import helper as h, TensorProto as T; v = h.make_tensor_value_info; m = lambda nodes, name, ins, outs: onnx.save(h.make_model(h.make_graph(nodes, name, ins, outs), opset_imports=[h.make_opsetid('', 17)]), '%t/' + name + '.onnx'); m([h.make_node('Reshape', ['x', 's'], ['y'])], 'declared', [v('x', T.FLOAT, [2, 6]), v('s', T.INT64, [2])], [v('y', T.FLOAT, ['n', 3])]); m([h.make_node('Shape', ['x'], ['s']), h.make_node('Reshape', ['x', 's'], ['y'])], 'clash', [v('x', T.FLOAT, [2, 6])], [v('y', T.FLOAT, [3, 4])])"
+// RUN: ge-import %t/declared.onnx | filecheck %s --check-prefix=DECLARED
+// DECLARED: -> (tensor<?x3xf32> {node_name = "y"})
+// DECLARED: graph.reshape %x, %s {{.*}} -> tensor<?x3xf32>
+// RUN: %python -c "import numpy as np; np.savez('%t/declared.npz', x=np.arange(12, dtype=np.float32).reshape(2, 6), s=np.array([4, 3]))"
+// RUN: ge-import %t/declared.onnx -o %t/declared.mlir
+// RUN: ge-run %t/declared.mlir --inputs %t/declared.npz | filecheck %s --check-prefix=DECLARED-OUT
+// DECLARED-OUT: y: float32[4, 3]
+// RUN: ge-import %t/clash.onnx -o %t/clash.mlir 2>&1 | filecheck %s --check-prefix=CLASH
+// CLASH: ge-import: warning: graph output 'y' is declared tensor<3x4xf32> but inferred tensor<2x6xf32>: kept the inferred type
+// RUN: filecheck %s --check-prefix=CLASH-IR < %t/clash.mlir
+// CLASH-IR: -> (tensor<2x6xf32> {node_name = "y"})
