@@ -414,10 +414,10 @@ def test_truncation_sweep_over_a_real_model_file(model_file: bytes) -> None:
     """Every prefix of the file is refused, each within a second."""
     step = max(1, len(model_file) // 3000)
     for n in range(0, len(model_file), step):
-        start = time.process_time()
+        start = time.thread_time()
         with pytest.raises(BinaryFormatError):
             load(model_file[:n], "m.om")
-        assert time.process_time() - start < 1.0
+        assert time.thread_time() - start < 1.0
 
 
 def test_truncation_sweep_with_valid_checksums(model_file: bytes) -> None:
@@ -426,10 +426,10 @@ def test_truncation_sweep_with_valid_checksums(model_file: bytes) -> None:
     header = bytecode.read_header(model_file, "m.om")
     ir, weights = bytes(header.ir), bytes(header.weights)
     for n in range(0, len(ir), max(1, len(ir) // 300)):
-        start = time.process_time()
+        start = time.thread_time()
         with pytest.raises(BinaryFormatError):
             load(bytecode.pack(ir[:n], [weights], bytecode.KIND_OFFLINE_MODEL), "m.om")
-        assert time.process_time() - start < 1.0
+        assert time.thread_time() - start < 1.0
 
 
 def test_bit_flip_sample_is_refused(model_file: bytes) -> None:
@@ -438,10 +438,10 @@ def test_bit_flip_sample_is_refused(model_file: bytes) -> None:
         data = bytearray(model_file)
         pos = rng.randrange(len(data))
         data[pos] ^= 1 << rng.randrange(8)
-        start = time.process_time()
+        start = time.thread_time()
         with pytest.raises(BinaryFormatError):
             load(bytes(data), "m.om")
-        assert time.process_time() - start < 1.0
+        assert time.thread_time() - start < 1.0
 
 
 def test_a_flip_in_the_padding_before_the_weights_is_refused(model_file: bytes) -> None:
@@ -474,13 +474,13 @@ def test_bit_flips_behind_valid_checksums_are_clean_errors_in_the_session(
         pos = rng.randrange(len(data))
         data[pos] ^= 1 << rng.randrange(8)
         path.write_bytes(bytecode.pack(bytes(data), [weights], bytecode.KIND_OFFLINE_MODEL))
-        start = time.process_time()
+        start = time.thread_time()
         try:
             Session().add_graph(i, str(path))
         except GraphError as e:
             refusals += 1
             assert "\n" not in str(e)
-        assert time.process_time() - start < 1.0
+        assert time.thread_time() - start < 1.0
     assert refusals > 0
 
 

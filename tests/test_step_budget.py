@@ -108,10 +108,10 @@ def counter(trips: int, declared: int | None = None) -> ModelOp:
 
 def test_label_loop_without_exit_stops_with_step_budget() -> None:
     model = spin()
-    start = time.process_time()
+    start = time.thread_time()
     with pytest.raises(AscendRuntimeError) as e:
         run_model(model, {})
-    assert time.process_time() - start < 1.0
+    assert time.thread_time() - start < 1.0
     assert str(e.value) == (
         f"'ascend.model' @spin exceeded its step budget of {STEP_MARGIN * 3} steps "
         f"({STEP_MARGIN} x 3 tasks x 1 iteration) in the label loop of stream 0 back to label 7 "
@@ -122,10 +122,10 @@ def test_label_loop_without_exit_stops_with_step_budget() -> None:
 def test_label_loop_with_a_1_mb_kernel_stops_within_seconds() -> None:
     # Ten million steps of it ran for hours before the budget.
     model = spin(elements=1 << 18)
-    start = time.process_time()
+    start = time.thread_time()
     with pytest.raises(AscendRuntimeError, match="exceeded its step budget of 48 steps"):
         run_model(model, {})
-    assert time.process_time() - start < 5.0
+    assert time.thread_time() - start < 5.0
 
 
 def test_loops_that_exit_run_within_their_budget() -> None:
