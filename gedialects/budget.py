@@ -17,6 +17,7 @@ Kept free of numpy so that importing it costs nothing.
 from __future__ import annotations
 
 import errno
+import functools
 import math
 import os
 import re
@@ -87,8 +88,10 @@ def format_size(nbytes: int) -> str:
     raise AssertionError("unreachable")
 
 
+@functools.cache
 def physical_memory() -> int:
-    """Bytes of physical memory, or 16 GiB where the system does not say."""
+    """Bytes of physical memory, or 16 GiB where the system does not say (asked once: two
+    `sysconf` calls were most of a dynamic heap growth, once per run)."""
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):

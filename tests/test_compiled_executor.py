@@ -298,3 +298,54 @@ def test_ge_run_of_compiled_model_through_the_tools(tmp_path: Path, flag: list[s
     ran = run_tool("ge-run", str(lowered), "--inputs", str(models / "cnn.inputs.npz"), *flag)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.strip()
+
+
+# --------------------------------------------------------------------------------------------
+# The checks the fast paths of a dynamic task keep (DynRef.conforms, bind_kernel's casts)
+# --------------------------------------------------------------------------------------------
+
+
+def test_dynamic_value_must_have_the_static_dims_of_its_buffer() -> None:
+    from gedialects.interpreters.ascend.plan import DynRef
+
+    ref = DynRef(0, np.dtype(np.float32), (-1, 8, -1), TensorType(f32, [-1, 8, -1]))
+    assert ref.conforms((0, 8, 3)) and ref.conforms((5, 8, 1))
+    assert not ref.conforms((5, 7, 1)) and not ref.conforms((5, 8)) and not ref.conforms(())
+    anyrank = DynRef(0, np.dtype(np.float32), None, TensorType(f32, [4]))
+    assert anyrank.conforms(()) and anyrank.conforms((1, 2, 3, 4, 5))
+
+
+@pytest.mark.parametrize("results", [1, 2])
+def test_bound_kernel_checks_count_dtype_and_static_shape(
+    results: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one-result fast path of `bind_kernel` refuses and casts as the general one does."""
+    from gedialects.interpreters import kernels
+
+    returned: list[tuple[np.ndarray, ...]] = []
+    monkeypatch.setattr(kernels, "get_kernel", lambda _: lambda *_: returned[-1])
+    types = [TensorType(f32, [2, 3])] * results
+    run = kernels.bind_kernel("Fake", types)
+    returned.append((np.ones((2, 3), np.float64),) * results)
+    out = run([], {})
+    assert [(a.dtype, a.shape) for a in out] == [(np.dtype(np.float32), (2, 3))] * results
+    returned.append((np.ones((3, 2), np.float32),) * results)
+    with pytest.raises(kernels.KernelError, match=r"produced shape \[3, 2\], .* says \[2, 3\]"):
+        run([], {})
+    returned.append((np.ones((2, 3), np.float32),) * (results + 1))
+    with pytest.raises(kernels.KernelError, match=f"returned {results + 1} outputs, expected"):
+        run([], {})
+
+
+def test_placing_a_value_without_its_buffers_static_dims_is_an_error() -> None:
+    from gedialects.interpreters.ascend.memory import DynamicHeap, RunState
+    from gedialects.interpreters.ascend.plan import DynRef, Plan
+
+    ref = DynRef(3, np.dtype(np.float32), (-1, 2), TensorType(f32, [-1, 2]))
+    state = RunState(Plan.__new__(Plan), bytearray(1024), heap=DynamicHeap(1024))
+    error = state.place(ref, np.ones((4, 3), np.float32), "'ascend.dynamic_kernel' \"k\"")
+    assert str(error) == (
+        f"'ascend.dynamic_kernel' \"k\" produced shape (4, 3) for {ref.describe()}, "
+        "whose static dims it must have"
+    )
+    assert state.dyn == {} and state.heap is not None and state.heap.top == 1024

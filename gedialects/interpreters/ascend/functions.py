@@ -164,7 +164,7 @@ class AscendFunctions(InterpreterFunctions):
         payloads: list[bytes] = []
         for slot, result in zip(spec.outputs, results, strict=True):
             data = np.ascontiguousarray(result, dtype=slot.dtype)
-            if data.size != slot.count:
+            if data.size != slot.elements:
                 state.error = AscendRuntimeError(
                     f"{op.describe()} ({op.kernel.data}) produced {data.size} elements for "
                     f"output {slot.type} at arena[{slot.offset}]"
@@ -394,8 +394,7 @@ def _copy_dynamic(
         error = state.memory.read(source.offset, source.nbytes, text, what)
         if error is not None:
             return error
-    value = np.frombuffer(state.arena, source.dtype, source.count, source.offset)
-    value = value.reshape(source.shape).copy()
+    value = np.ndarray(source.shape, source.dtype, state.arena, source.offset).copy()
     state.consumed(spec.reads)
     if isinstance(dst_ref, DynRef):
         return state.place(dst_ref, value, what)
@@ -632,19 +631,20 @@ def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
     ins, reads = spec.inputs, spec.reads
     outs = [r for r in spec.outputs if isinstance(r, DynRef)]
     interpreter = context.interpreter
-    frombuffer = np.frombuffer
+    ndarray = np.ndarray  # one call for frombuffer, reshape and the read-only flag
     single = len(outs) == 1
 
     def bind(u8: np.ndarray) -> Callable[[], None]:
         fixed = [
             (view(u8, ref, False), -1) if isinstance(ref, Slot) else (None, ref.slot) for ref in ins
         ]
+        readonly = u8.data.toreadonly()  # the arena's bytes; its views are read-only
 
         def step() -> None:
             state = _state(interpreter)
             memory = state.memory
             if memory is None:
-                arena, dyn = state.arena, state.dyn
+                dyn = state.dyn
                 inputs: list[np.ndarray] = []
                 for array, slot in fixed:
                     if array is None:
@@ -653,9 +653,7 @@ def _bind_dynamic_kernel(op: DynamicKernelOp, context: BindContext) -> Decoded:
                             error = state.resolve(ins[len(inputs)], what)
                             assert isinstance(error, AscendRuntimeError)
                             raise error
-                        array = frombuffer(arena, found.dtype, found.count, found.offset)
-                        array = array.reshape(found.shape)
-                        array.flags.writeable = False
+                        array = ndarray(found.shape, found.dtype, readonly, found.offset)
                     inputs.append(array)
             else:
                 slots = [_read_input(state, memory, ref, what) for ref in ins]

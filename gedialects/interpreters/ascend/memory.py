@@ -12,11 +12,11 @@ import numpy as np
 
 from gedialects import budget
 from gedialects.interpreters.ascend.plan import (
+    DYNAMIC_ALIGNMENT,
     AscendRuntimeError,
     DynRef,
     Plan,
     Slot,
-    align,
     slot_name,
 )
 
@@ -65,35 +65,44 @@ class RunState:
                 "it must have"
             )
         data = np.ascontiguousarray(array, dtype=ref.dtype)
+        nbytes = data.nbytes
         heap = self.heap
         assert heap is not None
-        old = self.dyn.pop(ref.slot, None)
+        dyn = self.dyn
+        old = dyn.pop(ref.slot, None)
         if old is not None:  # written again (a sunk loop): the old value is dead
             heap.release(old.offset, old.nbytes)
-        offset = heap.allocate(data.nbytes)
+        offset = heap.allocate(nbytes)
         if heap.top > self.size:
-            need = heap.top * bytes_per_arena_byte(self.memory is not None, False)
-            if need > budget.max_memory():  # the message prints a type: only when it fails
-                budget.check(
-                    need,
-                    f"{writer}: the dynamic heap, placing {ref.describe()} of shape "
-                    f"{list(shape)} ({data.nbytes} bytes) at arena[{offset}]",
-                )
-            if self.grow is not None:
-                self.grow(heap.top)
-            else:
-                self.arena.extend(bytes(heap.top - len(self.arena)))
-            self.size = heap.top
-            if self.memory is not None:
-                self.memory.grow(self.size)
-        nbytes = data.nbytes
+            self._grow(ref, shape, nbytes, offset, writer)
         self.arena[offset : offset + nbytes] = data.tobytes()
         slot = Slot(offset, nbytes, ref.dtype, data.size, shape, ref.type)
-        self.dyn[ref.slot] = slot
+        dyn[ref.slot] = slot
         self.pending[ref.slot] = self.plan.readers.get(ref.slot, 0)
         if self.memory is not None:
-            self.memory.write(offset, data.nbytes, slot_name(slot, ref.slot), writer)
+            self.memory.write(offset, nbytes, slot_name(slot, ref.slot), writer)
         return None
+
+    def _grow(
+        self, ref: DynRef, shape: tuple[int, ...], nbytes: int, offset: int, writer: str
+    ) -> None:
+        """The arena made as large as the dynamic heap's top, within the memory budget."""
+        heap = self.heap
+        assert heap is not None
+        need = heap.top * bytes_per_arena_byte(self.memory is not None, False)
+        if need > budget.max_memory():  # the message prints a type: only when it fails
+            budget.check(
+                need,
+                f"{writer}: the dynamic heap, placing {ref.describe()} of shape "
+                f"{list(shape)} ({nbytes} bytes) at arena[{offset}]",
+            )
+        if self.grow is not None:
+            self.grow(heap.top)
+        else:
+            self.arena.extend(bytes(heap.top - len(self.arena)))
+        self.size = heap.top
+        if self.memory is not None:
+            self.memory.grow(self.size)
 
     def resolve(self, ref: Slot | DynRef, reader: str) -> Slot | AscendRuntimeError:
         if isinstance(ref, Slot):
@@ -122,7 +131,8 @@ def bytes_per_arena_byte(check_uninitialized: bool, timing: bool) -> int:
 
 class DynamicHeap:
     """Run-time placement of dynamic buffers above the planned arena: best fit among the freed
-    blocks (coalesced), else a new block at the top."""
+    blocks (coalesced), else a new block at the top. Sizes are aligned inline (`plan.align`
+    of at least one byte): a dynamic task allocates and frees a block or two."""
 
     def __init__(self, base: int) -> None:
         self.base = self.top = base
@@ -132,38 +142,45 @@ class DynamicHeap:
         self.peak = 0
 
     def allocate(self, nbytes: int) -> int:
-        size = align(max(nbytes, 1))
+        size = -(-nbytes // DYNAMIC_ALIGNMENT) * DYNAMIC_ALIGNMENT or DYNAMIC_ALIGNMENT
+        free = self.free
         best = -1
-        for i, (_, free) in enumerate(self.free):
-            if free >= size and (best < 0 or free < self.free[best][1]):
-                best = i
+        if free:
+            best_size = 0
+            for i, (_, block) in enumerate(free):
+                if block >= size and (best < 0 or block < best_size):
+                    best, best_size = i, block
         if best >= 0:
-            offset, free = self.free[best]
-            if free > size:
-                self.free[best] = (offset + size, free - size)
+            offset, block = free[best]
+            if block > size:
+                free[best] = (offset + size, block - size)
             else:
-                del self.free[best]
+                del free[best]
         else:
             offset = self.top
             self.top += size
         self.used += size
-        self.peak = max(self.peak, self.used)
+        if self.used > self.peak:
+            self.peak = self.used
         return offset
 
     def release(self, offset: int, nbytes: int) -> None:
-        size = align(max(nbytes, 1))
+        size = -(-nbytes // DYNAMIC_ALIGNMENT) * DYNAMIC_ALIGNMENT or DYNAMIC_ALIGNMENT
         self.used -= size
-        i = bisect.bisect(self.free, (offset, size))
-        if i < len(self.free) and self.free[i][0] == offset + size:
-            size += self.free.pop(i)[1]
-        if i > 0 and sum(self.free[i - 1]) == offset:
-            offset, size = self.free[i - 1][0], self.free[i - 1][1] + size
-            del self.free[i - 1]
-            i -= 1
+        free = self.free
+        i = bisect.bisect(free, (offset, size))
+        if i < len(free) and free[i][0] == offset + size:
+            size += free.pop(i)[1]
+        if i > 0:
+            before, before_size = free[i - 1]
+            if before + before_size == offset:
+                offset, size = before, before_size + size
+                del free[i - 1]
+                i -= 1
         if offset + size == self.top:
             self.top = offset
         else:
-            self.free.insert(i, (offset, size))
+            free.insert(i, (offset, size))
 
 
 class MemoryCheck:

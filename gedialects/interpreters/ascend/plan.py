@@ -5,6 +5,7 @@ computed once per model and interpreter from the tasks' effects (`TaskOp.effects
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerAttr, TensorType, UnrankedTensorType
@@ -36,20 +37,22 @@ class AscendRuntimeError(InterpretationError):
     """A model run failed: bad inputs, a kernel error, a deadlock, a bad label index."""
 
 
-@dataclass(frozen=True)
-class Slot:
-    """A buffer resolved for numpy: where, what dtype, how many elements, which shape."""
+class Slot(NamedTuple):
+    """A buffer resolved for numpy: where, what dtype, how many elements, which shape.
+
+    A named tuple, not a frozen dataclass: the dynamic heap makes one per value it places,
+    and a frozen dataclass's `__init__` (six `object.__setattr__`) was 2 us of a dynamic task."""
 
     offset: int
     nbytes: int
     dtype: np.dtype
-    count: int
+    elements: int
     shape: tuple[int, ...]
     type: TensorType | UnrankedTensorType
 
     def view(self, arena: bytearray) -> np.ndarray:
         """A read-only array over the arena bytes (kernels must not write their inputs)."""
-        array = np.frombuffer(arena, self.dtype, self.count, self.offset).reshape(self.shape)
+        array = np.frombuffer(arena, self.dtype, self.elements, self.offset).reshape(self.shape)
         array.flags.writeable = False
         return array
 
@@ -66,13 +69,27 @@ class DynRef:
     dtype: np.dtype
     dims: tuple[int, ...] | None
     type: TensorType | UnrankedTensorType
+    _rank: int = field(init=False, repr=False, compare=False)
+    """len(dims), -1 for any rank."""
+    _fixed: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    """(index, dim) of the static dims: the only ones `conforms` compares (once per value)."""
+
+    def __post_init__(self) -> None:
+        dims = self.dims
+        object.__setattr__(self, "_rank", -1 if dims is None else len(dims))
+        fixed = () if dims is None else tuple((i, d) for i, d in enumerate(dims) if d >= 0)
+        object.__setattr__(self, "_fixed", fixed)
 
     def conforms(self, shape: tuple[int, ...]) -> bool:
-        if self.dims is None:
+        rank = self._rank
+        if rank < 0:
             return True
-        return len(shape) == len(self.dims) and all(
-            d < 0 or d == n for d, n in zip(self.dims, shape, strict=True)
-        )
+        if len(shape) != rank:
+            return False
+        for i, d in self._fixed:  # noqa: SIM110 (all() of a generator costs more than the loop)
+            if shape[i] != d:
+                return False
+        return True
 
     def describe(self) -> str:
         return f"dyn[{self.slot}] : {self.type}"
