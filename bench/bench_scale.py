@@ -19,13 +19,14 @@ per-node overhead at the graph level, kernels excluded, against the step-by-step
 The rebuild rows copy each parsed level op by op with `Operation.create`, the cheapest way xDSL
 builds an op: the floor under any pass pipeline that materialises levels of that size, printed
 over the session creation below the table.
-The ge-compile rows time each pass on the
-parsed `G.mlir` (and the total of the passes); next to them, onnxruntime's session creation
-and one run on the same ONNX model in this process (onnxruntime is a bench extra: without it
-those rows are left out), `ge-atc --model=M.onnx` end to end (import, compile, write `OUT.om`
-and `OUT.mlir`) and `ge-run OUT.om` (load and one run) as child processes. Below each table:
-the passes and ge-atc over the session creation, ge-run OUT.om over the session creation plus
-one run; after the last size, the growth of the passes from the first size to the last.
+The ge-compile rows time each pass on the parsed `G.mlir` (and the total of the passes); next
+to them, onnxruntime's session creation and one run on the same ONNX model in this process
+(onnxruntime is a bench extra: without it those rows are left out), `ge-atc --model=M.onnx`
+end to end (import, compile, write `OUT.om` and `OUT.mlir`), the same with `--emit=om` (the
+binary model only, what atc writes) and `ge-run OUT.om` (load and one run) as child
+processes. Below each table: the passes and ge-atc over the session creation, ge-run OUT.om
+over the session creation plus one run; after the last size, the growth of the passes from
+the first size to the last.
 """
 
 from __future__ import annotations
@@ -606,14 +607,17 @@ def child_seconds(cmd: list[str], env: dict[str, str], what: str) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure_atc(nodes: int, workdir: Path, checkout: Path | None = None) -> float:
-    """CPU seconds of `ge-atc --model=scale{nodes}.onnx` (import, compile, write the offline
-    model OUT.om and the text OUT.mlir, its default) in a child process with `checkout`'s code
-    (default: this process's)."""
+def measure_atc(
+    nodes: int, workdir: Path, checkout: Path | None = None, emit: str = "both"
+) -> float:
+    """CPU seconds of `ge-atc --model=scale{nodes}.onnx --emit={emit}` (import, compile, write
+    the offline model OUT.om and, by default, the text OUT.mlir too) in a child process with
+    `checkout`'s code (default: this process's). `--emit=om` is what atc itself writes and
+    what issue 14's goal names (import, compile, write the binary model)."""
     onnx_path = workdir / f"scale{nodes}.onnx"
     if not onnx_path.exists():
         onnx_path.write_bytes(scale_model(nodes).SerializeToString())  # type: ignore[attr-defined]
-    tag = "base" if checkout else "new"
+    tag = ("base" if checkout else "new") + ("" if emit == "both" else f"-{emit}")
     out = workdir / f"atc{nodes}-{tag}.mlir"
     env = dict(os.environ, PYTHONPATH=str(checkout or this_checkout()))
     cmd = [
@@ -622,6 +626,7 @@ def measure_atc(nodes: int, workdir: Path, checkout: Path | None = None) -> floa
         "gedialects.tools.ge_atc",
         f"--model={onnx_path}",
         f"--output={out}",
+        f"--emit={emit}",
     ]
     return child_seconds(cmd, env, f"ge-atc ({tag})")
 
@@ -672,6 +677,7 @@ def baseline_text(checkout: Path, paths: list[Path], repeat: int) -> list[dict[s
 COMPILE_TOTAL = "ge-compile passes"
 ORT_SESSION = "onnxruntime session"
 ATC = "ge-atc end to end (.om + .mlir)"
+ATC_OM = "ge-atc --emit=om (.om only)"
 RUN_OM = "ge-run OUT.om (load + run)"
 ORT_RUN = "onnxruntime run"
 REBUILD = "rebuild (xDSL floor)"
@@ -703,6 +709,15 @@ def bench(nodes: int, workdir: Path, baseline: Path | None, repeat: int) -> list
     atc = measure_atc(nodes, workdir)
     rows.append(
         Row(ATC, graph_ops, atc, measure_atc(nodes, workdir, baseline) if baseline else None)
+    )
+    atc_om = measure_atc(nodes, workdir, emit="om")
+    rows.append(
+        Row(
+            ATC_OM,
+            graph_ops,
+            atc_om,
+            measure_atc(nodes, workdir, baseline, emit="om") if baseline else None,
+        )
     )
     rows.append(Row(RUN_OM, graph_ops, measure_run_om(nodes, workdir)))
     if baseline:
@@ -770,7 +785,7 @@ def ratios(rows: list[Row]) -> list[str]:
     if session is None:
         return []
     lines = []
-    for what, goal in ((COMPILE_TOTAL, 1.0), (ATC, 2.0)):
+    for what, goal in ((COMPILE_TOTAL, 1.0), (ATC, 2.0), (ATC_OM, 2.0)):
         row = by[what]
         before = "" if row.baseline is None else f" (before {row.baseline / session.seconds:.2f}x)"
         lines.append(
