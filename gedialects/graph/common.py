@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     OperandDef,
@@ -192,16 +192,15 @@ def build_result_types(
     """
     flat: list[SSAValue] = []
     for group in operands:
-        if isinstance(group, SSAValue | Operation):
+        if group.__class__ in _VALUE_CLASSES:  # most operands: no ABC test, no SSAValue.get
+            flat.append(group)  # pyright: ignore[reportArgumentType]
+        elif isinstance(group, SSAValue | Operation):
             flat.append(SSAValue.get(group))
         else:
             flat.extend(SSAValue.get(v) for v in group)
-    props = {
-        key: prop.default_value
-        for key, prop in op_type.get_irdl_definition().properties.items()
-        if prop.default_value is not None
-    }
-    props.update(properties or {})
+    props = dict(_default_properties(op_type))
+    if properties:
+        props.update(properties)
     # kept as the verifier keeps it: a graph repeats few (class, types, properties)
     inferred = infer_kept(
         op_type, tuple(v.type for v in flat), props, lambda i: const_values(flat[i])
@@ -209,6 +208,20 @@ def build_result_types(
     if inferred is None:
         raise ValueError(f"'{op_type.name}' has no inference rule: give its result types")
     return list(inferred)
+
+
+_VALUE_CLASSES = frozenset((OpResult, BlockArgument))
+"""The concrete SSA value classes: an operand of one of them is its own `SSAValue.get`."""
+
+
+@functools.cache
+def _default_properties(op_type: type[GEOp]) -> tuple[tuple[str, Attribute], ...]:
+    """The IRDL defaults of `op_type`'s properties (a builder is called per node)."""
+    return tuple(
+        (key, prop.default_value)
+        for key, prop in op_type.get_irdl_definition().properties.items()
+        if prop.default_value is not None
+    )
 
 
 def init_node(
