@@ -5,7 +5,8 @@ negative tests' invalid IR) is checked both ways, and so are mutants of one op o
 (a property dropped, replaced by an attribute of another kind or added, an operand or
 result type of another kind, an operand too many or too few): the fast path accepts only
 what xDSL accepts, accepts every op xDSL accepts in the corpus, and every rejection is
-xDSL's own error message.
+xDSL's own error message. The generated checks (`FastOpDef.accepts`) decide each op and mutant
+as the definition's checks read in a loop (`accepts_reference`) do.
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ def test_corpus_ops_decided_as_xdsl_decides(ops: list[tuple[str, Operation]]) ->
     for where, op in ops:
         fast, slow = fast_of(op), outcome(xdsl_verify, op)
         accepted = fast.accepts(op)
+        # the compiled checks and the loop over the definition they were generated from
+        assert accepted == fast.accepts_reference(op), f"{where}: {op.name}"
         # the fast path accepts only what xDSL's checks accept (the traits run after both),
         # and every valid op: none is left to the slow path
         if accepted:
@@ -137,6 +140,7 @@ def test_mutants_rejected_with_xdsl_messages(ops: list[tuple[str, Operation]]) -
         for what, mutant in mutants(op):
             slow = outcome(xdsl_verify, mutant)
             assert outcome(fast, mutant) == slow, f"{where}: {op.name} {what}"
+            assert fast.accepts(mutant) == fast.accepts_reference(mutant), f"{op.name} {what}"
             checked += 1
             differ += slow is not None
     assert len(seen) > 100 and differ > checked // 2
