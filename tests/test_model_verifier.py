@@ -265,6 +265,59 @@ def test_matmul_mixed_dtypes_is_rejected(tmp_path: Path) -> None:
     )
 
 
+TWO_TRANSPOSES = """
+ascend.model @main arena_size 4096 weight_size 0 {
+  ascend.stream 0 engine "AIcoreEngine"
+  ascend.input "x" arena[0] : tensor<4x8xf32>
+  ascend.output "y" arena[1024] : tensor<4x8xf32>
+  ascend.kernel "Transpose" "t1" engine "AIcoreEngine" stream 0 ins(arena[0] : tensor<4x8xf32>) outs(arena[2048] : tensor<8x4xf32>) attrs {perm = array<i64: 1, 0>}
+  ascend.kernel "Transpose" "t2" engine "AIcoreEngine" stream 0 ins(arena[2048] : tensor<8x4xf32>) outs(arena[1024] : tensor<4x8xf32>) attrs {perm = array<i64: 1, 0>}
+}
+"""
+
+
+def test_kernel_type_verdicts_are_kept_by_attribute_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A compiled model gives each kernel its own attrs dictionary: equal ones share one
+    verdict (keyed by identity, every Transpose, ConcatD and SplitV of the 100k-node bench
+    model was checked again), and another element type is still checked and refused."""
+    from xdsl.dialects.builtin import DictionaryAttr
+
+    from gedialects import ascend
+
+    checked: list[str] = []
+    inner = ascend._check_kernel_types  # pyright: ignore[reportPrivateUsage]
+
+    def counting(op: ascend.KernelOp | ascend.DynamicKernelOp, ins: tuple[object, ...]) -> None:
+        checked.append(op.node_name.data)
+        inner(op, ins)  # pyright: ignore[reportArgumentType]
+
+    monkeypatch.setattr(ascend, "_check_kernel_types", counting)
+    monkeypatch.setattr(ascend, "_KERNEL_TYPES_PASSED", {})
+    module = Parser(make_context(), TWO_TRANSPOSES).parse_module()
+    t1, t2 = (op for op in module.walk() if isinstance(op, ascend.KernelOp))
+    # t2 as the passes leave it: t1's type objects, an equal attrs dictionary of its own
+    t2.properties["inputs"] = t1.properties["outputs"]
+    t2.properties["outputs"] = t1.properties["inputs"]
+    t2.properties["attrs"] = DictionaryAttr(dict(t1.attrs.data))
+    assert t2.attrs is not t1.attrs and t2.attrs == t1.attrs
+    ascend.check_kernel_types(t1)
+    ascend.check_kernel_types(t2)
+    assert checked == ["t1", "t2"]  # 4x8 -> 8x4, then 8x4 -> 4x8: two verdicts
+    checked.clear()
+    t1.properties["attrs"] = DictionaryAttr(dict(t2.attrs.data))
+    ascend.check_kernel_types(t1)
+    assert checked == []  # t1's types and an equal, new dictionary: its verdict, kept
+    wrong = TWO_TRANSPOSES.replace(
+        "outs(arena[1024] : tensor<4x8xf32>)", "outs(arena[1024] : tensor<4x8xi8>)"
+    )
+    with pytest.raises(VerifyException, match=re.escape("has element type i8, but Transpose")):
+        verify_text(
+            wrong.replace('"y" arena[1024] : tensor<4x8xf32>', '"y" arena[1024] : tensor<4x8xi8>')
+        )
+
+
 def test_onehot_negative_depth_is_rejected(tmp_path: Path) -> None:
     from gedialects.interpreters.run import run
 
