@@ -16,6 +16,7 @@ from gedialects.base import (
     NODE_NAME,
     SPECIFIED_ENGINE_NAME,
     GEOp,
+    block_ops,
     of_class,
     walk_holders,
 )
@@ -115,7 +116,7 @@ class PlaceEnginesPass(ModulePass):
         excluded = frozenset(self.exclude_engines)
         memo: EngineMemo = {}
         for graph in walk_graphs(op):
-            for node in graph.body.block.ops:
+            for node in block_ops(graph.body.block):
                 if of_class(node, GEOp):
                     engine = select_engine(node, excluded, memo)
                     node.attributes[ENGINE_NAME] = string_value(engine)
