@@ -86,7 +86,6 @@ from gedialects.base import (
     STAGE_LEVEL,
     GEOp,
     IdentityMemo,
-    block_ops,
     int_array_values,
     is_static,
     of_class,
@@ -475,7 +474,7 @@ class _Lowering:
             for arg, slot in zip(graph.body.block.args, args, strict=True)
         }
         outputs: list[Value] = []
-        for op in block_ops(graph.body.block):
+        for op in graph.body.block.ops:
             kind = _KINDS.get(type(op))
             if kind is None:
                 kind = _KINDS[type(op)] = _kind_of(op)
@@ -1284,7 +1283,7 @@ def _scan(module: ModuleOp) -> tuple[bool, set[str]]:
                 visit(node)
             continue
         _refuse_string_inputs(graph)
-        for node in block_ops(graph.body.block):
+        for node in graph.body.block.ops:
             for result in node.results:
                 if string_typed(result.type):
                     _refuse_string_node(graph, node, result.type)

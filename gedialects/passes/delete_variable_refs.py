@@ -19,7 +19,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from gedialects.base import block_ops, of_class
+from gedialects.base import of_class
 from gedialects.graph import REF_VAR_SRC_VAR_NAME, GraphOp, RefWriterOp, VariableRefOp
 
 
@@ -33,7 +33,7 @@ class DeleteVariableRefsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         graphs = {g.sym_name.data: g for g in op.body.block.ops if isinstance(g, GraphOp)}
         for graph in graphs.values():
-            for ref in [o for o in block_ops(graph.body.block) if of_class(o, VariableRefOp)]:
+            for ref in [o for o in graph.body.block.ops if of_class(o, VariableRefOp)]:
                 name = ref.ref_var_src_var_name
                 writer = _writer_behind(ref.ref, graphs)
                 if writer is not None:

@@ -10,7 +10,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from gedialects.base import block_ops, int_array_values, is_static, of_class
+from gedialects.base import int_array_values, is_static, of_class
 from gedialects.graph import CastOp, ConstOp, GraphOp, ReshapeOp, TransDataOp, TransposeOp
 from gedialects.passes.partition.place_engines import walk_graphs
 from gedialects.passes.trans_ops import lossless_cast
@@ -45,7 +45,7 @@ def eliminate_symmetry(graph: GraphOp) -> int:
     removed = 0
     # The candidates first (a comprehension: `list(ops)` would walk the block twice, once
     # for its length); a pair erases only ops before `second` and Consts.
-    for second in [o for o in block_ops(graph.body.block) if of_class(o, _PAIRED)]:
+    for second in [o for o in graph.body.ops if of_class(o, _PAIRED)]:
         first = second.operands[0].owner
         if not isinstance(first, Operation) or not _cancels(first, second):
             continue

@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from gedialects.base import block_ops, of_class
+from gedialects.base import of_class
 from gedialects.graph import CastOp, ConstOp, GraphOp, ReshapeOp, TransDataOp, TransposeOp
 from gedialects.passes.partition.place_engines import walk_graphs
 from gedialects.passes.select_formats import fold_const_trans
@@ -24,7 +24,7 @@ def fold_trans_data(graph: GraphOp) -> int:
     folded = 0
     # The candidates first (a comprehension: `list(ops)` would walk the block twice, once
     # for its length); an op's class does not change, and the folds only erase Consts.
-    for op in [o for o in block_ops(graph.body.block) if of_class(o, _FOLDABLE)]:
+    for op in [o for o in graph.body.ops if of_class(o, _FOLDABLE)]:
         if not all(isinstance(v.owner, ConstOp) for v in op.operands) or not op.operands:
             continue
         if isinstance(op, TransDataOp) or (

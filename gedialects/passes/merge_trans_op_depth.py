@@ -11,14 +11,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gedialects.base import (
-    ENGINE_NAME,
-    NODE_NAME,
-    block_ops,
-    element_nbytes,
-    element_type,
-    of_class,
-)
+from gedialects.base import ENGINE_NAME, NODE_NAME, element_nbytes, element_type, of_class
 from gedialects.formats import format_of, origin_type, with_format
 from gedialects.graph import CastOp, GraphOp, TransDataOp
 from gedialects.passes.partition.place_engines import walk_graphs
@@ -86,7 +79,7 @@ def merge_depth(graph: GraphOp) -> int:
     removed = 0
     # The candidates first (a comprehension: `list(ops)` would walk the block twice, once
     # for its length); one a rewrite erased has no parent.
-    for start in [o for o in block_ops(graph.body.block) if of_class(o, _CHAIN_OPS)]:
+    for start in [o for o in graph.body.ops if of_class(o, _CHAIN_OPS)]:
         if start.parent is None:
             continue
         head = start.operands[0].owner

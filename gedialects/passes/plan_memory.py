@@ -27,7 +27,7 @@ from gedialects.ascend import (
     ModelOp,
     OutputOp,
 )
-from gedialects.base import block_ops, new_array, of_class, paused_gc, walk_holders
+from gedialects.base import new_array, of_class, paused_gc, walk_holders
 from gedialects.passes.analysis.liveness import (
     Tensor,
     block_order,
@@ -165,7 +165,7 @@ def _io_ops(model: ModelOp) -> list[InputOp | OutputOp]:
     """The inputs and outputs in planned buffers (dynamic ones are placed at run time), in one
     walk of the body with a class test per op class (`inputs()` and `outputs()` are one walk
     each with an ABC `isinstance` per op)."""
-    found = [op for op in block_ops(model.body.block) if of_class(op, (InputOp, OutputOp))]
+    found = [op for op in model.body.block.ops if of_class(op, (InputOp, OutputOp))]
     found = cast(list[InputOp | OutputOp], found)
     return [op for op in found if isinstance(op.buffer, BufferAttr)]
 

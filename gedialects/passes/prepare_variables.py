@@ -27,7 +27,7 @@ from xdsl.irdl import IRDLOperation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gedialects.base import NODE_NAME, STREAM_LABEL, block_ops, of_class
+from gedialects.base import NODE_NAME, STREAM_LABEL
 from gedialects.graph import (
     GraphOp,
     RefWriterOp,
@@ -80,7 +80,7 @@ class PrepareVariablesPass(ModulePass):
         for graph in op.body.block.ops:
             if not isinstance(graph, GraphOp):
                 continue
-            for var in [o for o in block_ops(graph.body.block) if of_class(o, VarLikeOp)]:
+            for var in [o for o in graph.body.block.ops if isinstance(o, VarLikeOp)]:
                 writer = last_writer(var)
                 if writer is None or any(
                     isinstance(u.operation, VariableRefOp) for u in writer.y.uses

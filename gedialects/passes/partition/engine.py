@@ -75,7 +75,6 @@ from gedialects.base import (
     GE_LOCAL_ENGINE,
     NODE_NAME,
     STREAM_LABEL,
-    block_ops,
     new_i64,
     new_op,
     new_string,
@@ -407,8 +406,8 @@ def called_symbol_counts(module: ModuleOp) -> Counter[str]:
 
 
 def is_engine_partitioned(graph: GraphOp, graphs: dict[str, GraphOp]) -> bool:
-    for op in block_ops(graph.body.block):
-        if of_class(op, PartitionedCallOp):
+    for op in graph.body.block.ops:
+        if isinstance(op, PartitionedCallOp):
             callee = graphs.get(op.callee.root_reference.data)
             if callee is not None and ENGINE_NAME in callee.attributes:
                 return True
@@ -790,7 +789,7 @@ _VARIABLE_NODES = (VarLikeOp, RefWriterOp, VariableRefOp)
 
 def holds_variables(graph: GraphOp) -> bool:
     """Whether the graph has var-like nodes, writers or VariableRefs."""
-    return any(of_class(o, _VARIABLE_NODES) for o in block_ops(graph.body.block))
+    return any(of_class(o, _VARIABLE_NODES) for o in graph.body.block.ops)
 
 
 __all__ = [

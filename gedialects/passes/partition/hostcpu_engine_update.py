@@ -33,7 +33,6 @@ from gedialects.base import (
     GE_LOCAL_ENGINE,
     HOST_CPU_ENGINE,
     GEOp,
-    block_ops,
     element_count,
     of_class,
 )
@@ -86,7 +85,7 @@ def update_graph(graph: GraphOp) -> list[Operation]:
             host.add(id(arg))
     host_kernels = ENGINE_BY_NAME[HOST_CPU_ENGINE].host_kernels
     moved: list[Operation] = []
-    for op in block_ops(block):
+    for op in block.ops:
         if not of_class(op, GEOp):
             continue
         operands = op.operands

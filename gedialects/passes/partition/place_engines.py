@@ -16,7 +16,6 @@ from gedialects.base import (
     NODE_NAME,
     SPECIFIED_ENGINE_NAME,
     GEOp,
-    block_ops,
     of_class,
     walk_holders,
 )
@@ -116,7 +115,7 @@ class PlaceEnginesPass(ModulePass):
         excluded = frozenset(self.exclude_engines)
         memo: EngineMemo = {}
         for graph in walk_graphs(op):
-            for node in block_ops(graph.body.block):
+            for node in graph.body.block.ops:
                 if of_class(node, GEOp):
                     engine = select_engine(node, excluded, memo)
                     node.attributes[ENGINE_NAME] = string_value(engine)
