@@ -119,7 +119,6 @@ from gedialects.base import (
     BATCH_LABEL,
     GEOp,
     IntList,
-    block_ops,
     const_reads,
     element_count,
     element_nbytes,
@@ -886,16 +885,14 @@ class ModelOp(GEOp):
             },
         )
 
-    # One class test per op class (`of_class`), not an ABC isinstance per op, over the
-    # block's links (`block_ops`), not xDSL's iterator (a `__next__` and a `next_op` property
-    # call per op): the passes list a model's declarations and tasks among its 180k ops at
-    # 100k bench nodes.
+    # One class test per op class (`of_class`), not an ABC isinstance per op: the passes
+    # list a model's declarations and tasks among its 180k ops at 100k bench nodes.
 
     def inputs(self) -> list[InputOp]:
-        return [op for op in block_ops(self.body.block) if of_class(op, InputOp)]
+        return [op for op in self.body.block.ops if of_class(op, InputOp)]
 
     def outputs(self) -> list[OutputOp]:
-        return [op for op in block_ops(self.body.block) if of_class(op, OutputOp)]
+        return [op for op in self.body.block.ops if of_class(op, OutputOp)]
 
     @property
     def input_names(self) -> tuple[str, ...]:
@@ -907,16 +904,16 @@ class ModelOp(GEOp):
         return tuple(op.output_name.data for op in self.outputs())
 
     def weights(self) -> list[WeightOp]:
-        return [op for op in block_ops(self.body.block) if of_class(op, WeightOp)]
+        return [op for op in self.body.block.ops if of_class(op, WeightOp)]
 
     def streams(self) -> list[StreamOp]:
-        return [op for op in block_ops(self.body.block) if of_class(op, StreamOp)]
+        return [op for op in self.body.block.ops if of_class(op, StreamOp)]
 
     def events(self) -> list[EventOp]:
-        return [op for op in block_ops(self.body.block) if of_class(op, EventOp)]
+        return [op for op in self.body.block.ops if of_class(op, EventOp)]
 
     def tasks(self) -> list[TaskOp]:
-        return [op for op in block_ops(self.body.block) if of_class(op, TaskOp)]
+        return [op for op in self.body.block.ops if of_class(op, TaskOp)]
 
     def verify_(self) -> None:
         # what the checks cache on the tasks (their effects) lives as long as the model:
