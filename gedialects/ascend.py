@@ -917,7 +917,7 @@ class ModelOp(GEOp):
 
     def verify_(self) -> None:
         # what the checks cache on the tasks (their effects) lives as long as the model:
-        # collections would only walk the model's objects again (2.7 of the 4.5 s that the
+        # collections would only walk the model's objects again (2.5 of the 4.5 s that the
         # verification of a freshly loaded 180k-op model took at 100k bench nodes)
         with paused_gc():
             _ModelVerifier(self).run()
@@ -1362,7 +1362,7 @@ def check_kernel_types(op: KernelOp | DynamicKernelOp) -> None:
     # the verdict is a function of these values (immutable, kept alive by the entry); the
     # attrs by value: each kernel of a compiled model has its own dictionary (a Transpose's
     # perm, a SplitV's sizes), and keyed by id every such kernel missed (19k of 88k at 100k
-    # bench nodes, a third of the model's verification)
+    # bench nodes, a fifth of the compiled model's verification)
     key = (op.kernel.data, *map(id, ins), -1, *map(id, out_types), op.attrs if attrs else 0)
     if key in _KERNEL_TYPES_PASSED:
         return
